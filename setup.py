@@ -1,0 +1,52 @@
+"""Build the compiled core: every ``src/fastpuzzle/_*.pyx`` becomes one extension module.
+
+Compiler directives live here, not in file headers. ``FASTPUZZLE_DEBUG=1`` turns bounds and
+wraparound checks back on (and drops optimisation); ``FASTPUZZLE_NATIVE=1`` adds ``-march=native``.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("FASTPUZZLE_DEBUG", "") == "1"
+NATIVE = os.environ.get("FASTPUZZLE_NATIVE", "") == "1"
+
+directives = {
+    "language_level": 3,
+    "binding": True,
+    "embedsignature": True,
+    "embedsignature.format": "python",
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+}
+
+if sys.platform == "win32":
+    compile_args = ["/O2"]
+else:
+    compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+    if NATIVE:
+        compile_args.append("-march=native")
+
+sources = sorted(Path("src/fastpuzzle").glob("_*.pyx"))
+extensions = [
+    Extension(
+        f"fastpuzzle.{path.stem}",
+        [str(path)],
+        extra_compile_args=compile_args,
+    )
+    for path in sources
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives=directives,
+        build_dir="build/cython",
+        include_path=["src"],
+    ),
+)

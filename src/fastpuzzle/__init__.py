@@ -1,0 +1,67 @@
+"""fastpuzzle: sliding-tile puzzles solved optimally, with a Cython core.
+
+Moves are U, D, L, R: the direction the **blank** moves.
+
+>>> import fastpuzzle as fp
+>>> board = fp.Board("1 2 3/4 5 6/7 _ 8")
+>>> board.is_solvable()
+True
+>>> board.apply("R") == fp.Board.goal((3, 3))
+True
+"""
+
+from fastpuzzle._version import __version__
+from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, is_solvable
+from fastpuzzle.errors import (
+    DepthLimitError,
+    FastPuzzleError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidMoveError,
+    MemoryLimitError,
+    NodeLimitError,
+    SearchLimitError,
+    TimeLimitError,
+    UnknownNameError,
+    UnsolvableError,
+)
+from fastpuzzle.generate import random_board, scramble
+from fastpuzzle.heuristics import HEURISTICS, linear_conflict, manhattan, misplaced
+from fastpuzzle.limits import Limits
+from fastpuzzle.moves import MOVES, inverse, parse_moves, to_tile_directions
+from fastpuzzle.results import SearchResult, SearchStats, Solution, Status
+
+__all__ = [
+    "HEURISTICS",
+    "MAX_CELLS",
+    "MOVES",
+    "Board",
+    "BoardLike",
+    "DepthLimitError",
+    "FastPuzzleError",
+    "IllegalMoveError",
+    "InvalidBoardError",
+    "InvalidMoveError",
+    "Limits",
+    "MemoryLimitError",
+    "NodeLimitError",
+    "SearchLimitError",
+    "SearchResult",
+    "SearchStats",
+    "Shape",
+    "Solution",
+    "Status",
+    "TimeLimitError",
+    "UnknownNameError",
+    "UnsolvableError",
+    "__version__",
+    "inverse",
+    "is_solvable",
+    "linear_conflict",
+    "manhattan",
+    "misplaced",
+    "parse_moves",
+    "random_board",
+    "scramble",
+    "to_tile_directions",
+]

@@ -1,0 +1,124 @@
+"""Compiled helpers behind :class:`fastpuzzle.Board` and the Python-callable heuristics.
+
+Everything here works on packed boards (one ``uint64``, 4 bits per cell, up to 16 cells) whose
+tiles have been relabelled so the goal is canonical (see ``_packed.pxd``). The Python layer
+validates input; these functions trust it.
+"""
+
+from libc.stdint cimport int64_t, uint64_t
+
+from fastpuzzle._heuristics cimport (
+    GoalTables,
+    init_goal_tables,
+    line_conflicts_of,
+    linear_conflict_of,
+    manhattan_of,
+    misplaced_of,
+)
+from fastpuzzle._packed cimport (
+    DIR_D,
+    DIR_L,
+    DIR_R,
+    DIR_U,
+    Geometry,
+    NO_CELL,
+    get_tile,
+    hash_board,
+    init_geometry,
+    slide,
+)
+
+DIRECTION_LETTERS = "UDLR"
+
+
+def pack(tiles):
+    """Pack a sequence of at most 16 tiles (each 0..15) into one integer, cell i at bits 4i."""
+    cdef uint64_t packed = 0
+    cdef int cell = 0
+    for tile in tiles:
+        packed |= (<uint64_t>tile) << (4 * cell)
+        cell += 1
+    return packed
+
+
+def unpack(uint64_t packed, int cells):
+    """Return the tuple of ``cells`` tiles held in ``packed``."""
+    return tuple([get_tile(packed, cell) for cell in range(cells)])
+
+
+def neighbour_table(int rows, int cols):
+    """Return, per cell, the cells the blank reaches moving U, D, L, R (-1 where it cannot)."""
+    cdef Geometry g
+    init_geometry(&g, rows, cols)
+    return tuple(
+        tuple([g.neighbour[cell][d] for d in range(4)]) for cell in range(g.cells)
+    )
+
+
+def apply_moves(uint64_t packed, int blank, int rows, int cols, const unsigned char[:] codes):
+    """Slide the blank along direction codes (U=0, D=1, L=2, R=3).
+
+    Returns ``(packed, blank, failed)``: ``failed`` is the index of the first move that would take
+    the blank off the board (the board returned is the one before it), or -1.
+    """
+    cdef Geometry g
+    cdef Py_ssize_t i
+    cdef int target
+    init_geometry(&g, rows, cols)
+    for i in range(codes.shape[0]):
+        target = g.neighbour[blank][codes[i]]
+        if target == NO_CELL:
+            return packed, blank, i
+        packed = slide(packed, blank, target)
+        blank = target
+    return packed, blank, -1
+
+
+def hash_packed(uint64_t packed):
+    """The 64-bit hash the search tables use for a packed board."""
+    return hash_board(packed)
+
+
+cdef int _evaluate(uint64_t packed, int rows, int cols, int goal_blank, int kind) noexcept nogil:
+    cdef Geometry g
+    cdef GoalTables t
+    init_geometry(&g, rows, cols)
+    init_goal_tables(&t, &g, goal_blank)
+    if kind == 0:
+        return misplaced_of(packed, &g, &t)
+    if kind == 1:
+        return manhattan_of(packed, &g, &t)
+    return linear_conflict_of(packed, &g, &t)
+
+
+HEURISTIC_KINDS = {"misplaced": 0, "manhattan": 1, "linear_conflict": 2}
+
+
+def heuristic(str name, uint64_t packed, int rows, int cols, int goal_blank):
+    """Evaluate heuristic ``name`` on one canonical packed board."""
+    return _evaluate(packed, rows, cols, goal_blank, HEURISTIC_KINDS[name])
+
+
+def heuristic_many(
+    str name, const uint64_t[:] boards, int rows, int cols, int goal_blank, int64_t[:] out
+):
+    """Evaluate heuristic ``name`` on an array of canonical packed boards into ``out``."""
+    cdef Geometry g
+    cdef GoalTables t
+    cdef Py_ssize_t i
+    cdef int kind = HEURISTIC_KINDS[name]
+    init_geometry(&g, rows, cols)
+    init_goal_tables(&t, &g, goal_blank)
+    with nogil:
+        for i in range(boards.shape[0]):
+            if kind == 0:
+                out[i] = misplaced_of(boards[i], &g, &t)
+            elif kind == 1:
+                out[i] = manhattan_of(boards[i], &g, &t)
+            else:
+                out[i] = manhattan_of(boards[i], &g, &t) + line_conflicts_of(boards[i], &g, &t)
+
+
+def direction_constants():
+    """The direction codes, for tests that check the Python and compiled layers agree."""
+    return {"U": DIR_U, "D": DIR_D, "L": DIR_L, "R": DIR_R}

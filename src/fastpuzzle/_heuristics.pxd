@@ -1,0 +1,93 @@
+# Heuristic tables for a canonical goal (see _packed.pxd) and whole-board evaluations.
+#
+# All three heuristics are admissible and consistent; none counts the blank.
+
+from libc.stdint cimport int8_t, uint8_t, uint64_t
+
+from fastpuzzle._packed cimport Geometry, MAX_CELLS, get_tile, goal_cell_of
+
+cdef struct GoalTables:
+    int goal_blank
+    int8_t goal_cell[16]            # [tile] -> cell in the goal (tile 0: the goal's blank cell)
+    uint8_t distance[16][16]        # [tile][cell] -> Manhattan distance of tile at cell to its goal
+
+cdef inline void init_goal_tables(GoalTables* t, const Geometry* g, int goal_blank) noexcept nogil:
+    cdef int tile, cell, home
+    t.goal_blank = goal_blank
+    for tile in range(MAX_CELLS):
+        t.goal_cell[tile] = 0
+        for cell in range(MAX_CELLS):
+            t.distance[tile][cell] = 0
+    t.goal_cell[0] = goal_blank
+    for tile in range(1, g.cells):
+        home = goal_cell_of(tile, goal_blank)
+        t.goal_cell[tile] = home
+        for cell in range(g.cells):
+            t.distance[tile][cell] = (
+                abs(g.row_of[cell] - g.row_of[home]) + abs(g.col_of[cell] - g.col_of[home])
+            )
+
+cdef inline int misplaced_of(uint64_t board, const Geometry* g, const GoalTables* t) noexcept nogil:
+    cdef int cell, tile, count = 0
+    for cell in range(g.cells):
+        tile = get_tile(board, cell)
+        if tile != 0 and t.goal_cell[tile] != cell:
+            count += 1
+    return count
+
+cdef inline int manhattan_of(uint64_t board, const Geometry* g, const GoalTables* t) noexcept nogil:
+    cdef int cell, tile, total = 0
+    for cell in range(g.cells):
+        tile = get_tile(board, cell)
+        if tile != 0:
+            total += t.distance[tile][cell]
+    return total
+
+cdef inline int leave_count(const int* keys, int n) noexcept nogil:
+    # Tiles that must leave a line = tiles in it minus the longest increasing run of goal positions.
+    cdef int best[16]
+    cdef int i, j, longest = 0
+    for i in range(n):
+        best[i] = 1
+        for j in range(i):
+            if keys[j] < keys[i] and best[j] + 1 > best[i]:
+                best[i] = best[j] + 1
+        if best[i] > longest:
+            longest = best[i]
+    return n - longest
+
+cdef inline int line_conflicts_of(
+    uint64_t board, const Geometry* g, const GoalTables* t
+) noexcept nogil:
+    # Hansson's rule: in each row (column), the tiles whose goal is that row (column) must all
+    # be in increasing goal order; every tile that must leave the line costs two extra moves.
+    cdef int keys[16]
+    cdef int r, c, cell, tile, home, n, extra = 0
+    for r in range(g.rows):
+        n = 0
+        for c in range(g.cols):
+            cell = r * g.cols + c
+            tile = get_tile(board, cell)
+            if tile != 0:
+                home = t.goal_cell[tile]
+                if g.row_of[home] == r:
+                    keys[n] = g.col_of[home]
+                    n += 1
+        extra += leave_count(keys, n)
+    for c in range(g.cols):
+        n = 0
+        for r in range(g.rows):
+            cell = r * g.cols + c
+            tile = get_tile(board, cell)
+            if tile != 0:
+                home = t.goal_cell[tile]
+                if g.col_of[home] == c:
+                    keys[n] = g.row_of[home]
+                    n += 1
+        extra += leave_count(keys, n)
+    return 2 * extra
+
+cdef inline int linear_conflict_of(
+    uint64_t board, const Geometry* g, const GoalTables* t
+) noexcept nogil:
+    return manhattan_of(board, g, t) + line_conflicts_of(board, g, t)

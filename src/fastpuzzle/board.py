@@ -1,0 +1,455 @@
+"""The :class:`Board`: parsing, formatting, validation, moves and parity.
+
+Moves are U, D, L, R: the direction the **blank** moves.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, Union
+
+import numpy as np
+
+from fastpuzzle import _board
+from fastpuzzle.errors import IllegalMoveError, InvalidBoardError
+from fastpuzzle.moves import MOVES, parse_moves
+
+__all__ = ["MAX_CELLS", "Board", "BoardLike", "Shape", "is_solvable"]
+
+#: The most cells a board may have (one 64-bit word, 4 bits per cell).
+MAX_CELLS = 16
+
+Shape = tuple[int, int]
+BoardLike = Union["Board", str, Sequence[int], Sequence[Sequence[int]], np.ndarray]
+
+_ROW_SPLIT = re.compile(r"\s*(?:/|\n|\r\n?)\s*")
+_TOKEN_SPLIT = re.compile(r"[\s,;]+")
+_BLANK_TOKENS = {"_", "0", "."}
+_CODES = {letter: code for code, letter in enumerate(MOVES)}
+
+
+def _quote(data: object, limit: int = 80) -> str:
+    text = repr(data) if not isinstance(data, str) else repr(data)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _as_int(value: object, source: object) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidBoardError(f"expected integer tiles, got {value!r} in {_quote(source)}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    raise InvalidBoardError(f"expected integer tiles, got {value!r} in {_quote(source)}")
+
+
+def _check_shape(shape: object) -> Shape:
+    if (
+        not isinstance(shape, (tuple, list))
+        or len(shape) != 2
+        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in shape)
+    ):
+        raise InvalidBoardError(f"expected shape as (rows, cols), got {shape!r}")
+    rows, cols = int(shape[0]), int(shape[1])
+    if rows < 2 or cols < 2:
+        raise InvalidBoardError(f"expected at least 2 rows and 2 columns, got shape {shape!r}")
+    if rows * cols > MAX_CELLS:
+        raise InvalidBoardError(
+            f"expected at most {MAX_CELLS} cells, got shape {shape!r} ({rows * cols} cells)"
+        )
+    return rows, cols
+
+
+def _infer_shape(count: int, source: object) -> Shape:
+    side = math.isqrt(count)
+    if side * side != count or side < 2:
+        raise InvalidBoardError(
+            f"expected 4, 9 or 16 tiles (or pass shape=(rows, cols)), got {count}: {_quote(source)}"
+        )
+    return _check_shape((side, side))
+
+
+def _parse_token(token: str, source: str) -> int:
+    if token in _BLANK_TOKENS:
+        return 0
+    if token.isdigit():
+        return int(token)
+    raise InvalidBoardError(
+        f"expected integer tiles or '_' for the blank, got {token!r} in {_quote(source)}"
+    )
+
+
+def _parse_string(text: str) -> tuple[list[int], Shape | None]:
+    lines = [line for line in _ROW_SPLIT.split(text.strip()) if line]
+    if not lines:
+        raise InvalidBoardError(f"expected tiles, got an empty board: {_quote(text)}")
+    rows = [[_parse_token(tok, text) for tok in _TOKEN_SPLIT.split(line) if tok] for line in lines]
+    flat = [tile for row in rows for tile in row]
+    if len(rows) == 1:
+        return flat, None
+    widths = {len(row) for row in rows}
+    if len(widths) != 1:
+        raise InvalidBoardError(
+            f"expected rows of equal length, got lengths {[len(r) for r in rows]}: {_quote(text)}"
+        )
+    return flat, (len(rows), len(rows[0]))
+
+
+def _coerce(data: object) -> tuple[list[int], Shape | None]:
+    """Turn any board-like input into a flat tile list and, where the input fixes it, a shape."""
+    if isinstance(data, str):
+        return _parse_string(data)
+    if isinstance(data, np.ndarray):
+        if data.dtype.kind not in "iu":
+            raise InvalidBoardError(
+                f"expected an integer array, got dtype {data.dtype}: {_quote(data.tolist())}"
+            )
+        if data.ndim == 1:
+            return [int(v) for v in data], None
+        if data.ndim == 2:
+            return [int(v) for v in data.ravel()], (int(data.shape[0]), int(data.shape[1]))
+        raise InvalidBoardError(f"expected a 1-D or 2-D array, got {data.ndim} dimensions")
+    if isinstance(data, (bytes, bytearray)) or not isinstance(data, Iterable):
+        raise InvalidBoardError(
+            f"expected a board as a string, a sequence of tiles, rows or an array, got {_quote(data)}"
+        )
+    items = list(data)
+    if not items:
+        raise InvalidBoardError(f"expected tiles, got an empty board: {_quote(data)}")
+    nested = [isinstance(item, (list, tuple, np.ndarray)) for item in items]
+    if all(nested):
+        rows = [[_as_int(v, data) for v in row] for row in items]
+        widths = {len(row) for row in rows}
+        if len(widths) != 1:
+            raise InvalidBoardError(
+                f"expected rows of equal length, got lengths {[len(r) for r in rows]}: "
+                f"{_quote(data)}"
+            )
+        return [v for row in rows for v in row], (len(rows), len(rows[0]))
+    if any(nested):
+        raise InvalidBoardError(f"expected tiles or rows of tiles, not a mix: {_quote(data)}")
+    return [_as_int(v, data) for v in items], None
+
+
+def _check_tiles(tiles: list[int], source: object) -> None:
+    count = len(tiles)
+    seen = [False] * count
+    for tile in tiles:
+        if not 0 <= tile < count:
+            raise InvalidBoardError(
+                f"expected tiles 0..{count - 1} (0 = blank), got {tile}: {_quote(source)}"
+            )
+        if seen[tile]:
+            what = "the blank" if tile == 0 else f"tile {tile}"
+            raise InvalidBoardError(
+                f"expected each of 0..{count - 1} once, but {what} appears twice: {_quote(source)}"
+            )
+        seen[tile] = True
+
+
+class Board:
+    """An immutable sliding-tile board of up to 16 cells.
+
+    Parameters
+    ----------
+    data : BoardLike
+        A string (``"1 2 3/4 5 6/7 8 _"``: rows split by ``/`` or newlines, ``0`` or ``_`` for
+        the blank), a flat sequence of tiles, a 2-D list, a numpy array, or another Board.
+    shape : tuple of int, optional
+        ``(rows, cols)``. Needed for a flat input that is not square.
+
+    Raises
+    ------
+    InvalidBoardError
+        If the input is not a permutation of 0..n-1 laid out as a rectangle of at most 16 cells.
+
+    Examples
+    --------
+    Moves name the direction the blank moves:
+
+    >>> b = Board("1 2 3/4 5 6/7 8 _")
+    >>> b.moves()
+    ('U', 'L')
+    >>> print(b.move("U"))
+    1 2 3
+    4 5 _
+    7 8 6
+    """
+
+    __slots__ = ("_blank", "_packed", "_shape", "_tiles")
+
+    _shape: Shape
+    _tiles: tuple[int, ...]
+    _blank: int
+    _packed: int
+
+    def __init__(self, data: BoardLike, shape: Shape | None = None) -> None:
+        if isinstance(data, Board):
+            if shape is not None and _check_shape(shape) != data.shape:
+                raise InvalidBoardError(f"expected shape {data.shape}, got shape={shape!r}")
+            self._set(data._shape, data._tiles)
+            return
+        tiles, found = _coerce(data)
+        if shape is not None:
+            wanted = _check_shape(shape)
+            if found is not None and found != wanted:
+                raise InvalidBoardError(
+                    f"expected shape {wanted} from shape=, but the input has shape {found}: "
+                    f"{_quote(data)}"
+                )
+            if wanted[0] * wanted[1] != len(tiles):
+                raise InvalidBoardError(
+                    f"expected {wanted[0] * wanted[1]} tiles for shape {wanted}, "
+                    f"got {len(tiles)}: {_quote(data)}"
+                )
+            found = wanted
+        elif found is None:
+            found = _infer_shape(len(tiles), data)
+        else:
+            found = _check_shape(found)
+        _check_tiles(tiles, data)
+        self._set(found, tuple(tiles))
+
+    def _set(self, shape: Shape, tiles: tuple[int, ...]) -> None:
+        object.__setattr__(self, "_shape", shape)
+        object.__setattr__(self, "_tiles", tiles)
+        object.__setattr__(self, "_blank", tiles.index(0))
+        object.__setattr__(self, "_packed", _board.pack(tiles))
+
+    @classmethod
+    def _trusted(cls, shape: Shape, tiles: tuple[int, ...]) -> Board:
+        board = cls.__new__(cls)
+        board._set(shape, tiles)
+        return board
+
+    @classmethod
+    def from_packed(cls, packed: int, shape: Shape) -> Board:
+        """Build a board from its packed form (cell i at bits 4i..4i+3), checking it.
+
+        >>> Board.from_packed(Board("1 2/3 _").packed, shape=(2, 2))
+        Board('1 2/3 _')
+        """
+        rows, cols = _check_shape(shape)
+        packed = int(packed)
+        if not 0 <= packed < 1 << (4 * rows * cols):
+            raise InvalidBoardError(
+                f"expected a packed board of {rows * cols} cells, got {packed:#x}"
+            )
+        tiles = list(_board.unpack(packed, rows * cols))
+        _check_tiles(tiles, hex(packed))
+        return cls._trusted((rows, cols), tuple(tiles))
+
+    @classmethod
+    def goal(cls, shape: Shape = (3, 3), blank: Literal["last", "first"] = "last") -> Board:
+        """The usual goal: tiles 1..n-1 in reading order, the blank ``last`` or ``first``.
+
+        >>> Board.goal((2, 3), blank="first")
+        Board('_ 1 2/3 4 5')
+        """
+        rows, cols = _check_shape(shape)
+        n = rows * cols
+        if blank == "last":
+            return cls._trusted((rows, cols), (*range(1, n), 0))
+        if blank == "first":
+            return cls._trusted((rows, cols), tuple(range(n)))
+        raise InvalidBoardError(f"expected blank='last' or 'first', got {blank!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Board is immutable")
+
+    # -- attributes ------------------------------------------------------------------------
+    @property
+    def shape(self) -> Shape:
+        """``(rows, cols)``."""
+        return self._shape
+
+    @property
+    def rows(self) -> int:
+        """Number of rows."""
+        return self._shape[0]
+
+    @property
+    def cols(self) -> int:
+        """Number of columns."""
+        return self._shape[1]
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return len(self._tiles)
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """Tiles in reading order, 0 for the blank."""
+        return self._tiles
+
+    @property
+    def blank(self) -> int:
+        """The blank's cell index (reading order, from 0)."""
+        return self._blank
+
+    @property
+    def blank_position(self) -> tuple[int, int]:
+        """The blank's ``(row, col)``."""
+        return divmod(self._blank, self._shape[1])
+
+    @property
+    def packed(self) -> int:
+        """The board as one integer: cell i at bits 4i..4i+3."""
+        return self._packed
+
+    def __getitem__(self, position: tuple[int, int]) -> int:
+        row, col = position
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise IndexError(f"position {position!r} is outside a {self.rows}x{self.cols} board")
+        return self._tiles[row * self.cols + col]
+
+    # -- value semantics -------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self._shape == other._shape and self._packed == other._packed
+
+    def __hash__(self) -> int:
+        return hash((self._shape, self._packed))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Board, (list(self._tiles), self._shape))
+
+    def to_list(self) -> list[list[int]]:
+        """Rows of tiles as a 2-D list (0 for the blank)."""
+        cols = self.cols
+        return [list(self._tiles[r * cols : (r + 1) * cols]) for r in range(self.rows)]
+
+    def to_numpy(self) -> np.ndarray:
+        """A ``(rows, cols)`` array of tiles (0 for the blank)."""
+        return np.array(self._tiles, dtype=np.int64).reshape(self._shape)
+
+    def to_string(self, row_separator: str = "/") -> str:
+        """One-line form that :class:`Board` parses back, e.g. ``'1 2 3/4 5 6/7 8 _'``."""
+        cells = ["_" if t == 0 else str(t) for t in self._tiles]
+        cols = self.cols
+        return row_separator.join(
+            " ".join(cells[r * cols : (r + 1) * cols]) for r in range(self.rows)
+        )
+
+    def __str__(self) -> str:
+        width = len(str(self.size - 1))
+        cells = ["_".rjust(width) if t == 0 else str(t).rjust(width) for t in self._tiles]
+        cols = self.cols
+        return "\n".join(" ".join(cells[r * cols : (r + 1) * cols]) for r in range(self.rows))
+
+    def __repr__(self) -> str:
+        return f"Board({self.to_string()!r})"
+
+    # -- moves (U, D, L, R: the direction the blank moves) ----------------------------------
+    def moves(self) -> tuple[str, ...]:
+        """Legal moves, in the order U, D, L, R (the direction the blank moves)."""
+        row, col = self.blank_position
+        legal = (row > 0, row < self.rows - 1, col > 0, col < self.cols - 1)
+        return tuple(m for m, ok in zip(MOVES, legal, strict=False) if ok)
+
+    def apply(self, moves: str | Iterable[str]) -> Board:
+        """The board after a sequence of moves (blank directions), e.g. ``"ULDR"``.
+
+        Raises
+        ------
+        InvalidMoveError
+            If a move is not U, D, L or R.
+        IllegalMoveError
+            If a move would take the blank off the board.
+        """
+        text = parse_moves(moves)
+        codes = np.frombuffer(text.translate(_CODE_TABLE).encode("latin-1"), dtype=np.uint8)
+        packed, _, failed = _board.apply_moves(self._packed, self._blank, *self._shape, codes)
+        if failed >= 0:
+            raise IllegalMoveError(
+                f"move {text[failed]!r} (number {failed + 1} of {text!r}) would take the blank "
+                f"off the board; expected one of {''.join(self._after(text[:failed]).moves())}"
+            )
+        return Board._trusted(self._shape, _board.unpack(packed, self.size))
+
+    def _after(self, moves: str) -> Board:
+        return self.apply(moves) if moves else self
+
+    def move(self, move: str) -> Board:
+        """The board after one move (the direction the blank moves)."""
+        return self.apply(move)
+
+    def successors(self) -> list[tuple[str, Board]]:
+        """``(move, board)`` for every legal move, in the order U, D, L, R."""
+        return [(m, self.apply(m)) for m in self.moves()]
+
+    def tiles_moved(self, moves: str | Iterable[str]) -> list[int]:
+        """The tile numbers that slide, one per move (blank directions).
+
+        >>> Board("1 2 3/4 5 6/7 8 _").tiles_moved("UL")
+        [6, 5]
+        """
+        text = parse_moves(moves)
+        board, out = self, []
+        for m in text:
+            after = board.apply(m)
+            out.append(board._tiles[after._blank])
+            board = after
+        return out
+
+    def is_solvable(self, goal: BoardLike | None = None) -> bool:
+        """Whether ``goal`` (default: :meth:`Board.goal` with the blank last) can be reached."""
+        return is_solvable(self, goal)
+
+
+_CODE_TABLE = str.maketrans({letter: chr(code) for letter, code in _CODES.items()})
+
+
+def as_board(data: BoardLike, shape: Shape | None = None) -> Board:
+    """Return ``data`` as a Board (itself when it already is one with a matching shape)."""
+    if isinstance(data, Board) and (shape is None or tuple(shape) == data.shape):
+        return data
+    return Board(data, shape=shape)
+
+
+def as_goal(board: Board, goal: BoardLike | None) -> Board:
+    """The goal for ``board``: the default goal of its shape, or ``goal`` checked against it."""
+    if goal is None:
+        return Board.goal(board.shape)
+    result = goal if isinstance(goal, Board) else Board(goal, shape=board.shape)
+    if result.shape != board.shape:
+        raise InvalidBoardError(
+            f"expected a goal of shape {board.shape}, got shape {result.shape}: "
+            f"{result.to_string()!r}"
+        )
+    return result
+
+
+def _permutation_parity(mapping: Sequence[int]) -> int:
+    seen = [False] * len(mapping)
+    cycles = 0
+    for start in range(len(mapping)):
+        if not seen[start]:
+            cycles += 1
+            cell = start
+            while not seen[cell]:
+                seen[cell] = True
+                cell = mapping[cell]
+    return (len(mapping) - cycles) % 2
+
+
+def is_solvable(board: BoardLike, goal: BoardLike | None = None) -> bool:
+    """Whether ``goal`` can be reached from ``board``, for any shape and any goal.
+
+    Each move is a transposition of the blank with a neighbour, so the permutation taking
+    ``board`` to ``goal`` (blank included) must have the parity of the blank's Manhattan
+    displacement; on a connected grid that condition is also sufficient.
+
+    >>> is_solvable("1 2 3/4 5 6/8 7 _")
+    False
+    """
+    start = as_board(board)
+    target = as_goal(start, goal)
+    home = [0] * start.size
+    for cell, tile in enumerate(target.tiles):
+        home[tile] = cell
+    mapping = [home[tile] for tile in start.tiles]
+    (r1, c1), (r2, c2) = start.blank_position, target.blank_position
+    return _permutation_parity(mapping) == (abs(r1 - r2) + abs(c1 - c2)) % 2

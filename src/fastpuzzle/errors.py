@@ -1,0 +1,95 @@
+"""The exception hierarchy of fastpuzzle.
+
+Every error raised on purpose derives from :class:`FastPuzzleError`; errors about bad input also
+derive from :class:`ValueError`, so ``except ValueError`` keeps working for callers that do not
+know this library.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fastpuzzle.board import Board
+
+__all__ = [
+    "DepthLimitError",
+    "FastPuzzleError",
+    "IllegalMoveError",
+    "InvalidBoardError",
+    "InvalidMoveError",
+    "MemoryLimitError",
+    "NodeLimitError",
+    "SearchLimitError",
+    "TimeLimitError",
+    "UnknownNameError",
+    "UnsolvableError",
+]
+
+
+class FastPuzzleError(Exception):
+    """Base class of every error fastpuzzle raises on purpose."""
+
+
+class InvalidBoardError(FastPuzzleError, ValueError):
+    """The input does not describe a board: wrong size, missing or duplicate tiles, non-integers."""
+
+
+class InvalidMoveError(FastPuzzleError, ValueError):
+    """A move is not one of U, D, L, R (the direction the blank moves)."""
+
+
+class IllegalMoveError(FastPuzzleError, ValueError):
+    """A move would take the blank off the board."""
+
+
+class UnsolvableError(FastPuzzleError, ValueError):
+    """The goal cannot be reached from the board (their permutation parities differ).
+
+    Attributes
+    ----------
+    board, goal : Board
+        The pair that was asked for.
+    """
+
+    def __init__(self, board: Board, goal: Board) -> None:
+        self.board = board
+        self.goal = goal
+        super().__init__(
+            f"this puzzle is not solvable: {board.to_string()!r} cannot reach {goal.to_string()!r} "
+            "(their permutation parities differ)"
+        )
+
+
+class SearchLimitError(FastPuzzleError):
+    """A search stopped at a limit before finding a solution.
+
+    Attributes
+    ----------
+    stats : SearchStats
+        What the search had done when it stopped.
+    """
+
+    def __init__(self, message: str, stats: Any) -> None:
+        self.stats = stats
+        super().__init__(message)
+
+
+class TimeLimitError(SearchLimitError):
+    """The search ran out of its time limit."""
+
+
+class NodeLimitError(SearchLimitError):
+    """The search expanded as many nodes as its limit allowed."""
+
+
+class MemoryLimitError(SearchLimitError):
+    """The search's tables reached their memory limit."""
+
+
+class DepthLimitError(SearchLimitError):
+    """A depth-bounded search found no solution within its depth limit."""
+
+
+class UnknownNameError(FastPuzzleError, ValueError):
+    """An algorithm or heuristic name is not known; the message lists the valid ones."""

@@ -1,0 +1,81 @@
+"""Moves: U, D, L, R name the direction the **blank** moves.
+
+``"U"`` slides the tile above the blank down into it, so the blank goes up. Helpers here parse
+move strings, invert them and convert them to tile directions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from fastpuzzle.errors import InvalidMoveError
+
+__all__ = ["MOVES", "inverse", "parse_moves", "to_tile_directions"]
+
+#: The four moves, in the order of their direction codes in the compiled core (U=0, D=1, L=2, R=3).
+MOVES = "UDLR"
+
+_OPPOSITE = str.maketrans("UDLR", "DURL")
+_WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "U": "U", "D": "D", "L": "L", "R": "R"}
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def parse_moves(moves: str | Iterable[str]) -> str:
+    """Normalise moves to a string of U/D/L/R (blank directions).
+
+    Accepts ``"ULDR"``, lower case, separators (``"u, l, d"``), words (``"up left"``) or an
+    iterable of such items.
+
+    Raises
+    ------
+    InvalidMoveError
+        If an item is not a move.
+
+    Examples
+    --------
+    >>> parse_moves("up, left d r")
+    'ULDR'
+    """
+    if isinstance(moves, str):
+        text = moves.strip()
+        parts = _SEPARATORS.split(text) if _SEPARATORS.search(text) else list(text)
+    else:
+        parts = []
+        for item in moves:
+            if not isinstance(item, str):
+                raise InvalidMoveError(f"expected a move U, D, L or R, got {item!r}")
+            parts.append(item)
+    out = []
+    for part in parts:
+        if not part:
+            continue
+        key = part.upper()
+        if key in _WORDS:
+            out.append(_WORDS[key])
+        elif key.isalpha() and all(ch in MOVES for ch in key):
+            out.extend(key)
+        else:
+            raise InvalidMoveError(
+                "expected moves U, D, L, R (the direction the blank moves), "
+                f"got {part!r} in {moves!r}"
+            )
+    return "".join(out)
+
+
+def inverse(moves: str) -> str:
+    """The moves that undo ``moves`` (reversed, each direction flipped).
+
+    >>> inverse("ULL")
+    'RRD'
+    """
+    return parse_moves(moves)[::-1].translate(_OPPOSITE)
+
+
+def to_tile_directions(moves: str) -> str:
+    """Convert blank directions to the directions the moved tiles travel (each flipped).
+
+    >>> to_tile_directions("UL")
+    'DR'
+    """
+    return parse_moves(moves).translate(_OPPOSITE)

@@ -1,0 +1,198 @@
+"""Result types shared by every algorithm: statuses, statistics, solutions.
+
+Moves in results are U, D, L, R: the direction the **blank** moves.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastpuzzle.board import Board
+from fastpuzzle.errors import (
+    DepthLimitError,
+    FastPuzzleError,
+    MemoryLimitError,
+    NodeLimitError,
+    SearchLimitError,
+    TimeLimitError,
+)
+from fastpuzzle.moves import to_tile_directions
+
+__all__ = ["ProgressCallback", "SearchResult", "SearchStats", "Solution", "Status"]
+
+
+class Status(str, enum.Enum):
+    """How a search ended. The order matches the status codes of the compiled core."""
+
+    SOLVED = "solved"
+    EXHAUSTED = "exhausted"
+    TIME_LIMIT = "time_limit"
+    NODE_LIMIT = "node_limit"
+    MEMORY_LIMIT = "memory_limit"
+    DEPTH_LIMIT = "depth_limit"
+
+    @classmethod
+    def from_code(cls, code: int) -> Status:
+        """The status for a compiled core's status code (0 = solved ... 5 = depth limit)."""
+        return _STATUS_BY_CODE[code]
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_STATUS_BY_CODE = dict(enumerate(Status))
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What a search did, reported the same way by every algorithm.
+
+    Attributes
+    ----------
+    expanded : int
+        Nodes whose children were generated.
+    generated : int
+        Children generated (the root not counted).
+    max_frontier : int
+        Largest number of nodes waiting in the open list (or the deepest stack, for DFS kinds).
+    peak_memory_bytes : int
+        Largest number of bytes the search's own tables held (pattern databases not counted).
+    seconds : float
+        Wall-clock time of the search.
+    depth : int
+        Length of the solution found; when none was found, the deepest depth or bound reached.
+    iterations : int
+        Iterations of iterative methods (IDDFS, IDA*), else 1.
+    """
+
+    expanded: int = 0
+    generated: int = 0
+    max_frontier: int = 0
+    peak_memory_bytes: int = 0
+    seconds: float = 0.0
+    depth: int = -1
+    iterations: int = 0
+
+    @property
+    def nodes_per_second(self) -> float:
+        """Generated nodes per second (0 when no time was measured)."""
+        return self.generated / self.seconds if self.seconds > 0 else 0.0
+
+
+#: A progress callback receives a snapshot of the statistics, at most every 2**16 expansions.
+ProgressCallback = Callable[[SearchStats], Any]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solution: the moves (U/D/L/R, the direction the blank moves) and how they were found.
+
+    Attributes
+    ----------
+    board, goal : Board
+        Start and goal.
+    moves : str
+        Blank directions, e.g. ``"ULDR"``.
+    stats : SearchStats
+        Statistics of the search that found it.
+    algorithm : str
+        Canonical name of the algorithm.
+    heuristic : str or None
+        Canonical name of the heuristic, if any.
+    optimal : bool
+        Whether the method guarantees a shortest solution.
+    """
+
+    board: Board
+    goal: Board
+    moves: str
+    stats: SearchStats
+    algorithm: str
+    heuristic: str | None = None
+    optimal: bool = False
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def boards(self) -> list[Board]:
+        """Every board from the start to the goal (``len(self) + 1`` of them)."""
+        out = [self.board]
+        for move in self.moves:
+            out.append(out[-1].move(move))
+        return out
+
+    def verify(self) -> bool:
+        """Whether replaying the moves from the start reaches the goal."""
+        try:
+            return self.board.apply(self.moves) == self.goal
+        except FastPuzzleError:
+            return False
+
+    def tile_directions(self) -> str:
+        """The moves as the directions the tiles travel (each blank direction flipped)."""
+        return to_tile_directions(self.moves)
+
+    def tiles_moved(self) -> list[int]:
+        """The tile numbers that slide, one per move."""
+        return self.board.tiles_moved(self.moves)
+
+    def __str__(self) -> str:
+        s = self.stats
+        kind = "optimal" if self.optimal else "not guaranteed optimal"
+        return (
+            f"{self.moves or '(no moves)'}\n"
+            f"length {len(self)} ({kind}), {self.algorithm}"
+            f"{' + ' + self.heuristic if self.heuristic else ''}: "
+            f"{s.expanded:,} expanded, {s.generated:,} generated, {s.seconds:.3f} s"
+        )
+
+
+_LIMIT_ERRORS: dict[Status, type[SearchLimitError]] = {
+    Status.TIME_LIMIT: TimeLimitError,
+    Status.NODE_LIMIT: NodeLimitError,
+    Status.MEMORY_LIMIT: MemoryLimitError,
+    Status.DEPTH_LIMIT: DepthLimitError,
+    Status.EXHAUSTED: SearchLimitError,
+}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of :func:`fastpuzzle.search`, which never raises on limits.
+
+    Attributes
+    ----------
+    status : Status
+        How the search ended.
+    solution : Solution or None
+        The solution when ``status`` is SOLVED.
+    stats : SearchStats
+        Statistics, partial when a limit stopped the search.
+    """
+
+    board: Board
+    goal: Board
+    status: Status
+    solution: Solution | None
+    stats: SearchStats
+    algorithm: str
+    heuristic: str | None = None
+
+    @property
+    def solved(self) -> bool:
+        """Whether a solution was found."""
+        return self.status is Status.SOLVED
+
+    def unwrap(self) -> Solution:
+        """The solution, or the :class:`~fastpuzzle.errors.SearchLimitError` matching the status."""
+        if self.solution is not None:
+            return self.solution
+        error = _LIMIT_ERRORS[self.status]
+        raise error(
+            f"{self.algorithm} stopped without a solution ({self.status}) after "
+            f"{self.stats.expanded:,} expansions and {self.stats.seconds:.3f} s",
+            self.stats,
+        )
