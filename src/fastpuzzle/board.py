@@ -31,7 +31,7 @@ _CODES = {letter: code for code, letter in enumerate(MOVES)}
 
 
 def _quote(data: object, limit: int = 80) -> str:
-    text = repr(data) if not isinstance(data, str) else repr(data)
+    text = repr(data)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -111,7 +111,8 @@ def _coerce(data: object) -> tuple[list[int], Shape | None]:
         raise InvalidBoardError(f"expected a 1-D or 2-D array, got {data.ndim} dimensions")
     if isinstance(data, (bytes, bytearray)) or not isinstance(data, Iterable):
         raise InvalidBoardError(
-            f"expected a board as a string, a sequence of tiles, rows or an array, got {_quote(data)}"
+            "expected a board as a string, a sequence of tiles, rows or an array, "
+            f"got {_quote(data)}"
         )
     items = list(data)
     if not items:
