@@ -33,6 +33,10 @@ else:
         compile_args.append("-march=native")
 
 sources = sorted(Path("src/fastpuzzle").glob("_*.pyx"))
+# While developing, FASTPUZZLE_MODULES=_board,_search limits an in-place build to those modules.
+only = {name for name in os.environ.get("FASTPUZZLE_MODULES", "").split(",") if name}
+if only:
+    sources = [path for path in sources if path.stem in only]
 extensions = [
     Extension(
         f"fastpuzzle.{path.stem}",
