@@ -21,7 +21,16 @@ from fastpuzzle.errors import (
 )
 from fastpuzzle.moves import to_tile_directions
 
-__all__ = ["ProgressCallback", "SearchResult", "SearchStats", "Solution", "Status"]
+__all__ = [
+    "CoreResult",
+    "ProgressCallback",
+    "SearchResult",
+    "SearchStats",
+    "Solution",
+    "Status",
+    "core_progress",
+    "stats_from_core",
+]
 
 
 class Status(str, enum.Enum):
@@ -84,6 +93,37 @@ class SearchStats:
 
 #: A progress callback receives a snapshot of the statistics, at most every 2**16 expansions.
 ProgressCallback = Callable[[SearchStats], Any]
+
+#: What every compiled driver returns: (status code, moves, expanded, generated, max_frontier,
+#: peak_memory_bytes, seconds, depth, iterations).
+CoreResult = tuple[int, str, int, int, int, int, float, int, int]
+
+
+def stats_from_core(core: CoreResult) -> SearchStats:
+    """The :class:`SearchStats` of a compiled driver's result tuple."""
+    _, _, expanded, generated, max_frontier, peak, seconds, depth, iterations = core
+    return SearchStats(
+        expanded=int(expanded),
+        generated=int(generated),
+        max_frontier=int(max_frontier),
+        peak_memory_bytes=int(peak),
+        seconds=float(seconds),
+        depth=int(depth),
+        iterations=int(iterations),
+    )
+
+
+def core_progress(
+    callback: ProgressCallback | None,
+) -> Callable[[int, int, float, int], None] | None:
+    """Adapt a user's ``progress(stats)`` to the core's ``progress(expanded, generated, s, d)``."""
+    if callback is None:
+        return None
+
+    def relay(expanded: int, generated: int, seconds: float, depth: int) -> None:
+        callback(SearchStats(expanded=expanded, generated=generated, seconds=seconds, depth=depth))
+
+    return relay
 
 
 @dataclass(frozen=True)
