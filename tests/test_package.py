@@ -1,0 +1,55 @@
+"""The package: public names, stubs, no side effects on import."""
+
+import importlib
+import inspect
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import fastpuzzle as fp
+
+
+def test_every_public_name_exists():
+    for name in fp.__all__:
+        assert hasattr(fp, name), name
+
+
+def test_version_matches_metadata():
+    from importlib.metadata import version
+
+    assert fp.__version__ == version("fastpuzzle")
+
+
+def test_compiled_modules_have_stubs_naming_their_public_functions():
+    package = Path(fp.__file__).parent
+    modules = sorted(p.name.split(".")[0] for p in package.glob("_*.so"))
+    assert "_board" in modules
+    for module_name in modules:
+        stub = package / f"{module_name}.pyi"
+        assert stub.exists(), f"{module_name} has no .pyi stub"
+        module = importlib.import_module(f"fastpuzzle.{module_name}")
+        public = {
+            name
+            for name, value in vars(module).items()
+            if not name.startswith("_")
+            and (inspect.isroutine(value) or inspect.isclass(value))
+            and getattr(value, "__module__", module.__name__) == module.__name__
+        }
+        text = stub.read_text()
+        missing = [
+            name for name in public if f"def {name}(" not in text and f"class {name}" not in text
+        ]
+        assert not missing, f"{module_name}.pyi lacks {missing}"
+    assert (package / "py.typed").exists()
+
+
+def test_import_has_no_side_effects():
+    code = (
+        "import logging, sys; import fastpuzzle; "
+        "assert not logging.getLogger().handlers; "
+        "assert 'matplotlib' not in sys.modules and 'dask' not in sys.modules; print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "ok"
+    assert not logging.getLogger("fastpuzzle").handlers
