@@ -343,6 +343,11 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.to_string()!r})"
 
+    def _repr_svg_(self) -> str:
+        from fastpuzzle.render import board_svg
+
+        return board_svg(self)
+
     # -- moves (U, D, L, R: the direction the blank moves) ----------------------------------
     def moves(self) -> tuple[str, ...]:
         """Legal moves, in the order U, D, L, R (the direction the blank moves)."""

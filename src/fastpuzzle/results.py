@@ -6,6 +6,7 @@ Moves in results are U, D, L, R: the direction the **blank** moves.
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -178,6 +179,26 @@ class Solution:
     def tiles_moved(self) -> list[int]:
         """The tile numbers that slide, one per move."""
         return self.board.tiles_moved(self.moves)
+
+    def steps(self) -> str:
+        """Every board from start to goal as text, each step naming its move."""
+        from fastpuzzle.render import solution_steps_text
+
+        return solution_steps_text(self)
+
+    def to_html(self, path: str | os.PathLike[str] | None = None) -> str:
+        """A self-contained HTML page playing the solution; written atomically to ``path``."""
+        from fastpuzzle.render import playback_html, write_text_atomically
+
+        page = playback_html(self)
+        if path is not None:
+            write_text_atomically(path, page)
+        return page
+
+    def _repr_html_(self) -> str:
+        from fastpuzzle.render import playback_fragment
+
+        return playback_fragment(self, element_id=f"fp-player-{id(self):x}")
 
     def __str__(self) -> str:
         s = self.stats
