@@ -1,0 +1,35 @@
+"""The examples in README.md and in the docstrings run as written."""
+
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import fastpuzzle
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+MODULES = sorted(
+    info.name
+    for info in pkgutil.iter_modules(fastpuzzle.__path__, "fastpuzzle.")
+    if not info.name.rsplit(".", 1)[1].startswith("_") or info.name.endswith("__init__")
+)
+
+
+@pytest.mark.parametrize("name", ["fastpuzzle", *MODULES])
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+
+
+def test_readme_examples():
+    result = doctest.testfile(
+        str(README),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
+    assert result.attempted > 0
+    assert result.failed == 0
