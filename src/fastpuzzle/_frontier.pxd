@@ -1,0 +1,360 @@
+# Node stores for the classic searches: a byte budget, an open-addressing hash table keyed by
+# the packed board, a FIFO and a bucket priority queue. Everything is inline and nogil.
+#
+# Memory comes from PyMem_RawMalloc/RawRealloc/RawFree (the PyMem_Raw* family is the one that
+# may be called without the GIL). Every block is counted in a Budget: that count is what the
+# memory limit is checked against and what the searches report as peak_memory_bytes. A structure
+# that would push the count over the limit refuses to grow (MEM_OVER_LIMIT, the search stops
+# with MEMORY_LIMIT); an allocator failure is MEM_FAILED, which the caller turns into
+# MemoryError. The owner frees every structure in a `finally` block.
+
+from cpython.mem cimport PyMem_RawFree, PyMem_RawRealloc
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memmove, memset
+
+from fastpuzzle._packed cimport hash_board
+
+cdef enum:
+    MEM_OK = 0
+    MEM_OVER_LIMIT = 1
+    MEM_FAILED = 2
+    NO_MOVE = 255
+    TABLE_ADDED = 1
+    TABLE_FOUND = 0
+    TABLE_MIN_SLOTS = 1024
+
+
+# ---------------------------------------------------------------------------------------------
+# Budget: bytes held now, the most ever held, and the limit (0: none).
+
+cdef struct Budget:
+    uint64_t bytes
+    uint64_t peak
+    uint64_t limit
+
+cdef inline void budget_init(Budget* b, uint64_t limit) noexcept nogil:
+    b.bytes = 0
+    b.peak = 0
+    b.limit = limit
+
+cdef inline uint64_t budget_room(const Budget* b) noexcept nogil:
+    # Bytes that may still be allocated (a huge number when there is no limit).
+    if not b.limit:
+        return <uint64_t>1 << 62
+    return b.limit - b.bytes if b.limit > b.bytes else 0
+
+cdef inline int budget_resize(
+    Budget* b, void** block, size_t old_bytes, size_t new_bytes
+) noexcept nogil:
+    cdef void* moved
+    if new_bytes > old_bytes and new_bytes - old_bytes > budget_room(b):
+        return MEM_OVER_LIMIT
+    moved = PyMem_RawRealloc(block[0], new_bytes)
+    if moved == NULL:
+        return MEM_FAILED
+    block[0] = moved
+    b.bytes = b.bytes - old_bytes + new_bytes
+    if b.bytes > b.peak:
+        b.peak = b.bytes
+    return MEM_OK
+
+cdef inline void budget_release(Budget* b, void** block, size_t num_bytes) noexcept nogil:
+    if block[0] != NULL:
+        PyMem_RawFree(block[0])
+        block[0] = NULL
+        b.bytes -= num_bytes
+
+
+# ---------------------------------------------------------------------------------------------
+# Table: open addressing with linear probing, keyed by the packed board.
+#
+# The entry's `move` (the direction the blank moved to reach the board) is the parent link:
+# sliding the blank back the opposite way gives the parent's key, so paths are rebuilt by
+# looking boards up, and no index has to survive a rehash.
+
+cdef struct Entry:
+    uint64_t key        # the packed board; 0 marks an empty slot (no valid board packs to 0)
+    uint32_t g          # path length from the search's root
+    uint8_t h           # heuristic value (or best-first score)
+    uint8_t move        # direction the blank moved to get here; NO_MOVE at the root
+    uint8_t blank       # the blank's cell
+    uint8_t closed      # expanded already
+
+cdef struct Table:
+    Entry* slots
+    uint64_t mask       # slots - 1; the slot count is a power of two
+    uint64_t count
+    uint64_t grow_at
+    bint at_cap         # doubling did not fit the budget: this table fills to 15/16 instead
+
+cdef inline int table_init(Table* t, Budget* b, uint64_t capacity) noexcept nogil:
+    cdef uint64_t size = TABLE_MIN_SLOTS
+    cdef int rc
+    while size < capacity:
+        size <<= 1
+    t.slots = NULL
+    t.count = 0
+    t.at_cap = False
+    rc = budget_resize(b, <void**>&t.slots, 0, size * sizeof(Entry))
+    if rc != MEM_OK:
+        return rc
+    memset(t.slots, 0, size * sizeof(Entry))
+    t.mask = size - 1
+    t.grow_at = size // 2
+    return MEM_OK
+
+cdef inline void table_free(Table* t, Budget* b) noexcept nogil:
+    if t.slots != NULL:
+        budget_release(b, <void**>&t.slots, (t.mask + 1) * sizeof(Entry))
+
+cdef inline int table_grow(Table* t, Budget* b) noexcept nogil:
+    # Rehash into twice the slots. Old and new arrays coexist for a moment; both are counted.
+    cdef uint64_t old_size = t.mask + 1
+    cdef uint64_t new_size = old_size * 2
+    cdef uint64_t new_mask = new_size - 1
+    cdef uint64_t i, j
+    cdef Entry* fresh = NULL
+    cdef Entry* old = t.slots
+    cdef int rc = budget_resize(b, <void**>&fresh, 0, new_size * sizeof(Entry))
+    if rc == MEM_OVER_LIMIT:
+        if not t.at_cap:
+            # Linear probing still works at 15/16 load: slower, but it uses what the cap allows.
+            t.at_cap = True
+            t.grow_at = old_size - old_size // 16
+            if t.count < t.grow_at:
+                return MEM_OK
+        return MEM_OVER_LIMIT
+    if rc != MEM_OK:
+        return rc
+    memset(fresh, 0, new_size * sizeof(Entry))
+    for i in range(old_size):
+        if old[i].key:
+            j = hash_board(old[i].key) & new_mask
+            while fresh[j].key:
+                j = (j + 1) & new_mask
+            fresh[j] = old[i]
+    t.slots = fresh
+    t.mask = new_mask
+    t.grow_at = new_size // 2
+    budget_release(b, <void**>&old, old_size * sizeof(Entry))
+    return MEM_OK
+
+cdef inline Entry* table_find(const Table* t, uint64_t key) noexcept nogil:
+    cdef uint64_t i = hash_board(key) & t.mask
+    while True:
+        if t.slots[i].key == key:
+            return &t.slots[i]
+        if t.slots[i].key == 0:
+            return NULL
+        i = (i + 1) & t.mask
+
+cdef inline int table_insert(Table* t, Budget* b, uint64_t key, Entry** out) noexcept nogil:
+    # Finds `key` (TABLE_FOUND) or adds it with zeroed fields (TABLE_ADDED); `out` points at its
+    # entry until the next insertion. Returns -MEM_OVER_LIMIT or -MEM_FAILED when it cannot add.
+    cdef uint64_t i = hash_board(key) & t.mask
+    cdef int rc
+    while t.slots[i].key:
+        if t.slots[i].key == key:
+            out[0] = &t.slots[i]
+            return TABLE_FOUND
+        i = (i + 1) & t.mask
+    if t.count >= t.grow_at:
+        rc = table_grow(t, b)
+        if rc != MEM_OK:
+            return -rc
+        i = hash_board(key) & t.mask
+        while t.slots[i].key:
+            i = (i + 1) & t.mask
+    t.slots[i].key = key
+    t.slots[i].g = 0
+    t.slots[i].h = 0
+    t.slots[i].move = NO_MOVE
+    t.slots[i].blank = 0
+    t.slots[i].closed = 0
+    t.count += 1
+    out[0] = &t.slots[i]
+    return TABLE_ADDED
+
+
+# ---------------------------------------------------------------------------------------------
+# Fifo: a growable array used as a queue (BFS). It compacts instead of growing when more than
+# half of it has been consumed, and grows by doubling, or by what the budget still allows.
+
+cdef struct Item:
+    uint64_t board
+    uint8_t blank
+    uint8_t move        # direction the blank moved to get here; NO_MOVE at the root
+
+cdef struct Fifo:
+    Item* items
+    uint64_t head
+    uint64_t tail
+    uint64_t capacity
+
+cdef inline void fifo_init(Fifo* q) noexcept nogil:
+    q.items = NULL
+    q.head = 0
+    q.tail = 0
+    q.capacity = 0
+
+cdef inline void fifo_free(Fifo* q, Budget* b) noexcept nogil:
+    if q.items != NULL:
+        budget_release(b, <void**>&q.items, q.capacity * sizeof(Item))
+
+cdef inline uint64_t fifo_size(const Fifo* q) noexcept nogil:
+    return q.tail - q.head
+
+cdef inline int fifo_push(
+    Fifo* q, Budget* b, uint64_t board, int blank, int move
+) noexcept nogil:
+    cdef uint64_t want, room
+    cdef int rc
+    if q.tail == q.capacity:
+        if q.head > 0 and q.head >= q.capacity // 2:
+            memmove(q.items, q.items + q.head, (q.tail - q.head) * sizeof(Item))
+            q.tail -= q.head
+            q.head = 0
+        else:
+            want = q.capacity * 2 if q.capacity else 1024
+            room = budget_room(b) // sizeof(Item)
+            if want - q.capacity > room:
+                want = q.capacity + room
+            if want <= q.capacity:
+                return MEM_OVER_LIMIT
+            rc = budget_resize(
+                b, <void**>&q.items, q.capacity * sizeof(Item), want * sizeof(Item)
+            )
+            if rc != MEM_OK:
+                return rc
+            q.capacity = want
+    q.items[q.tail].board = board
+    q.items[q.tail].blank = <uint8_t>blank
+    q.items[q.tail].move = <uint8_t>move
+    q.tail += 1
+    return MEM_OK
+
+cdef inline Item fifo_pop(Fifo* q) noexcept nogil:
+    q.head += 1
+    return q.items[q.head - 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# BucketQueue: a priority queue on small integer priorities (f = g + h for A*). Each priority
+# level holds one stack per tie key; the pop takes the lowest priority and, within it, the
+# highest tie key (A* passes g, so ties go towards larger g; greedy passes 0: plain LIFO).
+
+cdef struct Stack:
+    uint64_t* items
+    uint64_t size
+    uint64_t capacity
+
+cdef struct Level:
+    Stack* stacks
+    uint32_t nstacks
+    uint32_t top        # no stack above this tie key holds anything
+    uint64_t count
+
+cdef struct BucketQueue:
+    Level* levels
+    uint32_t nlevels
+    uint32_t low        # no level below this priority holds anything
+    uint64_t count
+
+cdef inline void bq_init(BucketQueue* q) noexcept nogil:
+    q.levels = NULL
+    q.nlevels = 0
+    q.low = 0
+    q.count = 0
+
+cdef inline void bq_free(BucketQueue* q, Budget* b) noexcept nogil:
+    cdef uint32_t p, k
+    cdef Level* level
+    if q.levels == NULL:
+        return
+    for p in range(q.nlevels):
+        level = &q.levels[p]
+        if level.stacks != NULL:
+            for k in range(level.nstacks):
+                if level.stacks[k].items != NULL:
+                    budget_release(
+                        b,
+                        <void**>&level.stacks[k].items,
+                        level.stacks[k].capacity * sizeof(uint64_t),
+                    )
+            budget_release(b, <void**>&level.stacks, level.nstacks * sizeof(Stack))
+    budget_release(b, <void**>&q.levels, q.nlevels * sizeof(Level))
+    q.nlevels = 0
+
+cdef inline uint32_t grown(uint32_t have, uint32_t need) noexcept nogil:
+    cdef uint32_t size = have * 2 if have else 16
+    while size <= need:
+        size *= 2
+    return size
+
+cdef inline int bq_push(
+    BucketQueue* q, Budget* b, uint32_t priority, uint32_t tie, uint64_t board
+) noexcept nogil:
+    cdef uint32_t size
+    cdef uint64_t capacity
+    cdef int rc
+    cdef Level* level
+    cdef Stack* stack
+    if priority >= q.nlevels:
+        size = grown(q.nlevels, priority)
+        rc = budget_resize(
+            b, <void**>&q.levels, q.nlevels * sizeof(Level), size * sizeof(Level)
+        )
+        if rc != MEM_OK:
+            return rc
+        memset(&q.levels[q.nlevels], 0, (size - q.nlevels) * sizeof(Level))
+        q.nlevels = size
+    level = &q.levels[priority]
+    if tie >= level.nstacks:
+        size = grown(level.nstacks, tie)
+        rc = budget_resize(
+            b, <void**>&level.stacks, level.nstacks * sizeof(Stack), size * sizeof(Stack)
+        )
+        if rc != MEM_OK:
+            return rc
+        memset(&level.stacks[level.nstacks], 0, (size - level.nstacks) * sizeof(Stack))
+        level.nstacks = size
+    stack = &level.stacks[tie]
+    if stack.size == stack.capacity:
+        capacity = stack.capacity * 2 if stack.capacity else 64
+        rc = budget_resize(
+            b,
+            <void**>&stack.items,
+            stack.capacity * sizeof(uint64_t),
+            capacity * sizeof(uint64_t),
+        )
+        if rc != MEM_OK:
+            return rc
+        stack.capacity = capacity
+    stack.items[stack.size] = board
+    stack.size += 1
+    level.count += 1
+    if tie > level.top:
+        level.top = tie
+    q.count += 1
+    if priority < q.low:
+        q.low = priority
+    return MEM_OK
+
+cdef inline bint bq_pop(
+    BucketQueue* q, uint32_t* priority, uint32_t* tie, uint64_t* board
+) noexcept nogil:
+    cdef Level* level
+    if q.count == 0:
+        return False
+    while q.levels[q.low].count == 0:
+        q.low += 1
+    level = &q.levels[q.low]
+    while level.stacks[level.top].size == 0:
+        level.top -= 1
+    level.stacks[level.top].size -= 1
+    board[0] = level.stacks[level.top].items[level.stacks[level.top].size]
+    priority[0] = q.low
+    tie[0] = level.top
+    level.count -= 1
+    q.count -= 1
+    return True

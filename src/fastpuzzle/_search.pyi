@@ -1,0 +1,86 @@
+"""Stub of the compiled classic-search drivers (see ``_search.pyx``).
+
+Every driver returns the ``CoreResult`` tuple ``(status, moves, expanded, generated,
+max_frontier, peak_memory_bytes, seconds, depth, iterations)``; moves are U, D, L, R, the
+direction the blank moves.
+"""
+
+from collections.abc import Callable
+
+_Progress = Callable[[int, int, float, int], object] | None
+_Core = tuple[int, str, int, int, int, int, float, int, int]
+
+DIRECTION_LETTERS: str
+HEURISTIC_CODES: dict[str, int]
+
+def bfs(
+    start: int,
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+    memory_limit: int = 0,
+    max_depth: int = -1,
+    progress: _Progress = None,
+) -> _Core: ...
+def best_first(
+    start: int,
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    heuristic: int,
+    g_scale: int = 1,
+    h_scale: int = 1,
+    lookahead: bool = False,
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+    memory_limit: int = 0,
+    max_depth: int = -1,
+    progress: _Progress = None,
+) -> _Core: ...
+def bidirectional(
+    start: int,
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+    memory_limit: int = 0,
+    max_depth: int = -1,
+    progress: _Progress = None,
+) -> _Core: ...
+def depth_first(
+    start: int,
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    bound: int,
+    iterative: bool = False,
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+    memory_limit: int = 0,
+    progress: _Progress = None,
+) -> _Core: ...
+def random_walk(
+    start: int,
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    seed: int,
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+    memory_limit: int = 0,
+    max_depth: int = -1,
+    progress: _Progress = None,
+) -> _Core: ...
