@@ -46,10 +46,7 @@ class IllegalMoveError(FastPuzzleError, ValueError):
 class UnsolvableError(FastPuzzleError, ValueError):
     """The goal cannot be reached from the board (their permutation parities differ).
 
-    Attributes
-    ----------
-    board, goal : Board
-        The pair that was asked for.
+    The pair that was asked for is kept in the ``board`` and ``goal`` attributes.
     """
 
     def __init__(self, board: Board, goal: Board) -> None:
@@ -64,10 +61,7 @@ class UnsolvableError(FastPuzzleError, ValueError):
 class SearchLimitError(FastPuzzleError):
     """A search stopped at a limit before finding a solution.
 
-    Attributes
-    ----------
-    stats : SearchStats
-        What the search had done when it stopped.
+    The ``stats`` attribute (a :class:`~fastpuzzle.SearchStats`) says what the search had done.
     """
 
     def __init__(self, message: str, stats: Any) -> None:
