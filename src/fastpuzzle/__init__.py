@@ -11,7 +11,9 @@ True
 """
 
 from fastpuzzle._version import __version__
+from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, is_solvable
+from fastpuzzle.compare import Comparison, compare
 from fastpuzzle.errors import (
     DepthLimitError,
     FastPuzzleError,
@@ -30,13 +32,16 @@ from fastpuzzle.heuristics import HEURISTICS, linear_conflict, manhattan, mispla
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import MOVES, inverse, parse_moves, to_tile_directions
 from fastpuzzle.results import SearchResult, SearchStats, Solution, Status
+from fastpuzzle.solve import search, solve
 
 __all__ = [
+    "ALGORITHMS",
     "HEURISTICS",
     "MAX_CELLS",
     "MOVES",
     "Board",
     "BoardLike",
+    "Comparison",
     "DepthLimitError",
     "FastPuzzleError",
     "IllegalMoveError",
@@ -55,6 +60,7 @@ __all__ = [
     "UnknownNameError",
     "UnsolvableError",
     "__version__",
+    "compare",
     "inverse",
     "is_solvable",
     "linear_conflict",
@@ -63,5 +69,7 @@ __all__ = [
     "parse_moves",
     "random_board",
     "scramble",
+    "search",
+    "solve",
     "to_tile_directions",
 ]

@@ -1,0 +1,445 @@
+"""The registry of search algorithms and heuristics: names, aliases, properties, drivers.
+
+Names are lower-case (``"astar"``, ``"linear_conflict"``); aliases such as ``"A*"``,
+``"breadth-first"`` or ``"bidi"`` are resolved case-insensitively, ignoring spaces, hyphens and
+underscores. An unknown name raises :class:`~fastpuzzle.errors.UnknownNameError` listing the
+valid ones.
+
+Each :class:`Algorithm` says whether it is informed (takes a heuristic), complete, optimal, what
+its memory grows with, and holds the driver that runs it: a function from a :class:`Request` to
+the compiled core's result tuple (:data:`fastpuzzle.results.CoreResult`).
+
+To add a heuristic, append a :class:`Heuristic` to :data:`HEURISTIC_LIST`; ``classic=False``
+marks one that only IDA* computes (for example pattern databases).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from math import floor
+from types import MappingProxyType
+from typing import Literal
+
+from fastpuzzle import _search
+from fastpuzzle.errors import UnknownNameError
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import Problem
+from fastpuzzle.results import CoreResult
+
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_DFS_DEPTH",
+    "DEFAULT_WEIGHT",
+    "HEURISTIC_LIST",
+    "Algorithm",
+    "Heuristic",
+    "Request",
+    "algorithm_names",
+    "heuristic_names",
+    "resolve_algorithm",
+    "resolve_heuristic",
+]
+
+#: Depth bound of ``dfs`` when ``Limits.max_depth`` is not set: the default of the source
+#: documents' brute-force DFS, and above every optimal 3x3 length (31).
+DEFAULT_DFS_DEPTH = 50
+
+#: Weight of ``wastar`` when none is given.
+DEFAULT_WEIGHT = 2.0
+
+CoreProgress = Callable[[int, int, float, int], None]
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_\-]+", "", name.strip().lower())
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A heuristic known to the searches.
+
+    Attributes
+    ----------
+    name : str
+        Canonical lower-case name.
+    aliases : tuple of str
+        Other accepted spellings.
+    doc : str
+        One line on what it computes.
+    classic : bool
+        Whether every informed search computes it (else only IDA*).
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    doc: str
+    classic: bool = True
+
+
+#: Every heuristic, in order of strength. Extend by appending.
+HEURISTIC_LIST: tuple[Heuristic, ...] = (
+    Heuristic("misplaced", ("hamming", "misplaced_tiles"), "tiles off their goal cell"),
+    Heuristic("manhattan", ("md", "manhattan_distance"), "sum of row + column distances"),
+    Heuristic(
+        "linear_conflict",
+        ("lc", "linear_conflicts"),
+        "Manhattan + 2 per tile that must leave its row or column (Hansson et al.)",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a driver receives: the problem and the checked options of one search."""
+
+    problem: Problem
+    heuristic: str | None
+    limits: Limits
+    weight: float | None = None
+    seed: int | None = None
+    progress: CoreProgress | None = None
+
+
+Driver = Callable[[Request], CoreResult]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One search algorithm.
+
+    Attributes
+    ----------
+    name : str
+        Canonical lower-case name.
+    aliases : tuple of str
+        Other accepted spellings.
+    informed : bool
+        Whether it takes a heuristic.
+    complete : bool
+        Whether it finds a solution whenever one exists (given the memory and time).
+    optimal : bool
+        Whether its solutions are shortest.
+    memory : {"nodes", "path"}
+        What its memory grows with: every node seen, or only the current path.
+    doc : str
+        One line on how it works.
+    driver : callable
+        Runs it: ``driver(request) -> CoreResult``.
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    informed: bool
+    complete: bool
+    optimal: bool
+    memory: Literal["nodes", "path"]
+    doc: str
+    driver: Driver
+
+    @property
+    def stores_nodes(self) -> bool:
+        """Whether it keeps every node seen (and so runs under the default memory cap)."""
+        return self.memory == "nodes"
+
+
+def _core_args(request: Request, *, stores_nodes: bool) -> dict[str, int | float]:
+    """The limits as the compiled drivers take them (0 or -1: none)."""
+    limits = request.limits
+    memory = limits.memory_cap if stores_nodes else int(limits.memory_bytes or 0)
+    return {
+        "node_limit": int(limits.nodes or 0),
+        "time_limit": float(limits.seconds or 0.0),
+        "memory_limit": memory,
+    }
+
+
+def _max_depth(request: Request) -> int:
+    depth = request.limits.max_depth
+    return -1 if depth is None else int(depth)
+
+
+def _start(request: Request) -> tuple[int, int, int, int, int]:
+    p = request.problem
+    return (p.packed, p.blank, p.rows, p.cols, p.goal_blank)
+
+
+def _heuristic_code(request: Request) -> int:
+    return int(_search.HEURISTIC_CODES[request.heuristic or "manhattan"])
+
+
+def weight_fraction(weight: float) -> tuple[int, int]:
+    """The largest fraction ``num/den <= weight`` with ``den <= 16``, as ``(num, den)``.
+
+    Weighted A* orders nodes by the integer ``den * g + num * h``, so the bound on its solution
+    length is ``num/den`` times optimal, which never exceeds ``weight``.
+    """
+    best = (1, 1)
+    for den in range(1, 17):
+        num = floor(weight * den + 1e-9)
+        if num * best[1] > best[0] * den:
+            best = (num, den)
+    return best
+
+
+def _bfs(request: Request) -> CoreResult:
+    return _search.bfs(
+        *_start(request),
+        **_core_args(request, stores_nodes=True),
+        max_depth=_max_depth(request),
+        progress=request.progress,
+    )
+
+
+def _dfs(request: Request) -> CoreResult:
+    depth = request.limits.max_depth
+    return _search.depth_first(
+        *_start(request),
+        bound=DEFAULT_DFS_DEPTH if depth is None else int(depth),
+        **_core_args(request, stores_nodes=True),
+        progress=request.progress,
+    )
+
+
+def _iddfs(request: Request) -> CoreResult:
+    return _search.depth_first(
+        *_start(request),
+        bound=_max_depth(request),
+        iterative=True,
+        **_core_args(request, stores_nodes=False),
+        progress=request.progress,
+    )
+
+
+def _best_first(
+    request: Request, *, g_scale: int, h_scale: int, lookahead: bool = False
+) -> CoreResult:
+    return _search.best_first(
+        *_start(request),
+        heuristic=_heuristic_code(request),
+        g_scale=g_scale,
+        h_scale=h_scale,
+        lookahead=lookahead,
+        **_core_args(request, stores_nodes=True),
+        max_depth=_max_depth(request),
+        progress=request.progress,
+    )
+
+
+def _astar(request: Request) -> CoreResult:
+    return _best_first(request, g_scale=1, h_scale=1)
+
+
+def _wastar(request: Request) -> CoreResult:
+    num, den = weight_fraction(DEFAULT_WEIGHT if request.weight is None else request.weight)
+    return _best_first(request, g_scale=den, h_scale=num)
+
+
+def _greedy(request: Request) -> CoreResult:
+    return _best_first(request, g_scale=0, h_scale=1)
+
+
+def _lookahead(request: Request) -> CoreResult:
+    return _best_first(request, g_scale=0, h_scale=1, lookahead=True)
+
+
+def _bidirectional(request: Request) -> CoreResult:
+    return _search.bidirectional(
+        *_start(request),
+        **_core_args(request, stores_nodes=True),
+        max_depth=_max_depth(request),
+        progress=request.progress,
+    )
+
+
+def _random(request: Request) -> CoreResult:
+    seed = request.seed
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    return _search.random_walk(
+        *_start(request),
+        seed=seed % (1 << 64),
+        **_core_args(request, stores_nodes=True),
+        max_depth=_max_depth(request),
+        progress=request.progress,
+    )
+
+
+def _idastar(request: Request) -> CoreResult:
+    # Owned by the IDA*/pattern-database module; imported here so that importing the registry
+    # does not load it.
+    from fastpuzzle import optimal
+
+    return optimal.run_idastar(
+        request.problem, request.heuristic or "manhattan", request.limits, request.progress
+    )
+
+
+_ALGORITHM_LIST: tuple[Algorithm, ...] = (
+    Algorithm(
+        "bfs",
+        ("breadth-first", "breadth-first search", "bfs search"),
+        informed=False,
+        complete=True,
+        optimal=True,
+        memory="nodes",
+        doc="breadth-first search: FIFO queue and a table of seen boards",
+        driver=_bfs,
+    ),
+    Algorithm(
+        "dfs",
+        ("depth-first", "depth-limited", "dls"),
+        informed=False,
+        complete=False,
+        optimal=False,
+        memory="nodes",
+        doc=(
+            f"depth-first search bounded by Limits.max_depth (default {DEFAULT_DFS_DEPTH}), "
+            "with a table of the smallest depth each board was reached at; first solution found"
+        ),
+        driver=_dfs,
+    ),
+    Algorithm(
+        "iddfs",
+        ("iterative-deepening", "iterative-deepening-dfs", "ids", "id-dfs"),
+        informed=False,
+        complete=True,
+        optimal=True,
+        memory="path",
+        doc="iterative deepening: depth-limited DFS with bounds 1, 2, 3, ... and no table",
+        driver=_iddfs,
+    ),
+    Algorithm(
+        "greedy",
+        ("greedy-best-first", "gbfs", "best-first", "greedy-one-level"),
+        informed=True,
+        complete=True,
+        optimal=False,
+        memory="nodes",
+        doc="greedy best-first search on h alone, with a closed set",
+        driver=_greedy,
+    ),
+    Algorithm(
+        "lookahead",
+        ("greedy-two-level", "two-level", "greedy2", "greedy-lookahead"),
+        informed=True,
+        complete=True,
+        optimal=False,
+        memory="nodes",
+        doc=(
+            "greedy best-first search (not a hill-climb) scoring each node by the smallest h "
+            "among its own children, with a closed set: the reports' greedy two-level"
+        ),
+        driver=_lookahead,
+    ),
+    Algorithm(
+        "random",
+        ("random-walk", "randomwalk"),
+        informed=False,
+        complete=False,
+        optimal=False,
+        memory="nodes",
+        doc=(
+            "seeded random walk (never undoing the previous move) until the goal or a limit; "
+            "the whole walk is the solution"
+        ),
+        driver=_random,
+    ),
+    Algorithm(
+        "astar",
+        ("a*", "a-star", "a star"),
+        informed=True,
+        complete=True,
+        optimal=True,
+        memory="nodes",
+        doc="A*: bucket queue on f = g + h (ties towards larger g) and a closed set",
+        driver=_astar,
+    ),
+    Algorithm(
+        "wastar",
+        ("wa*", "weighted-astar", "weighted-a*", "weighted a star"),
+        informed=True,
+        complete=True,
+        optimal=False,
+        memory="nodes",
+        doc=(
+            "weighted A* on f = g + w*h (w >= 1, default "
+            f"{DEFAULT_WEIGHT:g}): solutions at most w times optimal"
+        ),
+        driver=_wastar,
+    ),
+    Algorithm(
+        "bidirectional",
+        ("bidi", "bidirectional-bfs", "bi-bfs", "bidirectional-search"),
+        informed=False,
+        complete=True,
+        optimal=True,
+        memory="nodes",
+        doc="bidirectional BFS expanding whole layers from both ends; stops at the first meeting",
+        driver=_bidirectional,
+    ),
+    Algorithm(
+        "idastar",
+        ("ida*", "ida-star", "ida star"),
+        informed=True,
+        complete=True,
+        optimal=True,
+        memory="path",
+        doc="IDA*: depth-first passes bounded by f = g + h (fastpuzzle.optimal)",
+        driver=_idastar,
+    ),
+)
+
+#: Every algorithm by canonical name (read-only).
+ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({a.name: a for a in _ALGORITHM_LIST})
+
+
+def algorithm_names() -> tuple[str, ...]:
+    """Canonical names of every algorithm."""
+    return tuple(ALGORITHMS)
+
+
+def heuristic_names(*, classic_only: bool = False) -> tuple[str, ...]:
+    """Canonical names of every heuristic (only those all informed searches compute, if asked)."""
+    return tuple(h.name for h in HEURISTIC_LIST if h.classic or not classic_only)
+
+
+def resolve_algorithm(name: str) -> Algorithm:
+    """The algorithm called ``name`` or one of its aliases (case-insensitive).
+
+    Raises
+    ------
+    UnknownNameError
+        If no algorithm has that name; the message lists the valid ones.
+    """
+    if isinstance(name, str):
+        key = _key(name)
+        for algorithm in _ALGORITHM_LIST:
+            if key == _key(algorithm.name) or key in {_key(a) for a in algorithm.aliases}:
+                return algorithm
+    raise UnknownNameError(
+        f"unknown algorithm {name!r}; expected one of {', '.join(algorithm_names())}"
+    )
+
+
+def resolve_heuristic(name: str, algorithm: Algorithm | None = None) -> Heuristic:
+    """The heuristic called ``name`` or one of its aliases (case-insensitive).
+
+    Raises
+    ------
+    UnknownNameError
+        If no heuristic has that name, or ``algorithm`` cannot compute it.
+    """
+    classic_only = algorithm is not None and algorithm.name != "idastar"
+    valid = heuristic_names(classic_only=classic_only)
+    if isinstance(name, str):
+        key = _key(name)
+        for heuristic in HEURISTIC_LIST:
+            if key == _key(heuristic.name) or key in {_key(a) for a in heuristic.aliases}:
+                if heuristic.name in valid:
+                    return heuristic
+                break
+    where = f" for {algorithm.name}" if algorithm is not None else ""
+    raise UnknownNameError(f"unknown heuristic {name!r}{where}; expected one of {', '.join(valid)}")

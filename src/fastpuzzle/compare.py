@@ -1,0 +1,337 @@
+"""``compare()``: run several searches on several boards and tabulate what each did.
+
+The table is the one the course reports print: one row per board and method (algorithm, plus
+heuristic for informed ones) with status, solution length, whether it is optimal, nodes
+expanded and generated, peak memory and seconds.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
+from fastpuzzle.board import Board, BoardLike, as_board, as_goal
+from fastpuzzle.errors import UnsolvableError
+from fastpuzzle.limits import Limits
+from fastpuzzle.solve import search
+
+__all__ = ["Comparison", "Row", "compare"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One search of a comparison.
+
+    Attributes
+    ----------
+    board : str
+        The start board (``Board.to_string()``).
+    algorithm : str
+        Canonical algorithm name.
+    heuristic : str
+        Canonical heuristic name, or ``""`` for uninformed algorithms.
+    status : str
+        ``"solved"``, the limit that stopped the search, or ``"unsolvable"``.
+    length : int or None
+        Solution length (moves), when solved.
+    optimal : bool or None
+        Whether the length is optimal: known when the method guarantees it, or when a method
+        that does solved the same board in this comparison; else None.
+    expanded, generated, peak_memory_bytes : int
+        As in :class:`~fastpuzzle.SearchStats`.
+    seconds : float
+        Wall-clock time of the search.
+    """
+
+    board: str
+    algorithm: str
+    heuristic: str
+    status: str
+    length: int | None
+    optimal: bool | None
+    expanded: int
+    generated: int
+    peak_memory_bytes: int
+    seconds: float
+
+    @property
+    def method(self) -> str:
+        """Algorithm and heuristic, e.g. ``"astar+manhattan"``."""
+        return f"{self.algorithm}+{self.heuristic}" if self.heuristic else self.algorithm
+
+
+_COLUMNS = tuple(f.name for f in fields(Row))
+
+
+def _parse_optional_int(text: str) -> int | None:
+    return None if text == "" else int(text)
+
+
+def _parse_optional_bool(text: str) -> bool | None:
+    if text == "":
+        return None
+    if text in ("True", "False"):
+        return text == "True"
+    raise ValueError(f"expected True, False or an empty field, got {text!r}")
+
+
+def _memory(num_bytes: int) -> str:
+    value = float(num_bytes)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The rows of :func:`compare`; ``str()`` is the fixed-width table.
+
+    Attributes
+    ----------
+    rows : tuple of Row
+        One per board and method, in the order they ran.
+    """
+
+    rows: tuple[Row, ...]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """The rows as a list of dicts (e.g. for ``pandas.DataFrame``)."""
+        return [asdict(row) for row in self.rows]
+
+    def to_csv(self, path: str | Path | None = None) -> str:
+        """The rows as CSV text with a header; also written to ``path`` when given."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(_COLUMNS)
+        for row in self.rows:
+            writer.writerow(
+                [
+                    "" if value is None else repr(value) if isinstance(value, float) else value
+                    for value in (getattr(row, name) for name in _COLUMNS)
+                ]
+            )
+        text = out.getvalue()
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    @classmethod
+    def from_csv(cls, text: str) -> Comparison:
+        """Read back what :meth:`to_csv` wrote."""
+        reader = csv.DictReader(io.StringIO(text))
+        if tuple(reader.fieldnames or ()) != _COLUMNS:
+            raise ValueError(f"expected the columns {', '.join(_COLUMNS)}, got {reader.fieldnames}")
+        rows = [
+            Row(
+                board=record["board"],
+                algorithm=record["algorithm"],
+                heuristic=record["heuristic"],
+                status=record["status"],
+                length=_parse_optional_int(record["length"]),
+                optimal=_parse_optional_bool(record["optimal"]),
+                expanded=int(record["expanded"]),
+                generated=int(record["generated"]),
+                peak_memory_bytes=int(record["peak_memory_bytes"]),
+                seconds=float(record["seconds"]),
+            )
+            for record in reader
+        ]
+        return cls(tuple(rows))
+
+    def __str__(self) -> str:
+        header = (
+            "board",
+            "method",
+            "status",
+            "length",
+            "optimal",
+            "expanded",
+            "generated",
+            "memory",
+            "seconds",
+        )
+        lines = [
+            (
+                row.board,
+                row.method,
+                row.status,
+                "-" if row.length is None else str(row.length),
+                {True: "yes", False: "no", None: "?"}[row.optimal],
+                f"{row.expanded:,}",
+                f"{row.generated:,}",
+                _memory(row.peak_memory_bytes),
+                f"{row.seconds:.4f}",
+            )
+            for row in self.rows
+        ]
+        widths = [max(len(cells[i]) for cells in [header, *lines]) for i in range(len(header))]
+        # Text columns align left, numbers right, as printed tables do.
+        left = {0, 1, 2, 4}
+
+        def fmt(cells: Sequence[str]) -> str:
+            return "  ".join(
+                cell.ljust(width) if i in left else cell.rjust(width)
+                for i, (cell, width) in enumerate(zip(cells, widths))
+            ).rstrip()
+
+        rule = "  ".join("-" * width for width in widths)
+        return "\n".join([fmt(header), rule, *(fmt(cells) for cells in lines)])
+
+    def plot(self, *, metric: str = "expanded", ax: Any = None) -> Any:
+        """Bar chart of ``metric`` per method, grouped by board (log scale); needs matplotlib.
+
+        Parameters
+        ----------
+        metric : str
+            A numeric column: ``"expanded"``, ``"generated"``, ``"peak_memory_bytes"``,
+            ``"seconds"`` or ``"length"``.
+        ax : matplotlib Axes, optional
+            Where to draw (default: a new figure).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        if metric not in ("expanded", "generated", "peak_memory_bytes", "seconds", "length"):
+            raise ValueError(
+                "expected metric expanded, generated, peak_memory_bytes, seconds or length, "
+                f"got {metric!r}"
+            )
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as error:  # an optional extra: say how to get it
+            raise ImportError(
+                "Comparison.plot needs matplotlib: pip install 'fastpuzzle[plot]'"
+            ) from error
+        if ax is None:
+            _, ax = plt.subplots(figsize=(8, 4))
+        boards = list(dict.fromkeys(row.board for row in self.rows))
+        methods = list(dict.fromkeys(row.method for row in self.rows))
+        width = 0.8 / max(len(methods), 1)
+        for k, method in enumerate(methods):
+            values = {r.board: getattr(r, metric) for r in self.rows if r.method == method}
+            heights = [values.get(board) or 0 for board in boards]
+            ax.bar([i + k * width for i in range(len(boards))], heights, width, label=method)
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(boards))])
+        ax.set_xticklabels(boards, rotation=30, ha="right", fontsize="small")
+        ax.set_ylabel(metric)
+        if metric != "length":
+            ax.set_yscale("log")
+        ax.legend(fontsize="small")
+        return ax
+
+
+def _methods(
+    algorithms: str | Iterable[str], heuristics: str | Iterable[str]
+) -> list[tuple[str, str | None]]:
+    names = [algorithms] if isinstance(algorithms, str) else list(algorithms)
+    wanted = [heuristics] if isinstance(heuristics, str) else list(heuristics)
+    out: list[tuple[str, str | None]] = []
+    for name in names:
+        algorithm = resolve_algorithm(name)
+        if algorithm.informed:
+            for h in wanted:
+                out.append((algorithm.name, resolve_heuristic(h, algorithm).name))
+        else:
+            out.append((algorithm.name, None))
+    return list(dict.fromkeys(out))
+
+
+def compare(
+    boards: BoardLike | Iterable[BoardLike],
+    algorithms: str | Iterable[str],
+    *,
+    heuristics: str | Iterable[str] = ("manhattan",),
+    goal: BoardLike | None = None,
+    limits: Limits | None = None,
+    weight: float | None = None,
+    seed: int | None = None,
+) -> Comparison:
+    """Run every method on every board and tabulate the results.
+
+    Parameters
+    ----------
+    boards : board or iterable of boards
+        Start boards (anything :class:`~fastpuzzle.Board` accepts).
+    algorithms : str or iterable of str
+        Algorithm names; each informed one runs once per heuristic.
+    heuristics : str or iterable of str
+        Heuristics for the informed algorithms (default: Manhattan).
+    goal : BoardLike, optional
+        The goal of every board (default: tiles in order, blank last).
+    limits : Limits, optional
+        Limits of each search; searches stopped by one keep their partial statistics.
+    weight, seed : optional
+        Passed to ``wastar`` and ``random`` respectively.
+
+    Returns
+    -------
+    Comparison
+        One row per board and method; unsolvable boards get one ``"unsolvable"`` row.
+
+    Examples
+    --------
+    >>> table = compare(["1 2 3/4 5 6/_ 7 8"], ["bfs", "astar"])
+    >>> [(row.method, row.length) for row in table]
+    [('bfs', 2), ('astar+manhattan', 2)]
+    """
+    if isinstance(boards, (str, Board)):
+        boards = [boards]
+    methods = _methods(algorithms, heuristics)
+    rows: list[Row] = []
+    for item in boards:
+        board = as_board(item)
+        target = as_goal(board, goal)
+        name = board.to_string()
+        group: list[Row] = []
+        for algorithm, heuristic in methods:
+            try:
+                result = search(
+                    board,
+                    target,
+                    algorithm=algorithm,
+                    heuristic=heuristic,
+                    limits=limits,
+                    weight=weight if algorithm == "wastar" else None,
+                    seed=seed if algorithm == "random" else None,
+                )
+            except UnsolvableError:
+                group = [Row(name, "", "", "unsolvable", None, None, 0, 0, 0, 0.0)]
+                break
+            stats = result.stats
+            solution = result.solution
+            group.append(
+                Row(
+                    board=name,
+                    algorithm=algorithm,
+                    heuristic=heuristic or "",
+                    status=str(result.status),
+                    length=None if solution is None else len(solution),
+                    optimal=True if solution is not None and solution.optimal else None,
+                    expanded=stats.expanded,
+                    generated=stats.generated,
+                    peak_memory_bytes=stats.peak_memory_bytes,
+                    seconds=stats.seconds,
+                )
+            )
+        known = {row.length for row in group if row.optimal}
+        best = min(known) if known else None
+        for row in group:
+            if row.length is not None and row.optimal is None and best is not None:
+                rows.append(replace(row, optimal=row.length == best))
+            else:
+                rows.append(row)
+    return Comparison(tuple(rows))

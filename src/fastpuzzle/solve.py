@@ -1,0 +1,223 @@
+"""``search()`` and ``solve()``: check the input, pick the algorithm, call the compiled core.
+
+No loop over nodes lives here: input is validated and relabelled (:mod:`fastpuzzle.problem`),
+the registry (:mod:`fastpuzzle.algorithms`) picks a compiled driver, and its result tuple becomes
+a :class:`~fastpuzzle.results.SearchResult`. Moves are U, D, L, R: the direction the **blank**
+moves.
+"""
+
+from __future__ import annotations
+
+from fastpuzzle.algorithms import Algorithm, Request, resolve_algorithm, resolve_heuristic
+from fastpuzzle.board import BoardLike
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import Problem, make_problem
+from fastpuzzle.results import (
+    CoreResult,
+    ProgressCallback,
+    SearchResult,
+    Solution,
+    Status,
+    core_progress,
+    stats_from_core,
+)
+
+__all__ = ["search", "solve"]
+
+
+def _check_options(
+    algorithm: Algorithm, heuristic: str | None, weight: float | None, seed: int | None
+) -> str | None:
+    """The canonical heuristic name for ``algorithm``; reject options it does not take."""
+    if algorithm.informed:
+        name = resolve_heuristic("manhattan" if heuristic is None else heuristic, algorithm).name
+    elif heuristic is not None:
+        raise ValueError(f"{algorithm.name} does not use a heuristic, got heuristic={heuristic!r}")
+    else:
+        name = None
+    if weight is not None:
+        if algorithm.name != "wastar":
+            raise ValueError(
+                f"only wastar takes a weight, got weight={weight!r} for {algorithm.name}"
+            )
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 1:
+            raise ValueError(f"expected a weight >= 1, got {weight!r}")
+    if seed is not None:
+        if algorithm.name != "random":
+            raise ValueError(f"only random takes a seed, got seed={seed!r} for {algorithm.name}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"expected an integer seed, got {seed!r}")
+    return name
+
+
+def _result(
+    problem: Problem,
+    core: CoreResult,
+    algorithm: str,
+    heuristic: str | None,
+    optimal: bool,
+) -> SearchResult:
+    status = Status.from_code(core[0])
+    stats = stats_from_core(core)
+    solution = None
+    if status is Status.SOLVED:
+        solution = Solution(
+            board=problem.board,
+            goal=problem.goal,
+            moves=core[1],
+            stats=stats,
+            algorithm=algorithm,
+            heuristic=heuristic,
+            optimal=optimal,
+        )
+    return SearchResult(
+        board=problem.board,
+        goal=problem.goal,
+        status=status,
+        solution=solution,
+        stats=stats,
+        algorithm=algorithm,
+        heuristic=heuristic,
+    )
+
+
+def search(
+    board: BoardLike,
+    goal: BoardLike | None = None,
+    *,
+    algorithm: str,
+    heuristic: str | None = None,
+    limits: Limits | None = None,
+    weight: float | None = None,
+    seed: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> SearchResult:
+    """Run one search algorithm and report how it ended; never raises on limits.
+
+    Parameters
+    ----------
+    board, goal : BoardLike
+        Start and goal (default: tiles in order, blank last).
+    algorithm : str
+        A name of :data:`fastpuzzle.ALGORITHMS` or an alias (``"a*"``, ``"bidi"``...).
+    heuristic : str, optional
+        For informed algorithms: ``"misplaced"``, ``"manhattan"`` (default) or
+        ``"linear_conflict"``.
+    limits : Limits, optional
+        Time, node, memory and depth limits. Searches that store nodes stop at
+        ``Limits.memory_cap`` (2 GiB unless set).
+    weight : float, optional
+        ``wastar`` only: ``w >= 1`` in ``f = g + w*h`` (default 2).
+    seed : int, optional
+        ``random`` only: seed of the walk (default: fresh randomness).
+    progress : callable, optional
+        Called with a :class:`SearchStats` snapshot at most every 2**16 expansions.
+
+    Returns
+    -------
+    SearchResult
+        ``status`` (SOLVED, or the limit that stopped it), ``solution`` (moves are U/D/L/R, the
+        direction the blank moves) and ``stats`` (partial when stopped).
+
+    Raises
+    ------
+    InvalidBoardError
+        If the board or goal is not valid.
+    UnsolvableError
+        If the goal cannot be reached (checked before searching).
+    UnknownNameError
+        If the algorithm or heuristic is not known.
+
+    Examples
+    --------
+    >>> result = search("1 2 3/4 5 6/_ 7 8", algorithm="bfs")
+    >>> result.status, result.solution.moves
+    (<Status.SOLVED: 'solved'>, 'RR')
+    """
+    chosen = resolve_algorithm(algorithm)
+    heuristic_name = _check_options(chosen, heuristic, weight, seed)
+    problem = make_problem(board, goal)
+    request = Request(
+        problem=problem,
+        heuristic=heuristic_name,
+        limits=Limits() if limits is None else limits,
+        weight=None if weight is None else float(weight),
+        seed=seed,
+        progress=core_progress(progress),
+    )
+    core = chosen.driver(request)
+    optimal = chosen.optimal or (chosen.name == "wastar" and weight is not None and weight == 1)
+    return _result(problem, core, chosen.name, heuristic_name, optimal)
+
+
+def solve(
+    board: BoardLike,
+    goal: BoardLike | None = None,
+    *,
+    algorithm: str = "auto",
+    heuristic: str = "auto",
+    limits: Limits | None = None,
+    weight: float | None = None,
+    seed: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> Solution:
+    """Solve a board, optimally by default.
+
+    Parameters
+    ----------
+    board, goal : BoardLike
+        Start and goal (default: tiles in order, blank last).
+    algorithm : str
+        ``"auto"`` (the default optimal solver, IDA* with the best heuristic available) or any
+        name :func:`search` takes.
+    heuristic : str
+        ``"auto"`` (the algorithm's default) or a heuristic name.
+    limits, weight, seed, progress
+        As for :func:`search`.
+
+    Returns
+    -------
+    Solution
+        The moves (U/D/L/R: the direction the blank moves) and the statistics.
+
+    Raises
+    ------
+    UnsolvableError
+        Before any search, if the goal cannot be reached.
+    SearchLimitError
+        A :class:`TimeLimitError`, :class:`NodeLimitError`, :class:`MemoryLimitError` or
+        :class:`DepthLimitError` carrying the partial statistics.
+
+    Examples
+    --------
+    >>> solve("1 2 3/4 5 6/_ 7 8", algorithm="astar").moves
+    'RR'
+    """
+    chosen_heuristic = None if heuristic == "auto" else heuristic
+    if not (isinstance(algorithm, str) and algorithm.strip().lower() == "auto"):
+        return search(
+            board,
+            goal,
+            algorithm=algorithm,
+            heuristic=chosen_heuristic,
+            limits=limits,
+            weight=weight,
+            seed=seed,
+            progress=progress,
+        ).unwrap()
+    if weight is not None or seed is not None:
+        raise ValueError("algorithm='auto' takes no weight or seed")
+    problem = make_problem(board, goal)
+    limits = Limits() if limits is None else limits
+    if chosen_heuristic is not None:
+        name = resolve_heuristic(chosen_heuristic, resolve_algorithm("idastar")).name
+        request = Request(problem, name, limits, progress=core_progress(progress))
+        core = resolve_algorithm("idastar").driver(request)
+        return _result(problem, core, "idastar", name, True).unwrap()
+    # Owned by the IDA*/pattern-database module; imported lazily like every driver.
+    from fastpuzzle import optimal
+
+    core, algorithm_name, heuristic_name = optimal.run_auto(
+        problem, limits, core_progress(progress)
+    )
+    return _result(problem, core, algorithm_name, heuristic_name, True).unwrap()
