@@ -12,6 +12,7 @@ True
 
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
+from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, is_solvable
 from fastpuzzle.compare import Comparison, compare
 from fastpuzzle.errors import (
@@ -39,6 +40,7 @@ __all__ = [
     "HEURISTICS",
     "MAX_CELLS",
     "MOVES",
+    "BatchResult",
     "Board",
     "BoardLike",
     "Comparison",
@@ -71,5 +73,6 @@ __all__ = [
     "scramble",
     "search",
     "solve",
+    "solve_many",
     "to_tile_directions",
 ]

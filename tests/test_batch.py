@@ -1,0 +1,164 @@
+"""solve_many: equal to one-by-one solving, robust rows, incremental output and resume, Dask."""
+
+import json
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import batch
+from tests.oracle import distances_3x3
+
+
+@pytest.fixture(scope="module")
+def boards_3x3():
+    return [fp.random_board((3, 3), rng=seed) for seed in range(300)]
+
+
+def _truth(boards):
+    dist = distances_3x3()
+    return np.array([dist[b.tiles] for b in boards])
+
+
+def test_every_input_form_gives_optimal_lengths_in_order(boards_3x3):
+    truth = _truth(boards_3x3)
+    packed = np.array([b.packed for b in boards_3x3], dtype=np.uint64)
+    rows = np.array([b.tiles for b in boards_3x3], dtype=np.int64)
+    for data, kwargs in (
+        (packed, {"shape": (3, 3)}),
+        (rows, {}),
+        ([b.to_string() for b in boards_3x3], {}),
+        (boards_3x3, {"workers": 1, "chunk_size": 7}),
+    ):
+        result = fp.solve_many(data, **kwargs)
+        assert len(result) == len(boards_3x3)
+        assert result.solved.all()
+        assert (result.lengths == truth).all()
+        for board, moves, length in zip(boards_3x3, result.moves, result.lengths):
+            assert len(moves) == length
+            assert board.apply(moves) == fp.Board.goal((3, 3))
+
+
+def test_matches_solve_one_by_one_on_easier_random50_boards():
+    from tests.instances import random50
+
+    cases = sorted(random50(), key=lambda c: c.manhattan_ida_nodes)[:4]
+    boards = [fp.Board(c.tiles) for c in cases]
+    result = fp.solve_many(boards, workers=2)
+    assert result.lengths.tolist() == [c.optimal_length for c in cases]
+    assert result.lengths.tolist() == [len(fp.solve(b)) for b in boards]
+
+
+def test_bad_rows_get_their_status_and_the_batch_goes_on():
+    far = "8 6 7/2 5 4/3 _ 1"
+    rows = ["1 2 3/4 5 6/7 _ 8", "1 2 3/4 5 6/8 7 _", "1 2 3 4 5", far, "1 2 3/4 5 6/_ 7 8"]
+    result = fp.solve_many(rows, algorithm="bfs", limits=fp.Limits(nodes=50))
+    assert result.status.tolist() == ["solved", "unsolvable", "invalid", "node_limit", "solved"]
+    assert result.lengths.tolist() == [1, -1, -1, -1, 2]
+    assert "not solvable" in result.messages[1]
+    assert "expected" in result.messages[2]
+    assert result.expanded[3] >= 50
+    assert result.moves[1] == "" and result.messages[0] == ""
+
+
+def test_packed_input_needs_a_shape():
+    with pytest.raises(fp.InvalidBoardError, match="shape"):
+        fp.solve_many(np.array([1], dtype=np.uint64))
+    with pytest.raises(fp.InvalidBoardError, match="collection of boards"):
+        fp.solve_many("1 2 3/4 5 6/7 _ 8")
+
+
+def test_records_csv_and_goal(boards_3x3, tmp_path):
+    goal = fp.Board("_ 1 2/3 4 5/6 7 8")
+    boards = [fp.random_board((3, 3), rng=s, goal=goal) for s in range(20)]
+    result = fp.solve_many(boards, goal)
+    assert all(b.apply(m) == goal for b, m in zip(boards, result.moves))
+    records = result.to_records()
+    assert records[0]["index"] == 0 and records[0]["status"] == "solved"
+    text = result.to_csv(tmp_path / "out.csv")
+    assert (tmp_path / "out.csv").read_text() == text
+    assert text.splitlines()[0] == ",".join(batch.COLUMNS)
+    assert len(text.splitlines()) == 21
+
+
+class Crash(Exception):
+    pass
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_resume_after_a_crash_skips_nothing_and_repeats_nothing(
+    boards_3x3, tmp_path, fmt, monkeypatch
+):
+    out = tmp_path / "run"
+    boards = boards_3x3[:100]
+
+    def crash_after_three(done, total):
+        if done >= 30:
+            raise Crash
+
+    with pytest.raises(Crash):
+        fp.solve_many(
+            boards, workers=1, chunk_size=10, out=out, out_format=fmt, progress=crash_after_three
+        )
+    written = sorted(p.name for p in out.glob("part-*"))
+    assert 3 <= len(written) < 10
+
+    solved_chunks = []
+    real = batch.solve_chunk
+
+    def counting(first, rows, spec):
+        solved_chunks.append(first)
+        return real(first, rows, spec)
+
+    monkeypatch.setattr(batch, "solve_chunk", counting)
+    with pytest.raises(FileExistsError):
+        fp.solve_many(boards, workers=1, chunk_size=10, out=out, out_format=fmt)
+    result = fp.solve_many(boards, workers=1, chunk_size=10, out=out, out_format=fmt, resume=True)
+    assert len(solved_chunks) == 10 - len(written)
+    assert (result.lengths == _truth(boards)).all()
+    # Every row appears exactly once across the chunk files.
+    indexes = []
+    for path in sorted(out.glob("part-*")):
+        if fmt == "csv":
+            lines = path.read_text().splitlines()[1:]
+            indexes += [int(line.split(",")[0]) for line in lines]
+        else:
+            indexes += [json.loads(line)["index"] for line in path.read_text().splitlines()]
+    assert sorted(indexes) == list(range(100))
+    # A different batch may not resume into the same directory.
+    with pytest.raises(ValueError, match="another batch"):
+        fp.solve_many(boards[:50], workers=1, chunk_size=10, out=out, out_format=fmt, resume=True)
+
+
+def test_truncated_chunk_file_is_solved_again(boards_3x3, tmp_path):
+    out = tmp_path / "run"
+    boards = boards_3x3[:40]
+    first = fp.solve_many(boards, chunk_size=10, out=out)
+    part = out / "part-000002.csv"
+    part.write_text(part.read_text()[:40])
+    again = fp.solve_many(boards, chunk_size=10, out=out, resume=True)
+    assert (again.lengths == first.lengths).all()
+    assert len(part.read_text().splitlines()) == 11
+
+
+def test_progress_callback_sees_every_board(boards_3x3):
+    seen = []
+    fp.solve_many(boards_3x3[:50], chunk_size=10, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (50, 50) and len(seen) == 5
+
+
+def test_dask_local_cluster_equals_threads(boards_3x3):
+    distributed = pytest.importorskip("distributed")
+    boards = boards_3x3[:200]
+    packed = np.array([b.packed for b in boards], dtype=np.uint64)
+    expected = fp.solve_many(packed, shape=(3, 3))
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        result = fp.solve_many(packed, shape=(3, 3), client=client, chunk_size=50)
+    assert (result.lengths == expected.lengths).all()
+    assert result.status.tolist() == expected.status.tolist()
+    assert all(b.apply(m) == fp.Board.goal((3, 3)) for b, m in zip(boards, result.moves))
