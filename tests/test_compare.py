@@ -1,0 +1,138 @@
+"""compare(): the course-report table, its CSV round trip, records and plot."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+import fastpuzzle as fp
+from tests.oracle import distances_3x3
+
+BOARDS = ["1 3 _/5 2 6/4 7 8", "5 2 3/4 1 8/_ 7 6", "1 2 3/4 5 6/8 7 _"]  # the last: unsolvable
+
+
+@pytest.fixture(scope="module")
+def table() -> fp.Comparison:
+    return fp.compare(
+        BOARDS,
+        ["bfs", "greedy", "a*", "bidi", "random", "wastar"],
+        heuristics=["misplaced", "manhattan"],
+        seed=3,
+        weight=1.5,
+    )
+
+
+def test_one_row_per_board_and_method(table):
+    methods = [row.method for row in table if row.board == fp.Board(BOARDS[0]).to_string()]
+    assert methods == [
+        "bfs",
+        "greedy+misplaced",
+        "greedy+manhattan",
+        "astar+misplaced",
+        "astar+manhattan",
+        "bidirectional",
+        "random",
+        "wastar+misplaced",
+        "wastar+manhattan",
+    ]
+    assert len(table) == 2 * 9 + 1
+
+
+def test_rows_hold_checked_results(table):
+    oracle = distances_3x3()
+    for row in table:
+        if row.status == "unsolvable":
+            assert row.board == fp.Board(BOARDS[2]).to_string()
+            assert row.length is None
+            continue
+        assert row.status == "solved"
+        best = oracle[fp.Board(row.board).tiles]
+        assert row.length >= best
+        assert row.optimal == (row.length == best)
+        assert row.expanded <= row.generated + 1
+        assert row.peak_memory_bytes > 0
+        assert row.seconds >= 0
+
+
+def test_table_prints_fixed_width(table):
+    text = str(table)
+    lines = text.splitlines()
+    assert lines[0].split() == [
+        "board",
+        "method",
+        "status",
+        "length",
+        "optimal",
+        "expanded",
+        "generated",
+        "memory",
+        "seconds",
+    ]
+    assert set(lines[1]) <= {"-", " "}
+    assert len(lines) == 2 + len(table)
+    # Columns line up: every row is as wide as the rule (trailing blanks stripped).
+    assert max(len(line) for line in lines) == len(lines[1])
+    assert "unsolvable" in text
+    assert "astar+manhattan" in text
+
+
+def test_csv_round_trip(table, tmp_path):
+    text = table.to_csv()
+    assert fp.Comparison.from_csv(text) == table
+    records = list(csv.DictReader(io.StringIO(text)))
+    assert len(records) == len(table)
+    assert records[0]["algorithm"] == "bfs"
+    path = tmp_path / "table.csv"
+    assert table.to_csv(path) == path.read_text()
+    with pytest.raises(ValueError):
+        fp.Comparison.from_csv("a,b\n1,2\n")
+
+
+def test_records(table):
+    records = table.to_records()
+    assert len(records) == len(table)
+    assert set(records[0]) == {
+        "board",
+        "algorithm",
+        "heuristic",
+        "status",
+        "length",
+        "optimal",
+        "expanded",
+        "generated",
+        "peak_memory_bytes",
+        "seconds",
+    }
+
+
+def test_limits_apply_to_every_search():
+    hard = "8 6 7/2 5 4/3 _ 1"
+    table = fp.compare([hard], ["bfs", "astar"], limits=fp.Limits(nodes=100))
+    assert [row.status for row in table] == ["node_limit", "node_limit"]
+    assert [row.expanded for row in table] == [100, 100]
+    assert all(row.length is None and row.optimal is None for row in table)
+
+
+def test_single_board_and_single_algorithm():
+    table = fp.compare("1 2 3/4 5 6/_ 7 8", "astar", heuristics="linear_conflict")
+    assert [(row.method, row.length, row.optimal) for row in table] == [
+        ("astar+linear_conflict", 2, True)
+    ]
+
+
+def test_unknown_names_raise_before_running():
+    with pytest.raises(fp.UnknownNameError):
+        fp.compare(BOARDS, ["bfs", "nope"])
+
+
+def test_plot(table):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = table.plot(metric="generated")
+    assert ax.get_ylabel() == "generated"
+    with pytest.raises(ValueError):
+        table.plot(metric="board")

@@ -1,0 +1,209 @@
+"""Limits, Ctrl-C and progress: searches stop promptly, with the right status and partial stats."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+import pytest
+
+import fastpuzzle as fp
+import fastpuzzle.limits
+
+# A 59-move board of ../shared/instances/random50.tsv: far beyond what BFS or A* can finish.
+HARD_4X4 = (13, 7, 6, 11, 12, 9, 15, 8, 5, 4, 10, 0, 14, 2, 3, 1)
+HARD_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves
+
+ALL_CLASSIC = [
+    ("bfs", None),
+    ("dfs", None),
+    ("iddfs", None),
+    ("greedy", "misplaced"),
+    ("lookahead", "manhattan"),
+    ("astar", "manhattan"),
+    ("astar", "linear_conflict"),
+    ("wastar", "manhattan"),
+    ("bidirectional", None),
+    ("random", None),
+]
+
+
+def _check_partial(result, status):
+    assert result.status is status
+    assert result.solution is None
+    stats = result.stats
+    assert stats.expanded <= stats.generated + 1
+    assert stats.seconds >= 0
+    with pytest.raises(fp.SearchLimitError) as caught:
+        result.unwrap()
+    assert caught.value.stats == stats
+
+
+@pytest.mark.parametrize(("algorithm", "heuristic"), ALL_CLASSIC)
+@pytest.mark.parametrize("nodes", [1, 1000, 65536, 100_003])
+def test_node_limit_is_exact(algorithm, heuristic, nodes):
+    # Greedy searches may solve HARD_4X4 before the limit; then they must not pass it.
+    result = fp.search(
+        HARD_4X4,
+        algorithm=algorithm,
+        heuristic=heuristic,
+        limits=fp.Limits(nodes=nodes),
+        seed=7 if algorithm == "random" else None,
+    )
+    if result.solved:
+        assert algorithm in ("greedy", "lookahead", "wastar")
+        assert result.stats.expanded <= nodes
+        return
+    _check_partial(result, fp.Status.NODE_LIMIT)
+    assert result.stats.expanded == nodes
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "heuristic"),
+    [("bfs", None), ("astar", "misplaced"), ("iddfs", None), ("bidirectional", None)],
+)
+def test_time_limit_stops_promptly(algorithm, heuristic):
+    started = time.perf_counter()
+    result = fp.search(
+        HARD_4X4, algorithm=algorithm, heuristic=heuristic, limits=fp.Limits(seconds=0.2)
+    )
+    wall = time.perf_counter() - started
+    _check_partial(result, fp.Status.TIME_LIMIT)
+    assert 0.2 <= result.stats.seconds < 1.0
+    assert wall < 1.5
+    assert result.stats.expanded > 0
+
+
+def test_memory_capped_bfs_stops_at_its_cap():
+    cap = 48 << 20
+    result = fp.search(HARD_4X4, algorithm="bfs", limits=fp.Limits(memory_bytes=cap))
+    _check_partial(result, fp.Status.MEMORY_LIMIT)
+    assert cap // 2 <= result.stats.peak_memory_bytes <= cap
+    assert result.stats.expanded > 100_000
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "heuristic"),
+    [("bfs", None), ("astar", "misplaced"), ("bidirectional", None), ("dfs", None)],
+)
+def test_node_storing_searches_default_to_the_memory_cap(monkeypatch, algorithm, heuristic):
+    cap = 8 << 20
+    monkeypatch.setattr(fastpuzzle.limits, "DEFAULT_MEMORY_BYTES", cap)
+    limits = fp.Limits(max_depth=80) if algorithm == "dfs" else None
+    result = fp.search(HARD_4X4, algorithm=algorithm, heuristic=heuristic, limits=limits)
+    _check_partial(result, fp.Status.MEMORY_LIMIT)
+    assert result.stats.peak_memory_bytes <= cap
+
+
+def test_memory_limit_error_from_solve():
+    with pytest.raises(fp.MemoryLimitError) as caught:
+        fp.solve(HARD_4X4, algorithm="bfs", limits=fp.Limits(memory_bytes=4 << 20))
+    assert 0 < caught.value.stats.peak_memory_bytes <= 4 << 20
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "heuristic"),
+    [
+        ("bfs", None),
+        ("iddfs", None),
+        ("astar", "manhattan"),
+        ("greedy", "manhattan"),
+        ("bidirectional", None),
+        ("random", None),
+    ],
+)
+def test_depth_limit(algorithm, heuristic):
+    result = fp.search(
+        HARD_3X3,
+        algorithm=algorithm,
+        heuristic=heuristic,
+        limits=fp.Limits(max_depth=20),
+        seed=3 if algorithm == "random" else None,
+    )
+    _check_partial(result, fp.Status.DEPTH_LIMIT)
+    with pytest.raises(fp.DepthLimitError):
+        result.unwrap()
+    # A bound at the optimal length is enough for the optimal searches.
+    if algorithm in ("bfs", "iddfs", "astar", "bidirectional"):
+        solved = fp.search(
+            HARD_3X3, algorithm=algorithm, heuristic=heuristic, limits=fp.Limits(max_depth=31)
+        )
+        assert len(solved.unwrap()) == 31
+
+
+def test_limit_errors_carry_partial_stats():
+    with pytest.raises(fp.NodeLimitError) as caught:
+        fp.solve(HARD_4X4, algorithm="bfs", limits=fp.Limits(nodes=5000))
+    assert caught.value.stats.expanded == 5000
+    with pytest.raises(fp.TimeLimitError):
+        fp.solve(HARD_4X4, algorithm="bfs", limits=fp.Limits(seconds=0.05))
+
+
+def test_progress_callback_receives_stats():
+    seen: list[fp.SearchStats] = []
+    result = fp.search(
+        HARD_4X4, algorithm="bfs", limits=fp.Limits(nodes=300_000), progress=seen.append
+    )
+    assert result.status is fp.Status.NODE_LIMIT
+    assert len(seen) == 300_000 // 65536
+    assert [s.expanded for s in seen] == [65536 * k for k in range(1, len(seen) + 1)]
+    assert all(isinstance(s, fp.SearchStats) and s.generated >= s.expanded for s in seen)
+
+
+class Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "heuristic"), [("bfs", None), ("astar", "misplaced"), ("iddfs", None)]
+)
+def test_progress_callback_exception_stops_the_search(algorithm, heuristic):
+    def progress(stats):
+        raise Stop(stats.expanded)
+
+    with pytest.raises(Stop):
+        fp.search(HARD_4X4, algorithm=algorithm, heuristic=heuristic, progress=progress)
+
+
+def _interrupt_after(delay: float, sent: list[float]) -> threading.Timer:
+    def fire():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(delay, fire)
+    timer.start()
+    return timer
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize(
+    ("algorithm", "heuristic"),
+    [
+        ("bfs", None),
+        ("astar", "manhattan"),
+        ("astar", "linear_conflict"),
+        ("bidirectional", None),
+        ("iddfs", None),
+        ("dfs", None),
+        ("random", None),
+    ],
+)
+def test_ctrl_c_interrupts_a_long_search_quickly(algorithm, heuristic):
+    sent: list[float] = []
+    timer = _interrupt_after(0.3, sent)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fp.search(
+                HARD_4X4,
+                algorithm=algorithm,
+                heuristic=heuristic,
+                limits=fp.Limits(seconds=30, max_depth=80 if algorithm == "dfs" else None),
+            )
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "the search ended before the signal"
+    assert stopped - sent[0] < 0.5

@@ -1,0 +1,238 @@
+"""search()/solve(): names and aliases, option checks, errors before searching, statistics."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import algorithms
+from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic, weight_fraction
+
+EASY = "1 2 3/4 5 6/_ 7 8"  # "RR"
+MEDIUM = (5, 2, 3, 4, 1, 8, 0, 7, 6)  # 14 moves
+UNSOLVABLE = "1 2 3/4 5 6/8 7 _"
+
+
+def test_registry_lists_every_algorithm():
+    assert set(fp.ALGORITHMS) == {
+        "bfs",
+        "dfs",
+        "iddfs",
+        "greedy",
+        "lookahead",
+        "random",
+        "astar",
+        "wastar",
+        "bidirectional",
+        "idastar",
+    }
+    for name, algorithm in fp.ALGORITHMS.items():
+        assert algorithm.name == name == name.lower()
+        assert algorithm.doc
+        assert algorithm.memory in ("nodes", "path")
+    optimal = {name for name, a in fp.ALGORITHMS.items() if a.optimal}
+    assert optimal == {"bfs", "iddfs", "astar", "bidirectional", "idastar"}
+    informed = {name for name, a in fp.ALGORITHMS.items() if a.informed}
+    assert informed == {"greedy", "lookahead", "astar", "wastar", "idastar"}
+    with pytest.raises(TypeError):
+        fp.ALGORITHMS["x"] = fp.ALGORITHMS["bfs"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [
+        ("A*", "astar"),
+        ("a-star", "astar"),
+        ("ASTAR", "astar"),
+        ("bidi", "bidirectional"),
+        ("Breadth-First", "bfs"),
+        ("breadth_first", "bfs"),
+        ("IDA*", "idastar"),
+        ("wA*", "wastar"),
+        ("weighted-a*", "wastar"),
+        ("depth-first", "dfs"),
+        ("iterative deepening", "iddfs"),
+        ("random-walk", "random"),
+        ("greedy-two-level", "lookahead"),
+        ("best-first", "greedy"),
+    ],
+)
+def test_aliases_resolve_case_insensitively(alias, name):
+    assert resolve_algorithm(alias).name == name
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [("Manhattan", "manhattan"), ("LC", "linear_conflict"), ("hamming", "misplaced")],
+)
+def test_heuristic_aliases(alias, name):
+    assert resolve_heuristic(alias).name == name
+
+
+def test_unknown_names_list_the_valid_ones():
+    with pytest.raises(fp.UnknownNameError) as caught:
+        fp.search(EASY, algorithm="dijkstra-ish")
+    message = str(caught.value)
+    assert "dijkstra-ish" in message
+    for name in fp.ALGORITHMS:
+        assert name in message
+    with pytest.raises(fp.UnknownNameError) as caught:
+        fp.search(EASY, algorithm="astar", heuristic="euclid")
+    assert "manhattan" in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_heuristic_list_is_easy_to_extend():
+    # Other modules append entries; an IDA*-only heuristic is refused by the classic searches.
+    extra = algorithms.Heuristic("only_ida", ("oi",), "test", classic=False)
+    original = algorithms.HEURISTIC_LIST
+    try:
+        algorithms.HEURISTIC_LIST = (*original, extra)
+        assert resolve_heuristic("OI", resolve_algorithm("idastar")).name == "only_ida"
+        with pytest.raises(fp.UnknownNameError):
+            resolve_heuristic("only_ida", resolve_algorithm("astar"))
+    finally:
+        algorithms.HEURISTIC_LIST = original
+
+
+def test_option_checks():
+    with pytest.raises(ValueError, match="does not use a heuristic"):
+        fp.search(EASY, algorithm="bfs", heuristic="manhattan")
+    with pytest.raises(ValueError, match="weight"):
+        fp.search(EASY, algorithm="astar", weight=2)
+    with pytest.raises(ValueError, match="weight >= 1"):
+        fp.search(EASY, algorithm="wastar", weight=0.5)
+    with pytest.raises(ValueError, match="seed"):
+        fp.search(EASY, algorithm="bfs", seed=1)
+    with pytest.raises(TypeError):
+        fp.search(EASY, "bfs")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        fp.search(EASY)  # type: ignore[call-arg]
+
+
+def test_weight_fraction_never_exceeds_the_weight():
+    assert weight_fraction(1.0) == (1, 1)
+    assert weight_fraction(2.0) == (2, 1)
+    assert weight_fraction(1.5) == (3, 2)
+    for weight in (1.01, 1.1, 1.3, 1.7, 2.5, 3.14159, 10.0):
+        num, den = weight_fraction(weight)
+        assert den <= 16
+        assert num / den <= weight + 1e-12
+        assert weight - num / den < 1 / 16
+
+
+def test_invalid_input_raises():
+    with pytest.raises(fp.InvalidBoardError):
+        fp.search("1 2 3/4 5 6/7 8 8", algorithm="bfs")
+    with pytest.raises(fp.InvalidBoardError):
+        fp.search(EASY, "1 2/3 _", algorithm="bfs")
+    with pytest.raises(fp.InvalidBoardError):
+        fp.solve([1, 2, 3], algorithm="astar")
+
+
+@pytest.fixture
+def no_search(monkeypatch):
+    """Make every compiled driver (and the IDA* module) fail if it is reached."""
+
+    class Boom(types.ModuleType):
+        def __getattr__(self, name):
+            raise AssertionError(f"the search started ({name})")
+
+    monkeypatch.setattr(algorithms, "_search", Boom("boom"))
+    monkeypatch.setitem(sys.modules, "fastpuzzle.optimal", Boom("fastpuzzle.optimal"))
+
+
+@pytest.mark.parametrize("algorithm", sorted(fp.ALGORITHMS))
+def test_unsolvable_raises_before_searching(no_search, algorithm):
+    with pytest.raises(fp.UnsolvableError) as caught:
+        fp.search(UNSOLVABLE, algorithm=algorithm)
+    assert caught.value.board == fp.Board(UNSOLVABLE)
+    with pytest.raises(fp.UnsolvableError):
+        fp.solve(UNSOLVABLE, algorithm=algorithm)
+
+
+def test_solve_auto_raises_unsolvable_before_searching(no_search):
+    with pytest.raises(fp.UnsolvableError):
+        fp.solve(UNSOLVABLE)
+    with pytest.raises(fp.UnsolvableError):
+        fp.solve("1 2 3/4 5 6/7 8 _", "1 2 3/4 5 6/8 7 _")
+
+
+def test_search_and_solve_results():
+    result = fp.search(MEDIUM, algorithm="a*", heuristic="Manhattan")
+    assert result.solved
+    assert result.algorithm == "astar"
+    assert result.heuristic == "manhattan"
+    solution = result.solution
+    assert solution.algorithm == "astar"
+    assert solution.heuristic == "manhattan"
+    assert solution.optimal
+    assert len(solution) == 14
+    assert solution.boards()[0] == fp.Board(MEDIUM)
+    assert solution.boards()[-1] == fp.Board.goal((3, 3))
+    solved = fp.solve(MEDIUM, algorithm="bfs")
+    assert len(solved) == 14
+    assert solved.heuristic is None
+    assert fp.solve(MEDIUM, algorithm="astar").heuristic == "manhattan"
+
+
+def test_informed_default_heuristic_is_manhattan():
+    assert fp.search(EASY, algorithm="greedy").heuristic == "manhattan"
+
+
+def test_any_goal():
+    goal = "_ 1 2/3 4 5/6 7 8"
+    board = fp.scramble(goal, moves=30, rng=4)
+    for algorithm in ("bfs", "astar", "bidirectional", "greedy", "iddfs"):
+        solution = fp.solve(board, goal, algorithm=algorithm)
+        assert solution.goal == fp.Board(goal)
+        assert solution.verify()
+
+
+@pytest.mark.parametrize("algorithm", sorted(set(fp.ALGORITHMS) - {"idastar"}))
+@pytest.mark.parametrize("board", [MEDIUM, (8, 6, 7, 2, 5, 4, 3, 0, 1)])
+def test_stats_are_consistent(algorithm, board):
+    informed = fp.ALGORITHMS[algorithm].informed
+    result = fp.search(
+        board,
+        algorithm=algorithm,
+        heuristic="manhattan" if informed else None,
+        seed=5 if algorithm == "random" else None,
+    )
+    stats = result.stats
+    assert result.solved
+    assert stats.depth == len(result.solution)
+    assert 0 < stats.expanded <= stats.generated + 1
+    assert stats.generated <= 4 * stats.expanded
+    assert stats.max_frontier <= stats.generated + 1
+    assert stats.seconds >= 0
+    assert stats.peak_memory_bytes > 0
+    assert stats.iterations >= 1
+    if algorithm == "iddfs":
+        assert stats.iterations == len(result.solution)
+
+
+def test_iterations_of_iddfs_count_the_bounds():
+    result = fp.search(MEDIUM, algorithm="iddfs")
+    assert result.stats.iterations == 14
+    assert result.stats.peak_memory_bytes < 1000  # only the path
+
+
+def test_solve_auto_uses_the_optimal_module():
+    pytest.importorskip("fastpuzzle.optimal")
+    solution = fp.solve(MEDIUM)
+    assert len(solution) == 14
+    assert solution.optimal
+    assert solution.verify()
+
+
+def test_idastar_through_the_registry():
+    pytest.importorskip("fastpuzzle.optimal")
+    for heuristic in ("misplaced", "manhattan", "linear_conflict"):
+        solution = fp.solve(MEDIUM, algorithm="ida*", heuristic=heuristic)
+        assert len(solution) == 14
+        assert solution.algorithm == "idastar"
+        assert solution.heuristic == heuristic
