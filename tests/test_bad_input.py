@@ -12,7 +12,7 @@ from fastpuzzle import InvalidBoardError
 @pytest.mark.parametrize(
     ("data", "kwargs", "message"),
     [
-        ("1 2 3 4 5 6 7 8", {}, r"expected 4, 9 or 16 tiles .*got 8: '1 2 3 4 5 6 7 8'"),
+        ("1 2 3 4 5 6 7 8", {}, r"expected a square number of tiles .*got 8: '1 2 3 4 5 6 7 8'"),
         ([1, 2, 3, 4, 5, 6, 7, 8, 8], {}, r"tile 8 appears twice"),
         ([1, 2, 3, 4, 5, 6, 7, 8, 1], {}, r"tile 1 appears twice"),
         ([1, 2, 3, 4, 5, 6, 7, 8, 9], {}, r"expected tiles 0..8 \(0 = blank\), got 9"),
@@ -32,8 +32,11 @@ from fastpuzzle import InvalidBoardError
         (None, {}, r"expected a board"),
         (12, {}, r"expected a board"),
         (b"1 2 3 0", {}, r"expected a board"),
-        (list(range(25)), {}, r"at most 16 cells"),
-        (list(range(18)), {"shape": (3, 6)}, r"at most 16 cells"),
+        (list(range(101 * 101)), {}, r"at most 100 rows and 100 columns"),
+        (list(range(202)), {"shape": (2, 101)}, r"at most 100 rows and 100 columns"),
+        (list(range(202)), {"shape": (101, 2)}, r"at most 100 rows and 100 columns"),
+        (list(range(26)), {}, r"expected a square number of tiles .*got 26"),
+        (list(range(101)), {"shape": (1, 101)}, r"at least 2 rows and 2 columns"),
         (list(range(6)), {"shape": (2, 2)}, r"expected 4 tiles for shape \(2, 2\), got 6"),
         (list(range(6)), {"shape": (1, 6)}, r"at least 2 rows and 2 columns"),
         (list(range(6)), {"shape": (2, "3")}, r"expected shape as \(rows, cols\)"),

@@ -12,14 +12,18 @@ from typing import Any, Literal, Union
 
 import numpy as np
 
-from fastpuzzle import _board
-from fastpuzzle.errors import IllegalMoveError, InvalidBoardError
+from fastpuzzle import _board, _wide
+from fastpuzzle.errors import BoardTooLargeError, IllegalMoveError, InvalidBoardError
 from fastpuzzle.moves import MOVES, parse_moves
 
-__all__ = ["MAX_CELLS", "Board", "BoardLike", "Shape", "is_solvable"]
+__all__ = ["MAX_CELLS", "MAX_SIDE", "Board", "BoardLike", "Shape", "is_solvable"]
 
-#: The most cells a board may have (one 64-bit word, 4 bits per cell).
+#: The most cells a board with a packed form may have (one 64-bit word, 4 bits per cell).
+#: Larger boards are kept as tiles only; :attr:`Board.packed` raises for them.
 MAX_CELLS = 16
+
+#: The most rows, and the most columns, a board may have (up to 100x100 = 10,000 cells).
+MAX_SIDE = 100
 
 Shape = tuple[int, int]
 BoardLike = Union["Board", str, Sequence[int], Sequence[Sequence[int]], np.ndarray]
@@ -53,9 +57,9 @@ def _check_shape(shape: object) -> Shape:
     rows, cols = int(shape[0]), int(shape[1])
     if rows < 2 or cols < 2:
         raise InvalidBoardError(f"expected at least 2 rows and 2 columns, got shape {shape!r}")
-    if rows * cols > MAX_CELLS:
+    if rows > MAX_SIDE or cols > MAX_SIDE:
         raise InvalidBoardError(
-            f"expected at most {MAX_CELLS} cells, got shape {shape!r} ({rows * cols} cells)"
+            f"expected at most {MAX_SIDE} rows and {MAX_SIDE} columns, got shape {shape!r}"
         )
     return rows, cols
 
@@ -64,7 +68,8 @@ def _infer_shape(count: int, source: object) -> Shape:
     side = math.isqrt(count)
     if side * side != count or side < 2:
         raise InvalidBoardError(
-            f"expected 4, 9 or 16 tiles (or pass shape=(rows, cols)), got {count}: {_quote(source)}"
+            "expected a square number of tiles (4, 9, 16, 25, ...; or pass shape=(rows, cols)), "
+            f"got {count}: {_quote(source)}"
         )
     return _check_shape((side, side))
 
@@ -149,7 +154,10 @@ def _check_tiles(tiles: list[int], source: object) -> None:
 
 
 class Board:
-    """An immutable sliding-tile board of up to 16 cells.
+    """An immutable sliding-tile board, from 2x2 up to 100x100 (rectangles too).
+
+    Boards of up to 16 cells also have a packed form (:attr:`packed`, one 64-bit word); larger
+    ones are kept as their tiles and move through a compiled cell-array path.
 
     Parameters
     ----------
@@ -162,7 +170,8 @@ class Board:
     Raises
     ------
     InvalidBoardError
-        If the input is not a permutation of 0..n-1 laid out as a rectangle of at most 16 cells.
+        If the input is not a permutation of 0..n-1 laid out as a rectangle of 2..100 rows and
+        2..100 columns.
 
     Examples
     --------
@@ -182,7 +191,7 @@ class Board:
     _shape: Shape
     _tiles: tuple[int, ...]
     _blank: int
-    _packed: int
+    _packed: int | tuple[int, ...]
 
     def __init__(self, data: BoardLike, shape: Shape | None = None) -> None:
         if isinstance(data, Board):
@@ -215,7 +224,9 @@ class Board:
         object.__setattr__(self, "_shape", shape)
         object.__setattr__(self, "_tiles", tiles)
         object.__setattr__(self, "_blank", tiles.index(0))
-        object.__setattr__(self, "_packed", _board.pack(tiles))
+        # ``_packed`` is the equality/hash key: the packed word up to 16 cells, else the tiles.
+        key = _board.pack(tiles) if len(tiles) <= MAX_CELLS else tiles
+        object.__setattr__(self, "_packed", key)
 
     @classmethod
     def _trusted(cls, shape: Shape, tiles: tuple[int, ...]) -> Board:
@@ -227,10 +238,20 @@ class Board:
     def from_packed(cls, packed: int, shape: Shape) -> Board:
         """Build a board from its packed form (cell i at bits 4i..4i+3), checking it.
 
+        Raises
+        ------
+        BoardTooLargeError
+            If ``shape`` has more than 16 cells (such boards have no packed form).
+
         >>> Board.from_packed(Board("1 2/3 _").packed, shape=(2, 2))
         Board('1 2/3 _')
         """
         rows, cols = _check_shape(shape)
+        if rows * cols > MAX_CELLS:
+            raise BoardTooLargeError(
+                f"expected a shape of at most {MAX_CELLS} cells for a packed board, "
+                f"got shape {shape!r} ({rows * cols} cells)"
+            )
         packed = int(packed)
         if not 0 <= packed < 1 << (4 * rows * cols):
             raise InvalidBoardError(
@@ -296,8 +317,20 @@ class Board:
 
     @property
     def packed(self) -> int:
-        """The board as one integer: cell i at bits 4i..4i+3."""
-        return self._packed
+        """The board as one integer: cell i at bits 4i..4i+3.
+
+        Raises
+        ------
+        BoardTooLargeError
+            If the board has more than 16 cells (use :attr:`tiles`).
+        """
+        key = self._packed
+        if isinstance(key, tuple):
+            raise BoardTooLargeError(
+                f"expected a board of at most {MAX_CELLS} cells for the packed form, got a "
+                f"{self.rows}x{self.cols} board ({self.size} cells); use .tiles instead"
+            )
+        return key
 
     def __getitem__(self, position: tuple[int, int]) -> int:
         row, col = position
@@ -365,14 +398,27 @@ class Board:
         IllegalMoveError
             If a move would take the blank off the board.
         """
-        text = parse_moves(moves)
+        # A plain "UDLR..." string (the common case, and millions of moves long for big boards)
+        # skips the general parser; deleting its letters leaves nothing.
+        if isinstance(moves, str) and not moves.translate(_DROP_MOVES):
+            text = moves
+        else:
+            text = parse_moves(moves)
         codes = np.frombuffer(text.translate(_CODE_TABLE).encode("latin-1"), dtype=np.uint8)
-        packed, _, failed = _board.apply_moves(self._packed, self._blank, *self._shape, codes)
+        key = self._packed
+        if isinstance(key, tuple):
+            cells = np.array(key, dtype=np.uint16)
+            _, failed = _wide.apply_moves(cells, self._blank, *self._shape, codes)
+        else:
+            packed, _, failed = _board.apply_moves(key, self._blank, *self._shape, codes)
         if failed >= 0:
+            shown = _quote(text, 60)
             raise IllegalMoveError(
-                f"move {text[failed]!r} (number {failed + 1} of {text!r}) would take the blank "
+                f"move {text[failed]!r} (number {failed + 1} of {shown}) would take the blank "
                 f"off the board; expected one of {''.join(self._after(text[:failed]).moves())}"
             )
+        if isinstance(key, tuple):
+            return Board._trusted(self._shape, tuple(cells.tolist()))
         return Board._trusted(self._shape, _board.unpack(packed, self.size))
 
     def _after(self, moves: str) -> Board:
@@ -393,11 +439,15 @@ class Board:
         [6, 5]
         """
         text = parse_moves(moves)
-        board, out = self, []
+        self.apply(text)  # raises for an illegal move, with the usual message
+        cells, blank, cols = list(self._tiles), self._blank, self.cols
+        step = {"U": -cols, "D": cols, "L": -1, "R": 1}
+        out = []
         for m in text:
-            after = board.apply(m)
-            out.append(board._tiles[after._blank])
-            board = after
+            target = blank + step[m]
+            out.append(cells[target])
+            cells[blank], cells[target] = cells[target], 0
+            blank = target
         return out
 
     def is_solvable(self, goal: BoardLike | None = None) -> bool:
@@ -406,6 +456,7 @@ class Board:
 
 
 _CODE_TABLE = str.maketrans({letter: chr(code) for letter, code in _CODES.items()})
+_DROP_MOVES = str.maketrans("", "", MOVES)
 
 
 def as_board(data: BoardLike, shape: Shape | None = None) -> Board:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from fastpuzzle.board import Board
 
 __all__ = [
+    "BoardTooLargeError",
     "DepthLimitError",
     "FastPuzzleError",
     "IllegalMoveError",
@@ -33,6 +34,16 @@ class FastPuzzleError(Exception):
 
 class InvalidBoardError(FastPuzzleError, ValueError):
     """The input does not describe a board: wrong size, missing or duplicate tiles, non-integers."""
+
+
+class BoardTooLargeError(InvalidBoardError):
+    """A board is too large for what was asked of it.
+
+    Raised for the packed (one 64-bit word, 4 bits per cell) form of a board of more than 16
+    cells: :attr:`Board.packed <fastpuzzle.Board.packed>` and :meth:`Board.from_packed
+    <fastpuzzle.Board.from_packed>`. Boards of up to 100x100 cells are otherwise valid. It is an
+    :class:`InvalidBoardError` (and so a ``ValueError``).
+    """
 
 
 class InvalidMoveError(FastPuzzleError, ValueError):

@@ -7,11 +7,13 @@ not depend on labels, so nothing is mapped back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from fastpuzzle import _board
-from fastpuzzle.board import Board, BoardLike, as_board, as_goal, is_solvable
-from fastpuzzle.errors import UnsolvableError
+from fastpuzzle.board import MAX_CELLS, Board, BoardLike, as_board, as_goal, is_solvable
+from fastpuzzle.errors import BoardTooLargeError, UnsolvableError
 
 __all__ = ["Problem", "canonical_labels", "make_problem"]
 
@@ -28,25 +30,58 @@ def canonical_labels(goal: Board) -> list[int]:
 
 @dataclass(frozen=True)
 class Problem:
-    """A validated start/goal pair in canonical packed form.
+    """A validated start/goal pair in canonical form.
 
     Attributes
     ----------
     board, goal : Board
         What the user asked for.
-    packed : int
-        The start, relabelled so the goal is canonical, packed 4 bits per cell.
+    word : int or None
+        The start, relabelled so the goal is canonical, packed 4 bits per cell (None past 16
+        cells; read it as :attr:`packed`).
     blank : int
         The start's blank cell.
     goal_blank : int
         The goal's blank cell (the canonical goal is determined by it and the shape).
+    cells : numpy.ndarray or None
+        Past 16 cells: the relabelled start as a read-only ``uint16`` array (the wide core's
+        form), else None.
     """
 
     board: Board
     goal: Board
-    packed: int
+    word: int | None
     blank: int
     goal_blank: int
+    cells: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def packed(self) -> int:
+        """The relabelled start packed 4 bits per cell.
+
+        Raises
+        ------
+        BoardTooLargeError
+            If the board has more than 16 cells (the core takes :attr:`cells` instead).
+        """
+        if self.word is None:
+            raise BoardTooLargeError(
+                f"expected a board of at most {MAX_CELLS} cells for the packed core, got a "
+                f"{self.rows}x{self.cols} board ({self.board.size} cells)"
+            )
+        return self.word
+
+    @property
+    def wide(self) -> bool:
+        """Whether the board needs the wide (cell array) core: more than 16 cells."""
+        return self.word is None
+
+    def wide_cells(self) -> np.ndarray:
+        """The relabelled start as a fresh writable ``uint16`` array, for any size."""
+        if self.cells is not None:
+            return self.cells.copy()
+        labels = canonical_labels(self.goal)
+        return np.array([labels[tile] for tile in self.board.tiles], dtype=np.uint16)
 
     @property
     def rows(self) -> int:
@@ -81,5 +116,9 @@ def make_problem(
     if check_solvable and not is_solvable(start, target):
         raise UnsolvableError(start, target)
     labels = canonical_labels(target)
+    if start.size > MAX_CELLS:
+        cells = np.array(labels, dtype=np.uint16)[np.array(start.tiles, dtype=np.intp)]
+        cells.flags.writeable = False
+        return Problem(start, target, None, start.blank, target.blank, cells)
     packed = _board.pack([labels[tile] for tile in start.tiles])
     return Problem(start, target, packed, start.blank, target.blank)

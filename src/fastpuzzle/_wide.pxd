@@ -1,0 +1,122 @@
+# Wide-board primitives: boards of any size up to 100x100, one uint16 per cell.
+#
+# Cell i (reading order) holds its tile, 0 = blank; the blank's cell is kept beside the array.
+# Tiles are relabelled by the Python layer so the goal is canonical, exactly as for packed boards
+# (see _packed.pxd): tile t belongs at cell t-1, shifted past the goal's blank cell.
+#
+# Direction codes name the way the blank moves: U=0, D=1, L=2, R=3; the inverse is d ^ 1.
+# Neighbours are computed arithmetically (a 10,000-cell neighbour table would not stay in cache).
+
+from libc.stdint cimport int8_t, uint16_t, uint64_t
+
+from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+
+cdef enum:
+    WIDE_MAX_SIDE = 100
+    WIDE_MAX_CELLS = 10000
+
+cdef inline int wide_neighbour(int cell, int d, int rows, int cols) noexcept nogil:
+    # The cell the blank reaches from ``cell`` moving in direction d, or NO_CELL.
+    if d == DIR_U:
+        return cell - cols if cell >= cols else NO_CELL
+    if d == DIR_D:
+        return cell + cols if cell + cols < rows * cols else NO_CELL
+    if d == DIR_L:
+        return cell - 1 if cell % cols != 0 else NO_CELL
+    return cell + 1 if cell % cols != cols - 1 else NO_CELL
+
+cdef inline void wide_slide(uint16_t* cells, int blank, int target) noexcept nogil:
+    # Move the tile at ``target`` into the blank cell; the blank goes to ``target``.
+    cells[blank] = cells[target]
+    cells[target] = 0
+
+cdef inline uint64_t wide_hash(const uint16_t* cells, int n) noexcept nogil:
+    # splitmix64-style mixing of every cell: each tile changes every output bit.
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n
+    cdef int i
+    for i in range(n):
+        h ^= cells[i] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2)
+        h *= 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    return h
+
+cdef inline int wide_distance(int tile, int cell, int cols, int goal_blank) noexcept nogil:
+    # Manhattan distance of ``tile`` standing at ``cell`` from its canonical goal cell.
+    cdef int home = goal_cell_of(tile, goal_blank)
+    return abs(cell // cols - home // cols) + abs(cell % cols - home % cols)
+
+cdef inline int wide_manhattan(
+    const uint16_t* cells, int rows, int cols, int goal_blank
+) noexcept nogil:
+    cdef int cell, total = 0
+    for cell in range(rows * cols):
+        if cells[cell] != 0:
+            total += wide_distance(cells[cell], cell, cols, goal_blank)
+    return total
+
+cdef inline int wide_manhattan_delta(
+    int tile, int from_cell, int to_cell, int cols, int goal_blank
+) noexcept nogil:
+    # Change of the Manhattan sum when ``tile`` slides from ``from_cell`` to ``to_cell``.
+    return (
+        wide_distance(tile, to_cell, cols, goal_blank)
+        - wide_distance(tile, from_cell, cols, goal_blank)
+    )
+
+cdef inline int wide_leave_count(const int* keys, int n) noexcept nogil:
+    # Tiles that must leave a line: n minus the longest increasing run of goal positions
+    # (patience sorting, O(n log n), so 100-cell lines stay cheap). Same rule as _heuristics.
+    cdef int tails[WIDE_MAX_SIDE]
+    cdef int i, lo, hi, mid, length = 0
+    for i in range(n):
+        lo = 0
+        hi = length
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if tails[mid] < keys[i]:
+                lo = mid + 1
+            else:
+                hi = mid
+        tails[lo] = keys[i]
+        if lo == length:
+            length += 1
+    return n - length
+
+cdef inline int wide_row_conflicts(
+    const uint16_t* cells, int r, int cols, int goal_blank
+) noexcept nogil:
+    # Hansson's rule on row r: tiles whose goal row is r must appear in increasing goal column.
+    cdef int keys[WIDE_MAX_SIDE]
+    cdef int c, tile, home, n = 0
+    for c in range(cols):
+        tile = cells[r * cols + c]
+        if tile != 0:
+            home = goal_cell_of(tile, goal_blank)
+            if home // cols == r:
+                keys[n] = home % cols
+                n += 1
+    return 2 * wide_leave_count(keys, n)
+
+cdef inline int wide_col_conflicts(
+    const uint16_t* cells, int c, int rows, int cols, int goal_blank
+) noexcept nogil:
+    cdef int keys[WIDE_MAX_SIDE]
+    cdef int r, tile, home, n = 0
+    for r in range(rows):
+        tile = cells[r * cols + c]
+        if tile != 0:
+            home = goal_cell_of(tile, goal_blank)
+            if home % cols == c:
+                keys[n] = home // cols
+                n += 1
+    return 2 * wide_leave_count(keys, n)
+
+cdef inline int wide_linear_conflict(
+    const uint16_t* cells, int rows, int cols, int goal_blank
+) noexcept nogil:
+    cdef int r, c, total = wide_manhattan(cells, rows, cols, goal_blank)
+    for r in range(rows):
+        total += wide_row_conflicts(cells, r, cols, goal_blank)
+    for c in range(cols):
+        total += wide_col_conflicts(cells, c, rows, cols, goal_blank)
+    return total

@@ -1,0 +1,16 @@
+import numpy as np
+import numpy.typing as npt
+
+HEURISTIC_KINDS: dict[str, int]
+
+def apply_moves(
+    cells: npt.NDArray[np.uint16], blank: int, rows: int, cols: int, codes: npt.NDArray[np.uint8]
+) -> tuple[int, int]: ...
+def hash_cells(cells: npt.NDArray[np.uint16]) -> int: ...
+def heuristic(
+    name: str, cells: npt.NDArray[np.uint16], rows: int, cols: int, goal_blank: int
+) -> int: ...
+def line_conflicts(
+    cells: npt.NDArray[np.uint16], rows: int, cols: int, goal_blank: int
+) -> tuple[list[int], list[int]]: ...
+def direction_constants() -> dict[str, int]: ...
