@@ -26,3 +26,6 @@ html_title = f"fastpuzzle {release}"
 napoleon_use_ivar = True
 # Docstring examples are run by the test suite; the doctest builder runs the pages' own examples.
 doctest_test_doctest_blocks = ""
+# numpy-style types such as "board or iterable of boards" are prose, not references: an
+# ambiguous match (Solution.board, SearchResult.board) is not an error.
+suppress_warnings = ["ref.python"]
