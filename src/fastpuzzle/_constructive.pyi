@@ -1,0 +1,18 @@
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+DIRECTION_LETTERS: str
+
+def solve(
+    cells: npt.NDArray[np.uint16],
+    blank: int,
+    rows: int,
+    cols: int,
+    *,
+    shorten: bool = ...,
+    time_limit: float = ...,
+    progress: Callable[[int, int, float, int], None] | None = ...,
+) -> tuple[int, str, int, float]: ...
+def cancel_inverse_pairs(moves: str) -> str: ...
