@@ -1,0 +1,66 @@
+"""Benchmarks for boards past 16 cells (pytest-benchmark).
+
+Run with ``python -m pytest benchmarks/bench_large.py --benchmark-json=large.json``. Every
+benchmark checks that its answer replays to the goal and records lengths in ``extra_info``;
+``test_small_board_path`` is the same-run baseline for the 16-cell Board path.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle.large import manhattan_sum, solve_fast
+from tests.instances import random50
+
+SIZES = [(10, 10), (30, 30), (100, 100)]
+
+
+@pytest.mark.parametrize("shape", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_solve_fast(benchmark, shape):
+    board = fp.random_board(shape, rng=1)
+    rounds = 1 if shape[0] * shape[1] > 5000 else 5
+    solution = benchmark.pedantic(solve_fast, args=(board,), rounds=rounds, iterations=1)
+    assert board.apply(solution.moves) == fp.Board.goal(shape)
+    lower = manhattan_sum(board)
+    benchmark.extra_info.update(
+        length=len(solution),
+        raw_length=solution.stats.expanded,
+        manhattan=lower,
+        ratio=len(solution) / lower,
+    )
+
+
+def test_solve_fast_random50(benchmark):
+    instances = random50()
+    boards = [fp.Board(inst.tiles, shape=inst.shape) for inst in instances]
+
+    def run():
+        return [solve_fast(board) for board in boards]
+
+    solutions = benchmark.pedantic(run, rounds=3, iterations=1)
+    ratios = []
+    for inst, solution in zip(instances, solutions):
+        assert solution.verify()
+        assert len(solution) >= inst.optimal_length
+        ratios.append(len(solution) / inst.optimal_length)
+    benchmark.extra_info.update(
+        boards=len(boards),
+        mean_ratio_to_optimal=statistics.fmean(ratios),
+        max_ratio_to_optimal=max(ratios),
+        mean_length=statistics.fmean(len(s) for s in solutions),
+        mean_optimal=statistics.fmean(i.optimal_length for i in instances),
+    )
+
+
+def test_small_board_path(benchmark):
+    # The 16-cell path (packed word): construction plus a 1,000-move replay on a 4x4.
+    board = fp.Board.goal((4, 4))
+    moves = "ULDR" * 250  # the blank circles the bottom-right 2x2
+
+    def run():
+        return fp.Board(board.tiles, shape=(4, 4)).apply(moves)
+
+    assert benchmark(run) == board.apply(moves)
