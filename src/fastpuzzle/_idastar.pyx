@@ -1,0 +1,677 @@
+"""IDA*: the optimal workhorse, one nogil depth-first driver per heuristic.
+
+Every driver is a recursive ``cdef`` function specialised for its heuristic, so no function pointer
+and no Python object is touched per node. The heuristic is updated incrementally from the tile
+that moves: Manhattan by per-tile tables, linear conflict by one key per row and column (only the
+two lines a move touches change), walking distance by a transition table, pattern databases by one
+sparse index per group (and per reflected group).
+
+Node counting (the definition of ``manhattan_ida_nodes`` in ``random50.tsv``): every child
+generated counts once (the root does not), over all iterations, stopping at the first goal found in
+the final iteration; children are tried with the blank moving D, R, L, U, skipping only the move that
+undoes the previous one; a child whose f exceeds the bound is generated but not expanded.
+
+Boards are canonical packed boards (see ``_packed.pxd``); the Python layer validates them.
+"""
+
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
+
+from fastpuzzle._control cimport (
+    Control,
+    STATUS_DEPTH_LIMIT,
+    STATUS_EXHAUSTED,
+    STATUS_RUNNING,
+    STATUS_SOLVED,
+    SearchCounters,
+    checkpoint,
+    elapsed,
+    init_control,
+    init_counters,
+)
+from fastpuzzle._heuristics cimport (
+    GoalTables,
+    init_goal_tables,
+    leave_count,
+    manhattan_of,
+    misplaced_of,
+)
+from fastpuzzle._packed cimport (
+    DIR_D,
+    DIR_L,
+    DIR_R,
+    DIR_U,
+    Geometry,
+    MAX_CELLS,
+    NO_CELL,
+    get_tile,
+    init_geometry,
+    slide,
+)
+
+cdef extern from *:
+    int popcount "__builtin_popcount"(unsigned int x) nogil
+
+cdef enum:
+    MAX_PATH = 255          # longest solution a driver can hold
+    MAX_GROUPS = 16
+    MAX_LINE_TABLE = 6      # lines up to this long use a lookup table; longer ones are computed
+    INFINITE = 1 << 30
+
+cdef enum HeuristicKind:
+    H_MISPLACED = 0
+    H_MANHATTAN = 1
+    H_LINEAR_CONFLICT = 2
+    H_WALKING_DISTANCE = 3
+    H_PDB = 4
+
+HEURISTIC_KINDS = {
+    "misplaced": H_MISPLACED,
+    "manhattan": H_MANHATTAN,
+    "linear_conflict": H_LINEAR_CONFLICT,
+    "walking_distance": H_WALKING_DISTANCE,
+    "pdb": H_PDB,
+}
+
+DIRECTION_LETTERS = "UDLR"
+
+# Children are tried with the blank moving D, R, L, U (the order random50.tsv's counts assume).
+cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
+
+
+cdef struct Group:
+    # One pattern-database group: k tiles, its table and how to index it.
+    int k
+    int sparse              # 1: index = cells packed 4 bits per slot; 0: compact rank
+    int nibble              # 1: two entries per byte; 0: one byte per entry
+    const uint8_t* data
+    uint64_t weight[16]     # compact rank: weight of slot i
+
+
+cdef struct Search:
+    Geometry g
+    GoalTables t
+    int kind
+    int n_moves[16]
+    int move_cell[16][4]    # cells the blank reaches from each cell, in child order
+    int move_dir[16][4]
+    uint64_t goal
+    int bound
+    int next_bound
+    int status
+    uint8_t path[MAX_PATH + 1]
+    SearchCounters counters
+    Control control
+    # linear conflict: one key per line, digits = goal position + 1 of tiles that belong there
+    int row_key[16]
+    int col_key[16]
+    int row_delta[16][16]   # [tile][cell] -> that tile's digit in its row's key
+    int col_delta[16][16]
+    int row_len
+    int col_len
+    const uint8_t* row_table
+    const uint8_t* col_table
+    # walking distance: state indices and their transition tables
+    int wd_v
+    int wd_h
+    const int32_t* wd_v_next
+    const int32_t* wd_h_next
+    const uint8_t* wd_v_dist
+    const uint8_t* wd_h_dist
+    int wd_v_groups
+    int wd_h_groups
+    int wd_v_class[16]      # [tile] -> goal row
+    int wd_h_class[16]      # [tile] -> goal column
+    # pattern databases: sparse index and value per group, plain and reflected
+    int n_groups
+    Group groups[MAX_GROUPS]
+    int group_of[16]        # [tile] -> group, or -1 (then the tile counts its Manhattan distance)
+    int shift_of[16]        # [tile] -> 4 * slot
+    uint64_t index[MAX_GROUPS]
+    int value[MAX_GROUPS]
+    int mirror
+    int reflect_cell[16]
+    int mgroup_of[16]       # [tile] -> group of the reflected tile
+    int mshift_of[16]
+    uint64_t mindex[MAX_GROUPS]
+    int mvalue[MAX_GROUPS]
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables shared by every search (built once, under the GIL, before the first search needs them).
+
+cdef uint8_t* LINE_TABLES[MAX_LINE_TABLE + 1]
+
+
+cdef int line_extra_of_key(int key, int length) noexcept nogil:
+    # Extra moves (2 per tile that must leave the line) for a line key in base length + 1.
+    cdef int keys[16]
+    cdef int n = 0, digit, i
+    for i in range(length):
+        digit = key % (length + 1)
+        key //= length + 1
+        if digit:
+            keys[n] = digit - 1
+            n += 1
+    return 2 * leave_count(keys, n)
+
+
+cdef void ensure_line_tables() noexcept:
+    cdef int length, size, key, i
+    cdef uint8_t* table
+    for length in range(1, MAX_LINE_TABLE + 1):
+        if LINE_TABLES[length] != NULL:
+            continue
+        size = 1
+        for i in range(length):
+            size *= length + 1
+        table = <uint8_t*>malloc(size)
+        if table == NULL:
+            raise MemoryError()
+        for key in range(size):
+            table[key] = line_extra_of_key(key, length)
+        LINE_TABLES[length] = table
+
+
+cdef inline int line_extra(const uint8_t* table, int key, int length) noexcept nogil:
+    if table != NULL:
+        return table[key]
+    return line_extra_of_key(key, length)
+
+
+# ---------------------------------------------------------------------------------------------
+# Set-up.
+
+cdef void init_moves(Search* s) noexcept nogil:
+    cdef int cell, k, d, target
+    for cell in range(s.g.cells):
+        s.n_moves[cell] = 0
+        for k in range(4):
+            d = CHILD_ORDER[k]
+            target = s.g.neighbour[cell][d]
+            if target != NO_CELL:
+                s.move_cell[cell][s.n_moves[cell]] = target
+                s.move_dir[cell][s.n_moves[cell]] = d
+                s.n_moves[cell] += 1
+
+
+cdef uint64_t goal_board(const Geometry* g, const GoalTables* t) noexcept nogil:
+    cdef uint64_t board = 0
+    cdef int tile
+    for tile in range(1, g.cells):
+        board |= (<uint64_t>tile) << (4 * t.goal_cell[tile])
+    return board
+
+
+cdef void init_lines(Search* s, uint64_t board) noexcept nogil:
+    cdef int tile, cell, home, r, c, power, j
+    s.row_len = s.g.cols
+    s.col_len = s.g.rows
+    s.row_table = LINE_TABLES[s.row_len] if s.row_len <= MAX_LINE_TABLE else NULL
+    s.col_table = LINE_TABLES[s.col_len] if s.col_len <= MAX_LINE_TABLE else NULL
+    for tile in range(16):
+        for cell in range(16):
+            s.row_delta[tile][cell] = 0
+            s.col_delta[tile][cell] = 0
+    for tile in range(1, s.g.cells):
+        home = s.t.goal_cell[tile]
+        for cell in range(s.g.cells):
+            r = s.g.row_of[cell]
+            c = s.g.col_of[cell]
+            if s.g.row_of[home] == r:
+                power = 1
+                for j in range(c):
+                    power *= s.row_len + 1
+                s.row_delta[tile][cell] = (s.g.col_of[home] + 1) * power
+            if s.g.col_of[home] == c:
+                power = 1
+                for j in range(r):
+                    power *= s.col_len + 1
+                s.col_delta[tile][cell] = (s.g.row_of[home] + 1) * power
+    for r in range(16):
+        s.row_key[r] = 0
+        s.col_key[r] = 0
+    for cell in range(s.g.cells):
+        tile = get_tile(board, cell)
+        if tile:
+            s.row_key[s.g.row_of[cell]] += s.row_delta[tile][cell]
+            s.col_key[s.g.col_of[cell]] += s.col_delta[tile][cell]
+
+
+cdef int lines_extra(const Search* s) noexcept nogil:
+    cdef int i, total = 0
+    for i in range(s.g.rows):
+        total += line_extra(s.row_table, s.row_key[i], s.row_len)
+    for i in range(s.g.cols):
+        total += line_extra(s.col_table, s.col_key[i], s.col_len)
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# Pattern-database lookups.
+
+cdef inline int group_lookup(const Group* grp, uint64_t index) noexcept nogil:
+    cdef uint64_t entry = index
+    cdef unsigned int used = 0
+    cdef int i, cell
+    if not grp.sparse:
+        entry = 0
+        for i in range(grp.k):
+            cell = (index >> (4 * i)) & 15
+            entry += (cell - popcount(used & ((1u << cell) - 1))) * grp.weight[i]
+            used |= 1u << cell
+    if grp.nibble:
+        return (grp.data[entry >> 1] >> ((entry & 1) << 2)) & 15
+    return grp.data[entry]
+
+
+cdef int pdb_sum(Search* s, uint64_t board, int mirrored) noexcept nogil:
+    # Fill index/value (or mindex/mvalue) from a whole board; returns the sum of the values.
+    cdef int cell, tile, grp, total = 0
+    cdef uint64_t* index = &s.index[0]
+    cdef int* value = &s.value[0]
+    if mirrored:
+        index = &s.mindex[0]
+        value = &s.mvalue[0]
+    for grp in range(s.n_groups):
+        index[grp] = 0
+    for cell in range(s.g.cells):
+        tile = get_tile(board, cell)
+        if tile == 0:
+            continue
+        if mirrored:
+            grp = s.mgroup_of[tile]
+            if grp >= 0:
+                index[grp] |= (<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]
+        else:
+            grp = s.group_of[tile]
+            if grp >= 0:
+                index[grp] |= (<uint64_t>cell) << s.shift_of[tile]
+    for grp in range(s.n_groups):
+        value[grp] = group_lookup(&s.groups[grp], index[grp])
+        total += value[grp]
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# The drivers. Each returns 0 (not found under this bound), 1 (found), 2 (stopped: s.status set)
+# or -2 with a Python exception set (Ctrl-C or the progress callback raised).
+
+cdef inline int enter(Search* s, uint64_t board, int f) except -2 nogil:
+    # Common prologue: 0 to expand this node, 1 when it is the goal, 3 when f is over the bound.
+    cdef int status
+    if f > s.bound:
+        if f < s.next_bound:
+            s.next_bound = f
+        return 3
+    if board == s.goal:
+        return 1
+    s.counters.expanded += 1
+    if s.counters.expanded >= s.control.next_check:
+        status = checkpoint(&s.control, &s.counters, sizeof(Search))
+        if status != STATUS_RUNNING:
+            s.status = status
+            return 2
+    return 0
+
+
+cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
+                       int previous) except -2 nogil:
+    cdef int r = enter(s, board, depth + h)
+    cdef int k, cell, tile, home
+    if r:
+        return 0 if r == 3 else r
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = get_tile(board, cell)
+        home = s.t.goal_cell[tile]
+        s.counters.generated += 1
+        s.path[depth] = s.move_dir[blank][k]
+        r = dfs_misplaced(s, slide(board, blank, cell), cell, depth + 1,
+                          h + (cell == home) - (blank == home), blank)
+        if r:
+            return r
+    return 0
+
+
+cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
+                       int previous) except -2 nogil:
+    cdef int r = enter(s, board, depth + h)
+    cdef int k, cell, tile
+    if r:
+        return 0 if r == 3 else r
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = get_tile(board, cell)
+        s.counters.generated += 1
+        s.path[depth] = s.move_dir[blank][k]
+        r = dfs_manhattan(s, slide(board, blank, cell), cell, depth + 1,
+                          h - s.t.distance[tile][cell] + s.t.distance[tile][blank], blank)
+        if r:
+            return r
+    return 0
+
+
+cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, int h,
+                             int previous) except -2 nogil:
+    cdef int r = enter(s, board, depth + h)
+    cdef int k, cell, tile, d, a, b, before, after, child_h
+    if r:
+        return 0 if r == 3 else r
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = get_tile(board, cell)
+        d = s.move_dir[blank][k]
+        child_h = h - s.t.distance[tile][cell] + s.t.distance[tile][blank]
+        if d <= DIR_D:
+            # The tile changes row: only its old and new rows change.
+            a = s.g.row_of[cell]
+            b = s.g.row_of[blank]
+            before = (line_extra(s.row_table, s.row_key[a], s.row_len)
+                      + line_extra(s.row_table, s.row_key[b], s.row_len))
+            s.row_key[a] -= s.row_delta[tile][cell]
+            s.row_key[b] += s.row_delta[tile][blank]
+            after = (line_extra(s.row_table, s.row_key[a], s.row_len)
+                     + line_extra(s.row_table, s.row_key[b], s.row_len))
+            # Its column keeps its order but the tile's digit moves to another place.
+            s.col_key[s.g.col_of[cell]] += s.col_delta[tile][blank] - s.col_delta[tile][cell]
+        else:
+            a = s.g.col_of[cell]
+            b = s.g.col_of[blank]
+            before = (line_extra(s.col_table, s.col_key[a], s.col_len)
+                      + line_extra(s.col_table, s.col_key[b], s.col_len))
+            s.col_key[a] -= s.col_delta[tile][cell]
+            s.col_key[b] += s.col_delta[tile][blank]
+            after = (line_extra(s.col_table, s.col_key[a], s.col_len)
+                     + line_extra(s.col_table, s.col_key[b], s.col_len))
+            s.row_key[s.g.row_of[cell]] += s.row_delta[tile][blank] - s.row_delta[tile][cell]
+        s.counters.generated += 1
+        s.path[depth] = d
+        r = dfs_linear_conflict(s, slide(board, blank, cell), cell, depth + 1,
+                                child_h + after - before, blank)
+        if d <= DIR_D:
+            s.row_key[a] += s.row_delta[tile][cell]
+            s.row_key[b] -= s.row_delta[tile][blank]
+            s.col_key[s.g.col_of[cell]] -= s.col_delta[tile][blank] - s.col_delta[tile][cell]
+        else:
+            s.col_key[a] += s.col_delta[tile][cell]
+            s.col_key[b] -= s.col_delta[tile][blank]
+            s.row_key[s.g.row_of[cell]] -= s.row_delta[tile][blank] - s.row_delta[tile][cell]
+        if r:
+            return r
+    return 0
+
+
+cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
+                              int previous) except -2 nogil:
+    cdef int r = enter(s, board, depth + s.wd_v_dist[s.wd_v] + s.wd_h_dist[s.wd_h])
+    cdef int k, cell, tile, d, old
+    if r:
+        return 0 if r == 3 else r
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = get_tile(board, cell)
+        d = s.move_dir[blank][k]
+        # The blank moves d, so the tile crosses from the blank's new line into its old one.
+        if d <= DIR_D:
+            old = s.wd_v
+            s.wd_v = s.wd_v_next[(old * 2 + d) * s.wd_v_groups + s.wd_v_class[tile]]
+        else:
+            old = s.wd_h
+            s.wd_h = s.wd_h_next[(old * 2 + d - DIR_L) * s.wd_h_groups + s.wd_h_class[tile]]
+        s.counters.generated += 1
+        s.path[depth] = d
+        r = dfs_walking_distance(s, slide(board, blank, cell), cell, depth + 1, blank)
+        if d <= DIR_D:
+            s.wd_v = old
+        else:
+            s.wd_h = old
+        if r:
+            return r
+    return 0
+
+
+cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int plain,
+                 int mirrored, int previous) except -2 nogil:
+    # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
+    cdef int best = plain if plain >= mirrored else mirrored
+    cdef int r = enter(s, board, depth + md + 2 * best)
+    cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, old_value, old_mvalue
+    cdef uint64_t old_index, old_mindex
+    if r:
+        return 0 if r == 3 else r
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = get_tile(board, cell)
+        child_plain = plain
+        child_mirrored = mirrored
+        grp = s.group_of[tile]
+        if grp >= 0:
+            old_index = s.index[grp]
+            old_value = s.value[grp]
+            s.index[grp] = (old_index + ((<uint64_t>blank) << s.shift_of[tile])
+                            - ((<uint64_t>cell) << s.shift_of[tile]))
+            s.value[grp] = group_lookup(&s.groups[grp], s.index[grp])
+            child_plain += s.value[grp] - old_value
+        mgrp = s.mgroup_of[tile] if s.mirror else -1
+        if mgrp >= 0:
+            old_mindex = s.mindex[mgrp]
+            old_mvalue = s.mvalue[mgrp]
+            s.mindex[mgrp] = (old_mindex
+                              + ((<uint64_t>s.reflect_cell[blank]) << s.mshift_of[tile])
+                              - ((<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]))
+            s.mvalue[mgrp] = group_lookup(&s.groups[mgrp], s.mindex[mgrp])
+            child_mirrored += s.mvalue[mgrp] - old_mvalue
+        s.counters.generated += 1
+        s.path[depth] = s.move_dir[blank][k]
+        r = dfs_pdb(s, slide(board, blank, cell), cell, depth + 1,
+                    md - s.t.distance[tile][cell] + s.t.distance[tile][blank],
+                    child_plain, child_mirrored, blank)
+        if grp >= 0:
+            s.index[grp] = old_index
+            s.value[grp] = old_value
+        if mgrp >= 0:
+            s.mindex[mgrp] = old_mindex
+            s.mvalue[mgrp] = old_mvalue
+        if r:
+            return r
+    return 0
+
+
+cdef int run_search(Search* s, uint64_t board, int blank, int max_depth) except -2 nogil:
+    # Iterative deepening on f. Returns the status; the path and counters are in s.
+    cdef int h, r, plain = 0, mirrored = 0, md = 0
+    if s.kind == H_MISPLACED:
+        h = misplaced_of(board, &s.g, &s.t)
+    elif s.kind == H_MANHATTAN:
+        h = manhattan_of(board, &s.g, &s.t)
+    elif s.kind == H_LINEAR_CONFLICT:
+        h = manhattan_of(board, &s.g, &s.t) + lines_extra(s)
+    elif s.kind == H_WALKING_DISTANCE:
+        h = s.wd_v_dist[s.wd_v] + s.wd_h_dist[s.wd_h]
+    else:
+        md = manhattan_of(board, &s.g, &s.t)
+        plain = pdb_sum(s, board, 0)
+        if s.mirror:
+            mirrored = pdb_sum(s, board, 1)
+        h = md + 2 * (plain if plain >= mirrored else mirrored)
+    s.bound = h
+    while True:
+        if s.bound > max_depth:
+            s.counters.depth = s.bound
+            return STATUS_DEPTH_LIMIT
+        s.next_bound = INFINITE
+        s.counters.iterations += 1
+        s.counters.depth = s.bound
+        if s.kind == H_MISPLACED:
+            r = dfs_misplaced(s, board, blank, 0, h, NO_CELL)
+        elif s.kind == H_MANHATTAN:
+            r = dfs_manhattan(s, board, blank, 0, h, NO_CELL)
+        elif s.kind == H_LINEAR_CONFLICT:
+            r = dfs_linear_conflict(s, board, blank, 0, h, NO_CELL)
+        elif s.kind == H_WALKING_DISTANCE:
+            r = dfs_walking_distance(s, board, blank, 0, NO_CELL)
+        else:
+            r = dfs_pdb(s, board, blank, 0, md, plain, mirrored, NO_CELL)
+        if r == 1:
+            s.counters.depth = s.bound
+            return STATUS_SOLVED
+        if r == 2:
+            return s.status
+        if s.next_bound >= INFINITE:
+            return STATUS_EXHAUSTED
+        s.bound = s.next_bound
+
+
+# ---------------------------------------------------------------------------------------------
+# The Python entry.
+
+def idastar(
+    uint64_t packed,
+    int blank,
+    int rows,
+    int cols,
+    int goal_blank,
+    str heuristic,
+    uint64_t node_limit=0,
+    double seconds=0.0,
+    int max_depth=-1,
+    progress=None,
+    groups=None,
+    reflect=None,
+    walking=None,
+):
+    """Run IDA* on a canonical packed board; returns the core result tuple.
+
+    Parameters
+    ----------
+    packed, blank, rows, cols, goal_blank
+        The canonical start board, its blank cell, its shape and the goal's blank cell.
+    heuristic : str
+        One of ``HEURISTIC_KINDS``.
+    node_limit, seconds, max_depth
+        Limits (0, 0.0 and -1 mean none); the search stops with DEPTH_LIMIT before a bound above
+        ``max_depth``.
+    progress : callable, optional
+        ``progress(expanded, generated, seconds, depth)``, called at most every 2**16 expansions.
+    groups : list, optional
+        For ``"pdb"``: ``(tiles, sparse, nibble, table)`` per group, where ``table`` is a
+        read-only uint8 buffer indexed as in ``_pdb``.
+    reflect : sequence of int, optional
+        For ``"pdb"``: ``reflect[cell]``, the cell mirrored about the main diagonal, to also look
+        up the reflected board (only valid when the goal is symmetric under it).
+    walking : tuple, optional
+        For ``"walking_distance"``: ``(v_next, v_dist, v_groups, v_start, h_next, h_dist,
+        h_groups, h_start)`` from ``_pdb.walking_tables``.
+
+    Returns
+    -------
+    tuple
+        ``(status, moves, expanded, generated, max_frontier, peak_memory_bytes, seconds, depth,
+        iterations)``; moves are blank directions.
+    """
+    cdef Search* s = <Search*>malloc(sizeof(Search))
+    cdef const uint8_t[::1] table
+    cdef const uint8_t[::1] v_dist, h_dist
+    cdef const int32_t[::1] v_next, h_next
+    cdef list keep = []
+    cdef int status, i, grp, slot, tile, n, k, cell, mirror_tile
+    cdef uint64_t weight
+    if s == NULL:
+        raise MemoryError()
+    try:
+        if heuristic not in HEURISTIC_KINDS:
+            raise ValueError(f"unknown heuristic {heuristic!r}")
+        if rows * cols > MAX_CELLS or rows < 1 or cols < 1:
+            raise ValueError(f"expected at most 16 cells, got {rows}x{cols}")
+        init_geometry(&s.g, rows, cols)
+        init_goal_tables(&s.t, &s.g, goal_blank)
+        init_moves(s)
+        init_counters(&s.counters)
+        init_control(&s.control, node_limit, seconds, 0, progress)
+        s.kind = HEURISTIC_KINDS[heuristic]
+        s.goal = goal_board(&s.g, &s.t)
+        s.status = STATUS_RUNNING
+        s.n_groups = 0
+        s.mirror = 0
+        if max_depth < 0 or max_depth > MAX_PATH:
+            max_depth = MAX_PATH
+        if s.kind == H_LINEAR_CONFLICT:
+            ensure_line_tables()
+            init_lines(s, packed)
+        elif s.kind == H_WALKING_DISTANCE:
+            if walking is None:
+                raise ValueError("walking_distance needs its tables")
+            v_next, v_dist, s.wd_v_groups, s.wd_v, h_next, h_dist, s.wd_h_groups, s.wd_h = walking
+            keep.append(walking)
+            s.wd_v_next = &v_next[0]
+            s.wd_v_dist = &v_dist[0]
+            s.wd_h_next = &h_next[0]
+            s.wd_h_dist = &h_dist[0]
+            for tile in range(1, s.g.cells):
+                s.wd_v_class[tile] = s.g.row_of[s.t.goal_cell[tile]]
+                s.wd_h_class[tile] = s.g.col_of[s.t.goal_cell[tile]]
+        elif s.kind == H_PDB:
+            if not groups or len(groups) > MAX_GROUPS:
+                raise ValueError("pdb needs between 1 and 16 groups")
+            for tile in range(16):
+                s.group_of[tile] = -1
+                s.shift_of[tile] = 0
+                s.mgroup_of[tile] = -1
+                s.mshift_of[tile] = 0
+            n = s.g.cells
+            for grp, (tiles, sparse, nibble, data) in enumerate(groups):
+                table = data
+                keep.append(data)
+                k = len(tiles)
+                s.groups[grp].k = k
+                s.groups[grp].sparse = 1 if sparse else 0
+                s.groups[grp].nibble = 1 if nibble else 0
+                s.groups[grp].data = &table[0]
+                # Compact rank: slot i chooses among n - i cells, then the rest multiply.
+                for slot in range(k):
+                    weight = 1
+                    for i in range(slot + 1, k):
+                        weight *= n - i
+                    s.groups[grp].weight[slot] = weight
+                for slot, tile in enumerate(tiles):
+                    s.group_of[tile] = grp
+                    s.shift_of[tile] = 4 * slot
+            s.n_groups = len(groups)
+            if reflect is not None:
+                s.mirror = 1
+                for cell in range(n):
+                    s.reflect_cell[cell] = reflect[cell]
+                # The tile whose goal cell mirrors this tile's goal cell stands in for it.
+                for tile in range(1, n):
+                    mirror_tile = get_tile(s.goal, s.reflect_cell[s.t.goal_cell[tile]])
+                    s.mgroup_of[tile] = s.group_of[mirror_tile]
+                    s.mshift_of[tile] = s.shift_of[mirror_tile]
+        with nogil:
+            status = run_search(s, packed, blank, max_depth)
+        moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
+                        ) if status == STATUS_SOLVED else ""
+        return (
+            status,
+            moves,
+            s.counters.expanded,
+            s.counters.generated,
+            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
+            sizeof(Search),
+            elapsed(&s.control),
+            s.counters.depth,
+            s.counters.iterations,
+        )
+    finally:
+        free(s)

@@ -1,0 +1,127 @@
+"""The optimal workhorse: IDA* with the strongest heuristic available, and the 3x3 exact table.
+
+Heuristics IDA* takes here (all admissible, so solutions are shortest):
+
+``misplaced``, ``manhattan``, ``linear_conflict``
+    As everywhere in fastpuzzle; updated incrementally per move.
+``walking_distance``
+    Ken'ichiro Takahashi's walking distance: exact distances of the "which goal row is each tile
+    in" (and column) abstraction, any shape up to 16 cells whose tables stay small.
+``pdb``
+    The best additive pattern database for the shape: on 4x4 the 7-8 partition when it has been
+    built (``fastpuzzle pdb build 7-8``), else 6-6-3, built on first use; elsewhere a partition
+    into groups of up to 6 tiles. Reflected about the main diagonal when the goal allows.
+``pdb555``, ``pdb663``, ``pdb78``
+    One 4x4 partition explicitly (``pdb78`` must be built beforehand).
+``table``
+    Only on 3x3: the exact distance of every board (built in memory on first use).
+
+Moves are U, D, L, R: the direction the blank moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastpuzzle import _idastar
+from fastpuzzle.errors import UnknownNameError
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import Problem
+from fastpuzzle.results import CoreResult
+
+__all__ = ["HEURISTICS", "auto_heuristic", "run_auto", "run_idastar"]
+
+CoreProgress = Callable[[int, int, float, int], None]
+
+#: Heuristic names :func:`run_idastar` accepts.
+HEURISTICS = (
+    "misplaced",
+    "manhattan",
+    "linear_conflict",
+    "walking_distance",
+    "pdb",
+    "pdb555",
+    "pdb663",
+    "pdb78",
+    "table",
+)
+
+_PLAIN = ("misplaced", "manhattan", "linear_conflict")
+
+
+def _limits_args(limits: Limits) -> dict[str, int | float]:
+    return {
+        "node_limit": int(limits.nodes or 0),
+        "seconds": float(limits.seconds or 0.0),
+        "max_depth": -1 if limits.max_depth is None else int(limits.max_depth),
+    }
+
+
+def run_idastar(
+    problem: Problem,
+    heuristic: str,
+    limits: Limits,
+    progress: CoreProgress | None = None,
+) -> CoreResult:
+    """Run IDA* with ``heuristic`` (one of :data:`HEURISTICS`) on a validated problem.
+
+    Parameters
+    ----------
+    problem : Problem
+        From :func:`fastpuzzle.problem.make_problem`.
+    heuristic : str
+        Canonical heuristic name.
+    limits : Limits
+        ``nodes`` (expansions), ``seconds`` and ``max_depth`` are honoured; IDA* stores no nodes,
+        so ``memory_bytes`` never binds.
+    progress : callable, optional
+        Core-level ``progress(expanded, generated, seconds, depth)``.
+
+    Returns
+    -------
+    CoreResult
+        The compiled driver's result tuple.
+    """
+    args = _limits_args(limits)
+    start = (problem.packed, problem.blank, problem.rows, problem.cols, problem.goal_blank)
+    if heuristic in _PLAIN:
+        return _idastar.idastar(*start, heuristic, progress=progress, **args)  # type: ignore[no-any-return]
+    if heuristic == "walking_distance":
+        from fastpuzzle import pdb
+
+        walking = pdb.walking_tables(problem)
+        return _idastar.idastar(  # type: ignore[no-any-return]
+            *start, "walking_distance", progress=progress, walking=walking, **args
+        )
+    if heuristic == "table" or heuristic.startswith("pdb"):
+        from fastpuzzle import pdb
+
+        database = pdb.database_for(problem, heuristic)
+        return _idastar.idastar(  # type: ignore[no-any-return]
+            *start,
+            "pdb",
+            progress=progress,
+            groups=database.groups,
+            reflect=database.reflect,
+            **args,
+        )
+    raise UnknownNameError(
+        f"unknown heuristic {heuristic!r} for idastar; expected one of {', '.join(HEURISTICS)}"
+    )
+
+
+def auto_heuristic(problem: Problem) -> tuple[str, str]:
+    """The ``(algorithm, heuristic)`` :func:`run_auto` uses for this problem's shape."""
+    return "idastar", "linear_conflict"
+
+
+def run_auto(
+    problem: Problem, limits: Limits, progress: CoreProgress | None = None
+) -> tuple[CoreResult, str, str]:
+    """The default optimal solver: ``(core result, algorithm name, heuristic name)``.
+
+    3x3 walks down an exact distance table; 4x4 runs IDA* on the best pattern databases on disk
+    (building 6-6-3 on first use); other shapes run IDA* with linear conflict.
+    """
+    algorithm, heuristic = auto_heuristic(problem)
+    return run_idastar(problem, heuristic, limits, progress), algorithm, heuristic
