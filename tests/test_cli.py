@@ -105,3 +105,16 @@ def test_python_dash_m_runs_the_command_line():
         check=True,
     )
     assert fp.Board(done.stdout).shape == (4, 4)
+
+
+def test_bench_prints_a_table_of_node_rates(capsys):
+    assert main(["bench", "--quick"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["task", "boards", "solved"]
+    rows = [line for line in lines[2:] if line.strip()]
+    assert len(rows) == 6
+    for row in rows:
+        boards, solved, generated = (int(v.replace(",", "")) for v in row.split()[-5:-2])
+        assert generated > 0 and solved >= 1
+        if "default" in row:  # solve() has no cap: it solves every board
+            assert solved == boards

@@ -141,6 +141,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from fastpuzzle import quickbench
+
+    print(quickbench.format_rows(quickbench.run(quick=args.quick)))
+    return 0
+
+
 def _cmd_random(args: argparse.Namespace) -> int:
     for index in range(args.count):
         seed = None if args.seed is None else args.seed + index
@@ -211,6 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["expanded", "generated", "peak_memory_bytes", "seconds", "length"],
     )
     comp.set_defaults(run=_cmd_compare)
+
+    bench = sub.add_parser("bench", help="a quick benchmark: nodes per second and times")
+    bench.add_argument("--quick", action="store_true", help="fewer boards")
+    bench.set_defaults(run=_cmd_bench)
 
     for name, helptext in (
         ("random", "uniformly random solvable boards"),
