@@ -7,9 +7,9 @@ two lines a move touches change), walking distance by a transition table, patter
 sparse index per group (and per reflected group).
 
 Node counting (the definition of ``manhattan_ida_nodes`` in ``random50.tsv``): every child
-generated counts once (the root does not), over all iterations, stopping at the first goal found in
-the final iteration; children are tried with the blank moving D, R, L, U, skipping only the move that
-undoes the previous one; a child whose f exceeds the bound is generated but not expanded.
+generated counts once (the root does not), over all iterations, stopping at the first goal found
+in the final iteration; children are tried with the blank moving D, R, L, U, skipping only the
+move that undoes the previous one; a child whose f exceeds the bound is generated but not expanded.
 
 Boards are canonical packed boards (see ``_packed.pxd``); the Python layer validates them.
 """
@@ -49,8 +49,7 @@ from fastpuzzle._packed cimport (
     slide,
 )
 
-cdef extern from *:
-    int popcount "__builtin_popcount"(unsigned int x) nogil
+from fastpuzzle._ranking cimport compact_rank, init_weights
 
 cdef enum:
     MAX_PATH = 255          # longest solution a driver can hold
@@ -137,7 +136,6 @@ cdef struct Search:
     int mvalue[MAX_GROUPS]
 
 
-
 # ---------------------------------------------------------------------------------------------
 # Tables shared by every search (built once, under the GIL, before the first search needs them).
 
@@ -147,8 +145,8 @@ cdef uint8_t* LINE_TABLES[MAX_LINE_TABLE + 1]
 cdef int line_extra_of_key(int key, int length) noexcept nogil:
     # Extra moves (2 per tile that must leave the line) for a line key in base length + 1.
     cdef int keys[16]
-    cdef int n = 0, digit, i
-    for i in range(length):
+    cdef int n = 0, digit, _i
+    for _i in range(length):
         digit = key % (length + 1)
         key //= length + 1
         if digit:
@@ -157,14 +155,14 @@ cdef int line_extra_of_key(int key, int length) noexcept nogil:
     return 2 * leave_count(keys, n)
 
 
-cdef void ensure_line_tables() noexcept:
-    cdef int length, size, key, i
+cdef int ensure_line_tables() except -1:
+    cdef int length, size, key, _i
     cdef uint8_t* table
     for length in range(1, MAX_LINE_TABLE + 1):
         if LINE_TABLES[length] != NULL:
             continue
         size = 1
-        for i in range(length):
+        for _i in range(length):
             size *= length + 1
         table = <uint8_t*>malloc(size)
         if table == NULL:
@@ -172,6 +170,7 @@ cdef void ensure_line_tables() noexcept:
         for key in range(size):
             table[key] = line_extra_of_key(key, length)
         LINE_TABLES[length] = table
+    return 0
 
 
 cdef inline int line_extra(const uint8_t* table, int key, int length) noexcept nogil:
@@ -205,7 +204,7 @@ cdef uint64_t goal_board(const Geometry* g, const GoalTables* t) noexcept nogil:
 
 
 cdef void init_lines(Search* s, uint64_t board) noexcept nogil:
-    cdef int tile, cell, home, r, c, power, j
+    cdef int tile, cell, home, r, c, power, _j
     s.row_len = s.g.cols
     s.col_len = s.g.rows
     s.row_table = LINE_TABLES[s.row_len] if s.row_len <= MAX_LINE_TABLE else NULL
@@ -221,12 +220,12 @@ cdef void init_lines(Search* s, uint64_t board) noexcept nogil:
             c = s.g.col_of[cell]
             if s.g.row_of[home] == r:
                 power = 1
-                for j in range(c):
+                for _j in range(c):
                     power *= s.row_len + 1
                 s.row_delta[tile][cell] = (s.g.col_of[home] + 1) * power
             if s.g.col_of[home] == c:
                 power = 1
-                for j in range(r):
+                for _j in range(r):
                     power *= s.col_len + 1
                 s.col_delta[tile][cell] = (s.g.row_of[home] + 1) * power
     for r in range(16):
@@ -253,14 +252,8 @@ cdef int lines_extra(const Search* s) noexcept nogil:
 
 cdef inline int group_lookup(const Group* grp, uint64_t index) noexcept nogil:
     cdef uint64_t entry = index
-    cdef unsigned int used = 0
-    cdef int i, cell
     if not grp.sparse:
-        entry = 0
-        for i in range(grp.k):
-            cell = (index >> (4 * i)) & 15
-            entry += (cell - popcount(used & ((1u << cell) - 1))) * grp.weight[i]
-            used |= 1u << cell
+        entry = compact_rank(index, grp.k, grp.weight)
     if grp.nibble:
         return (grp.data[entry >> 1] >> ((entry & 1) << 2)) & 15
     return grp.data[entry]
@@ -587,7 +580,6 @@ def idastar(
     cdef const int32_t[::1] v_next, h_next
     cdef list keep = []
     cdef int status, i, grp, slot, tile, n, k, cell, mirror_tile
-    cdef uint64_t weight
     if s == NULL:
         raise MemoryError()
     try:
@@ -639,12 +631,7 @@ def idastar(
                 s.groups[grp].sparse = 1 if sparse else 0
                 s.groups[grp].nibble = 1 if nibble else 0
                 s.groups[grp].data = &table[0]
-                # Compact rank: slot i chooses among n - i cells, then the rest multiply.
-                for slot in range(k):
-                    weight = 1
-                    for i in range(slot + 1, k):
-                        weight *= n - i
-                    s.groups[grp].weight[slot] = weight
+                init_weights(s.groups[grp].weight, k, n)
                 for slot, tile in enumerate(tiles):
                     s.group_of[tile] = grp
                     s.shift_of[tile] = 4 * slot

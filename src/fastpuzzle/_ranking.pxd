@@ -1,0 +1,31 @@
+# Pattern-database indexing shared by the builder (_pdb) and the search (_idastar).
+#
+# A group of k tiles is placed on k distinct cells of an n-cell board. Its "sparse" index packs
+# the cells 4 bits per slot (slot i at bits 4i..4i+3): 16**k entries, updated on a move by one add.
+# Its "compact" rank numbers the n!/(n-k)! placements densely: slot i picks among the cells the
+# earlier slots left free, rank = sum over slots of (cell's order among free cells) * weight[i].
+
+from libc.stdint cimport uint64_t
+
+cdef extern from *:
+    int popcount "__builtin_popcount"(unsigned int x) nogil
+    int lowest_bit "__builtin_ctz"(unsigned int x) nogil
+
+cdef inline void init_weights(uint64_t* weight, int k, int n) noexcept nogil:
+    # weight[i] = (n - i - 1) * (n - i - 2) * ... * (n - k + 1)
+    cdef int slot, i
+    for slot in range(k):
+        weight[slot] = 1
+        for i in range(slot + 1, k):
+            weight[slot] *= n - i
+
+cdef inline uint64_t compact_rank(uint64_t index, int k, const uint64_t* weight) noexcept nogil:
+    # The compact rank of a placement given by its sparse index.
+    cdef uint64_t rank = 0
+    cdef unsigned int used = 0
+    cdef int i, cell
+    for i in range(k):
+        cell = (index >> (4 * i)) & 15
+        rank += (cell - popcount(used & ((1u << cell) - 1))) * weight[i]
+        used |= 1u << cell
+    return rank

@@ -1,0 +1,665 @@
+"""Pattern databases: partitions, building, the on-disk cache, loading by memory map.
+
+An additive pattern database splits the tiles into disjoint groups; for each group a table holds,
+for every placement of its tiles, the fewest moves *of those tiles* that bring them home (built
+tracking the blank: moving the blank over other cells is free). The sum over groups is admissible,
+and so is the same sum on the board reflected about the main diagonal when the goal's blank lies
+on it; IDA* takes the larger.
+
+Files live in a cache directory: the ``cache_dir`` argument, else ``$FASTPUZZLE_CACHE``, else
+``$XDG_CACHE_HOME/fastpuzzle``, else ``~/.cache/fastpuzzle``. Each file is written to a temporary
+name and renamed into place, so concurrent builders end with one good file. Its header records
+the format version, shape, goal blank cell, partition and a checksum of the tables; every size
+and offset is checked against the file's real length, and a file that fails any check is never
+used (it is rebuilt, or reported missing). Tables are memory-mapped read-only, so threads and
+processes share one copy.
+
+4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of a
+few minutes (``fastpuzzle pdb build 7-8`` or :func:`build_pdb`), never started by ``solve()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fastpuzzle import _pdb
+from fastpuzzle.errors import FastPuzzleError
+from fastpuzzle.problem import Problem
+
+__all__ = [
+    "FORMAT_VERSION",
+    "PARTITIONS",
+    "Database",
+    "PatternDatabaseError",
+    "build_pdb",
+    "clear_cache",
+    "database_for",
+    "exact_table",
+    "load_pdb",
+    "pdb_cache_dir",
+    "pdb_info",
+    "pdb_path",
+    "walking_tables",
+]
+
+#: Version of the file layout; files of another version are rebuilt.
+FORMAT_VERSION = 1
+
+_MAGIC = b"FPZLPDB\x00"
+_ALIGN = 64
+
+#: 4x4 partitions by name, as cells of the goal with the blank in the last cell. For another
+#: goal blank cell, that cell's tile group takes cell 15 instead.
+PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
+    "5-5-5": ((0, 4, 5, 8, 12), (1, 2, 3, 6, 7), (9, 10, 11, 13, 14)),
+    "6-6-3": ((0, 4, 5, 8, 9, 12), (6, 7, 10, 11, 13, 14), (1, 2, 3)),
+    "7-8": ((8, 9, 10, 11, 12, 13, 14), (0, 1, 2, 3, 4, 5, 6, 7)),
+}
+
+#: Heuristic names for one 4x4 partition.
+NAMED = {"pdb555": "5-5-5", "pdb663": "6-6-3", "pdb78": "7-8"}
+
+#: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
+SPARSE_MAX = 6
+
+Partition = Sequence[Sequence[int]]
+Progress = Callable[[str], None]
+
+
+class PatternDatabaseError(FastPuzzleError):
+    """A pattern database is missing or cannot be built."""
+
+
+@dataclass(frozen=True)
+class Database:
+    """A loaded pattern database, in the form ``_idastar.idastar`` takes.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        Rows and columns.
+    goal_blank : int
+        The goal's blank cell.
+    name : str
+        Partition name (``"6-6-3"``, ``"custom-..."``).
+    cells : tuple of tuple of int
+        Goal cells of each group.
+    groups : list
+        ``(tiles, sparse, nibble, table)`` per group; ``table`` a read-only uint8 array.
+    reflect : tuple of int or None
+        Cell mirrored about the main diagonal, when the reflected lookup is valid.
+    path : Path or None
+        The file it was mapped from (None when held in memory only).
+    """
+
+    shape: tuple[int, int]
+    goal_blank: int
+    name: str
+    cells: tuple[tuple[int, ...], ...]
+    groups: list[tuple[tuple[int, ...], bool, bool, Any]]
+    reflect: tuple[int, ...] | None
+    path: Path | None
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of all tables."""
+        return sum(int(table.nbytes) for _, _, _, table in self.groups)
+
+
+def pdb_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The cache directory: the argument, ``$FASTPUZZLE_CACHE``, or the user's cache dir."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    configured = os.environ.get("FASTPUZZLE_CACHE")
+    if configured:
+        return Path(configured)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "fastpuzzle"
+
+
+def _tile_of(cell: int, goal_blank: int) -> int:
+    return cell + 1 if cell < goal_blank else cell
+
+
+def resolve_partition(
+    partition: str | Partition, shape: tuple[int, int], goal_blank: int
+) -> tuple[str, tuple[tuple[int, ...], ...]]:
+    """``(name, goal cells per group)`` for a named or explicit partition, checked."""
+    rows, cols = shape
+    cells = rows * cols
+    if isinstance(partition, str):
+        if partition not in PARTITIONS or shape != (4, 4):
+            raise PatternDatabaseError(
+                f"unknown partition {partition!r} for {rows}x{cols}; named partitions "
+                f"({', '.join(PARTITIONS)}) are for 4x4, or give groups of goal cells"
+            )
+        groups = tuple(
+            tuple(sorted(15 if c == goal_blank else c for c in group))
+            for group in PARTITIONS[partition]
+        )
+        return partition, groups
+    groups = tuple(tuple(int(c) for c in group) for group in partition)
+    flat = [c for group in groups for c in group]
+    if (
+        not groups
+        or any(not group for group in groups)
+        or len(set(flat)) != len(flat)
+        or any(not 0 <= c < cells or c == goal_blank for c in flat)
+    ):
+        raise PatternDatabaseError(
+            f"expected disjoint non-empty groups of goal cells of a {rows}x{cols} board "
+            f"(not the goal blank {goal_blank}), got {partition!r}"
+        )
+    digest = hashlib.sha1(repr(groups).encode()).hexdigest()[:12]
+    return f"custom-{digest}", groups
+
+
+def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, ...], ...]:
+    """Goal cells in reading order, cut into balanced groups of at most six tiles."""
+    rows, cols = shape
+    cells = [c for c in range(rows * cols) if c != goal_blank]
+    count = -(-len(cells) // SPARSE_MAX)
+    size, extra = divmod(len(cells), count)
+    out, start = [], 0
+    for index in range(count):
+        end = start + size + (1 if index < extra else 0)
+        out.append(tuple(cells[start:end]))
+        start = end
+    return tuple(out)
+
+
+def _reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | None:
+    rows, cols = shape
+    if rows != cols or goal_blank // cols != goal_blank % cols:
+        return None
+    return tuple((cell % cols) * cols + cell // cols for cell in range(rows * cols))
+
+
+def pdb_path(
+    partition: str | Partition = "6-6-3",
+    shape: tuple[int, int] = (4, 4),
+    goal_blank: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Where the file of a partition lives in the cache directory."""
+    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    name, _ = resolve_partition(partition, shape, blank)
+    return pdb_cache_dir(cache_dir) / (
+        f"pdb-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-blank{blank}-{name}.fpdb"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Building and writing.
+
+
+def _stderr_progress(message: str) -> None:
+    end = "\r" if sys.stderr.isatty() and not message.endswith("\n") else "\n"
+    if end == "\n" and not message.endswith("\n") and " level " in message:
+        return  # one line per level would flood a log; keep them for terminals
+    print(message.rstrip("\n"), end=end, file=sys.stderr, flush=True)
+
+
+def _build_tables(
+    shape: tuple[int, int],
+    goal_blank: int,
+    cells: tuple[tuple[int, ...], ...],
+    label: str,
+    progress: Progress | None,
+) -> list[tuple[tuple[int, ...], bool, bool, np.ndarray]]:
+    rows, cols = shape
+    out = []
+    for number, group in enumerate(cells, 1):
+        tiles = tuple(_tile_of(c, goal_blank) for c in group)
+        sparse = len(tiles) <= SPARSE_MAX
+        started = time.perf_counter()
+
+        def relay(level: int, reached: int, total: int, number: int = number) -> None:
+            if progress is not None:
+                share = min(100.0, 100.0 * reached / max(total, 1))
+                progress(
+                    f"fastpuzzle: pattern database {label} group {number}/{len(cells)}: "
+                    f"level {level}, {share:5.1f}%"
+                )
+
+        levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), sparse, relay)
+        table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
+        del levels
+        if progress is not None:
+            progress(
+                f"fastpuzzle: pattern database {label} group {number}/{len(cells)} "
+                f"({len(tiles)} tiles) built in {time.perf_counter() - started:.1f} s\n"
+            )
+        out.append((tiles, sparse, nibble, table))
+    return out
+
+
+def _header(
+    shape: tuple[int, int],
+    goal_blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+    groups: list[dict[str, Any]],
+    payload_offset: int,
+    file_length: int,
+    checksum: str,
+) -> dict[str, Any]:
+    return {
+        "format": "fastpuzzle-pdb",
+        "version": FORMAT_VERSION,
+        "rows": shape[0],
+        "cols": shape[1],
+        "goal_blank": goal_blank,
+        "partition": name,
+        "cells": [list(group) for group in cells],
+        "groups": groups,
+        "payload_offset": payload_offset,
+        "file_length": file_length,
+        "checksum": checksum,
+    }
+
+
+def _align(n: int) -> int:
+    return -(-n // _ALIGN) * _ALIGN
+
+
+def _write(
+    path: Path,
+    shape: tuple[int, int],
+    goal_blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+    tables: list[tuple[tuple[int, ...], bool, bool, np.ndarray]],
+) -> None:
+    # Lay out the tables, then fix the header's length by iterating once: offsets depend on it.
+    digest = hashlib.blake2b(digest_size=16)
+    for _, _, _, table in tables:
+        digest.update(memoryview(table))
+    checksum = digest.hexdigest()
+    payload_offset = 0
+    while True:
+        offset = payload_offset
+        groups = []
+        for tiles, sparse, nibble, table in tables:
+            groups.append(
+                {
+                    "tiles": list(tiles),
+                    "sparse": sparse,
+                    "nibble": nibble,
+                    "offset": offset,
+                    "length": int(table.nbytes),
+                }
+            )
+            offset += int(table.nbytes)
+        header = _header(shape, goal_blank, name, cells, groups, payload_offset, offset, checksum)
+        encoded = json.dumps(header, sort_keys=True).encode()
+        needed = _align(len(_MAGIC) + 4 + len(encoded))
+        if needed == payload_offset:
+            break
+        payload_offset = needed
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(_MAGIC)
+            out.write(len(encoded).to_bytes(4, "little"))
+            out.write(encoded)
+            out.write(b"\0" * (payload_offset - len(_MAGIC) - 4 - len(encoded)))
+            for _, _, _, table in tables:
+                out.write(memoryview(table))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading and checking.
+
+
+class _Invalid(Exception):
+    """A file failed a check (the message says which)."""
+
+
+def _check(condition: bool, why: str) -> None:
+    if not condition:
+        raise _Invalid(why)
+
+
+def _read_valid(
+    path: Path,
+    shape: tuple[int, int],
+    goal_blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+) -> Database:
+    """Map ``path`` if every check passes, else raise _Invalid."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as f:
+            start = f.read(len(_MAGIC) + 4)
+            _check(len(start) == len(_MAGIC) + 4 and start[: len(_MAGIC)] == _MAGIC, "bad magic")
+            length = int.from_bytes(start[len(_MAGIC) :], "little")
+            _check(len(_MAGIC) + 4 + length <= size, "header runs past the end")
+            header = json.loads(f.read(length).decode())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise _Invalid(f"unreadable header: {error}") from None
+    _check(isinstance(header, dict), "header is not an object")
+    expected = {
+        "format": "fastpuzzle-pdb",
+        "version": FORMAT_VERSION,
+        "rows": shape[0],
+        "cols": shape[1],
+        "goal_blank": goal_blank,
+        "partition": name,
+        "cells": [list(group) for group in cells],
+    }
+    for key, value in expected.items():
+        _check(header.get(key) == value, f"{key} is {header.get(key)!r}, expected {value!r}")
+    payload_offset = header.get("payload_offset")
+    _check(
+        type(payload_offset) is int and len(_MAGIC) + 4 + length <= payload_offset <= size,
+        "payload offset out of range",
+    )
+    _check(header.get("file_length") == size, "file length differs from the header's")
+    groups = header.get("groups")
+    _check(isinstance(groups, list) and len(groups) == len(cells), "wrong number of groups")
+    n = shape[0] * shape[1]
+    layout = []
+    offset = payload_offset
+    for group, goal_cells in zip(groups, cells):
+        _check(isinstance(group, dict), "group entry is not an object")
+        tiles = tuple(_tile_of(c, goal_blank) for c in goal_cells)
+        sparse = len(tiles) <= SPARSE_MAX
+        _check(group.get("tiles") == list(tiles), "group tiles differ")
+        _check(group.get("sparse") is sparse, "group indexing differs")
+        nibble = group.get("nibble")
+        _check(isinstance(nibble, bool), "group entry size missing")
+        want = _pdb.table_length(n, len(tiles), sparse, nibble)
+        _check(group.get("offset") == offset, "group offset differs")
+        _check(group.get("length") == want, "group length differs from its shape")
+        _check(offset + want <= size, "group runs past the end")
+        layout.append((tiles, sparse, nibble, offset, want))
+        offset += want
+    _check(offset == size, "file length differs from its tables")
+    mapped = np.memmap(path, dtype=np.uint8, mode="r")
+    _check(mapped.shape[0] == size, "file changed while reading")
+    digest = hashlib.blake2b(digest_size=16)
+    step = 1 << 26
+    for begin in range(payload_offset, size, step):
+        digest.update(memoryview(mapped[begin : min(size, begin + step)]))
+    _check(digest.hexdigest() == header.get("checksum"), "checksum mismatch")
+    tables = [
+        (tiles, sparse, nibble, mapped[offset : offset + want])
+        for tiles, sparse, nibble, offset, want in layout
+    ]
+    return Database(shape, goal_blank, name, cells, tables, _reflection(shape, goal_blank), path)
+
+
+_LOCK = threading.Lock()
+# Mapped databases by file, with the inode they were mapped from: a file replaced or deleted
+# since is read again (the old mapping stays valid for searches still using it).
+_LOADED: dict[str, tuple[Database, int]] = {}
+
+
+def load_pdb(
+    partition: str | Partition = "6-6-3",
+    shape: tuple[int, int] = (4, 4),
+    goal_blank: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Database | None:
+    """The database from the cache if its file is present and passes every check, else None."""
+    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    name, cells = resolve_partition(partition, shape, blank)
+    path = pdb_path(partition, shape, blank, cache_dir)
+    with _LOCK:
+        try:
+            inode = path.stat().st_ino
+        except OSError:
+            _LOADED.pop(str(path), None)
+            return None
+        loaded = _LOADED.get(str(path))
+        if loaded is not None and loaded[1] == inode:
+            return loaded[0]
+        try:
+            database = _read_valid(path, shape, blank, name, cells)
+        except _Invalid:
+            return None
+        _LOADED[str(path)] = (database, inode)
+        return database
+
+
+def build_pdb(
+    partition: str | Partition = "6-6-3",
+    shape: tuple[int, int] = (4, 4),
+    goal_blank: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    progress: bool | Progress = True,
+    force: bool = False,
+) -> Path:
+    """Build a pattern database into the cache (unless a good file is already there).
+
+    Parameters
+    ----------
+    partition : str or sequence of sequences of int
+        ``"5-5-5"``, ``"6-6-3"`` or ``"7-8"`` (4x4), or groups of goal cells.
+    shape : (rows, cols)
+        Board shape, at most 16 cells.
+    goal_blank : int, optional
+        The goal's blank cell (default: the last cell).
+    cache_dir : path, optional
+        Overrides ``$FASTPUZZLE_CACHE`` and the user's cache directory.
+    progress : bool or callable
+        True: messages on stderr; a callable receives each message; False: silent.
+    force : bool
+        Rebuild even when a good file exists.
+
+    Returns
+    -------
+    Path
+        The file.
+    """
+    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    name, cells = resolve_partition(partition, shape, blank)
+    path = pdb_path(partition, shape, blank, cache_dir)
+    if not force and load_pdb(partition, shape, blank, cache_dir) is not None:
+        return path
+    report: Progress | None
+    if progress is True:
+        report = _stderr_progress
+    elif callable(progress):
+        report = progress
+    else:
+        report = None
+    label = f"{name} for {shape[0]}x{shape[1]} (goal blank {blank})"
+    if report is not None:
+        report(f"fastpuzzle: building pattern database {label} into {path.parent}\n")
+    started = time.perf_counter()
+    tables = _build_tables(shape, blank, cells, name, report)
+    _write(path, shape, blank, name, cells, tables)
+    if report is not None:
+        report(
+            f"fastpuzzle: pattern database {label} ready in {time.perf_counter() - started:.1f} s\n"
+        )
+    return path
+
+
+def _load_or_build(
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
+    *,
+    build: bool,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Database | None:
+    database = load_pdb(partition, shape, goal_blank, cache_dir)
+    if database is not None or not build:
+        return database
+    build_pdb(partition, shape, goal_blank, cache_dir, force=True)
+    database = load_pdb(partition, shape, goal_blank, cache_dir)
+    if database is None:
+        raise PatternDatabaseError(
+            f"pattern database {partition!r} failed its checks after a build"
+        )
+    return database
+
+
+# ---------------------------------------------------------------------------------------------
+# What the searches ask for.
+
+
+@lru_cache(maxsize=16)
+def exact_table(rows: int, cols: int, goal_blank: int) -> Database:
+    """Exact distance of every board of a small shape (one group of all tiles), in memory."""
+    if rows * cols > 9:
+        raise PatternDatabaseError(f"an exact table of {rows}x{cols} boards would be too large")
+    tiles = tuple(t for t in range(1, rows * cols))
+    levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), False)
+    table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), False)
+    table.setflags(write=False)
+    cells = (tuple(c for c in range(rows * cols) if c != goal_blank),)
+    return Database(
+        (rows, cols), goal_blank, "exact", cells, [(tiles, False, nibble, table)], None, None
+    )
+
+
+def database_for(
+    problem: Problem, heuristic: str, cache_dir: str | os.PathLike[str] | None = None
+) -> Database:
+    """The tables ``heuristic`` (``"pdb"``, ``"pdb555"``, ``"pdb663"``, ``"pdb78"``, ``"table"``)
+    uses for ``problem``, loading or building them as the module docstring describes."""
+    shape = (problem.rows, problem.cols)
+    blank = problem.goal_blank
+    if heuristic == "table":
+        return exact_table(problem.rows, problem.cols, blank)
+    if heuristic in NAMED:
+        partition = NAMED[heuristic]
+        if shape != (4, 4):
+            raise PatternDatabaseError(f"{heuristic} is for 4x4 boards, not {shape[0]}x{shape[1]}")
+        database = _load_or_build(
+            partition, shape, blank, build=partition != "7-8", cache_dir=cache_dir
+        )
+        if database is None:
+            raise PatternDatabaseError(
+                "the 7-8 pattern database is not built; build it once with "
+                "`fastpuzzle pdb build 7-8` or fastpuzzle.build_pdb('7-8') (a few minutes)"
+            )
+        return database
+    if heuristic != "pdb":
+        raise PatternDatabaseError(f"unknown pattern database heuristic {heuristic!r}")
+    if shape == (4, 4):
+        best = load_pdb("7-8", shape, blank, cache_dir)
+        if best is None:
+            best = _load_or_build("6-6-3", shape, blank, build=True, cache_dir=cache_dir)
+        assert best is not None
+        return best
+    built = _load_or_build(
+        auto_partition(shape, blank), shape, blank, build=True, cache_dir=cache_dir
+    )
+    assert built is not None
+    return built
+
+
+def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
+    """One entry per cache file: path, bytes, partition, and whether it passes every check."""
+    directory = pdb_cache_dir(cache_dir)
+    out = []
+    for path in sorted(directory.glob("pdb-*.fpdb")) if directory.is_dir() else []:
+        entry: dict[str, Any] = {"path": str(path), "bytes": path.stat().st_size, "valid": False}
+        try:
+            with path.open("rb") as f:
+                start = f.read(len(_MAGIC) + 4)
+                length = int.from_bytes(start[len(_MAGIC) :], "little")
+                header = json.loads(f.read(min(length, 1 << 20)).decode())
+            shape = (int(header["rows"]), int(header["cols"]))
+            blank = int(header["goal_blank"])
+            named = header["partition"]
+            spec = named if named in PARTITIONS else header["cells"]
+            name, cells = resolve_partition(spec, shape, blank)
+            entry.update(partition=name, shape=shape, goal_blank=blank)
+            _read_valid(path, shape, blank, name, cells)
+            entry["valid"] = True
+        except (_Invalid, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
+            entry["problem"] = str(error)
+        out.append(entry)
+    return out
+
+
+def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
+    """Delete every pattern-database file (and leftover temporary file); returns how many."""
+    directory = pdb_cache_dir(cache_dir)
+    count = 0
+    if directory.is_dir():
+        for path in list(directory.glob("pdb-*.fpdb")) + list(directory.glob(".pdb-*.tmp")):
+            path.unlink(missing_ok=True)
+            count += 1
+    with _LOCK:
+        _LOADED.clear()
+    return count
+
+
+# ---------------------------------------------------------------------------------------------
+# Walking distance.
+
+
+@lru_cache(maxsize=32)
+def _walking(lines: int, width: int, goal_line: int) -> tuple[dict[tuple[int, ...], int], Any, Any]:
+    states, nxt, dist = _pdb.walking_table(lines, width, goal_line)
+    nxt.setflags(write=False)
+    dist.setflags(write=False)
+    return states, nxt, dist
+
+
+def walking_tables(problem: Problem) -> tuple[Any, ...]:
+    """The ``walking`` argument of ``_idastar.idastar`` for ``problem``.
+
+    Raises
+    ------
+    PatternDatabaseError
+        If the abstraction of this shape has too many states (e.g. 2x8's columns).
+    """
+    rows, cols = problem.rows, problem.cols
+    blank_row, blank_col = divmod(problem.goal_blank, cols)
+    try:
+        v_states, v_next, v_dist = _walking(rows, cols, blank_row)
+        h_states, h_next, h_dist = _walking(cols, rows, blank_col)
+    except ValueError as error:
+        raise PatternDatabaseError(f"walking distance is not available: {error}") from None
+    v = [0] * (rows * rows) + [problem.blank // cols]
+    h = [0] * (cols * cols) + [problem.blank % cols]
+    packed = problem.packed
+    for cell in range(rows * cols):
+        tile = (packed >> (4 * cell)) & 15
+        if tile == 0:
+            continue
+        home = tile - 1 if tile - 1 < problem.goal_blank else tile
+        row, col = divmod(cell, cols)
+        v[row * rows + home // cols] += 1
+        h[col * cols + home % cols] += 1
+    return (
+        v_next,
+        v_dist,
+        rows,
+        v_states[tuple(v)],
+        h_next,
+        h_dist,
+        cols,
+        h_states[tuple(h)],
+    )
