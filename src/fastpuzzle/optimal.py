@@ -117,6 +117,10 @@ def auto_heuristic(problem: Problem) -> tuple[str, str]:
         return "table", "table"
     if shape == (4, 4):
         return "idastar", "pdb"
+    if problem.rows <= 4 and problem.cols <= 4:
+        # Walking-distance tables of lines up to 4 long build in a blink and beat linear conflict
+        # there (3x4: fewer nodes, ~2x faster); longer lines make them slow to build or too big.
+        return "idastar", "walking_distance"
     return "idastar", "linear_conflict"
 
 
@@ -126,7 +130,8 @@ def run_auto(
     """The default optimal solver: ``(core result, algorithm name, heuristic name)``.
 
     3x3 walks down an exact distance table; 4x4 runs IDA* on the best pattern databases on disk
-    (building 6-6-3 on first use); other shapes run IDA* with linear conflict.
+    (building 6-6-3 on first use); other shapes run IDA* with walking distance when both sides
+    are at most 4 long, else with linear conflict.
     """
     algorithm, heuristic = auto_heuristic(problem)
     return run_idastar(problem, heuristic, limits, progress), algorithm, heuristic

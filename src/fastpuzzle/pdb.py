@@ -52,6 +52,7 @@ __all__ = [
     "pdb_cache_dir",
     "pdb_info",
     "pdb_path",
+    "walking_args",
     "walking_tables",
 ]
 
@@ -635,31 +636,27 @@ def walking_tables(problem: Problem) -> tuple[Any, ...]:
     PatternDatabaseError
         If the abstraction of this shape has too many states (e.g. 2x8's columns).
     """
-    rows, cols = problem.rows, problem.cols
-    blank_row, blank_col = divmod(problem.goal_blank, cols)
+    return walking_args(
+        problem.rows, problem.cols, problem.goal_blank, problem.packed, problem.blank
+    )
+
+
+def walking_args(rows: int, cols: int, goal_blank: int, packed: int, blank: int) -> tuple[Any, ...]:
+    """:func:`walking_tables` for a canonical packed board."""
+    blank_row, blank_col = divmod(goal_blank, cols)
     try:
         v_states, v_next, v_dist = _walking(rows, cols, blank_row)
         h_states, h_next, h_dist = _walking(cols, rows, blank_col)
     except ValueError as error:
         raise PatternDatabaseError(f"walking distance is not available: {error}") from None
-    v = [0] * (rows * rows) + [problem.blank // cols]
-    h = [0] * (cols * cols) + [problem.blank % cols]
-    packed = problem.packed
+    v = [0] * (rows * rows) + [blank // cols]
+    h = [0] * (cols * cols) + [blank % cols]
     for cell in range(rows * cols):
         tile = (packed >> (4 * cell)) & 15
         if tile == 0:
             continue
-        home = tile - 1 if tile - 1 < problem.goal_blank else tile
+        home = tile - 1 if tile - 1 < goal_blank else tile
         row, col = divmod(cell, cols)
         v[row * rows + home // cols] += 1
         h[col * cols + home % cols] += 1
-    return (
-        v_next,
-        v_dist,
-        rows,
-        v_states[tuple(v)],
-        h_next,
-        h_dist,
-        cols,
-        h_states[tuple(h)],
-    )
+    return (v_next, v_dist, rows, v_states[tuple(v)], h_next, h_dist, cols, h_states[tuple(h)])

@@ -1,0 +1,27 @@
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+def level_length(cells: int, k: int, sparse: bool) -> int: ...
+def build_levels(
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    tiles: Sequence[int],
+    sparse: bool,
+    progress: Callable[[int, int, int], Any] | None = None,
+) -> npt.NDArray[np.uint8]: ...
+def pack_table(
+    levels: npt.NDArray[np.uint8],
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    tiles: Sequence[int],
+    sparse: bool,
+) -> tuple[npt.NDArray[np.uint8], bool]: ...
+def table_length(cells: int, k: int, sparse: bool, nibble: bool) -> int: ...
+def walking_table(
+    lines: int, width: int, goal_line: int, max_states: int = 2000000
+) -> tuple[dict[tuple[int, ...], int], npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...

@@ -1,0 +1,205 @@
+"""IDA* drivers: exact node counts, optimal lengths, admissibility, limits.
+
+Optimal lengths and node counts come from ../shared/instances and tests/oracle.py, never from the
+code under test. Pattern databases are built into a temporary cache.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fastpuzzle import _board, _idastar, pdb
+from fastpuzzle.limits import Limits
+from fastpuzzle.optimal import run_idastar
+from fastpuzzle.problem import make_problem
+from tests.instances import random50
+from tests.oracle import distances_3x3
+
+SOLVED, EXHAUSTED, TIME_LIMIT, NODE_LIMIT, MEMORY_LIMIT, DEPTH_LIMIT = range(6)
+
+#: random50 boards whose Manhattan IDA* is a few million nodes at most: checked in every run.
+SMALL_NODES = 3_000_000
+GOAL_4X4 = (*range(1, 16), 0)
+
+
+@pytest.fixture(autouse=True)
+def _tmp_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path_factory.getbasetemp() / "pdb-idastar"))
+
+
+def _replay(tiles: tuple[int, ...], moves: str, rows: int, cols: int) -> tuple[int, ...]:
+    cells = list(tiles)
+    step = {"U": -cols, "D": cols, "L": -1, "R": 1}
+    for move in moves:
+        blank = cells.index(0)
+        target = blank + step[move]
+        assert 0 <= target < rows * cols
+        if move in "LR":
+            assert target // cols == blank // cols
+        cells[blank], cells[target] = cells[target], cells[blank]
+    return tuple(cells)
+
+
+def _manhattan_case(instance):  # type: ignore[no-untyped-def]
+    problem = make_problem(list(instance.tiles))
+    core = run_idastar(problem, "manhattan", Limits())
+    assert core[0] == SOLVED
+    assert core[7] == len(core[1]) == instance.optimal_length
+    assert core[3] == instance.manhattan_ida_nodes, "generated nodes differ from random50.tsv"
+    goal = GOAL_4X4
+    assert _replay(instance.tiles, core[1], 4, 4) == goal
+
+
+@pytest.mark.parametrize(
+    "instance",
+    [i for i in random50() if i.manhattan_ida_nodes <= SMALL_NODES],
+    ids=lambda i: i.name,
+)
+def test_manhattan_node_counts_equal_random50(instance) -> None:  # type: ignore[no-untyped-def]
+    _manhattan_case(instance)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "instance",
+    [i for i in random50() if i.manhattan_ida_nodes > SMALL_NODES],
+    ids=lambda i: i.name,
+)
+def test_manhattan_node_counts_equal_random50_slow(instance) -> None:  # type: ignore[no-untyped-def]
+    _manhattan_case(instance)
+
+
+@pytest.mark.parametrize("heuristic", ["linear_conflict", "walking_distance", "pdb555"])
+def test_stronger_heuristics_find_optimal_lengths(heuristic: str) -> None:
+    cases = sorted(random50(), key=lambda i: i.manhattan_ida_nodes)[:8]
+    for instance in cases:
+        core = run_idastar(make_problem(list(instance.tiles)), heuristic, Limits())
+        assert core[0] == SOLVED
+        assert core[7] == instance.optimal_length, instance.name
+        assert _replay(instance.tiles, core[1], 4, 4) == GOAL_4X4
+        # Stronger heuristics never generate more nodes than Manhattan on these boards.
+        assert core[3] < instance.manhattan_ida_nodes
+
+
+def _root_h(packed: int, blank: int, rows: int, cols: int, goal_blank: int, **kw) -> int:  # type: ignore[no-untyped-def]
+    # max_depth=0 stops before any bound above 0: the reported depth is the root's h.
+    core = _idastar.idastar(packed, blank, rows, cols, goal_blank, max_depth=0, **kw)
+    return 0 if core[0] == SOLVED else core[7]
+
+
+def _pack(tiles: tuple[int, ...]) -> int:
+    return int(_board.pack(tiles))
+
+
+HEURISTICS_3X3 = ["misplaced", "manhattan", "linear_conflict", "walking_distance", "pdb", "table"]
+
+
+def _kwargs_for(heuristic: str, tiles: tuple[int, ...]) -> dict[str, object]:
+    problem = make_problem(list(tiles), check_solvable=False)
+    if heuristic == "walking_distance":
+        return {"heuristic": heuristic, "walking": pdb.walking_tables(problem)}
+    if heuristic in ("pdb", "table"):
+        database = pdb.database_for(problem, heuristic)
+        return {"heuristic": "pdb", "groups": database.groups, "reflect": database.reflect}
+    return {"heuristic": heuristic}
+
+
+@pytest.mark.parametrize("heuristic", HEURISTICS_3X3)
+def test_every_3x3_board_admissible(heuristic: str) -> None:
+    distances = distances_3x3()
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    kwargs = _kwargs_for(heuristic, goal)
+    walking = heuristic == "walking_distance"
+    for tiles, distance in distances.items():
+        packed = _pack(tiles)
+        if walking:
+            # Its start state depends on the board.
+            kwargs["walking"] = pdb.walking_args(3, 3, 8, packed, tiles.index(0))
+        h = _root_h(packed, tiles.index(0), 3, 3, 8, **kwargs)
+        if heuristic == "table":
+            assert h == distance, tiles
+        else:
+            assert h <= distance, tiles
+
+
+@pytest.mark.parametrize("heuristic", ["linear_conflict", "walking_distance", "pdb", "table"])
+def test_3x3_optimal_lengths_match_oracle(heuristic: str) -> None:
+    distances = distances_3x3()
+    rng = random.Random(7)
+    boards = rng.sample(sorted(distances), 150)
+    for tiles in boards:
+        core = run_idastar(make_problem(list(tiles)), heuristic, Limits())
+        assert core[0] == SOLVED
+        assert core[7] == distances[tiles]
+        assert _replay(tiles, core[1], 3, 3) == (1, 2, 3, 4, 5, 6, 7, 8, 0)
+
+
+@pytest.mark.parametrize(
+    "heuristic", ["manhattan", "linear_conflict", "walking_distance", "pdb555"]
+)
+def test_4x4_root_never_above_optimal(heuristic: str) -> None:
+    for instance in random50():
+        problem = make_problem(list(instance.tiles))
+        core = run_idastar(problem, heuristic, Limits(max_depth=0))
+        assert core[7] <= instance.optimal_length, instance.name
+
+
+def test_node_limit_stops_with_status() -> None:
+    instance = max(random50(), key=lambda i: i.manhattan_ida_nodes)
+    core = run_idastar(make_problem(list(instance.tiles)), "manhattan", Limits(nodes=100_000))
+    assert core[0] == NODE_LIMIT
+    assert core[1] == ""
+    assert core[2] == 100_000
+
+
+def test_time_limit_stops_with_status() -> None:
+    instance = max(random50(), key=lambda i: i.manhattan_ida_nodes)
+    core = run_idastar(make_problem(list(instance.tiles)), "manhattan", Limits(seconds=0.05))
+    assert core[0] == TIME_LIMIT
+    assert core[6] < 2.0
+
+
+def test_max_depth_gives_depth_limit() -> None:
+    instance = min(random50(), key=lambda i: i.manhattan_ida_nodes)
+    problem = make_problem(list(instance.tiles))
+    core = run_idastar(problem, "manhattan", Limits(max_depth=instance.optimal_length - 1))
+    assert core[0] == DEPTH_LIMIT
+    core = run_idastar(problem, "manhattan", Limits(max_depth=instance.optimal_length))
+    assert core[0] == SOLVED
+
+
+def test_progress_is_called_and_can_interrupt() -> None:
+    instance = max(random50(), key=lambda i: i.manhattan_ida_nodes)
+    problem = make_problem(list(instance.tiles))
+    seen: list[tuple[int, int, float, int]] = []
+
+    def progress(expanded: int, generated: int, seconds: float, depth: int) -> None:
+        seen.append((expanded, generated, seconds, depth))
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_idastar(problem, "manhattan", Limits(), progress)
+    assert len(seen) == 3
+    assert seen[0][0] == 1 << 16
+    assert seen[-1][3] >= 0
+
+
+def test_already_solved_and_other_goals() -> None:
+    problem = make_problem("1 2 3/4 5 6/7 8 _")
+    assert run_idastar(problem, "manhattan", Limits())[:2] == (SOLVED, "")
+    # A goal with the blank in the centre: every heuristic agrees with the table.
+    goal = "1 2 3/4 _ 5/6 7 8"
+    board = "8 1 3/4 _ 2/7 6 5"
+    problem = make_problem(board, goal)
+    lengths = {h: run_idastar(problem, h, Limits())[7] for h in HEURISTICS_3X3}
+    assert len(set(lengths.values())) == 1, lengths
+
+
+def test_unknown_heuristic() -> None:
+    from fastpuzzle.errors import UnknownNameError
+
+    with pytest.raises(UnknownNameError):
+        run_idastar(make_problem("1 2 3/4 5 6/7 _ 8"), "nope", Limits())
