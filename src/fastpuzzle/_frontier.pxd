@@ -14,6 +14,18 @@ from libc.string cimport memmove, memset
 
 from fastpuzzle._packed cimport hash_board
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define fastpuzzle_prefetch(p) __builtin_prefetch((const void*)(p))
+    #else
+    #define fastpuzzle_prefetch(p) ((void)0)
+    #endif
+    """
+    # Starts loading a cache line without waiting for it: the probes of several children then
+    # overlap instead of waiting on one cache miss after another.
+    void prefetch "fastpuzzle_prefetch"(const void* address) noexcept nogil
+
 cdef enum:
     MEM_OK = 0
     MEM_OVER_LIMIT = 1
@@ -100,7 +112,7 @@ cdef inline int table_init(Table* t, Budget* b, uint64_t capacity) noexcept nogi
         return rc
     memset(t.slots, 0, size * sizeof(Entry))
     t.mask = size - 1
-    t.grow_at = size // 2
+    t.grow_at = size - size // 4
     return MEM_OK
 
 cdef inline void table_free(Table* t, Budget* b) noexcept nogil:
@@ -135,7 +147,7 @@ cdef inline int table_grow(Table* t, Budget* b) noexcept nogil:
             fresh[j] = old[i]
     t.slots = fresh
     t.mask = new_mask
-    t.grow_at = new_size // 2
+    t.grow_at = new_size - new_size // 4
     budget_release(b, <void**>&old, old_size * sizeof(Entry))
     return MEM_OK
 
@@ -148,10 +160,19 @@ cdef inline Entry* table_find(const Table* t, uint64_t key) noexcept nogil:
             return NULL
         i = (i + 1) & t.mask
 
+cdef inline void table_prefetch(const Table* t, uint64_t hash) noexcept nogil:
+    prefetch(&t.slots[hash & t.mask])
+
 cdef inline int table_insert(Table* t, Budget* b, uint64_t key, Entry** out) noexcept nogil:
+    return table_insert_hashed(t, b, key, hash_board(key), out)
+
+cdef inline int table_insert_hashed(
+    Table* t, Budget* b, uint64_t key, uint64_t hash, Entry** out
+) noexcept nogil:
     # Finds `key` (TABLE_FOUND) or adds it with zeroed fields (TABLE_ADDED); `out` points at its
     # entry until the next insertion. Returns -MEM_OVER_LIMIT or -MEM_FAILED when it cannot add.
-    cdef uint64_t i = hash_board(key) & t.mask
+    # `hash` is hash_board(key), computed early by callers that prefetch its slot.
+    cdef uint64_t i = hash & t.mask
     cdef int rc
     while t.slots[i].key:
         if t.slots[i].key == key:
@@ -162,7 +183,7 @@ cdef inline int table_insert(Table* t, Budget* b, uint64_t key, Entry** out) noe
         rc = table_grow(t, b)
         if rc != MEM_OK:
             return -rc
-        i = hash_board(key) & t.mask
+        i = hash & t.mask
         while t.slots[i].key:
             i = (i + 1) & t.mask
     t.slots[i].key = key

@@ -56,6 +56,8 @@ from fastpuzzle._frontier cimport (
     table_free,
     table_init,
     table_insert,
+    table_insert_hashed,
+    table_prefetch,
 )
 from fastpuzzle._heuristics cimport (
     GoalTables,
@@ -69,6 +71,7 @@ from fastpuzzle._packed cimport (
     NO_CELL,
     get_tile,
     goal_cell_of,
+    hash_board,
     init_geometry,
     slide,
 )
@@ -230,7 +233,11 @@ cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
     cdef Entry* e
     cdef Item item
     cdef uint64_t child, layer_left = 1
-    cdef int depth = 0, d, target, rc
+    cdef uint64_t children[4]
+    cdef uint64_t hashes[4]
+    cdef int targets[4]
+    cdef int dirs[4]
+    cdef int depth = 0, d, target, rc, n, k
     if p.start == p.goal:
         r.status = STATUS_SOLVED
         r.end = p.start
@@ -260,25 +267,34 @@ cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
         item = fifo_pop(q)
         layer_left -= 1
         r.cnt.expanded += 1
+        # All children first, their slots prefetched, so that their cache misses overlap.
+        n = 0
         for d in range(4):
             target = p.geo.neighbour[item.blank][d]
             if target == NO_CELL or d == (item.move ^ 1):
                 continue
-            child = slide(item.board, item.blank, target)
-            r.cnt.generated += 1
-            rc = table_insert(t, &r.budget, child, &e)
+            children[n] = slide(item.board, item.blank, target)
+            hashes[n] = hash_board(children[n])
+            table_prefetch(t, hashes[n])
+            targets[n] = target
+            dirs[n] = d
+            n += 1
+        r.cnt.generated += n
+        for k in range(n):
+            child = children[k]
+            rc = table_insert_hashed(t, &r.budget, child, hashes[k], &e)
             if rc < 0:
                 return memory_status(r, -rc)
             if rc != TABLE_ADDED:
                 continue
             e.g = depth + 1
-            e.move = d
-            e.blank = target
+            e.move = dirs[k]
+            e.blank = targets[k]
             if child == p.goal:
                 r.status = STATUS_SOLVED
                 r.end = child
                 return 0
-            rc = fifo_push(q, &r.budget, child, target, d)
+            rc = fifo_push(q, &r.budget, child, targets[k], dirs[k])
             if rc != MEM_OK:
                 return memory_status(r, rc)
         if fifo_size(q) > r.cnt.max_frontier:
@@ -345,7 +361,11 @@ cdef int run_best_first(
     cdef Entry* e
     cdef uint64_t board, child
     cdef uint32_t priority, tie, g
-    cdef int h, ch, score, blank, back, d, target, tile, rc
+    cdef uint64_t children[4]
+    cdef uint64_t hashes[4]
+    cdef int targets[4]
+    cdef int dirs[4]
+    cdef int h, ch, score, blank, back, d, target, tile, rc, n, k
     cdef bint by_g = g_scale > 0
     rc = table_insert(t, &r.budget, p.start, &e)
     if rc < 0:
@@ -382,14 +402,25 @@ cdef int run_best_first(
         if p.max_depth >= 0 and <int>g >= p.max_depth:
             r.pruned = True
             continue
+        # All children first, their slots prefetched, so that their cache misses overlap.
+        n = 0
         for d in range(4):
             target = p.geo.neighbour[blank][d]
             if target == NO_CELL or d == back:
                 continue
+            children[n] = slide(board, blank, target)
+            hashes[n] = hash_board(children[n])
+            table_prefetch(t, hashes[n])
+            targets[n] = target
+            dirs[n] = d
+            n += 1
+        r.cnt.generated += n
+        for k in range(n):
+            child = children[k]
+            target = targets[k]
+            d = dirs[k]
             tile = get_tile(board, target)
-            child = slide(board, blank, target)
-            r.cnt.generated += 1
-            rc = table_insert(t, &r.budget, child, &e)
+            rc = table_insert_hashed(t, &r.budget, child, hashes[k], &e)
             if rc < 0:
                 return memory_status(r, -rc)
             if rc == TABLE_ADDED:
