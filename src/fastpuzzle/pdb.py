@@ -414,9 +414,10 @@ def _read_valid(
 
 
 _LOCK = threading.Lock()
-# Mapped databases by file, with the inode they were mapped from: a file replaced or deleted
-# since is read again (the old mapping stays valid for searches still using it).
-_LOADED: dict[str, tuple[Database, int]] = {}
+# Mapped databases by file, with the identity (inode, size, mtime) of the file they were mapped
+# from: a file replaced, rewritten or deleted since is checked again (an old mapping of a file
+# replaced by rename stays valid for searches still using it).
+_LOADED: dict[str, tuple[Database, tuple[int, int, int]]] = {}
 
 
 def load_pdb(
@@ -431,18 +432,20 @@ def load_pdb(
     path = pdb_path(partition, shape, blank, cache_dir)
     with _LOCK:
         try:
-            inode = path.stat().st_ino
+            stat = path.stat()
         except OSError:
             _LOADED.pop(str(path), None)
             return None
-        loaded = _LOADED.get(str(path))
-        if loaded is not None and loaded[1] == inode:
+        identity = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        loaded = _LOADED.pop(str(path), None)
+        if loaded is not None and loaded[1] == identity:
+            _LOADED[str(path)] = loaded
             return loaded[0]
         try:
             database = _read_valid(path, shape, blank, name, cells)
         except _Invalid:
             return None
-        _LOADED[str(path)] = (database, inode)
+        _LOADED[str(path)] = (database, identity)
         return database
 
 

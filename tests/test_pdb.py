@@ -1,0 +1,238 @@
+"""Pattern databases: values never above BFS distances, and a cache that trusts nothing.
+
+Everything builds into temporary cache directories, on boards small enough to take milliseconds.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fastpuzzle import _board, _idastar, pdb
+from tests.oracle import distances_from
+
+SOLVED = 0
+
+# 2x4 with the goal blank in the last cell: two groups of goal cells.
+SHAPE = (2, 4)
+PARTITION = ((0, 1, 4), (2, 3, 5, 6))
+
+
+def _h(
+    database: pdb.Database, tiles: tuple[int, ...], rows: int, cols: int, goal_blank: int
+) -> int:
+    core = _idastar.idastar(
+        int(_board.pack(tiles)),
+        tiles.index(0),
+        rows,
+        cols,
+        goal_blank,
+        "pdb",
+        max_depth=0,
+        groups=database.groups,
+        reflect=database.reflect,
+    )
+    return 0 if core[0] == SOLVED else int(core[7])
+
+
+def _manhattan(tiles: tuple[int, ...], rows: int, cols: int, goal_blank: int) -> int:
+    return int(_board.heuristic("manhattan", _board.pack(tiles), rows, cols, goal_blank))
+
+
+@pytest.mark.parametrize(
+    ("shape", "partition", "goal_blank"),
+    [
+        ((2, 4), ((0, 1, 4), (2, 3, 5, 6)), 7),
+        ((2, 4), ((0, 1, 2, 3), (5, 6, 7)), 4),
+        ((3, 3), ((0, 1, 3, 4), (2, 5, 6, 7)), 8),  # reflected lookups too
+        ((3, 3), ((0, 1, 2), (3, 5), (6, 7, 8)), 4),  # blank in the centre, reflected
+        ((3, 3), ((1, 2, 3, 4, 5, 6, 7, 8),), 0),  # one group: the exact distance
+    ],
+)
+def test_values_never_above_bfs_distance(
+    tmp_path: Path,
+    shape: tuple[int, int],
+    partition: tuple[tuple[int, ...], ...],
+    goal_blank: int,
+) -> None:
+    rows, cols = shape
+    pdb.build_pdb(partition, shape, goal_blank, tmp_path, progress=False)
+    database = pdb.load_pdb(partition, shape, goal_blank, tmp_path)
+    assert database is not None
+    assert (database.reflect is not None) == (rows == cols and goal_blank in (0, 4, 8))
+    # The canonical goal: tiles 1..n-1 in reading order around the blank.
+    goal = [0] * (rows * cols)
+    for cell in range(rows * cols):
+        if cell != goal_blank:
+            goal[cell] = cell + 1 if cell < goal_blank else cell
+    distances = distances_from(tuple(goal), rows, cols)
+    exact = len(partition) == 1
+    above_manhattan = 0
+    for tiles, distance in distances.items():
+        h = _h(database, tiles, rows, cols, goal_blank)
+        if exact:
+            assert h == distance, tiles
+        else:
+            assert h <= distance, tiles
+        md = _manhattan(tiles, rows, cols, goal_blank)
+        assert h >= md
+        above_manhattan += h > md
+    assert above_manhattan > 0
+
+
+def test_cache_dir_resolution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FASTPUZZLE_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert pdb.pdb_cache_dir() == tmp_path / "xdg" / "fastpuzzle"
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "env"))
+    assert pdb.pdb_cache_dir() == tmp_path / "env"
+    assert pdb.pdb_cache_dir(tmp_path / "arg") == tmp_path / "arg"
+    path = pdb.build_pdb(PARTITION, SHAPE, progress=False)
+    assert path.parent == tmp_path / "env"
+
+
+def _fresh(tmp_path: Path) -> Path:
+    path = pdb.build_pdb(PARTITION, SHAPE, cache_dir=tmp_path, progress=False)
+    assert pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path) is not None
+    return path
+
+
+def _payload_offset(path: Path) -> int:
+    raw = path.read_bytes()
+    length = int.from_bytes(raw[8:12], "little")
+    return int(json.loads(raw[12 : 12 + length])["payload_offset"])
+
+
+def _rebuilds(tmp_path: Path, path: Path) -> None:
+    assert pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path) is None
+    pdb.build_pdb(PARTITION, SHAPE, cache_dir=tmp_path, progress=False)
+    assert pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path) is not None
+
+
+def test_truncated_file_is_rejected_and_rebuilt(tmp_path: Path) -> None:
+    path = _fresh(tmp_path)
+    data = path.read_bytes()
+    for keep in (0, 5, 40, _payload_offset(path), len(data) - 1):
+        path.write_bytes(data[:keep])
+        _rebuilds(tmp_path, path)
+        assert path.read_bytes() == data
+
+
+def test_flipped_byte_is_rejected(tmp_path: Path) -> None:
+    path = _fresh(tmp_path)
+    data = bytearray(path.read_bytes())
+    for where in (_payload_offset(path), len(data) - 1, 10, 20):
+        broken = bytearray(data)
+        broken[where] ^= 0x10
+        path.write_bytes(bytes(broken))
+        _rebuilds(tmp_path, path)
+
+
+def _rewrite_header(path: Path, change: dict[str, object]) -> None:
+    raw = path.read_bytes()
+    length = int.from_bytes(raw[8:12], "little")
+    header = json.loads(raw[12 : 12 + length])
+    header.update(change)
+    encoded = json.dumps(header).encode()
+    payload = raw[header["payload_offset"] if "payload_offset" not in change else 12 + length :]
+    head = raw[:8] + len(encoded).to_bytes(4, "little") + encoded
+    path.write_bytes(head + payload)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"version": 999},
+        {"goal_blank": 3},
+        {"rows": 4, "cols": 2},
+        {"cells": [[0, 1], [2, 3, 4, 5, 6]]},
+        {"payload_offset": 1 << 40},
+        {"file_length": 1 << 40},
+        {
+            "groups": [
+                {"tiles": [1, 2, 5], "sparse": True, "nibble": True, "offset": 0, "length": 8}
+            ]
+        },
+        {"checksum": "0" * 32},
+    ],
+    ids=lambda c: next(iter(c)),
+)
+def test_wrong_header_is_rejected(tmp_path: Path, change: dict[str, object]) -> None:
+    path = _fresh(tmp_path)
+    _rewrite_header(path, change)
+    _rebuilds(tmp_path, path)
+
+
+def test_huge_or_garbage_header_is_rejected(tmp_path: Path) -> None:
+    path = _fresh(tmp_path)
+    data = path.read_bytes()
+    path.write_bytes(data[:8] + (1 << 31).to_bytes(4, "little") + data[12:])
+    _rebuilds(tmp_path, path)
+    path.write_bytes(data[:12] + b"\xff\xfe not json" + data[25:])
+    _rebuilds(tmp_path, path)
+    path.write_bytes(os.urandom(len(data)))
+    _rebuilds(tmp_path, path)
+
+
+def test_foreign_file_is_rejected(tmp_path: Path) -> None:
+    other = pdb.build_pdb(((0, 1), (2, 3, 4, 5, 6)), SHAPE, cache_dir=tmp_path, progress=False)
+    path = pdb.pdb_path(PARTITION, SHAPE, cache_dir=tmp_path)
+    path.write_bytes(other.read_bytes())
+    _rebuilds(tmp_path, path)
+
+
+def test_loaded_tables_are_read_only_memory_maps(tmp_path: Path) -> None:
+    _fresh(tmp_path)
+    database = pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path)
+    assert database is not None
+    for _, _, _, table in database.groups:
+        assert isinstance(table, np.memmap)
+        assert not table.flags.writeable
+    # Loading again in this process reuses the same mapping.
+    assert pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path) is database
+
+
+def _build_in_child(cache_dir: str) -> None:
+    pdb.build_pdb("5-5-5", (4, 4), cache_dir=cache_dir, progress=False, force=True)
+
+
+def test_concurrent_builders_end_with_one_good_file(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_build_in_child, args=(str(tmp_path),)) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+        assert worker.exitcode == 0
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == [pdb.pdb_path("5-5-5", (4, 4), cache_dir=tmp_path).name]
+    assert pdb.load_pdb("5-5-5", (4, 4), cache_dir=tmp_path) is not None
+
+
+def test_info_and_clear(tmp_path: Path) -> None:
+    path = _fresh(tmp_path)
+    (tmp_path / "pdb-v1-junk.fpdb").write_bytes(b"junk")
+    info = {Path(entry["path"]).name: entry for entry in pdb.pdb_info(tmp_path)}
+    assert info[path.name]["valid"] is True
+    assert info["pdb-v1-junk.fpdb"]["valid"] is False
+    assert pdb.clear_cache(tmp_path) == 2
+    assert pdb.pdb_info(tmp_path) == []
+
+
+def test_bad_partitions_are_refused(tmp_path: Path) -> None:
+    for partition in (((0, 1), (1, 2)), ((0, 7),), ((),), "6-6-3"):
+        with pytest.raises(pdb.PatternDatabaseError):
+            pdb.build_pdb(partition, SHAPE, cache_dir=tmp_path, progress=False)
+
+
+def test_named_partitions_follow_the_goal_blank() -> None:
+    name, cells = pdb.resolve_partition("6-6-3", (4, 4), 0)
+    assert name == "6-6-3"
+    flat = sorted(c for group in cells for c in group)
+    assert flat == list(range(1, 16))
+    assert [len(group) for group in cells] == [6, 6, 3]
