@@ -1,0 +1,169 @@
+"""The default optimal solver: solve() on 3x3 (exact table), 4x4 (pattern databases), other shapes.
+
+The 6-6-3 database is built once per test session into a temporary cache (seconds), so the default
+run solves every random50 board, most of them 50+ moves, with the default solver.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import optimal, pdb
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import make_problem
+from tests.instances import random50, seed_cases
+from tests.oracle import distances_3x3, distances_from
+
+
+@pytest.fixture(scope="module")
+def cache_663(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A cache directory holding the 6-6-3 database, set as ``$FASTPUZZLE_CACHE``."""
+    directory = tmp_path_factory.mktemp("pdb-optimal")
+    before = os.environ.get("FASTPUZZLE_CACHE")
+    os.environ["FASTPUZZLE_CACHE"] = str(directory)
+    try:
+        pdb.build_pdb("6-6-3", progress=False)
+        yield directory
+    finally:
+        if before is None:
+            os.environ.pop("FASTPUZZLE_CACHE", None)
+        else:
+            os.environ["FASTPUZZLE_CACHE"] = before
+
+
+def test_random50_all_optimal_with_default_solver(cache_663: Path) -> None:
+    cases = random50()
+    assert sum(case.optimal_length >= 50 for case in cases) >= 10
+    for case in cases:
+        solution = fp.solve(list(case.tiles))
+        assert len(solution) == case.optimal_length, case.name
+        assert solution.verify()
+        assert solution.optimal
+        assert solution.algorithm == "idastar"
+        assert solution.heuristic == "pdb"
+
+
+def test_seed_4x4_cases_with_default_solver(cache_663: Path) -> None:
+    for case in seed_cases():
+        if case.size != 4 or case.optimal_length is None or case.optimal_length > 60:
+            continue
+        solution = fp.solve(list(case.tiles))
+        assert len(solution) == case.optimal_length, case.name
+        assert solution.verify()
+
+
+@pytest.mark.slow
+def test_seed_4x4_long_cases_with_default_solver(cache_663: Path) -> None:
+    for case in seed_cases():
+        if case.size == 4 and case.optimal_length is not None and case.optimal_length > 60:
+            assert len(fp.solve(list(case.tiles))) == case.optimal_length, case.name
+
+
+def test_4x4_database_root_never_above_optimal(cache_663: Path) -> None:
+    for case in random50():
+        core = optimal.run_idastar(make_problem(list(case.tiles)), "pdb", Limits(max_depth=0))
+        assert core[7] <= case.optimal_length
+
+
+def test_3x3_default_walks_the_exact_table() -> None:
+    distances = distances_3x3()
+    rng = random.Random(3)
+    for tiles in rng.sample(sorted(distances), 300):
+        solution = fp.solve(list(tiles))
+        assert len(solution) == distances[tiles]
+        assert solution.verify()
+        assert solution.algorithm == "table"
+        # A walk down the table: every expanded node lies on the solution path.
+        assert solution.stats.expanded == len(solution)
+
+
+def test_3x3_other_goals() -> None:
+    rng = random.Random(5)
+    for blank in range(9):
+        tiles = list(range(1, 9))
+        rng.shuffle(tiles)
+        goal = [*tiles[:blank], 0, *tiles[blank:]]
+        board = fp.scramble(fp.Board(goal, shape=(3, 3)), 40, rng=blank)
+        solution = fp.solve(board, goal)
+        assert solution.verify()
+        by_search = fp.search(board, goal, algorithm="idastar", heuristic="manhattan")
+        assert by_search.solution is not None
+        assert len(solution) == len(by_search.solution)
+
+
+@pytest.mark.parametrize("shape", [(2, 4), (4, 2), (2, 3)])
+def test_other_shapes_default_matches_bfs(shape: tuple[int, int]) -> None:
+    rows, cols = shape
+    goal = (*range(1, rows * cols), 0)
+    distances = distances_from(goal, rows, cols)
+    rng = random.Random(11)
+    for tiles in rng.sample(sorted(distances), 60):
+        solution = fp.solve(fp.Board(list(tiles), shape=shape))
+        assert len(solution) == distances[tiles]
+        assert solution.verify()
+        assert solution.heuristic == "walking_distance"
+
+
+def test_larger_shapes_agree_across_heuristics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    for shape in ((3, 4), (2, 6)):
+        board = fp.random_board(shape, rng=2)
+        problem = make_problem(board)
+        lengths = {
+            h: optimal.run_idastar(problem, h, Limits(seconds=60))[7]
+            for h in ("linear_conflict", "walking_distance", "pdb")
+        }
+        assert len(set(lengths.values())) == 1, (shape, lengths)
+        assert len(fp.solve(board)) == lengths["pdb"]
+
+
+def test_4x4_other_goals_with_555(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Goal blank on the diagonal (reflection used) and off it (not used).
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    rng = random.Random(1)
+    for blank in (0, 5, 1, 14):
+        tiles = list(range(1, 16))
+        rng.shuffle(tiles)
+        goal = fp.Board([*tiles[:blank], 0, *tiles[blank:]], shape=(4, 4))
+        board = fp.scramble(goal, 36, rng=blank)
+        problem = make_problem(board, goal)
+        database = pdb.database_for(problem, "pdb555")
+        assert (database.reflect is not None) == (blank in (0, 5))
+        by_pdb = optimal.run_idastar(problem, "pdb555", Limits())
+        by_lc = optimal.run_idastar(problem, "linear_conflict", Limits())
+        assert by_pdb[7] == by_lc[7]
+        assert board.apply(by_pdb[1]) == goal
+
+
+def test_78_is_never_built_silently(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    problem = make_problem(list(random50()[1].tiles))
+    with pytest.raises(pdb.PatternDatabaseError, match="pdb build 7-8"):
+        optimal.run_idastar(problem, "pdb78", Limits())
+    assert not list(tmp_path.glob("*7-8*"))
+
+
+def test_auto_obeys_limits(cache_663: Path) -> None:
+    hard = max(random50(), key=lambda case: case.manhattan_ida_nodes)
+    with pytest.raises(fp.NodeLimitError):
+        fp.solve(list(hard.tiles), limits=Limits(nodes=10))
+    with pytest.raises(fp.DepthLimitError):
+        fp.solve(list(hard.tiles), limits=Limits(max_depth=hard.optimal_length - 2))
+
+
+def test_auto_choices() -> None:
+    def choice(shape: tuple[int, int]) -> tuple[str, str]:
+        return optimal.auto_heuristic(make_problem(fp.Board.goal(shape)))
+
+    assert choice((3, 3)) == ("table", "table")
+    assert choice((4, 4)) == ("idastar", "pdb")
+    assert choice((3, 4)) == ("idastar", "walking_distance")
+    assert choice((2, 8)) == ("idastar", "linear_conflict")
