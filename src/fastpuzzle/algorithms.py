@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import floor
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypedDict
 
 from fastpuzzle import _search
 from fastpuzzle.errors import UnknownNameError
@@ -88,6 +88,29 @@ HEURISTIC_LIST: tuple[Heuristic, ...] = (
         ("lc", "linear_conflicts"),
         "Manhattan + 2 per tile that must leave its row or column (Hansson et al.)",
     ),
+    # IDA*-only heuristics (fastpuzzle.optimal): walking distance and pattern databases.
+    Heuristic(
+        "walking_distance",
+        ("wd", "walking"),
+        "walking distance (Takahashi): exact row/column-group abstraction, shapes up to 4x4",
+        classic=False,
+    ),
+    Heuristic(
+        "pdb",
+        ("pattern_database", "pattern_databases"),
+        "best additive pattern database on disk (4x4: 7-8 if built, else 6-6-3 built on first "
+        "use), max with its reflection",
+        classic=False,
+    ),
+    Heuristic("pdb555", ("pdb_5_5_5",), "4x4 additive pattern database 5-5-5", classic=False),
+    Heuristic("pdb663", ("pdb_6_6_3",), "4x4 additive pattern database 6-6-3", classic=False),
+    Heuristic(
+        "pdb78",
+        ("pdb_7_8",),
+        "4x4 additive pattern database 7-8 (build once: fastpuzzle pdb build 7-8)",
+        classic=False,
+    ),
+    Heuristic("table", ("exact", "exact_table"), "3x3 exact distance table", classic=False),
 )
 
 
@@ -145,8 +168,14 @@ class Algorithm:
         return self.memory == "nodes"
 
 
-def _core_args(request: Request, *, stores_nodes: bool) -> dict[str, int | float]:
-    """The limits as the compiled drivers take them (0 or -1: none)."""
+class _CoreLimits(TypedDict):
+    node_limit: int
+    time_limit: float
+    memory_limit: int
+
+
+def _core_args(request: Request, *, stores_nodes: bool) -> _CoreLimits:
+    """The limits as the compiled drivers take them (0: none)."""
     limits = request.limits
     memory = limits.memory_cap if stores_nodes else int(limits.memory_bytes or 0)
     return {

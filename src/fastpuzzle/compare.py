@@ -251,7 +251,7 @@ def _methods(
 
 
 def compare(
-    boards: BoardLike | Iterable[BoardLike],
+    boards: str | Board | Iterable[BoardLike],
     algorithms: str | Iterable[str],
     *,
     heuristics: str | Iterable[str] = ("manhattan",),
@@ -264,8 +264,9 @@ def compare(
 
     Parameters
     ----------
-    boards : board or iterable of boards
-        Start boards (anything :class:`~fastpuzzle.Board` accepts).
+    boards : str, Board or iterable of boards
+        Start boards (anything :class:`~fastpuzzle.Board` accepts); a single string or Board is
+        one board.
     algorithms : str or iterable of str
         Algorithm names; each informed one runs once per heuristic.
     heuristics : str or iterable of str
@@ -288,11 +289,10 @@ def compare(
     >>> [(row.method, row.length) for row in table]
     [('bfs', 2), ('astar+manhattan', 2)]
     """
-    if isinstance(boards, (str, Board)):
-        boards = [boards]
+    items: Iterable[BoardLike] = [boards] if isinstance(boards, (str, Board)) else boards
     methods = _methods(algorithms, heuristics)
     rows: list[Row] = []
-    for item in boards:
+    for item in items:
         board = as_board(item)
         target = as_goal(board, goal)
         name = board.to_string()
@@ -327,7 +327,7 @@ def compare(
                     seconds=stats.seconds,
                 )
             )
-        known = {row.length for row in group if row.optimal}
+        known = {row.length for row in group if row.optimal and row.length is not None}
         best = min(known) if known else None
         for row in group:
             if row.length is not None and row.optimal is None and best is not None:
