@@ -11,6 +11,7 @@ _Progress = Callable[[int, int, float, int], object] | None
 _Core = tuple[int, str, int, int, int, int, float, int, int]
 
 DIRECTION_LETTERS: str
+__test__: dict[str, str]
 HEURISTIC_CODES: dict[str, int]
 
 def bfs(
