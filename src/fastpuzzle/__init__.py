@@ -32,6 +32,7 @@ from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import HEURISTICS, linear_conflict, manhattan, misplaced
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import MOVES, inverse, parse_moves, to_tile_directions
+from fastpuzzle.pdb import build_pdb, pdb_cache_dir
 from fastpuzzle.results import SearchResult, SearchStats, Solution, Status
 from fastpuzzle.solve import search, solve
 
@@ -62,6 +63,7 @@ __all__ = [
     "UnknownNameError",
     "UnsolvableError",
     "__version__",
+    "build_pdb",
     "compare",
     "inverse",
     "is_solvable",
@@ -69,6 +71,7 @@ __all__ = [
     "manhattan",
     "misplaced",
     "parse_moves",
+    "pdb_cache_dir",
     "random_board",
     "scramble",
     "search",

@@ -163,6 +163,24 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_pdb(args: argparse.Namespace) -> int:
+    # Imported here: the pattern-database module is only needed by this command.
+    from fastpuzzle import pdb
+
+    if args.action == "build":
+        goal_blank = None if args.goal_blank is None else int(args.goal_blank)
+        path = pdb.build_pdb(args.partition, (4, 4), goal_blank, args.cache_dir, force=args.force)
+        print(path)
+    elif args.action == "info":
+        print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
+        for entry in pdb.pdb_info(args.cache_dir):
+            state = "ok" if entry["valid"] else f"INVALID ({entry.get('problem', '')})"
+            print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
+    else:
+        print(f"removed {pdb.clear_cache(args.cache_dir)} file(s)")
+    return 0
+
+
 def _add_board_input(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "board",
@@ -234,6 +252,16 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "scramble":
             cmd.add_argument("--moves", type=int, default=50)
         cmd.set_defaults(run=_cmd_random if name == "random" else _cmd_scramble)
+
+    tables = sub.add_parser("pdb", help="pattern databases: build, info, clear")
+    tables.add_argument("action", choices=("build", "info", "clear"))
+    tables.add_argument(
+        "partition", nargs="?", default="6-6-3", help="4x4 partition: 5-5-5, 6-6-3 or 7-8"
+    )
+    tables.add_argument("--goal-blank", type=int, help="goal blank cell (default 15)")
+    tables.add_argument("--cache-dir", help="default: $FASTPUZZLE_CACHE or ~/.cache/fastpuzzle")
+    tables.add_argument("--force", action="store_true", help="rebuild even if a good file exists")
+    tables.set_defaults(run=_cmd_pdb)
     return parser
 
 
