@@ -291,14 +291,15 @@ cdef int pdb_sum(Search* s, uint64_t board, int mirrored) noexcept nogil:
 # The drivers. Each returns 0 (not found under this bound), 1 (found), 2 (stopped: s.status set)
 # or -2 with a Python exception set (Ctrl-C or the progress callback raised).
 
-cdef inline int enter(Search* s, uint64_t board, int f) except -2 nogil:
+cdef inline int enter(Search* s, int h, int f) except -2 nogil:
     # Common prologue: 0 to expand this node, 1 when it is the goal, 3 when f is over the bound.
+    # Every heuristic here is 0 exactly at the goal, so h == 0 is the goal test.
     cdef int status
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
         return 3
-    if board == s.goal:
+    if h == 0:
         return 1
     s.counters.expanded += 1
     if s.counters.expanded >= s.control.next_check:
@@ -311,7 +312,7 @@ cdef inline int enter(Search* s, uint64_t board, int f) except -2 nogil:
 
 cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
                        int previous) except -2 nogil:
-    cdef int r = enter(s, board, depth + h)
+    cdef int r = enter(s, h, depth + h)
     cdef int k, cell, tile, home
     if r:
         return 0 if r == 3 else r
@@ -322,17 +323,18 @@ cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
         tile = get_tile(board, cell)
         home = s.t.goal_cell[tile]
         s.counters.generated += 1
-        s.path[depth] = s.move_dir[blank][k]
         r = dfs_misplaced(s, slide(board, blank, cell), cell, depth + 1,
                           h + (cell == home) - (blank == home), blank)
         if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
             return r
     return 0
 
 
 cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
                        int previous) except -2 nogil:
-    cdef int r = enter(s, board, depth + h)
+    cdef int r = enter(s, h, depth + h)
     cdef int k, cell, tile
     if r:
         return 0 if r == 3 else r
@@ -342,17 +344,18 @@ cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
             continue
         tile = get_tile(board, cell)
         s.counters.generated += 1
-        s.path[depth] = s.move_dir[blank][k]
         r = dfs_manhattan(s, slide(board, blank, cell), cell, depth + 1,
                           h - s.t.distance[tile][cell] + s.t.distance[tile][blank], blank)
         if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
             return r
     return 0
 
 
 cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, int h,
                              int previous) except -2 nogil:
-    cdef int r = enter(s, board, depth + h)
+    cdef int r = enter(s, h, depth + h)
     cdef int k, cell, tile, d, a, b, before, after, child_h
     if r:
         return 0 if r == 3 else r
@@ -386,7 +389,6 @@ cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, in
                      + line_extra(s.col_table, s.col_key[b], s.col_len))
             s.row_key[s.g.row_of[cell]] += s.row_delta[tile][blank] - s.row_delta[tile][cell]
         s.counters.generated += 1
-        s.path[depth] = d
         r = dfs_linear_conflict(s, slide(board, blank, cell), cell, depth + 1,
                                 child_h + after - before, blank)
         if d <= DIR_D:
@@ -398,13 +400,16 @@ cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, in
             s.col_key[b] -= s.col_delta[tile][blank]
             s.row_key[s.g.row_of[cell]] -= s.row_delta[tile][blank] - s.row_delta[tile][cell]
         if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
             return r
     return 0
 
 
 cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
                               int previous) except -2 nogil:
-    cdef int r = enter(s, board, depth + s.wd_v_dist[s.wd_v] + s.wd_h_dist[s.wd_h])
+    cdef int h = s.wd_v_dist[s.wd_v] + s.wd_h_dist[s.wd_h]
+    cdef int r = enter(s, h, depth + h)
     cdef int k, cell, tile, d, old
     if r:
         return 0 if r == 3 else r
@@ -422,13 +427,14 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
             old = s.wd_h
             s.wd_h = s.wd_h_next[(old * 2 + d - DIR_L) * s.wd_h_groups + s.wd_h_class[tile]]
         s.counters.generated += 1
-        s.path[depth] = d
         r = dfs_walking_distance(s, slide(board, blank, cell), cell, depth + 1, blank)
         if d <= DIR_D:
             s.wd_v = old
         else:
             s.wd_h = old
         if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
             return r
     return 0
 
@@ -437,7 +443,8 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
                  int mirrored, int previous) except -2 nogil:
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
     cdef int best = plain if plain >= mirrored else mirrored
-    cdef int r = enter(s, board, depth + md + 2 * best)
+    cdef int h = md + 2 * best
+    cdef int r = enter(s, h, depth + h)
     cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, old_value, old_mvalue
     cdef uint64_t old_index, old_mindex
     if r:
@@ -467,7 +474,6 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
             s.mvalue[mgrp] = group_lookup(&s.groups[mgrp], s.mindex[mgrp])
             child_mirrored += s.mvalue[mgrp] - old_mvalue
         s.counters.generated += 1
-        s.path[depth] = s.move_dir[blank][k]
         r = dfs_pdb(s, slide(board, blank, cell), cell, depth + 1,
                     md - s.t.distance[tile][cell] + s.t.distance[tile][blank],
                     child_plain, child_mirrored, blank)
@@ -478,6 +484,8 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
             s.mindex[mgrp] = old_mindex
             s.mvalue[mgrp] = old_mvalue
         if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
             return r
     return 0
 
