@@ -49,14 +49,6 @@ HEURISTICS = (
 _PLAIN = ("misplaced", "manhattan", "linear_conflict")
 
 
-def _limits_args(limits: Limits) -> dict[str, int | float]:
-    return {
-        "node_limit": int(limits.nodes or 0),
-        "seconds": float(limits.seconds or 0.0),
-        "max_depth": -1 if limits.max_depth is None else int(limits.max_depth),
-    }
-
-
 def run_idastar(
     problem: Problem,
     heuristic: str,
@@ -82,28 +74,32 @@ def run_idastar(
     CoreResult
         The compiled driver's result tuple.
     """
-    args = _limits_args(limits)
+    node_limit = int(limits.nodes or 0)
+    seconds = float(limits.seconds or 0.0)
+    max_depth = -1 if limits.max_depth is None else int(limits.max_depth)
     start = (problem.packed, problem.blank, problem.rows, problem.cols, problem.goal_blank)
-    if heuristic in _PLAIN:
-        return _idastar.idastar(*start, heuristic, progress=progress, **args)  # type: ignore[no-any-return]
+    walking = groups = reflect = None
+    kind = heuristic
     if heuristic == "walking_distance":
         from fastpuzzle import pdb
 
         walking = pdb.walking_tables(problem)
-        return _idastar.idastar(  # type: ignore[no-any-return]
-            *start, "walking_distance", progress=progress, walking=walking, **args
-        )
-    if heuristic == "table" or heuristic.startswith("pdb"):
+    elif heuristic == "table" or heuristic in ("pdb", "pdb555", "pdb663", "pdb78"):
         from fastpuzzle import pdb
 
         database = pdb.database_for(problem, heuristic)
-        return _idastar.idastar(  # type: ignore[no-any-return]
+        kind, groups, reflect = "pdb", database.groups, database.reflect
+    if heuristic in HEURISTICS:
+        return _idastar.idastar(
             *start,
-            "pdb",
+            kind,
+            node_limit=node_limit,
+            seconds=seconds,
+            max_depth=max_depth,
             progress=progress,
-            groups=database.groups,
-            reflect=database.reflect,
-            **args,
+            groups=groups,
+            reflect=reflect,
+            walking=walking,
         )
     raise UnknownNameError(
         f"unknown heuristic {heuristic!r} for idastar; expected one of {', '.join(HEURISTICS)}"

@@ -289,7 +289,7 @@ def _write(
     # Lay out the tables, then fix the header's length by iterating once: offsets depend on it.
     digest = hashlib.blake2b(digest_size=16)
     for _, _, _, table in tables:
-        digest.update(memoryview(table))
+        digest.update(table.data)
     checksum = digest.hexdigest()
     payload_offset = 0
     while True:
@@ -321,7 +321,7 @@ def _write(
             out.write(encoded)
             out.write(b"\0" * (payload_offset - len(_MAGIC) - 4 - len(encoded)))
             for _, _, _, table in tables:
-                out.write(memoryview(table))
+                out.write(table.data)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temp, path)
@@ -404,7 +404,7 @@ def _read_valid(
     digest = hashlib.blake2b(digest_size=16)
     step = 1 << 26
     for begin in range(payload_offset, size, step):
-        digest.update(memoryview(mapped[begin : min(size, begin + step)]))
+        digest.update(mapped[begin : min(size, begin + step)].data)
     _check(digest.hexdigest() == header.get("checksum"), "checksum mismatch")
     tables = [
         (tiles, sparse, nibble, mapped[offset : offset + want])
