@@ -236,3 +236,40 @@ def test_named_partitions_follow_the_goal_blank() -> None:
     flat = sorted(c for group in cells for c in group)
     assert flat == list(range(1, 16))
     assert [len(group) for group in cells] == [6, 6, 3]
+
+
+def test_cli_pdb_build_info_clear(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from fastpuzzle.cli import main
+
+    assert main(["pdb", "build", "5-5-5", "--cache-dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "5-5-5" in out and "building pattern database 5-5-5" in err
+    assert main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
+    assert "ok" in capsys.readouterr().out
+    assert main(["pdb", "clear", "--cache-dir", str(tmp_path)]) == 0
+    assert "removed 1" in capsys.readouterr().out
+
+
+def test_first_use_build_reports_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import fastpuzzle as fp
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    board = fp.random_board((3, 4), rng=4)
+    first = fp.solve(board, heuristic="pdb")
+    assert "building pattern database" in capsys.readouterr().err
+    second = fp.solve(board, heuristic="pdb")
+    assert capsys.readouterr().err == ""
+    assert len(first) == len(second) and first.verify()
+
+
+def test_threads_share_one_mapping(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    _fresh(tmp_path)
+    with ThreadPoolExecutor(4) as pool:
+        loaded = list(
+            pool.map(lambda _: pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path), range(16))
+        )
+    assert all(database is loaded[0] for database in loaded)
