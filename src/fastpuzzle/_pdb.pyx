@@ -21,6 +21,9 @@ from libc.string cimport memset
 from fastpuzzle._packed cimport Geometry, NO_CELL, init_geometry
 from fastpuzzle._ranking cimport compact_rank, init_weights, lowest_bit
 
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void* address) nogil
+
 cdef enum:
     UNSEEN = 255
 
@@ -96,9 +99,13 @@ cdef inline uint64_t key_of(const Builder* b, uint64_t index) noexcept nogil:
 cdef int expand(Builder* b, uint64_t state, int next_level) except -1 nogil:
     # state = sparse index * 16 + the lowest cell of the blank's region.
     cdef int slot_at[16]
-    cdef uint64_t index = state >> 4, child_index, child_key
-    cdef int start = state & 15, cell, d, q, slot
-    cdef unsigned int occupied = 0, full = (1u << b.n) - 1, region, bits, child_free, child_region
+    cdef uint64_t keys[64]
+    cdef uint64_t indices[64]
+    cdef unsigned int frees[64]
+    cdef int targets[64]
+    cdef uint64_t index = state >> 4, child_key
+    cdef int start = state & 15, cell, d, q, slot, n = 0, i
+    cdef unsigned int occupied = 0, full = (1u << b.n) - 1, region, bits, child_region
     for cell in range(b.n):
         slot_at[cell] = -1
     for slot in range(b.k):
@@ -107,6 +114,8 @@ cdef int expand(Builder* b, uint64_t state, int next_level) except -1 nogil:
         slot_at[cell] = slot
     region = flood(b, start, full & ~occupied)
     bits = region
+    # First every child's key, with its seen entry prefetched: the table lookups are cache misses,
+    # and issuing them together lets them overlap.
     while bits:
         cell = lowest_bit(bits)
         bits &= bits - 1
@@ -116,19 +125,25 @@ cdef int expand(Builder* b, uint64_t state, int next_level) except -1 nogil:
                 continue
             # The group tile on q slides onto the blank's cell; the blank lands on q.
             slot = slot_at[q]
-            child_index = (index + ((<uint64_t>cell) << (4 * slot))
-                           - ((<uint64_t>q) << (4 * slot)))
-            child_key = key_of(b, child_index)
-            # seen[key] has a bit for every blank cell of every region already queued, so a
-            # repeat costs one test and only a new region is flooded.
-            if (b.seen[child_key] >> q) & 1:
-                continue
-            child_free = full & ~(occupied ^ (1u << q) ^ (1u << cell))
-            child_region = flood(b, q, child_free)
-            b.seen[child_key] |= child_region
-            if b.level[child_key] == UNSEEN:
-                b.level[child_key] = next_level
-            push(b, child_index * 16 + lowest_bit(child_region))
+            indices[n] = (index + ((<uint64_t>cell) << (4 * slot))
+                          - ((<uint64_t>q) << (4 * slot)))
+            keys[n] = key_of(b, indices[n])
+            frees[n] = full & ~(occupied ^ (1u << q) ^ (1u << cell))
+            targets[n] = q
+            prefetch(&b.seen[keys[n]])
+            n += 1
+    for i in range(n):
+        child_key = keys[i]
+        q = targets[i]
+        # seen[key] has a bit for every blank cell of every region already queued, so a repeat
+        # costs one test and only a new region is flooded.
+        if (b.seen[child_key] >> q) & 1:
+            continue
+        child_region = flood(b, q, frees[i])
+        b.seen[child_key] |= child_region
+        if b.level[child_key] == UNSEEN:
+            b.level[child_key] = next_level
+        push(b, indices[i] * 16 + lowest_bit(child_region))
     return 0
 
 

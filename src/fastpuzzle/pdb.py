@@ -324,6 +324,7 @@ def _write(
                 out.write(table.data)
             out.flush()
             os.fsync(out.fileno())
+        os.chmod(temp, 0o644)  # mkstemp makes it private; the tables are not secret
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
