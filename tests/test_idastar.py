@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+import fastpuzzle as fp
 from fastpuzzle import _board, _idastar, pdb
 from fastpuzzle.limits import Limits
 from fastpuzzle.optimal import run_idastar
@@ -203,3 +204,117 @@ def test_unknown_heuristic() -> None:
 
     with pytest.raises(UnknownNameError):
         run_idastar(make_problem("1 2 3/4 5 6/7 _ 8"), "nope", Limits())
+
+
+def _python_ida_nodes(
+    tiles: tuple[int, ...], h_of, rows: int = 4, cols: int = 4
+) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    # The same search as the drivers (children D, R, L, U; only the reversal pruned; every child
+    # counted) with h recomputed from scratch at every node: equal counts mean the incremental
+    # updates agree with the whole-board values along every path.
+    board = list(tiles)
+    nodes = 0
+    steps = [(cols, lambda c: c + cols < rows * cols), (1, lambda c: c % cols != cols - 1)]
+    steps += [(-1, lambda c: c % cols != 0), (-cols, lambda c: c >= cols)]
+
+    def search(blank: int, g: int, bound: int, previous: int) -> int:
+        nonlocal nodes
+        h = h_of(tuple(board))
+        if g + h > bound:
+            return g + h
+        if h == 0:
+            return -1
+        smallest = 1 << 30
+        for step, allowed in steps:
+            cell = blank + step
+            if not allowed(blank) or cell == previous:
+                continue
+            board[blank], board[cell] = board[cell], 0
+            nodes += 1
+            found = search(cell, g + 1, bound, blank)
+            board[cell], board[blank] = board[blank], 0
+            if found == -1:
+                return -1
+            smallest = min(smallest, found)
+        return smallest
+
+    bound = h_of(tuple(board))
+    while True:
+        found = search(board.index(0), 0, bound, -1)
+        if found == -1:
+            return bound, nodes
+        bound = found
+
+
+def _pdb_h(database: pdb.Database, goal_blank: int = 15):  # type: ignore[no-untyped-def]
+    reflect = database.reflect
+    mirror = {}
+    if reflect is not None:
+        for tile in range(1, 16):
+            home = tile - 1 if tile - 1 < goal_blank else tile
+            other = reflect[home]
+            mirror[tile] = other + 1 if other < goal_blank else other
+
+    def lookup(position: dict[int, int]) -> int:
+        total = 0
+        for tiles, sparse, nibble, table in database.groups:
+            assert sparse and nibble
+            index = sum(position[t] << (4 * slot) for slot, t in enumerate(tiles))
+            total += (int(table[index >> 1]) >> (4 * (index & 1))) & 15
+        return total
+
+    def h_of(board: tuple[int, ...]) -> int:
+        md = _board.heuristic("manhattan", _pack(board), 4, 4, goal_blank)
+        plain = lookup({t: c for c, t in enumerate(board) if t})
+        best = plain
+        if reflect is not None:
+            best = max(best, lookup({mirror[t]: reflect[c] for c, t in enumerate(board) if t}))
+        return int(md) + 2 * best
+
+    return h_of
+
+
+def _whole_board_h(heuristic: str, problem, rows: int, cols: int):  # type: ignore[no-untyped-def]
+    blank = rows * cols - 1
+    if heuristic == "pdb555":
+        return _pdb_h(pdb.database_for(problem, heuristic))
+    if heuristic == "walking_distance":
+
+        def walking(board: tuple[int, ...]) -> int:
+            args = pdb.walking_args(rows, cols, blank, _pack(board), board.index(0))
+            return int(args[1][args[3]] + args[5][args[7]])
+
+        return walking
+
+    def computed(board: tuple[int, ...]) -> int:
+        return int(_board.heuristic(heuristic, _pack(board), rows, cols, blank))
+
+    return computed
+
+
+@pytest.mark.parametrize(
+    ("heuristic", "shape"),
+    [
+        ("linear_conflict", (4, 4)),
+        ("pdb555", (4, 4)),
+        ("walking_distance", (4, 4)),
+        ("linear_conflict", (3, 4)),
+        ("walking_distance", (3, 4)),
+        ("linear_conflict", (2, 7)),
+        ("misplaced", (3, 3)),
+    ],
+)
+def test_incremental_updates_match_whole_board_values(
+    heuristic: str, shape: tuple[int, int]
+) -> None:
+    rows, cols = shape
+    if shape == (4, 4):
+        tiles = next(i for i in random50() if i.name == "random50-2").tiles
+    else:
+        tiles = fp.scramble(fp.Board.goal(shape), 40, rng=3).tiles
+    problem = make_problem(fp.Board(list(tiles), shape=shape))
+    length, nodes = _python_ida_nodes(
+        tiles, _whole_board_h(heuristic, problem, rows, cols), rows, cols
+    )
+    core = run_idastar(problem, heuristic, Limits())
+    assert (core[7], core[3]) == (length, nodes)
