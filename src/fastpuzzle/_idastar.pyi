@@ -1,6 +1,8 @@
 from collections.abc import Callable, Sequence
 from typing import Any
 
+__test__: dict[str, str]
+
 HEURISTIC_KINDS: dict[str, int]
 DIRECTION_LETTERS: str
 

@@ -4,6 +4,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+__test__: dict[str, str]
+
 def level_length(cells: int, k: int, sparse: bool) -> int: ...
 def build_levels(
     rows: int,
