@@ -273,3 +273,27 @@ def test_threads_share_one_mapping(tmp_path: Path) -> None:
             pool.map(lambda _: pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path), range(16))
         )
     assert all(database is loaded[0] for database in loaded)
+
+
+def test_threads_needing_a_missing_table_build_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import fastpuzzle as fp
+    from fastpuzzle.problem import make_problem
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    built: list[str] = []
+    original = pdb.build_pdb
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        built.append("x")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(pdb, "build_pdb", counting)
+    problem = make_problem(fp.random_board((2, 5), rng=1))
+    with ThreadPoolExecutor(4) as pool:
+        found = list(pool.map(lambda _: pdb.database_for(problem, "pdb"), range(8)))
+    assert len(built) == 1
+    assert all(database is found[0] for database in found)

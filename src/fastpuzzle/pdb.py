@@ -415,6 +415,7 @@ def _read_valid(
 
 
 _LOCK = threading.Lock()
+_BUILD_LOCK = threading.Lock()
 # Mapped databases by file, with the identity (inode, size, mtime) of the file they were mapped
 # from: a file replaced, rewritten or deleted since is checked again (an old mapping of a file
 # replaced by rename stays valid for searches still using it).
@@ -517,7 +518,12 @@ def _load_or_build(
     database = load_pdb(partition, shape, goal_blank, cache_dir)
     if database is not None or not build:
         return database
-    build_pdb(partition, shape, goal_blank, cache_dir, force=True)
+    with _BUILD_LOCK:
+        # Threads of one process (solve_many) wait for one build instead of each starting one.
+        database = load_pdb(partition, shape, goal_blank, cache_dir)
+        if database is not None:
+            return database
+        build_pdb(partition, shape, goal_blank, cache_dir, force=True)
     database = load_pdb(partition, shape, goal_blank, cache_dir)
     if database is None:
         raise PatternDatabaseError(
