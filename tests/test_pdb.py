@@ -297,3 +297,39 @@ def test_threads_needing_a_missing_table_build_it_once(
         found = list(pool.map(lambda _: pdb.database_for(problem, "pdb"), range(8)))
     assert len(built) == 1
     assert all(database is found[0] for database in found)
+
+
+@pytest.mark.parametrize("sparse", [True, False])
+def test_entries_over_four_bits_fall_back_to_bytes(sparse: bool) -> None:
+    from fastpuzzle import _pdb
+
+    tiles = [1, 2, 5]
+    levels = _pdb.build_levels(2, 4, 7, tiles, sparse)
+    small, nibble = _pdb.pack_table(levels, 2, 4, 7, tiles, sparse)
+    assert nibble
+    raised = levels.copy()
+    raised[raised != 255] += 40  # keeps parity: every extra grows by 20, past 4 bits
+    large, nibble = _pdb.pack_table(raised, 2, 4, 7, tiles, sparse)
+    assert not nibble
+    assert large.nbytes == _pdb.table_length(8, 3, sparse, False)
+    unpacked = np.stack([small & 15, small >> 4], axis=1).reshape(-1)[: large.shape[0]]
+    valid = large != 0
+    assert np.array_equal(large[valid], unpacked[valid] + 20)
+    # The search reads byte tables the same way: every value 2 * 20 higher.
+    rows, cols = 2, 4
+    goal = (1, 2, 3, 4, 5, 6, 7, 0)
+    for board in list(distances_from(goal, rows, cols))[1:200]:
+        values = []
+        for table, small_entries in ((small, True), (large, False)):
+            core = _idastar.idastar(
+                int(_board.pack(board)),
+                board.index(0),
+                rows,
+                cols,
+                7,
+                "pdb",
+                max_depth=0,
+                groups=[(tuple(tiles), sparse, small_entries, table)],
+            )
+            values.append(core[7])
+        assert values[1] == values[0] + 40
