@@ -318,3 +318,19 @@ def test_incremental_updates_match_whole_board_values(
     )
     core = run_idastar(problem, heuristic, Limits())
     assert (core[7], core[3]) == (length, nodes)
+
+
+def test_driver_refuses_tables_that_do_not_fit() -> None:
+    import numpy as np
+
+    start = (_pack((1, 2, 3, 4, 5, 6, 0, 7, 8)), 6, 3, 3, 8)
+    short = np.zeros(10, dtype=np.uint8)
+    with pytest.raises(ValueError, match="does not fit"):
+        _idastar.idastar(*start, "pdb", groups=[((1, 2, 3), True, True, short)])
+    table = np.zeros(2048, dtype=np.uint8)
+    with pytest.raises(ValueError, match="two groups"):
+        _idastar.idastar(
+            *start, "pdb", groups=[((1, 2, 3), True, True, table), ((3, 4), True, True, table)]
+        )
+    with pytest.raises(ValueError, match="reflect"):
+        _idastar.idastar(*start, "pdb", groups=[((1, 2, 3), True, True, table)], reflect=[0] * 9)

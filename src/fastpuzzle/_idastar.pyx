@@ -635,17 +635,28 @@ def idastar(
                 table = data
                 keep.append(data)
                 k = len(tiles)
+                # A table shorter than its group's index range would be read out of bounds.
+                entries = 16 ** k if sparse else 1
+                if not sparse:
+                    for i in range(k):
+                        entries *= n - i
+                if not 1 <= k < n or table.shape[0] < ((entries + 1) // 2 if nibble else entries):
+                    raise ValueError(f"pattern-database group {grp} does not fit its table")
                 s.groups[grp].k = k
                 s.groups[grp].sparse = 1 if sparse else 0
                 s.groups[grp].nibble = 1 if nibble else 0
                 s.groups[grp].data = &table[0]
                 init_weights(s.groups[grp].weight, k, n)
                 for slot, tile in enumerate(tiles):
+                    if not 1 <= tile < n or s.group_of[tile] != -1:
+                        raise ValueError(f"tile {tile} is not a tile or is in two groups")
                     s.group_of[tile] = grp
                     s.shift_of[tile] = 4 * slot
             s.n_groups = len(groups)
             if reflect is not None:
                 s.mirror = 1
+                if sorted(reflect) != list(range(n)) or reflect[goal_blank] != goal_blank:
+                    raise ValueError("reflect must permute the cells and fix the goal blank")
                 for cell in range(n):
                     s.reflect_cell[cell] = reflect[cell]
                 # The tile whose goal cell mirrors this tile's goal cell stands in for it.
