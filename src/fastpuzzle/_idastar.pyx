@@ -532,6 +532,8 @@ cdef int run_search(Search* s, uint64_t board, int blank, int max_depth) except 
             return s.status
         if s.next_bound >= INFINITE:
             return STATUS_EXHAUSTED
+        # With Manhattan, linear conflict and the pattern databases (stored relative to
+        # Manhattan) every f has the parity of the root's h, so this is a rise of at least 2.
         s.bound = s.next_bound
 
 
