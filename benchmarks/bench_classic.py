@@ -91,7 +91,7 @@ def test_bfs_3x3_fastpuzzle(benchmark):
 @pytest.mark.benchmark(group="bfs-3x3-whole-space")
 def test_bfs_3x3_python(benchmark):
     moves, expanded, generated = benchmark.pedantic(
-        plain_python.bfs, args=(HARDEST_3X3, 3, 3), rounds=3, iterations=1
+        plain_python.bfs, args=(HARDEST_3X3, 3, 3), rounds=5, iterations=1
     )
     assert len(moves) == 31
     assert fp.Board(HARDEST_3X3).apply(moves) == fp.Board.goal((3, 3))
@@ -113,7 +113,7 @@ def test_astar_seeds_python(benchmark, seed_4x4):
     def run():
         return [plain_python.astar(case.tiles, 4, 4) for case in seed_4x4]
 
-    results = benchmark.pedantic(run, rounds=3, iterations=1)
+    results = benchmark.pedantic(run, rounds=5, iterations=1)
     _check_python(benchmark, results, seed_4x4)
 
 
@@ -132,7 +132,7 @@ def test_astar_random50_python(benchmark, random50_easy):
     def run():
         return [plain_python.astar(case.tiles, 4, 4) for case in random50_easy]
 
-    results = benchmark.pedantic(run, rounds=3, iterations=1)
+    results = benchmark.pedantic(run, rounds=5, iterations=1)
     _check_python(benchmark, results, random50_easy)
 
 
@@ -152,5 +152,5 @@ def test_idastar_seeds_python(benchmark, seed_4x4):
     def run():
         return [plain_python.idastar(case.tiles, 4, 4) for case in seed_4x4]
 
-    results = benchmark.pedantic(run, rounds=3, iterations=1)
+    results = benchmark.pedantic(run, rounds=5, iterations=1)
     _check_python(benchmark, results, seed_4x4)

@@ -435,6 +435,29 @@ def heuristic_names(*, classic_only: bool = False) -> tuple[str, ...]:
     return tuple(h.name for h in HEURISTIC_LIST if h.classic or not classic_only)
 
 
+def _index(entries: tuple[Algorithm, ...] | tuple[Heuristic, ...]) -> dict[str, str]:
+    """Normalised name or alias -> canonical name."""
+    index: dict[str, str] = {}
+    for entry in entries:
+        for name in (entry.name, *entry.aliases):
+            index.setdefault(_key(name), entry.name)
+    return index
+
+
+_ALGORITHM_INDEX = _index(_ALGORITHM_LIST)
+
+
+_heuristic_cache: tuple[tuple[Heuristic, ...], dict[str, str]] = ((), {})
+
+
+def _heuristic_index() -> dict[str, str]:
+    # Rebuilt whenever HEURISTIC_LIST is replaced (entries appended), else reused.
+    global _heuristic_cache
+    if _heuristic_cache[0] is not HEURISTIC_LIST:
+        _heuristic_cache = (HEURISTIC_LIST, _index(HEURISTIC_LIST))
+    return _heuristic_cache[1]
+
+
 def resolve_algorithm(name: str) -> Algorithm:
     """The algorithm called ``name`` or one of its aliases (case-insensitive).
 
@@ -443,14 +466,12 @@ def resolve_algorithm(name: str) -> Algorithm:
     UnknownNameError
         If no algorithm has that name; the message lists the valid ones.
     """
-    if isinstance(name, str):
-        key = _key(name)
-        for algorithm in _ALGORITHM_LIST:
-            if key == _key(algorithm.name) or key in {_key(a) for a in algorithm.aliases}:
-                return algorithm
-    raise UnknownNameError(
-        f"unknown algorithm {name!r}; expected one of {', '.join(algorithm_names())}"
-    )
+    canonical = _ALGORITHM_INDEX.get(_key(name)) if isinstance(name, str) else None
+    if canonical is None:
+        raise UnknownNameError(
+            f"unknown algorithm {name!r}; expected one of {', '.join(algorithm_names())}"
+        )
+    return ALGORITHMS[canonical]
 
 
 def resolve_heuristic(name: str, algorithm: Algorithm | None = None) -> Heuristic:
@@ -463,12 +484,8 @@ def resolve_heuristic(name: str, algorithm: Algorithm | None = None) -> Heuristi
     """
     classic_only = algorithm is not None and algorithm.name != "idastar"
     valid = heuristic_names(classic_only=classic_only)
-    if isinstance(name, str):
-        key = _key(name)
-        for heuristic in HEURISTIC_LIST:
-            if key == _key(heuristic.name) or key in {_key(a) for a in heuristic.aliases}:
-                if heuristic.name in valid:
-                    return heuristic
-                break
+    canonical = _heuristic_index().get(_key(name)) if isinstance(name, str) else None
+    if canonical is not None and canonical in valid:
+        return next(h for h in HEURISTIC_LIST if h.name == canonical)
     where = f" for {algorithm.name}" if algorithm is not None else ""
     raise UnknownNameError(f"unknown heuristic {name!r}{where}; expected one of {', '.join(valid)}")
