@@ -105,7 +105,9 @@ def search(
         ``"linear_conflict"``.
     limits : Limits, optional
         Time, node, memory and depth limits. Searches that store nodes stop at
-        ``Limits.memory_cap`` (2 GiB unless set).
+        ``Limits.memory_cap`` (2 GiB unless set). ``max_depth`` bounds every search's paths
+        (DEPTH_LIMIT when nothing within it reaches the goal) and is ``dfs``'s bound (default
+        :data:`~fastpuzzle.algorithms.DEFAULT_DFS_DEPTH`, 50).
     weight : float, optional
         ``wastar`` only: ``w >= 1`` in ``f = g + w*h`` (default 2).
     seed : int, optional
