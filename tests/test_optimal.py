@@ -167,3 +167,20 @@ def test_auto_choices() -> None:
     assert choice((4, 4)) == ("idastar", "pdb")
     assert choice((3, 4)) == ("idastar", "walking_distance")
     assert choice((2, 8)) == ("idastar", "linear_conflict")
+
+
+#: The user's cache, read before any fixture points $FASTPUZZLE_CACHE elsewhere.
+USER_CACHE = pdb.pdb_cache_dir()
+
+
+@pytest.mark.slow
+def test_random50_with_78_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 7-8 is a one-time build of minutes (fastpuzzle pdb build 7-8): only checked where it exists.
+    if pdb.load_pdb("7-8", cache_dir=USER_CACHE) is None:
+        pytest.skip(f"7-8 not built in {USER_CACHE}")
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(USER_CACHE))
+    for case in random50():
+        problem = make_problem(list(case.tiles))
+        core = optimal.run_idastar(problem, "pdb78", Limits())
+        assert core[7] == case.optimal_length, case.name
+        assert optimal.run_idastar(problem, "pdb78", Limits(max_depth=0))[7] <= case.optimal_length
