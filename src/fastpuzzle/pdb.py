@@ -208,11 +208,19 @@ def pdb_path(
 # Building and writing.
 
 
+_last_line = [0.0]
+
+
 def _stderr_progress(message: str) -> None:
-    end = "\r" if sys.stderr.isatty() and not message.endswith("\n") else "\n"
-    if end == "\n" and not message.endswith("\n") and " level " in message:
-        return  # one line per level would flood a log; keep them for terminals
-    print(message.rstrip("\n"), end=end, file=sys.stderr, flush=True)
+    # On a terminal each level overwrites the line; in a log, a level line at most every 15 s.
+    final = message.endswith("\n")
+    if sys.stderr.isatty():
+        print(message.rstrip("\n"), end="\n" if final else "\r", file=sys.stderr, flush=True)
+        return
+    now = time.monotonic()
+    if final or now - _last_line[0] >= 15.0:
+        _last_line[0] = now
+        print(message.rstrip("\n"), file=sys.stderr, flush=True)
 
 
 def _build_tables(
