@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -14,3 +16,17 @@ def line_conflicts(
     cells: npt.NDArray[np.uint16], rows: int, cols: int, goal_blank: int
 ) -> tuple[list[int], list[int]]: ...
 def direction_constants() -> dict[str, int]: ...
+def idastar(
+    cells: npt.NDArray[np.uint16],
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    heuristic: str = ...,
+    weight: float = ...,
+    node_limit: int = ...,
+    time_limit: float = ...,
+    max_depth: int = ...,
+    progress: Callable[[int, int, float, int], None] | None = ...,
+) -> tuple[int, str, int, int, int, int, float, int, int]: ...

@@ -5,12 +5,27 @@ validates input and these functions trust it. Moves are direction codes of the *
 U=0, D=1, L=2, R=3.
 """
 
-from libc.stdint cimport uint16_t
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int16_t, uint8_t, uint16_t
 
-from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL
+from fastpuzzle._control cimport (
+    STATUS_DEPTH_LIMIT,
+    STATUS_EXHAUSTED,
+    STATUS_RUNNING,
+    STATUS_SOLVED,
+    Control,
+    SearchCounters,
+    checkpoint,
+    elapsed,
+    init_control,
+    init_counters,
+)
+from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
 from fastpuzzle._wide cimport (
+    WIDE_MAX_SIDE,
     wide_col_conflicts,
     wide_hash,
+    wide_leave_count,
     wide_linear_conflict,
     wide_manhattan,
     wide_neighbour,
@@ -69,3 +84,253 @@ def line_conflicts(const uint16_t[::1] cells, int rows, int cols, int goal_blank
 def direction_constants():
     """The direction codes, for tests that check the Python and compiled layers agree."""
     return {"U": DIR_U, "D": DIR_D, "L": DIR_L, "R": DIR_R}
+
+
+# -- IDA* on wide boards ------------------------------------------------------------------------
+#
+# f is kept in thousandths so a weight w (f = g + w*h) stays an exact integer: the weight is
+# rounded down to 1/1000, which keeps the bound "length <= w * optimal" true for the w asked.
+
+cdef enum:
+    WIDE_MAX_PATH = 1000        # deepest path IDA* follows: keeps the recursion's stack small
+    KIND_MANHATTAN = 1
+    KIND_LINEAR_CONFLICT = 2
+    SCALE = 1000
+
+cdef struct WideSearch:
+    int rows
+    int cols
+    int blank
+    int kind
+    long long weight            # w * SCALE, rounded down
+    long long bound
+    long long next_bound
+    int max_depth               # nodes at this depth are not expanded
+    bint depth_cut
+    int status
+    uint16_t* cells
+    int16_t* row_of             # [cell]
+    int16_t* col_of
+    int16_t* goal_row           # [tile]
+    int16_t* goal_col
+    int row_conf[WIDE_MAX_SIDE]
+    int col_conf[WIDE_MAX_SIDE]
+    uint8_t path[WIDE_MAX_PATH]
+    Control* control
+    SearchCounters* counters
+
+
+cdef inline int search_distance(const WideSearch* s, int tile, int cell) noexcept nogil:
+    return abs(s.row_of[cell] - s.goal_row[tile]) + abs(s.col_of[cell] - s.goal_col[tile])
+
+
+cdef int search_row_conflicts(const WideSearch* s, int r) noexcept nogil:
+    cdef int keys[WIDE_MAX_SIDE]
+    cdef int c, tile, n = 0
+    for c in range(s.cols):
+        tile = s.cells[r * s.cols + c]
+        if tile != 0 and s.goal_row[tile] == r:
+            keys[n] = s.goal_col[tile]
+            n += 1
+    return 2 * wide_leave_count(keys, n)
+
+
+cdef int search_col_conflicts(const WideSearch* s, int c) noexcept nogil:
+    cdef int keys[WIDE_MAX_SIDE]
+    cdef int r, tile, n = 0
+    for r in range(s.rows):
+        tile = s.cells[r * s.cols + c]
+        if tile != 0 and s.goal_col[tile] == c:
+            keys[n] = s.goal_row[tile]
+            n += 1
+    return 2 * wide_leave_count(keys, n)
+
+
+cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
+    # 1: solved (the path is in s.path[:g]); 0: not within the bound; -1: a limit (s.status).
+    cdef long long f = <long long>SCALE * g + s.weight * h
+    cdef int d, target, tile, blank, nh, found, a, b, old_a, old_b, result
+    if f > s.bound:
+        if f < s.next_bound:
+            s.next_bound = f
+        return 0
+    if h == 0:
+        s.counters.depth = g
+        return 1
+    if g >= s.max_depth:
+        s.depth_cut = True
+        return 0
+    s.counters.expanded += 1
+    if s.counters.expanded >= s.control.next_check:
+        result = checkpoint(s.control, s.counters, 0)
+        if result != STATUS_RUNNING:
+            s.status = result
+            return -1
+    blank = s.blank
+    for d in range(4):
+        if prev >= 0 and d == (prev ^ 1):
+            continue
+        target = wide_neighbour(blank, d, s.rows, s.cols)
+        if target == NO_CELL:
+            continue
+        tile = s.cells[target]
+        nh = h - search_distance(s, tile, target) + search_distance(s, tile, blank)
+        s.cells[blank] = tile
+        s.cells[target] = 0
+        s.blank = target
+        a = b = old_a = old_b = 0
+        if s.kind == KIND_LINEAR_CONFLICT:
+            # A vertical move changes the rows of one tile (its column keeps its order); a
+            # horizontal move changes columns. Only those two lines need recounting.
+            if d <= DIR_D:
+                a = s.row_of[blank]
+                b = s.row_of[target]
+                old_a = s.row_conf[a]
+                old_b = s.row_conf[b]
+                s.row_conf[a] = search_row_conflicts(s, a)
+                s.row_conf[b] = search_row_conflicts(s, b)
+                nh += s.row_conf[a] + s.row_conf[b] - old_a - old_b
+            else:
+                a = s.col_of[blank]
+                b = s.col_of[target]
+                old_a = s.col_conf[a]
+                old_b = s.col_conf[b]
+                s.col_conf[a] = search_col_conflicts(s, a)
+                s.col_conf[b] = search_col_conflicts(s, b)
+                nh += s.col_conf[a] + s.col_conf[b] - old_a - old_b
+        s.counters.generated += 1
+        s.path[g] = d
+        found = dfs(s, g + 1, nh, d)
+        if found != 0:
+            return found
+        s.cells[target] = tile
+        s.cells[blank] = 0
+        s.blank = blank
+        if s.kind == KIND_LINEAR_CONFLICT:
+            if d <= DIR_D:
+                s.row_conf[a] = old_a
+                s.row_conf[b] = old_b
+            else:
+                s.col_conf[a] = old_a
+                s.col_conf[b] = old_b
+    return 0
+
+
+cdef int run_idastar(WideSearch* s) except -2 nogil:
+    cdef int h = 0, cell, r, c, found
+    cdef int n = s.rows * s.cols
+    for cell in range(n):
+        if s.cells[cell] != 0:
+            h += search_distance(s, s.cells[cell], cell)
+    if s.kind == KIND_LINEAR_CONFLICT:
+        for r in range(s.rows):
+            s.row_conf[r] = search_row_conflicts(s, r)
+            h += s.row_conf[r]
+        for c in range(s.cols):
+            s.col_conf[c] = search_col_conflicts(s, c)
+            h += s.col_conf[c]
+    s.bound = s.weight * h
+    while True:
+        # Every node on a path of at most max_depth moves has f <= w * max_depth (h is
+        # admissible), so past that bound no such path is left to find.
+        if s.bound > s.weight * s.max_depth:
+            return STATUS_DEPTH_LIMIT
+        s.counters.iterations += 1
+        s.counters.depth = <int>(s.bound // SCALE)
+        s.next_bound = 1LL << 62
+        s.depth_cut = False
+        found = dfs(s, 0, h, -1)
+        if found == 1:
+            return STATUS_SOLVED
+        if found < 0:
+            return s.status
+        if s.next_bound == 1LL << 62:
+            return STATUS_DEPTH_LIMIT if s.depth_cut else STATUS_EXHAUSTED
+        s.bound = s.next_bound
+
+
+def idastar(
+    uint16_t[::1] cells,
+    int blank,
+    int rows,
+    int cols,
+    int goal_blank,
+    *,
+    str heuristic="linear_conflict",
+    double weight=1.0,
+    unsigned long long node_limit=0,
+    double time_limit=0.0,
+    int max_depth=-1,
+    progress=None,
+):
+    """IDA* (weighted when ``weight`` > 1: f = g + w*h) on a canonical wide board.
+
+    ``cells`` is used as scratch and left in an unspecified order. ``heuristic`` is
+    ``"manhattan"`` or ``"linear_conflict"``. ``max_depth`` < 0 means the core's own cap (1000
+    moves). ``progress`` is called as ``progress(expanded, generated, seconds, bound)`` every
+    2**16 expansions.
+
+    Returns the core result tuple ``(status, moves, expanded, generated, max_frontier,
+    peak_memory_bytes, seconds, depth, iterations)``; moves are blank directions (U/D/L/R).
+    """
+    cdef WideSearch s
+    cdef Control control
+    cdef SearchCounters counters
+    cdef int n = rows * cols, cell, tile, home, status
+    if weight < 1.0:
+        raise ValueError(f"expected a weight >= 1, got {weight!r}")
+    s.kind = HEURISTIC_KINDS[heuristic]
+    s.rows = rows
+    s.cols = cols
+    s.blank = blank
+    s.cells = &cells[0]
+    s.weight = <long long>(weight * SCALE + 1e-9)
+    s.max_depth = WIDE_MAX_PATH if max_depth < 0 or max_depth > WIDE_MAX_PATH else max_depth
+    s.status = STATUS_RUNNING
+    init_control(&control, node_limit, time_limit, 0, progress)
+    init_counters(&counters)
+    s.control = &control
+    s.counters = &counters
+    s.row_of = <int16_t*>PyMem_Malloc(n * sizeof(int16_t))
+    s.col_of = <int16_t*>PyMem_Malloc(n * sizeof(int16_t))
+    s.goal_row = <int16_t*>PyMem_Malloc(n * sizeof(int16_t))
+    s.goal_col = <int16_t*>PyMem_Malloc(n * sizeof(int16_t))
+    try:
+        if s.row_of == NULL or s.col_of == NULL or s.goal_row == NULL or s.goal_col == NULL:
+            raise MemoryError()
+        for cell in range(n):
+            s.row_of[cell] = cell // cols
+            s.col_of[cell] = cell % cols
+        s.goal_row[0] = goal_blank // cols
+        s.goal_col[0] = goal_blank % cols
+        for tile in range(1, n):
+            home = goal_cell_of(tile, goal_blank)
+            s.goal_row[tile] = home // cols
+            s.goal_col[tile] = home % cols
+        with nogil:
+            status = run_idastar(&s)
+        moves = ""
+        if status == STATUS_SOLVED:
+            moves = (<bytes>(<char*>s.path)[:counters.depth]).translate(_LETTERS)
+            moves = moves.decode("ascii")
+        else:
+            counters.depth = <int>(s.bound // SCALE)
+        return (
+            status,
+            moves,
+            counters.expanded,
+            counters.generated,
+            0,
+            0,
+            elapsed(&control),
+            counters.depth,
+            counters.iterations,
+        )
+    finally:
+        PyMem_Free(s.row_of)
+        PyMem_Free(s.col_of)
+        PyMem_Free(s.goal_row)
+        PyMem_Free(s.goal_col)
+
+
+_LETTERS = bytes.maketrans(bytes([0, 1, 2, 3]), b"UDLR")

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastpuzzle import _constructive
+from fastpuzzle import _constructive, _wide
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal, is_solvable
-from fastpuzzle.errors import UnsolvableError
+from fastpuzzle.errors import UnknownNameError, UnsolvableError
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import inverse
-from fastpuzzle.problem import canonical_labels
+from fastpuzzle.problem import Problem, canonical_labels, make_problem
 from fastpuzzle.results import (
     ProgressCallback,
     SearchResult,
@@ -25,9 +25,33 @@ from fastpuzzle.results import (
     Solution,
     Status,
     core_progress,
+    stats_from_core,
 )
 
-__all__ = ["cancel_inverse_pairs", "manhattan_sum", "solve_fast"]
+__all__ = [
+    "MAX_OPTIMAL_DEPTH",
+    "WIDE_HEURISTICS",
+    "cancel_inverse_pairs",
+    "manhattan_sum",
+    "solve_fast",
+    "solve_wide_optimal",
+]
+
+#: The longest path the wide IDA* follows (its recursion depth). A board whose Manhattan lower
+#: bound is above it is refused at once with :attr:`Status.DEPTH_LIMIT`: no optimal search of
+#: such a board could finish.
+MAX_OPTIMAL_DEPTH = 1000
+
+#: Heuristics the wide IDA* computes (aliases as in :mod:`fastpuzzle.algorithms`).
+WIDE_HEURISTICS = ("manhattan", "linear_conflict")
+_HEURISTIC_ALIASES = {
+    "manhattan": "manhattan",
+    "md": "manhattan",
+    "manhattan_distance": "manhattan",
+    "linear_conflict": "linear_conflict",
+    "lc": "linear_conflict",
+    "linear_conflicts": "linear_conflict",
+}
 
 
 def cancel_inverse_pairs(moves: str) -> str:
@@ -160,3 +184,120 @@ def solve_fast(
         heuristic=None,
         optimal=False,
     )
+
+
+def _wide_heuristic(name: str) -> str:
+    key = name.strip().lower().replace("-", "_").replace(" ", "_") if isinstance(name, str) else ""
+    if key not in _HEURISTIC_ALIASES:
+        valid = ", ".join(WIDE_HEURISTICS)
+        raise UnknownNameError(f"unknown heuristic {name!r} for wide IDA*; expected one of {valid}")
+    return _HEURISTIC_ALIASES[key]
+
+
+def solve_wide_optimal(
+    problem_or_board: Problem | BoardLike,
+    goal: BoardLike | None = None,
+    *,
+    heuristic: str = "linear_conflict",
+    weight: float | None = None,
+    limits: Limits | None = None,
+    progress: ProgressCallback | None = None,
+) -> SearchResult:
+    """IDA* (or weighted IDA*) on the wide cell-array core, for boards of any size.
+
+    Meant for boards past 16 cells (5x5, 6x6, 7x3, ...); smaller ones work too, through the same
+    wide path. Never raises on limits: the result's ``status`` says how the search ended. Moves
+    are U/D/L/R, the direction the **blank** moves.
+
+    Parameters
+    ----------
+    problem_or_board : Problem or BoardLike
+        A :class:`~fastpuzzle.problem.Problem` (then ``goal`` must be None) or a start board.
+    goal : BoardLike, optional
+        Default: tiles in order, blank last.
+    heuristic : str
+        ``"linear_conflict"`` (Manhattan + Hansson's linear conflicts) or ``"manhattan"``.
+    weight : float, optional
+        ``w >= 1``: weighted IDA* with f = g + w*h, whose solutions are at most ``w`` times the
+        optimal length (``w`` is rounded down to a multiple of 1/1000). None or 1: optimal.
+    limits : Limits, optional
+        ``seconds``, ``nodes`` (expansions) and ``max_depth`` apply (``memory_bytes`` does not:
+        IDA* keeps only its path). Checked every 2**16 expansions, as is Ctrl-C.
+    progress : callable, optional
+        Called with a :class:`~fastpuzzle.SearchStats` every 2**16 expansions; its ``depth`` is
+        the current iteration's bound.
+
+    Returns
+    -------
+    SearchResult
+        ``algorithm="idastar"`` (``"widastar"`` when weighted), status SOLVED, TIME_LIMIT,
+        NODE_LIMIT or DEPTH_LIMIT. Boards whose Manhattan bound exceeds
+        :data:`MAX_OPTIMAL_DEPTH` (or ``limits.max_depth``) end at once with DEPTH_LIMIT.
+
+    Raises
+    ------
+    UnsolvableError
+        If the goal cannot be reached.
+    UnknownNameError
+        If the heuristic is not one the wide core computes.
+
+    Examples
+    --------
+    >>> from fastpuzzle import Board, scramble
+    >>> board = scramble(Board.goal((5, 5)), 30, rng=4)
+    >>> result = solve_wide_optimal(board)
+    >>> result.status, result.solution.optimal, result.solution.verify()
+    (<Status.SOLVED: 'solved'>, True, True)
+    """
+    name = _wide_heuristic(heuristic)
+    if weight is not None and (
+        isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 1
+    ):
+        raise ValueError(f"expected a weight >= 1, got {weight!r}")
+    if isinstance(problem_or_board, Problem):
+        if goal is not None:
+            raise ValueError("pass the goal inside the Problem, not beside it")
+        problem = problem_or_board
+    else:
+        problem = make_problem(problem_or_board, goal)
+    limits = Limits() if limits is None else limits
+    weighted = weight is not None and weight != 1
+    algorithm = "widastar" if weighted else "idastar"
+    cap = MAX_OPTIMAL_DEPTH
+    if limits.max_depth is not None:
+        cap = min(cap, int(limits.max_depth))
+    rows, cols = problem.rows, problem.cols
+    cells = problem.wide_cells()
+    lower = _wide.heuristic("manhattan", cells, rows, cols, problem.goal_blank)
+    if lower > cap:
+        stats = SearchStats(depth=lower, iterations=0)
+        return SearchResult(
+            problem.board, problem.goal, Status.DEPTH_LIMIT, None, stats, algorithm, name
+        )
+    core = _wide.idastar(
+        cells,
+        problem.blank,
+        rows,
+        cols,
+        problem.goal_blank,
+        heuristic=name,
+        weight=1.0 if weight is None else float(weight),
+        node_limit=int(limits.nodes or 0),
+        time_limit=float(limits.seconds or 0.0),
+        max_depth=cap,
+        progress=core_progress(progress),
+    )
+    status = Status.from_code(core[0])
+    stats = stats_from_core(core)
+    solution = None
+    if status is Status.SOLVED:
+        solution = Solution(
+            board=problem.board,
+            goal=problem.goal,
+            moves=core[1],
+            stats=stats,
+            algorithm=algorithm,
+            heuristic=name,
+            optimal=not weighted,
+        )
+    return SearchResult(problem.board, problem.goal, status, solution, stats, algorithm, name)

@@ -1,0 +1,178 @@
+"""Wide IDA*: optimal lengths against the BFS oracle through the wide path, agreement of its
+heuristics on 5x5, weighted bounds, limits and progress."""
+
+import time
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import _wide
+from fastpuzzle.large import MAX_OPTIMAL_DEPTH, manhattan_sum, solve_wide_optimal
+from fastpuzzle.problem import make_problem
+from tests.oracle import distances_3x3, distances_from
+
+
+def solved(result):
+    assert result.status is fp.Status.SOLVED, result.status
+    solution = result.solution
+    assert solution.board.apply(solution.moves) == solution.goal
+    return solution
+
+
+def test_3x3_through_the_wide_path_matches_the_oracle():
+    truth = distances_3x3()
+    for seed in range(120):
+        board = fp.random_board((3, 3), rng=seed)
+        for heuristic in ("manhattan", "linear_conflict"):
+            solution = solved(solve_wide_optimal(board, heuristic=heuristic))
+            assert len(solution) == truth[board.tiles]
+            assert solution.optimal and solution.algorithm == "idastar"
+
+
+@pytest.mark.parametrize(("shape", "goals"), [((2, 4), 3), ((4, 2), 3), ((2, 3), 3), ((3, 3), 1)])
+def test_small_rectangles_with_random_goals_match_the_oracle(shape, goals):
+    rng = np.random.default_rng(sum(shape))
+    rows, cols = shape
+    for _ in range(goals):
+        goal = fp.random_board(shape, rng=rng)
+        truth = distances_from(goal.tiles, rows, cols)
+        boards = list(truth)
+        picks = rng.choice(len(boards), 15, replace=False)
+        for index in picks:
+            board = fp.Board(boards[int(index)], shape=shape)
+            solution = solved(solve_wide_optimal(board, goal))
+            assert len(solution) == truth[board.tiles]
+
+
+def scrambles_5x5(count, moves, seed):
+    rng = np.random.default_rng(seed)
+    goal = fp.Board.goal((5, 5))
+    return [fp.scramble(goal, moves, rng=rng) for _ in range(count)]
+
+
+def test_5x5_manhattan_and_linear_conflict_agree():
+    for board in scrambles_5x5(8, 36, seed=1):
+        plain = solved(solve_wide_optimal(board, heuristic="manhattan"))
+        strong = solved(solve_wide_optimal(board, heuristic="lc"))
+        assert len(plain) == len(strong)
+        assert strong.stats.expanded <= plain.stats.expanded
+        assert len(strong) >= manhattan_sum(board)
+
+
+def test_other_goals_and_rectangles_past_16_cells():
+    for shape in [(7, 3), (3, 7), (6, 6), (2, 9)]:
+        goal = fp.random_board(shape, rng=5)
+        board = fp.scramble(goal, 24, rng=6)
+        plain = solved(solve_wide_optimal(board, goal, heuristic="manhattan"))
+        strong = solved(solve_wide_optimal(make_problem(board, goal)))
+        assert len(plain) == len(strong) <= 24
+
+
+def test_weighted_stays_within_its_bound():
+    truth = distances_3x3()
+    for seed in range(60):
+        board = fp.random_board((3, 3), rng=seed)
+        for weight in (1.5, 2.0, 3.0):
+            result = solve_wide_optimal(board, weight=weight)
+            solution = solved(result)
+            assert len(solution) <= weight * truth[board.tiles]
+            assert not solution.optimal and solution.algorithm == "widastar"
+    for board in scrambles_5x5(6, 40, seed=2):
+        optimal = len(solved(solve_wide_optimal(board)))
+        for weight in (1.25, 2.0):
+            assert len(solved(solve_wide_optimal(board, weight=weight))) <= weight * optimal
+    assert solve_wide_optimal(board, weight=1).solution.optimal
+
+
+def test_time_limit_stops_a_hard_5x5_promptly():
+    board = fp.random_board((5, 5), rng=3)
+    started = time.perf_counter()
+    result = solve_wide_optimal(board, limits=fp.Limits(seconds=0.5))
+    spent = time.perf_counter() - started
+    assert result.status is fp.Status.TIME_LIMIT and result.solution is None
+    assert 0.5 <= result.stats.seconds < 3 and spent < 3
+    assert result.stats.expanded > 0 and result.stats.depth >= manhattan_sum(board)
+    with pytest.raises(fp.TimeLimitError):
+        result.unwrap()
+
+
+def test_node_and_depth_limits():
+    board = fp.random_board((5, 5), rng=4)
+    result = solve_wide_optimal(board, limits=fp.Limits(nodes=100_000))
+    assert result.status is fp.Status.NODE_LIMIT and result.stats.expanded == 100_000
+    easy = scrambles_5x5(1, 30, seed=3)[0]
+    optimal = len(solved(solve_wide_optimal(easy)))
+    assert solve_wide_optimal(easy, limits=fp.Limits(max_depth=optimal - 1)).status is (
+        fp.Status.DEPTH_LIMIT
+    )
+    assert len(solved(solve_wide_optimal(easy, limits=fp.Limits(max_depth=optimal)))) == optimal
+
+
+def test_boards_beyond_the_depth_cap_are_refused_at_once():
+    board = fp.random_board((30, 30), rng=1)
+    assert manhattan_sum(board) > MAX_OPTIMAL_DEPTH
+    started = time.perf_counter()
+    result = solve_wide_optimal(board)
+    assert time.perf_counter() - started < 1
+    assert result.status is fp.Status.DEPTH_LIMIT
+    with pytest.raises(fp.DepthLimitError):
+        result.unwrap()
+
+
+def test_progress_reports_the_bound_and_nodes():
+    seen = []
+    board = fp.random_board((5, 5), rng=3)
+    solve_wide_optimal(board, limits=fp.Limits(nodes=400_000), progress=seen.append)
+    assert len(seen) >= 5
+    assert [s.expanded for s in seen] == sorted(s.expanded for s in seen)
+    assert all(s.depth >= manhattan_sum(board) for s in seen)
+
+
+def test_progress_errors_propagate():
+    def fail(_stats):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        solve_wide_optimal(fp.random_board((5, 5), rng=3), progress=fail)
+
+
+def test_bad_options():
+    board = fp.Board.goal((5, 5))
+    with pytest.raises(fp.UnknownNameError, match="manhattan, linear_conflict"):
+        solve_wide_optimal(board, heuristic="pdb")
+    with pytest.raises(ValueError, match="weight >= 1"):
+        solve_wide_optimal(board, weight=0.5)
+    tiles = list(board.tiles)
+    tiles[0], tiles[1] = tiles[1], tiles[0]
+    with pytest.raises(fp.UnsolvableError):
+        solve_wide_optimal(fp.Board(tiles, shape=(5, 5)))
+    assert solve_wide_optimal(board).solution.moves == ""
+
+
+def test_wide_heuristics_match_the_packed_ones_on_4x4():
+    from fastpuzzle import _board
+
+    for seed in range(50):
+        goal = fp.random_board((4, 4), rng=seed + 500)
+        problem = make_problem(fp.random_board((4, 4), rng=seed, goal=goal), goal)
+        cells = problem.wide_cells()
+        for name in ("manhattan", "linear_conflict"):
+            assert _wide.heuristic(name, cells, 4, 4, problem.goal_blank) == _board.heuristic(
+                name, problem.packed, 4, 4, problem.goal_blank
+            )
+
+
+def test_ctrl_c_interrupts_a_long_search():
+    import signal
+
+    previous = signal.signal(signal.SIGALRM, signal.default_int_handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    started = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solve_wide_optimal(fp.random_board((5, 5), rng=3))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.perf_counter() - started < 3
