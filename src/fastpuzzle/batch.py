@@ -19,13 +19,14 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from fastpuzzle.board import Board, BoardLike, Shape
+from fastpuzzle._batch_prep import prepare_packed
+from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape
 from fastpuzzle.errors import (
     DepthLimitError,
     FastPuzzleError,
@@ -38,6 +39,7 @@ from fastpuzzle.errors import (
 )
 from fastpuzzle.limits import Limits
 from fastpuzzle.render import write_text_atomically
+from fastpuzzle.results import Status, stats_from_core
 
 __all__ = ["BatchResult", "solve_many"]
 
@@ -108,9 +110,76 @@ def _row_board(row: Any, spec: BatchSpec) -> Board:
     return Board(row, shape=spec.shape)
 
 
+def _fast_path_applies(rows: Sequence[Any], spec: BatchSpec) -> bool:
+    return (
+        spec.packed
+        and spec.shape is not None
+        and spec.shape[0] * spec.shape[1] <= MAX_CELLS
+        and spec.algorithm == "auto"
+        and spec.heuristic == "auto"
+        and isinstance(rows, np.ndarray)
+    )
+
+
+def _error_status(error: FastPuzzleError) -> str:
+    return next(name for kind, name in _ERROR_STATUS if isinstance(error, kind))
+
+
+def _run_many(
+    shape: Shape, goal_blank: int, canonical: np.ndarray, blanks: np.ndarray, limits: Limits
+) -> list[Any]:
+    """Core results of the default solver for canonical packed boards of one shape and goal."""
+    from fastpuzzle import optimal
+    from fastpuzzle.problem import Problem
+
+    if not len(canonical):
+        return []
+    goal = Board.goal(shape)
+    template = Problem(goal, goal, int(canonical[0]), int(blanks[0]), goal_blank)
+    return [
+        optimal.run_auto(replace(template, word=int(word), blank=int(blank)), limits)[0]
+        for word, blank in zip(canonical.tolist(), blanks.tolist())
+    ]
+
+
+def _solve_packed_fast(first_index: int, words: np.ndarray, spec: BatchSpec) -> ChunkResult:
+    """Packed rows checked and relabelled in numpy, then solved by the core without Boards."""
+
+    assert spec.shape is not None
+    goal = Board.goal(spec.shape) if spec.goal is None else Board(spec.goal, shape=spec.shape)
+    prep = prepare_packed(words, goal)
+    good = np.flatnonzero(prep.solvable)
+    cores = _run_many(
+        spec.shape, goal.blank, prep.canonical[good], prep.blanks[good], spec.limits or Limits()
+    )
+    solved = dict(zip(good.tolist(), cores))
+    out = ChunkResult()
+    for offset, word in enumerate(words):
+        index = first_index + offset
+        core = solved.get(offset)
+        if core is None:
+            # Invalid and unsolvable rows are rare: build their exact message the slow way.
+            try:
+                board = Board.from_packed(int(word), shape=spec.shape)
+                raise UnsolvableError(board, goal)
+            except FastPuzzleError as error:
+                out.add(index, -1, _error_status(error), None, "", str(error))
+            continue
+        status = Status.from_code(core[0])
+        stats = stats_from_core(core)
+        if status is Status.SOLVED:
+            out.add(index, len(core[1]), "solved", stats, core[1], "")
+        else:
+            out.add(index, -1, str(status), stats, "", f"stopped without a solution ({status})")
+    return out
+
+
 def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> ChunkResult:
     """Solve ``rows`` (row ``i`` has global index ``first_index + i``) one after another."""
     from fastpuzzle.solve import solve
+
+    if _fast_path_applies(rows, spec):
+        return _solve_packed_fast(first_index, rows, spec)
 
     goal = None if spec.goal is None else spec.goal
     out = ChunkResult()
@@ -127,8 +196,7 @@ def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> Chunk
                 limits=spec.limits,
             )
         except FastPuzzleError as error:
-            status = next(name for kind, name in _ERROR_STATUS if isinstance(error, kind))
-            out.add(index, -1, status, getattr(error, "stats", None), "", str(error))
+            out.add(index, -1, _error_status(error), getattr(error, "stats", None), "", str(error))
         else:
             out.add(index, len(solution), "solved", solution.stats, solution.moves, "")
     return out
