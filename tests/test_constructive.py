@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
+from fastpuzzle import _constructive
 from fastpuzzle.large import cancel_inverse_pairs, manhattan_sum, solve_fast
 from tests.oracle import distances_3x3, distances_from
 
@@ -90,8 +91,41 @@ def test_shorten_false_keeps_the_raw_moves():
     raw = solve_fast(board, shorten=False)
     short = solve_fast(board)
     assert raw.verify() and short.verify()
-    assert len(short) <= len(raw) == raw.stats.expanded
-    assert cancel_inverse_pairs(raw.moves) == short.moves
+    assert len(short) <= len(cancel_inverse_pairs(raw.moves)) <= len(raw) == raw.stats.expanded
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 4), (5, 5), (7, 3), (12, 12)])
+def test_window_shortening_keeps_the_end_board_and_never_lengthens(shape):
+    rng = np.random.default_rng(sum(shape))
+    for _ in range(5):
+        board = fp.random_board(shape, rng=rng)
+        # A random walk without immediate reversals: plenty of room to shorten.
+        moves = []
+        position = board
+        for _ in range(int(rng.integers(0, 200))):
+            options = [m for m in position.moves() if not moves or m != fp.inverse(moves[-1])]
+            move = options[int(rng.integers(len(options)))]
+            moves.append(move)
+            position = position.move(move)
+        moves = "".join(moves)
+        cells = np.array(board.tiles, dtype=np.uint16)
+        shorter = _constructive.shorten_windows(
+            cells, board.blank, *shape, moves, window=int(rng.integers(4, 40))
+        )
+        assert len(shorter) <= len(moves) and len(shorter) % 2 == len(moves) % 2
+        assert board.apply(shorter) == position
+        assert tuple(cells.tolist()) == position.tiles
+
+
+def test_shortening_helps_on_4x4():
+    # Each 4x4 of the instance file, solved without and with shortening: never longer, and
+    # shorter on the whole (the figures themselves are reported by benchmarks/).
+    raw = short = 0
+    for seed in range(30):
+        board = fp.random_board((4, 4), rng=seed)
+        raw += len(cancel_inverse_pairs(solve_fast(board, shorten=False).moves))
+        short += len(check(board))
+    assert short < raw
 
 
 def test_unsolvable_boards_raise():

@@ -16,3 +16,14 @@ def solve(
     progress: Callable[[int, int, float, int], None] | None = ...,
 ) -> tuple[int, str, int, float]: ...
 def cancel_inverse_pairs(moves: str) -> str: ...
+def shorten_windows(
+    cells: npt.NDArray[np.uint16],
+    blank: int,
+    rows: int,
+    cols: int,
+    moves: str,
+    *,
+    window: int = ...,
+    first: int = ...,
+    node_cap: int = ...,
+) -> str: ...

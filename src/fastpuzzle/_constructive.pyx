@@ -323,6 +323,189 @@ cdef Py_ssize_t cancel_pairs(uint8_t* moves, Py_ssize_t count) noexcept nogil:
     return top
 
 
+# -- shortening: re-solve short windows of the move list optimally -------------------------------
+
+cdef enum:
+    WINDOW_MAX_AREA = 49        # the box the blank may use while re-solving a window
+    WINDOW_MAX_MOVES = 64
+
+
+cdef struct WindowSearch:
+    int h
+    int w
+    int lab[WINDOW_MAX_AREA]    # [local cell] -> 0 for the blank, else 1 + the tile's target cell
+    uint8_t path[WINDOW_MAX_MOVES]
+    long nodes
+    long node_cap
+    int next_bound
+
+
+cdef inline int window_distance(const WindowSearch* q, int label, int cell) noexcept nogil:
+    return abs((label - 1) // q.w - cell // q.w) + abs((label - 1) % q.w - cell % q.w)
+
+
+cdef int window_dfs(
+    WindowSearch* q, int blank, int g, int bound, int hval, int prev
+) noexcept nogil:
+    # 1: found (path in q.path[:g]); 0: not within the bound; -1: over the node cap.
+    cdef int f = g + hval, d, t, label, nh, found
+    if f > bound:
+        if f < q.next_bound:
+            q.next_bound = f
+        return 0
+    if hval == 0:
+        return 1
+    q.nodes += 1
+    if q.nodes > q.node_cap:
+        return -1
+    for d in range(4):
+        if prev >= 0 and d == (prev ^ 1):
+            continue
+        t = wide_neighbour(blank, d, q.h, q.w)
+        if t == NO_CELL:
+            continue
+        label = q.lab[t]
+        nh = hval - window_distance(q, label, t) + window_distance(q, label, blank)
+        q.lab[blank] = label
+        q.lab[t] = 0
+        q.path[g] = d
+        found = window_dfs(q, t, g + 1, bound, nh, d)
+        q.lab[t] = label
+        q.lab[blank] = 0
+        if found != 0:
+            return found
+    return 0
+
+
+cdef Py_ssize_t improve_windows(
+    uint16_t* cells, int blank, int rows, int cols, const uint8_t* moves, Py_ssize_t count,
+    uint8_t* out, int32_t* target_of, int window, int first, long node_cap
+) noexcept nogil:
+    # Walk the move list from the start board ``cells`` (left at the end board), cutting it into
+    # windows whose blank stays in a small box; replace each window by an optimal path between
+    # its two boards within that box when that is shorter. Returns the new length (in ``out``).
+    cdef WindowSearch q
+    cdef uint16_t local[WINDOW_MAX_AREA]
+    cdef Py_ssize_t i = 0, j, k = 0, m
+    cdef int b, nb, r_lo, r_hi, c_lo, c_hi, r, c, br0, br1, bc0, bc1, length, limit
+    cdef int lblank, cell, hval, bound, found, start_blank, tile
+    q.node_cap = node_cap
+    while i < count:
+        limit = first if i == 0 and first > 0 else window
+        b = blank
+        r_lo = r_hi = b // cols
+        c_lo = c_hi = b % cols
+        j = i
+        while j < count and j - i < limit and j - i < WINDOW_MAX_MOVES:
+            nb = wide_neighbour(b, moves[j], rows, cols)
+            r = nb // cols
+            c = nb % cols
+            br0 = max(0, min(r_lo, r) - 1)
+            br1 = min(rows - 1, max(r_hi, r) + 1)
+            bc0 = max(0, min(c_lo, c) - 1)
+            bc1 = min(cols - 1, max(c_hi, c) + 1)
+            if (br1 - br0 + 1) * (bc1 - bc0 + 1) > WINDOW_MAX_AREA:
+                break
+            r_lo = min(r_lo, r)
+            r_hi = max(r_hi, r)
+            c_lo = min(c_lo, c)
+            c_hi = max(c_hi, c)
+            b = nb
+            j += 1
+        if j == i:      # one move already leaves the box: keep it as it is
+            j = i + 1
+        length = <int>(j - i)
+        found = 0
+        if length >= 6:
+            br0 = max(0, r_lo - 1)
+            br1 = min(rows - 1, r_hi + 1)
+            bc0 = max(0, c_lo - 1)
+            bc1 = min(cols - 1, c_hi + 1)
+            q.h = br1 - br0 + 1
+            q.w = bc1 - bc0 + 1
+            for r in range(q.h):
+                for c in range(q.w):
+                    local[r * q.w + c] = cells[(br0 + r) * cols + bc0 + c]
+            start_blank = (blank // cols - br0) * q.w + blank % cols - bc0
+            # The window's end board, in the box: replay the window's moves locally.
+            lblank = start_blank
+            for m in range(i, j):
+                nb = wide_neighbour(lblank, moves[m], q.h, q.w)
+                local[lblank] = local[nb]
+                local[nb] = 0
+                lblank = nb
+            for cell in range(q.h * q.w):
+                if local[cell] != 0:
+                    target_of[local[cell]] = cell
+            hval = 0
+            for r in range(q.h):
+                for c in range(q.w):
+                    tile = cells[(br0 + r) * cols + bc0 + c]
+                    cell = r * q.w + c
+                    q.lab[cell] = 0 if tile == 0 else target_of[tile] + 1
+                    if tile != 0:
+                        hval += window_distance(&q, q.lab[cell], cell)
+            # Only a shorter path helps; lengths keep the parity of the window's length.
+            bound = hval
+            q.nodes = 0
+            while bound < length:
+                q.next_bound = 1 << 30
+                found = window_dfs(&q, start_blank, 0, bound, hval, -1)
+                if found != 0:
+                    break
+                bound = q.next_bound
+            if found == 1 and bound < length:
+                for m in range(bound):
+                    out[k] = q.path[m]
+                    k += 1
+            else:
+                found = 0
+        if found != 1:
+            for m in range(i, j):
+                out[k] = moves[m]
+                k += 1
+        # Both paths end on the same board: follow the original one on the full board.
+        for m in range(i, j):
+            nb = wide_neighbour(blank, moves[m], rows, cols)
+            cells[blank] = cells[nb]
+            cells[nb] = 0
+            blank = nb
+        i = j
+    return k
+
+
+def shorten_windows(
+    uint16_t[::1] cells, int blank, int rows, int cols, str moves, *,
+    int window=24, int first=0, long node_cap=4000,
+):
+    """Re-solve windows of ``moves`` (blank directions, U/D/L/R) optimally within small boxes.
+
+    ``cells`` is the start board (any labels; changed in place to the end board). Windows are
+    at most ``window`` moves (the first one ``first`` moves, when > 0, to shift the cuts); a
+    window's search stops after ``node_cap`` expansions and then keeps its moves. Returns the
+    new moves, with inverse pairs cancelled; they reach the same board.
+    """
+    cdef bytes data = moves.encode("ascii").translate(_CODES)
+    cdef const uint8_t* codes = data
+    cdef Py_ssize_t count = len(data), kept
+    cdef int n = rows * cols
+    cdef uint8_t* out = <uint8_t*>PyMem_Malloc(count + 1)
+    cdef int32_t* target_of = <int32_t*>PyMem_Malloc(n * sizeof(int32_t))
+    try:
+        if out == NULL or target_of == NULL:
+            raise MemoryError()
+        with nogil:
+            kept = improve_windows(
+                &cells[0], blank, rows, cols, codes, count, out, target_of, window, first,
+                node_cap,
+            )
+            kept = cancel_pairs(out, kept)
+        return (<bytes>(<char*>out)[:kept]).translate(_LETTERS).decode("ascii")
+    finally:
+        PyMem_Free(out)
+        PyMem_Free(target_of)
+
+
 cdef int run(Solver* s) except -2 nogil:
     cdef int r0 = 0, c0 = 0, status
     while s.rows - r0 > 3 or s.cols - c0 > 3:

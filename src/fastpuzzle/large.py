@@ -85,6 +85,12 @@ def manhattan_sum(board: BoardLike, goal: BoardLike | None = None) -> int:
     return total
 
 
+#: Shortening: windows of at most this many moves are re-solved optimally within a small box
+#: around the blank's route, each search capped at this many expansions.
+_WINDOW = 32
+_WINDOW_NODES = 10_000
+
+
 def _blank_last(goal: Board) -> tuple[Board, str]:
     """``(goal', path)``: ``goal`` with its blank walked to the last cell by ``path``.
 
@@ -108,7 +114,9 @@ def solve_fast(
 
     The constructive method: place the top row or the left column of the unsolved rectangle tile
     by tile, shrink the rectangle, finish the last 2x2 … 3x3 optimally, then (``shorten``)
-    cancel moves that undo each other. Moves are U/D/L/R, the direction the **blank** moves.
+    cancel moves that undo each other and re-solve windows of up to 32 moves optimally (IDA*
+    with Manhattan distance, within the box the blank used). Moves are U/D/L/R, the direction
+    the **blank** moves.
 
     Parameters
     ----------
@@ -120,7 +128,7 @@ def solve_fast(
         Called with a :class:`~fastpuzzle.SearchStats` (``generated`` = moves so far) after
         placed lines, at most every 2**16 moves, or after each line under a time limit.
     shorten : bool
-        Cancel inverse pairs (``stats.expanded`` keeps the length before shortening).
+        Shorten the constructed moves (``stats.expanded`` keeps the length before shortening).
 
     Returns
     -------
@@ -163,6 +171,20 @@ def solve_fast(
         moves += inverse(path)
         if shorten:
             moves = _constructive.cancel_inverse_pairs(moves)
+    if shorten and status == 0:
+        # Two passes with the window cuts shifted by half a window, so no cut is kept twice.
+        for first in (0, _WINDOW // 2):
+            scratch = np.array(start.tiles, dtype=np.uint16)
+            moves = _constructive.shorten_windows(
+                scratch,
+                start.blank,
+                start.rows,
+                start.cols,
+                moves,
+                window=_WINDOW,
+                first=first,
+                node_cap=_WINDOW_NODES,
+            )
     stats = SearchStats(
         expanded=raw + len(path),
         generated=raw + len(path),
