@@ -176,3 +176,27 @@ def test_ctrl_c_interrupts_a_long_search():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert time.perf_counter() - started < 3
+
+
+@pytest.mark.parametrize(
+    ("shape", "moves"), [((5, 5), 30), ((6, 6), 30), ((7, 3), 30), ((10, 10), 26), ((30, 30), 20)]
+)
+def test_every_wide_method_replays_on_scrambles(shape, moves):
+    goal = fp.random_board(shape, rng=8)
+    board = fp.scramble(goal, moves, rng=9)
+    lengths = {}
+    for heuristic in ("manhattan", "linear_conflict"):
+        for weight in (None, 1.5, 3.0):
+            solution = solved(solve_wide_optimal(board, goal, heuristic=heuristic, weight=weight))
+            assert solution.goal == goal and len(solution) <= (weight or 1) * moves
+            lengths[heuristic, weight] = len(solution)
+    best = lengths["manhattan", None]
+    assert lengths["linear_conflict", None] == best
+    assert all(length <= (w or 1) * best for (_, w), length in lengths.items())
+
+
+def test_100x100_scramble_replays():
+    goal = fp.Board.goal((100, 100))
+    board = fp.scramble(goal, 16, rng=2)
+    solution = solved(solve_wide_optimal(board))
+    assert len(solution) <= 16 and solution.optimal
