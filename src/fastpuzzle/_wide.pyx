@@ -149,7 +149,7 @@ cdef int search_col_conflicts(const WideSearch* s, int c) noexcept nogil:
 cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
     # 1: solved (the path is in s.path[:g]); 0: not within the bound; -1: a limit (s.status).
     cdef long long f = <long long>SCALE * g + s.weight * h
-    cdef int d, target, tile, blank, nh, found, a, b, old_a, old_b, result
+    cdef int d, target, tile, blank, nh, found, a, b, old_a, result
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
@@ -178,26 +178,27 @@ cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
         s.cells[blank] = tile
         s.cells[target] = 0
         s.blank = target
-        a = b = old_a = old_b = 0
+        a = -1
+        old_a = 0
         if s.kind == KIND_LINEAR_CONFLICT:
-            # A vertical move changes the rows of one tile (its column keeps its order); a
-            # horizontal move changes columns. Only those two lines need recounting.
+            # A vertical move takes one tile from one row to another (its column keeps its
+            # order); a horizontal move, from one column to another. A line counts only the
+            # tiles whose goal is on it, so only the tile's goal line can change, if it is one
+            # of the two.
             if d <= DIR_D:
-                a = s.row_of[blank]
-                b = s.row_of[target]
-                old_a = s.row_conf[a]
-                old_b = s.row_conf[b]
-                s.row_conf[a] = search_row_conflicts(s, a)
-                s.row_conf[b] = search_row_conflicts(s, b)
-                nh += s.row_conf[a] + s.row_conf[b] - old_a - old_b
+                b = s.goal_row[tile]
+                if b == s.row_of[blank] or b == s.row_of[target]:
+                    a = b
+                    old_a = s.row_conf[a]
+                    s.row_conf[a] = search_row_conflicts(s, a)
+                    nh += s.row_conf[a] - old_a
             else:
-                a = s.col_of[blank]
-                b = s.col_of[target]
-                old_a = s.col_conf[a]
-                old_b = s.col_conf[b]
-                s.col_conf[a] = search_col_conflicts(s, a)
-                s.col_conf[b] = search_col_conflicts(s, b)
-                nh += s.col_conf[a] + s.col_conf[b] - old_a - old_b
+                b = s.goal_col[tile]
+                if b == s.col_of[blank] or b == s.col_of[target]:
+                    a = b
+                    old_a = s.col_conf[a]
+                    s.col_conf[a] = search_col_conflicts(s, a)
+                    nh += s.col_conf[a] - old_a
         s.counters.generated += 1
         s.path[g] = d
         found = dfs(s, g + 1, nh, d)
@@ -206,13 +207,11 @@ cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
         s.cells[target] = tile
         s.cells[blank] = 0
         s.blank = blank
-        if s.kind == KIND_LINEAR_CONFLICT:
+        if a >= 0:
             if d <= DIR_D:
                 s.row_conf[a] = old_a
-                s.row_conf[b] = old_b
             else:
                 s.col_conf[a] = old_a
-                s.col_conf[b] = old_b
     return 0
 
 
