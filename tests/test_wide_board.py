@@ -168,3 +168,18 @@ def test_wide_apply_moves_agrees_with_the_packed_core():
     assert (blank, failed) == (blank2, failed2)
     if failed < 0:
         assert tuple(cells.tolist()) == _board.unpack(packed, 16)
+
+
+@pytest.mark.parametrize("shape", [(3, 6), (4, 5), (5, 5), (3, 7), (2, 12), (4, 6)])
+def test_two_word_packing_round_trips(shape):
+    seen = set()
+    for seed in range(30):
+        board = fp.random_board(shape, rng=seed)
+        cells = np.array(board.tiles, dtype=np.uint16)
+        lo, hi = _wide.pack_two_words(cells)
+        assert lo < 1 << 60 and hi < 1 << 60
+        assert _wide.unpack_two_words(lo, hi, board.size) == board.tiles
+        seen.add((lo, hi))
+    assert len(seen) == 30
+    with pytest.raises(ValueError, match="17 to 25 cells"):
+        _wide.pack_two_words(np.arange(16, dtype=np.uint16))

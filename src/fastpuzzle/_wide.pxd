@@ -120,3 +120,36 @@ cdef inline int wide_linear_conflict(
     for c in range(cols):
         total += wide_col_conflicts(cells, c, rows, cols, goal_blank)
     return total
+
+# -- 17 to 25 cells: 5 bits per cell in two words ---------------------------------------------
+# Cells 0..11 go to ``lo`` and cells 12..23 to ``hi`` (bits 5i of each word); a 25th cell is not
+# stored: a permutation's last entry is what the others leave out. Two words make a compact
+# key for tables of 5x5 (or 3x7, 4x6, ...) boards.
+
+cdef enum:
+    PACK5_MAX_CELLS = 25
+
+cdef inline void pack5(
+    const uint16_t* cells, int n, uint64_t* lo, uint64_t* hi
+) noexcept nogil:
+    cdef int i
+    cdef int stored = n if n < 24 else 24
+    lo[0] = 0
+    hi[0] = 0
+    for i in range(stored):
+        if i < 12:
+            lo[0] |= (<uint64_t>cells[i]) << (5 * i)
+        else:
+            hi[0] |= (<uint64_t>cells[i]) << (5 * (i - 12))
+
+cdef inline void unpack5(uint64_t lo, uint64_t hi, int n, uint16_t* cells) noexcept nogil:
+    cdef int i, stored = n if n < 24 else 24
+    cdef int missing = n * (n - 1) // 2
+    for i in range(stored):
+        if i < 12:
+            cells[i] = (lo >> (5 * i)) & 31
+        else:
+            cells[i] = (hi >> (5 * (i - 12))) & 31
+        missing -= cells[i]
+    if n == 25:
+        cells[24] = missing

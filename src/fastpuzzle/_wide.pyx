@@ -6,7 +6,7 @@ U=0, D=1, L=2, R=3.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport int16_t, uint8_t, uint16_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, uint64_t
 
 from fastpuzzle._control cimport (
     STATUS_DEPTH_LIMIT,
@@ -22,7 +22,10 @@ from fastpuzzle._control cimport (
 )
 from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
 from fastpuzzle._wide cimport (
+    PACK5_MAX_CELLS,
     WIDE_MAX_SIDE,
+    pack5,
+    unpack5,
     wide_col_conflicts,
     wide_hash,
     wide_leave_count,
@@ -60,6 +63,25 @@ def apply_moves(uint16_t[::1] cells, int blank, int rows, int cols, const unsign
 def hash_cells(const uint16_t[::1] cells):
     """The 64-bit hash wide searches use for a board."""
     return wide_hash(&cells[0], cells.shape[0])
+
+
+def pack_two_words(const uint16_t[::1] cells):
+    """Pack a board of 17 to 25 cells 5 bits per cell into ``(lo, hi)`` (a 25th cell implied)."""
+    cdef uint64_t lo, hi
+    cdef int n = cells.shape[0]
+    if not 16 < n <= PACK5_MAX_CELLS:
+        raise ValueError(f"expected 17 to {PACK5_MAX_CELLS} cells, got {n}")
+    pack5(&cells[0], n, &lo, &hi)
+    return lo, hi
+
+
+def unpack_two_words(uint64_t lo, uint64_t hi, int cells):
+    """The tuple of ``cells`` tiles packed by :func:`pack_two_words`."""
+    cdef uint16_t out[PACK5_MAX_CELLS]
+    if not 16 < cells <= PACK5_MAX_CELLS:
+        raise ValueError(f"expected 17 to {PACK5_MAX_CELLS} cells, got {cells}")
+    unpack5(lo, hi, cells, out)
+    return tuple([out[i] for i in range(cells)])
 
 
 HEURISTIC_KINDS = {"manhattan": 1, "linear_conflict": 2}
