@@ -3,6 +3,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+__test__: dict[str, str]
 DIRECTION_LETTERS: str
 
 def solve(

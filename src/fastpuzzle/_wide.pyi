@@ -3,6 +3,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+__test__: dict[str, str]
 HEURISTIC_KINDS: dict[str, int]
 
 def apply_moves(
