@@ -13,9 +13,10 @@ True
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.batch import BatchResult, solve_many
-from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, is_solvable
+from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board, BoardLike, Shape, is_solvable
 from fastpuzzle.compare import Comparison, compare
 from fastpuzzle.errors import (
+    BoardTooLargeError,
     DepthLimitError,
     FastPuzzleError,
     IllegalMoveError,
@@ -40,10 +41,12 @@ __all__ = [
     "ALGORITHMS",
     "HEURISTICS",
     "MAX_CELLS",
+    "MAX_SIDE",
     "MOVES",
     "BatchResult",
     "Board",
     "BoardLike",
+    "BoardTooLargeError",
     "Comparison",
     "DepthLimitError",
     "FastPuzzleError",

@@ -8,7 +8,7 @@ the line's length minus its longest increasing run of goal positions).
 
 from __future__ import annotations
 
-from fastpuzzle import _board
+from fastpuzzle import _board, _wide
 from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.problem import make_problem
@@ -26,9 +26,15 @@ def evaluate(name: str, board: BoardLike, goal: BoardLike | None = None) -> int:
             f"unknown heuristic {name!r}; expected one of {', '.join(HEURISTICS)}"
         )
     problem = make_problem(board, goal, check_solvable=False)
-    return int(
-        _board.heuristic(name, problem.packed, problem.rows, problem.cols, problem.goal_blank)
-    )
+    if not problem.wide:
+        return int(
+            _board.heuristic(name, problem.packed, problem.rows, problem.cols, problem.goal_blank)
+        )
+    # Past 16 cells the tiles live in a uint16 array (the wide core's form).
+    cells = problem.wide_cells()
+    if name == "misplaced":
+        return sum(1 for a, b in zip(problem.board.tiles, problem.goal.tiles) if a and a != b)
+    return int(_wide.heuristic(name, cells, problem.rows, problem.cols, problem.goal_blank))
 
 
 def misplaced(board: BoardLike, goal: BoardLike | None = None) -> int:
