@@ -71,6 +71,7 @@ class BatchSpec:
     algorithm: str
     heuristic: str
     limits: Limits | None
+    optimal: bool = True
 
 
 @dataclass
@@ -117,6 +118,7 @@ def _fast_path_applies(rows: Sequence[Any], spec: BatchSpec) -> bool:
         and spec.shape[0] * spec.shape[1] <= MAX_CELLS
         and spec.algorithm == "auto"
         and spec.heuristic == "auto"
+        and spec.optimal
         and isinstance(rows, np.ndarray)
     )
 
@@ -194,6 +196,7 @@ def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> Chunk
                 algorithm=spec.algorithm,
                 heuristic=spec.heuristic,
                 limits=spec.limits,
+                optimal=spec.optimal,
             )
         except FastPuzzleError as error:
             out.add(index, -1, _error_status(error), getattr(error, "stats", None), "", str(error))
@@ -474,6 +477,7 @@ def solve_many(
     out: str | os.PathLike[str] | None = None,
     out_format: OutFormat = "csv",
     resume: bool = False,
+    optimal: bool = True,
 ) -> BatchResult:
     """Solve many boards; every row is solved independently.
 
@@ -508,6 +512,8 @@ def solve_many(
     resume : bool
         Reuse the chunks already in ``out`` (written by the same batch) instead of solving
         them again.
+    optimal : bool
+        ``False``: fast solutions not guaranteed shortest, as ``solve(..., optimal=False)``.
 
     Returns
     -------
@@ -517,7 +523,7 @@ def solve_many(
     rows, packed, found_shape = _normalise(boards, shape)
     total = len(rows)
     goal_tiles = None if goal is None else Board(goal, shape=found_shape).tiles
-    spec = BatchSpec(found_shape, packed, goal_tiles, algorithm, heuristic, limits)
+    spec = BatchSpec(found_shape, packed, goal_tiles, algorithm, heuristic, limits, optimal)
     if workers is not None and workers < 1:
         raise ValueError(f"expected workers >= 1, got {workers}")
     pool_size = workers or _default_workers()

@@ -9,7 +9,8 @@ moves.
 from __future__ import annotations
 
 from fastpuzzle.algorithms import Algorithm, Request, resolve_algorithm, resolve_heuristic
-from fastpuzzle.board import BoardLike
+from fastpuzzle.board import MAX_CELLS, BoardLike
+from fastpuzzle.errors import BoardTooLargeError, TimeLimitError
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
@@ -22,7 +23,7 @@ from fastpuzzle.results import (
     stats_from_core,
 )
 
-__all__ = ["search", "solve"]
+__all__ = ["WIDE_DEFAULT_SECONDS", "search", "solve"]
 
 
 def _check_options(
@@ -79,6 +80,32 @@ def _result(
         algorithm=algorithm,
         heuristic=heuristic,
     )
+
+
+#: Time limit of an optimal solve() past 16 cells when the caller sets none: optimal search on
+#: big boards can take hours, and solve() must say so rather than hang.
+WIDE_DEFAULT_SECONDS = 60.0
+
+_WIDE_HEURISTICS = ("manhattan", "linear_conflict")
+
+
+def _search_wide(
+    problem: Problem,
+    algorithm: str,
+    heuristic: str | None,
+    limits: Limits | None,
+    progress: ProgressCallback | None,
+) -> SearchResult:
+    """Boards past 16 cells: IDA* on the wide core; other algorithms are refused by name."""
+    from fastpuzzle import large
+
+    if algorithm != "idastar" or heuristic not in _WIDE_HEURISTICS:
+        raise BoardTooLargeError(
+            f"{algorithm}{'+' + heuristic if heuristic else ''} works on boards of at most "
+            f"{MAX_CELLS} cells, got a {problem.rows}x{problem.cols} board; use idastar with "
+            "manhattan or linear_conflict, or solve(board, optimal=False) for a fast solution"
+        )
+    return large.solve_wide_optimal(problem, heuristic=heuristic, limits=limits, progress=progress)
 
 
 def search(
@@ -139,6 +166,8 @@ def search(
     chosen = resolve_algorithm(algorithm)
     heuristic_name = _check_options(chosen, heuristic, weight, seed)
     problem = make_problem(board, goal)
+    if problem.wide:
+        return _search_wide(problem, chosen.name, heuristic_name, limits, progress)
     request = Request(
         problem=problem,
         heuristic=heuristic_name,
@@ -162,6 +191,7 @@ def solve(
     weight: float | None = None,
     seed: int | None = None,
     progress: ProgressCallback | None = None,
+    optimal: bool = True,
 ) -> Solution:
     """Solve a board, optimally by default.
 
@@ -175,7 +205,12 @@ def solve(
     heuristic : str
         ``"auto"`` (the algorithm's default) or a heuristic name.
     limits, weight, seed, progress
-        As for :func:`search`.
+        As for :func:`search`. Past 16 cells an optimal solve without ``limits`` stops after
+        :data:`WIDE_DEFAULT_SECONDS` with a :class:`TimeLimitError` rather than run for hours.
+    optimal : bool
+        ``False``: a fast solution without the promise of being shortest, for boards of any size
+        up to 100x100 (the constructive method, then shortened; see
+        :func:`fastpuzzle.large.solve_fast`). Only ``limits.seconds`` applies.
 
     Returns
     -------
@@ -196,7 +231,14 @@ def solve(
     'RR'
     """
     chosen_heuristic = None if heuristic == "auto" else heuristic
-    if not (isinstance(algorithm, str) and algorithm.strip().lower() == "auto"):
+    is_auto = isinstance(algorithm, str) and algorithm.strip().lower() == "auto"
+    if not optimal:
+        if not is_auto or chosen_heuristic is not None or weight is not None or seed is not None:
+            raise ValueError("optimal=False picks its own method: pass no algorithm or heuristic")
+        from fastpuzzle import large
+
+        return large.solve_fast(board, goal, limits=limits, progress=progress)
+    if not is_auto:
         return search(
             board,
             goal,
@@ -210,6 +252,19 @@ def solve(
     if weight is not None or seed is not None:
         raise ValueError("algorithm='auto' takes no weight or seed")
     problem = make_problem(board, goal)
+    if problem.wide:
+        name = "linear_conflict" if chosen_heuristic is None else chosen_heuristic
+        capped = Limits(seconds=WIDE_DEFAULT_SECONDS) if limits is None else limits
+        result = _search_wide(problem, "idastar", name, capped, progress)
+        if limits is None and result.status is Status.TIME_LIMIT:
+            raise TimeLimitError(
+                f"an optimal solution of this {problem.rows}x{problem.cols} board was not found "
+                f"in {WIDE_DEFAULT_SECONDS:g} s (bound {result.stats.depth}); pass "
+                "limits=Limits(seconds=...) to search longer, or optimal=False for a fast "
+                "solution that is not guaranteed shortest",
+                result.stats,
+            )
+        return result.unwrap()
     limits = Limits() if limits is None else limits
     if chosen_heuristic is not None:
         name = resolve_heuristic(chosen_heuristic, resolve_algorithm("idastar")).name
