@@ -162,3 +162,38 @@ def test_dask_local_cluster_equals_threads(boards_3x3):
     assert (result.lengths == expected.lengths).all()
     assert result.status.tolist() == expected.status.tolist()
     assert all(b.apply(m) == fp.Board.goal((3, 3)) for b, m in zip(boards, result.moves))
+
+
+def test_packed_fast_path_on_every_3x3_board_and_small_shapes():
+    dist = distances_3x3()
+    boards = list(dist)
+    packed = np.array([sum(t << (4 * i) for i, t in enumerate(b)) for b in boards], dtype=np.uint64)
+    result = fp.solve_many(packed, shape=(3, 3), chunk_size=50_000)
+    assert result.lengths.tolist() == [dist[b] for b in boards]
+    assert all(
+        fp.Board(b).apply(m) == fp.Board.goal((3, 3)) for b, m in zip(boards[:2000], result.moves)
+    )
+    from tests.oracle import distances_from
+
+    for shape in ((2, 3), (2, 4), (4, 2)):
+        goal = fp.random_board(shape, rng=1)
+        truth = distances_from(goal.tiles, *shape)
+        sample = [fp.random_board(shape, rng=s, goal=goal) for s in range(300)]
+        words = np.array([b.packed for b in sample], dtype=np.uint64)
+        out = fp.solve_many(words, goal, shape=shape)
+        assert out.lengths.tolist() == [truth[b.tiles] for b in sample]
+        assert all(b.apply(m) == goal for b, m in zip(sample, out.moves))
+
+
+def test_packed_fast_path_keeps_bad_rows_and_limits():
+    good = fp.Board("8 6 7/2 5 4/3 _ 1")
+    swapped = fp.Board("1 2 3/4 5 6/8 7 _")
+    words = np.array(
+        [good.packed, 0, swapped.packed, fp.Board("1 2 3/4 5 6/_ 7 8").packed], dtype=np.uint64
+    )
+    result = fp.solve_many(words, shape=(3, 3))
+    assert result.status.tolist() == ["solved", "invalid", "unsolvable", "solved"]
+    assert result.lengths.tolist() == [31, -1, -1, 2]
+    assert "appears twice" in result.messages[1] and "not solvable" in result.messages[2]
+    capped = fp.solve_many(words, shape=(3, 3), limits=fp.Limits(max_depth=10))
+    assert capped.status.tolist() == ["depth_limit", "invalid", "unsolvable", "solved"]

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from fastpuzzle import _batch
 from fastpuzzle._batch_prep import prepare_packed
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape
 from fastpuzzle.errors import (
@@ -127,52 +128,97 @@ def _error_status(error: FastPuzzleError) -> str:
     return next(name for kind, name in _ERROR_STATUS if isinstance(error, kind))
 
 
-def _run_many(
+def _walk_exact(
     shape: Shape, goal_blank: int, canonical: np.ndarray, blanks: np.ndarray, limits: Limits
-) -> list[Any]:
-    """Core results of the default solver for canonical packed boards of one shape and goal."""
+) -> ChunkResult:
+    """Boards of at most 9 cells: one compiled walk down the exact table for the whole chunk."""
+    from fastpuzzle import pdb
+
+    database = pdb.exact_table(shape[0], shape[1], goal_blank)
+    ((_, _, nibble, table),) = database.groups
+    count = len(canonical)
+    lengths = np.empty(count, dtype=np.int32)
+    moves = np.zeros((count, 64), dtype=np.uint8)
+    generated = np.empty(count, dtype=np.int64)
+    seconds = np.empty(count, dtype=np.float64)
+    _batch.walk_exact_many(
+        np.ascontiguousarray(canonical, dtype=np.uint64),
+        np.ascontiguousarray(blanks, dtype=np.int8),
+        shape[0],
+        shape[1],
+        goal_blank,
+        table,
+        nibble,
+        lengths,
+        moves,
+        generated,
+        seconds,
+    )
+    out = ChunkResult()
+    out.length = lengths.tolist()
+    out.moves = [row.tobytes().rstrip(b"\0").decode("ascii") for row in moves]
+    out.expanded = list(out.length)
+    out.generated = generated.tolist()
+    out.seconds = seconds.tolist()
+    out.status = ["solved"] * count
+    out.message = [""] * count
+    if limits.max_depth is not None:
+        for i, length in enumerate(out.length):
+            if length > limits.max_depth:
+                out.length[i], out.moves[i], out.status[i] = -1, "", "depth_limit"
+                out.message[i] = f"no solution within max_depth={limits.max_depth}"
+    return out
+
+
+def _run_each(
+    shape: Shape, goal_blank: int, canonical: np.ndarray, blanks: np.ndarray, limits: Limits
+) -> ChunkResult:
+    """Larger boards: the default solver board by board (the core releases the GIL)."""
     from fastpuzzle import optimal
     from fastpuzzle.problem import Problem
 
-    if not len(canonical):
-        return []
     goal = Board.goal(shape)
-    template = Problem(goal, goal, int(canonical[0]), int(blanks[0]), goal_blank)
-    return [
-        optimal.run_auto(replace(template, word=int(word), blank=int(blank)), limits)[0]
-        for word, blank in zip(canonical.tolist(), blanks.tolist())
-    ]
+    template = Problem(goal, goal, 0, goal.blank, goal_blank)
+    out = ChunkResult()
+    for word, blank in zip(canonical.tolist(), blanks.tolist()):
+        core = optimal.run_auto(replace(template, word=word, blank=blank), limits)[0]
+        status = Status.from_code(core[0])
+        stats = stats_from_core(core)
+        if status is Status.SOLVED:
+            out.add(0, len(core[1]), "solved", stats, core[1], "")
+        else:
+            out.add(0, -1, str(status), stats, "", f"stopped without a solution ({status})")
+    return out
 
 
 def _solve_packed_fast(first_index: int, words: np.ndarray, spec: BatchSpec) -> ChunkResult:
     """Packed rows checked and relabelled in numpy, then solved by the core without Boards."""
-
     assert spec.shape is not None
     goal = Board.goal(spec.shape) if spec.goal is None else Board(spec.goal, shape=spec.shape)
     prep = prepare_packed(words, goal)
     good = np.flatnonzero(prep.solvable)
-    cores = _run_many(
-        spec.shape, goal.blank, prep.canonical[good], prep.blanks[good], spec.limits or Limits()
-    )
-    solved = dict(zip(good.tolist(), cores))
+    limits = spec.limits or Limits()
+    run = _walk_exact if spec.shape[0] * spec.shape[1] <= 9 else _run_each
+    solved = run(spec.shape, goal.blank, prep.canonical[good], prep.blanks[good], limits)
+    if len(good) == len(words):
+        solved.index = list(range(first_index, first_index + len(words)))
+        return solved
+    # Invalid and unsolvable rows are rare: build their exact messages the slow way.
     out = ChunkResult()
+    position = dict(zip(good.tolist(), range(len(good))))
     for offset, word in enumerate(words):
         index = first_index + offset
-        core = solved.get(offset)
-        if core is None:
-            # Invalid and unsolvable rows are rare: build their exact message the slow way.
+        k = position.get(offset)
+        if k is None:
             try:
                 board = Board.from_packed(int(word), shape=spec.shape)
                 raise UnsolvableError(board, goal)
             except FastPuzzleError as error:
                 out.add(index, -1, _error_status(error), None, "", str(error))
             continue
-        status = Status.from_code(core[0])
-        stats = stats_from_core(core)
-        if status is Status.SOLVED:
-            out.add(index, len(core[1]), "solved", stats, core[1], "")
-        else:
-            out.add(index, -1, str(status), stats, "", f"stopped without a solution ({status})")
+        out.index.append(index)
+        for name in COLUMNS[1:]:
+            getattr(out, name).append(getattr(solved, name)[k])
     return out
 
 
