@@ -124,6 +124,8 @@ cdef struct Search:
     int wd_h_groups
     int wd_v_class[16]      # [tile] -> goal row
     int wd_h_class[16]      # [tile] -> goal column
+    # A side whose abstraction is too big (2x8's columns) has no tables: its state is then the
+    # Manhattan component along it (still a lower bound on the moves along it).
     # pattern databases: sparse index and value per group, plain and reflected
     int n_groups
     Group groups[MAX_GROUPS]
@@ -421,9 +423,14 @@ cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, in
     return 0
 
 
+cdef inline int walking_h(const Search* s) noexcept nogil:
+    return ((s.wd_v_dist[s.wd_v] if s.wd_v_dist != NULL else s.wd_v)
+            + (s.wd_h_dist[s.wd_h] if s.wd_h_dist != NULL else s.wd_h))
+
+
 cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
                               int previous) except -2 nogil:
-    cdef int h = s.wd_v_dist[s.wd_v] + s.wd_h_dist[s.wd_h]
+    cdef int h = walking_h(s)
     cdef int r = enter(s, h, depth + h)
     cdef int k, cell, tile, d, old
     if r:
@@ -437,10 +444,18 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
         # The blank moves d, so the tile crosses from the blank's new line into its old one.
         if d <= DIR_D:
             old = s.wd_v
-            s.wd_v = s.wd_v_next[(old * 2 + d) * s.wd_v_groups + s.wd_v_class[tile]]
+            if s.wd_v_next != NULL:
+                s.wd_v = s.wd_v_next[(old * 2 + d) * s.wd_v_groups + s.wd_v_class[tile]]
+            else:
+                s.wd_v += (abs(s.g.row_of[blank] - s.wd_v_class[tile])
+                           - abs(s.g.row_of[cell] - s.wd_v_class[tile]))
         else:
             old = s.wd_h
-            s.wd_h = s.wd_h_next[(old * 2 + d - DIR_L) * s.wd_h_groups + s.wd_h_class[tile]]
+            if s.wd_h_next != NULL:
+                s.wd_h = s.wd_h_next[(old * 2 + d - DIR_L) * s.wd_h_groups + s.wd_h_class[tile]]
+            else:
+                s.wd_h += (abs(s.g.col_of[blank] - s.wd_h_class[tile])
+                           - abs(s.g.col_of[cell] - s.wd_h_class[tile]))
         s.counters.generated += 1
         r = dfs_walking_distance(s, slide(board, blank, cell), cell, depth + 1, blank)
         if d <= DIR_D:
@@ -536,7 +551,7 @@ cdef int run_search(Search* s, uint64_t board, int blank, int max_depth) except 
     elif s.kind == H_LINEAR_CONFLICT:
         h = manhattan_of(board, &s.g, &s.t) + lines_extra(s)
     elif s.kind == H_WALKING_DISTANCE:
-        h = s.wd_v_dist[s.wd_v] + s.wd_h_dist[s.wd_h]
+        h = walking_h(s)
     else:
         md = manhattan_of(board, &s.g, &s.t)
         plain = pdb_sum(s, board, 0)
@@ -651,12 +666,21 @@ def idastar(
         elif s.kind == H_WALKING_DISTANCE:
             if walking is None:
                 raise ValueError("walking_distance needs its tables")
-            v_next, v_dist, s.wd_v_groups, s.wd_v, h_next, h_dist, s.wd_h_groups, s.wd_h = walking
+            v_tables, v_dist_obj, s.wd_v_groups, s.wd_v = walking[:4]
+            h_tables, h_dist_obj, s.wd_h_groups, s.wd_h = walking[4:]
             keep.append(walking)
-            s.wd_v_next = &v_next[0]
-            s.wd_v_dist = &v_dist[0]
-            s.wd_h_next = &h_next[0]
-            s.wd_h_dist = &h_dist[0]
+            s.wd_v_next = s.wd_h_next = NULL
+            s.wd_v_dist = s.wd_h_dist = NULL
+            if v_tables is not None:
+                v_next = v_tables
+                v_dist = v_dist_obj
+                s.wd_v_next = &v_next[0]
+                s.wd_v_dist = &v_dist[0]
+            if h_tables is not None:
+                h_next = h_tables
+                h_dist = h_dist_obj
+                s.wd_h_next = &h_next[0]
+                s.wd_h_dist = &h_dist[0]
             for tile in range(1, s.g.cells):
                 s.wd_v_class[tile] = s.g.row_of[s.t.goal_cell[tile]]
                 s.wd_h_class[tile] = s.g.col_of[s.t.goal_cell[tile]]

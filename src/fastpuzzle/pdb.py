@@ -638,37 +638,42 @@ def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
 # Walking distance.
 
 
+#: Walking-distance abstractions with more states than this are not built (2x8's columns have
+#: hundreds of millions); that side then counts its Manhattan component.
+WALKING_MAX_STATES = 500_000
+
+
 @lru_cache(maxsize=32)
-def _walking(lines: int, width: int, goal_line: int) -> tuple[dict[tuple[int, ...], int], Any, Any]:
-    states, nxt, dist = _pdb.walking_table(lines, width, goal_line)
+def _walking(
+    lines: int, width: int, goal_line: int
+) -> tuple[dict[tuple[int, ...], int], Any, Any] | None:
+    # None (cached too, so the attempt is made once) when the abstraction is too big.
+    try:
+        states, nxt, dist = _pdb.walking_table(lines, width, goal_line, WALKING_MAX_STATES)
+    except ValueError:
+        return None
     nxt.setflags(write=False)
     dist.setflags(write=False)
     return states, nxt, dist
 
 
 def walking_tables(problem: Problem) -> tuple[Any, ...]:
-    """The ``walking`` argument of ``_idastar.idastar`` for ``problem``.
-
-    Raises
-    ------
-    PatternDatabaseError
-        If the abstraction of this shape has too many states (e.g. 2x8's columns).
-    """
+    """The ``walking`` argument of ``_idastar.idastar`` for ``problem``."""
     return walking_args(
         problem.rows, problem.cols, problem.goal_blank, problem.packed, problem.blank
     )
 
 
 def walking_args(rows: int, cols: int, goal_blank: int, packed: int, blank: int) -> tuple[Any, ...]:
-    """:func:`walking_tables` for a canonical packed board."""
+    """:func:`walking_tables` for a canonical packed board.
+
+    A side whose abstraction has too many states (the columns of 2x8) gets no tables; the search
+    then counts that side's Manhattan component instead, which is admissible too.
+    """
     blank_row, blank_col = divmod(goal_blank, cols)
-    try:
-        v_states, v_next, v_dist = _walking(rows, cols, blank_row)
-        h_states, h_next, h_dist = _walking(cols, rows, blank_col)
-    except ValueError as error:
-        raise PatternDatabaseError(f"walking distance is not available: {error}") from None
     v = [0] * (rows * rows) + [blank // cols]
     h = [0] * (cols * cols) + [blank % cols]
+    v_md = h_md = 0
     for cell in range(rows * cols):
         tile = (packed >> (4 * cell)) & 15
         if tile == 0:
@@ -677,4 +682,17 @@ def walking_args(rows: int, cols: int, goal_blank: int, packed: int, blank: int)
         row, col = divmod(cell, cols)
         v[row * rows + home // cols] += 1
         h[col * cols + home % cols] += 1
-    return (v_next, v_dist, rows, v_states[tuple(v)], h_next, h_dist, cols, h_states[tuple(h)])
+        v_md += abs(row - home // cols)
+        h_md += abs(col - home % cols)
+    out: list[Any] = []
+    for lines, width, goal_line, state, md in (
+        (rows, cols, blank_row, v, v_md),
+        (cols, rows, blank_col, h, h_md),
+    ):
+        tables = _walking(lines, width, goal_line)
+        if tables is None:
+            out += [None, None, lines, md]
+        else:
+            states, nxt, dist = tables
+            out += [nxt, dist, lines, states[tuple(state)]]
+    return tuple(out)
