@@ -132,3 +132,17 @@ def test_playback_page_starts_at_the_start_board(tmp_path):
     dom, _ = _dump_dom(browser, path.as_uri(), tmp_path)
     assert 'data-step="0"' in dom and 'data-at-goal="false"' in dom
     assert _grid_tiles(dom) == list(board.tiles)
+
+
+def test_comparison_html_is_a_table_with_a_row_per_method():
+    table = fp.compare(["1 2 3/4 5 6/_ 7 8", "1 2 3/4 5 6/7 _ 8"], ["bfs", "astar"])
+    root = ET.fromstring(table._repr_html_())
+    assert root.tag == "table"
+    rows = root.findall("./tbody/tr")
+    assert len(rows) == 4
+    assert [td.text for td in rows[1].findall("td")][:4] == [
+        "1 2 3/4 5 6/_ 7 8",
+        "astar+manhattan",
+        "solved",
+        "2",
+    ]

@@ -125,7 +125,9 @@ class Comparison:
             )
         text = out.getvalue()
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            from fastpuzzle.render import write_text_atomically
+
+            write_text_atomically(path, text)
         return text
 
     @classmethod
@@ -151,7 +153,7 @@ class Comparison:
         ]
         return cls(tuple(rows))
 
-    def __str__(self) -> str:
+    def _cells(self) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
         header = (
             "board",
             "method",
@@ -177,6 +179,27 @@ class Comparison:
             )
             for row in self.rows
         ]
+        return header, lines
+
+    def _repr_html_(self) -> str:
+        import html
+
+        header, lines = self._cells()
+        numeric = {3, 5, 6, 7, 8}
+
+        def cell(tag: str, i: int, text: str) -> str:
+            align = ' style="text-align:right"' if i in numeric else ""
+            return f"<{tag}{align}>{html.escape(text)}</{tag}>"
+
+        head = "".join(cell("th", i, text) for i, text in enumerate(header))
+        body = "".join(
+            "<tr>" + "".join(cell("td", i, text) for i, text in enumerate(cells)) + "</tr>"
+            for cells in lines
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    def __str__(self) -> str:
+        header, lines = self._cells()
         widths = [max(len(cells[i]) for cells in [header, *lines]) for i in range(len(header))]
         # Text columns align left, numbers right, as printed tables do.
         left = {0, 1, 2, 4}
