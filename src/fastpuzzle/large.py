@@ -25,7 +25,7 @@ from fastpuzzle.results import (
     Solution,
     Status,
     core_progress,
-    stats_from_core,
+    result_from_core,
 )
 
 __all__ = [
@@ -309,17 +309,4 @@ def solve_wide_optimal(
         max_depth=cap,
         progress=core_progress(progress),
     )
-    status = Status.from_code(core[0])
-    stats = stats_from_core(core)
-    solution = None
-    if status is Status.SOLVED:
-        solution = Solution(
-            board=problem.board,
-            goal=problem.goal,
-            moves=core[1],
-            stats=stats,
-            algorithm=algorithm,
-            heuristic=name,
-            optimal=not weighted,
-        )
-    return SearchResult(problem.board, problem.goal, status, solution, stats, algorithm, name)
+    return result_from_core(problem.board, problem.goal, core, algorithm, name, not weighted)

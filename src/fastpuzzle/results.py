@@ -30,6 +30,7 @@ __all__ = [
     "Solution",
     "Status",
     "core_progress",
+    "result_from_core",
     "stats_from_core",
 ]
 
@@ -257,3 +258,20 @@ class SearchResult:
             f"{self.stats.expanded:,} expansions and {self.stats.seconds:.3f} s",
             self.stats,
         )
+
+
+def result_from_core(
+    board: Board,
+    goal: Board,
+    core: CoreResult,
+    algorithm: str,
+    heuristic: str | None,
+    optimal: bool,
+) -> SearchResult:
+    """The :class:`SearchResult` of a compiled driver's result tuple for ``board`` and ``goal``."""
+    status = Status.from_code(core[0])
+    stats = stats_from_core(core)
+    solution = None
+    if status is Status.SOLVED:
+        solution = Solution(board, goal, core[1], stats, algorithm, heuristic, optimal)
+    return SearchResult(board, goal, status, solution, stats, algorithm, heuristic)

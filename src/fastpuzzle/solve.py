@@ -20,7 +20,7 @@ from fastpuzzle.results import (
     Solution,
     Status,
     core_progress,
-    stats_from_core,
+    result_from_core,
 )
 
 __all__ = ["WIDE_DEFAULT_SECONDS", "search", "solve"]
@@ -58,28 +58,7 @@ def _result(
     heuristic: str | None,
     optimal: bool,
 ) -> SearchResult:
-    status = Status.from_code(core[0])
-    stats = stats_from_core(core)
-    solution = None
-    if status is Status.SOLVED:
-        solution = Solution(
-            board=problem.board,
-            goal=problem.goal,
-            moves=core[1],
-            stats=stats,
-            algorithm=algorithm,
-            heuristic=heuristic,
-            optimal=optimal,
-        )
-    return SearchResult(
-        board=problem.board,
-        goal=problem.goal,
-        status=status,
-        solution=solution,
-        stats=stats,
-        algorithm=algorithm,
-        heuristic=heuristic,
-    )
+    return result_from_core(problem.board, problem.goal, core, algorithm, heuristic, optimal)
 
 
 #: Time limit of an optimal solve() past 16 cells when the caller sets none: optimal search on
