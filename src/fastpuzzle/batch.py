@@ -226,7 +226,7 @@ def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> Chunk
     """Solve ``rows`` (row ``i`` has global index ``first_index + i``) one after another."""
     from fastpuzzle.solve import solve
 
-    if _fast_path_applies(rows, spec):
+    if isinstance(rows, np.ndarray) and _fast_path_applies(rows, spec):
         return _solve_packed_fast(first_index, rows, spec)
 
     goal = None if spec.goal is None else spec.goal
@@ -286,7 +286,7 @@ class BatchResult:
     @property
     def solved(self) -> np.ndarray:
         """Boolean mask of solved rows."""
-        return self.status == "solved"
+        return np.asarray(self.status == "solved", dtype=bool)
 
     def to_records(self) -> list[dict[str, Any]]:
         """One dict per row."""
@@ -664,7 +664,7 @@ def _run_dask(
         client.submit(solve_chunk, starts[n], chunk_rows(n), spec, pure=False): n for n in todo
     }
     try:
-        for future in as_completed(list(futures)):
+        for future in as_completed(list(futures)):  # type: ignore[no-untyped-call]
             finished(futures[future], future.result())
     except BaseException:
         client.cancel(list(futures))

@@ -154,7 +154,7 @@ class Comparison:
         return cls(tuple(rows))
 
     def _cells(self) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-        header = (
+        header: tuple[str, ...] = (
             "board",
             "method",
             "status",
@@ -165,7 +165,7 @@ class Comparison:
             "memory",
             "seconds",
         )
-        lines = [
+        lines: list[tuple[str, ...]] = [
             (
                 row.board,
                 row.method,

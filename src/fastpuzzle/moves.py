@@ -37,6 +37,7 @@ def parse_moves(moves: str | Iterable[str]) -> str:
     >>> parse_moves("up, left d r")
     'ULDR'
     """
+    parts: list[str]
     if isinstance(moves, str):
         text = moves.strip()
         parts = _SEPARATORS.split(text) if _SEPARATORS.search(text) else list(text)

@@ -251,9 +251,9 @@ def solve(
         core = resolve_algorithm("idastar").driver(request)
         return _result(problem, core, "idastar", name, True).unwrap()
     # Owned by the IDA*/pattern-database module; imported lazily like every driver.
-    from fastpuzzle import optimal
+    from fastpuzzle import optimal as workhorse
 
-    core, algorithm_name, heuristic_name = optimal.run_auto(
+    core, algorithm_name, heuristic_name = workhorse.run_auto(
         problem, limits, core_progress(progress)
     )
     return _result(problem, core, algorithm_name, heuristic_name, True).unwrap()
