@@ -15,6 +15,7 @@ from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board, BoardLike, Shape, is_solvable
 from fastpuzzle.compare import Comparison, compare
+from fastpuzzle.datasets import Labelled, labelled, random_boards
 from fastpuzzle.errors import (
     BoardTooLargeError,
     DepthLimitError,
@@ -53,6 +54,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidBoardError",
     "InvalidMoveError",
+    "Labelled",
     "Limits",
     "MemoryLimitError",
     "NodeLimitError",
@@ -70,12 +72,14 @@ __all__ = [
     "compare",
     "inverse",
     "is_solvable",
+    "labelled",
     "linear_conflict",
     "manhattan",
     "misplaced",
     "parse_moves",
     "pdb_cache_dir",
     "random_board",
+    "random_boards",
     "scramble",
     "search",
     "solve",
