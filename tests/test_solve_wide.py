@@ -16,7 +16,9 @@ def scrambled_5x5():
     return [fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed) for seed in range(4)]
 
 
-def test_solve_is_optimal_past_16_cells(scrambled_5x5):
+def test_solve_is_optimal_past_16_cells(scrambled_5x5, tmp_path, monkeypatch):
+    # An empty cache: without the 5x5 pattern database solve() uses linear conflict.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     for board in scrambled_5x5:
         solution = fp.solve(board)
         assert solution.verify() and solution.optimal

@@ -139,8 +139,8 @@ def test_progress_errors_propagate():
 
 def test_bad_options():
     board = fp.Board.goal((5, 5))
-    with pytest.raises(fp.UnknownNameError, match="manhattan, linear_conflict"):
-        solve_wide_optimal(board, heuristic="pdb")
+    with pytest.raises(fp.UnknownNameError, match="manhattan, linear_conflict, pdb"):
+        solve_wide_optimal(board, heuristic="walking_distance")
     with pytest.raises(ValueError, match="weight >= 1"):
         solve_wide_optimal(board, weight=0.5)
     tiles = list(board.tiles)

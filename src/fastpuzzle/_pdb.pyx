@@ -8,37 +8,51 @@ The value of a placement is the least over blank cells: the level at which BFS f
 
 Tables store ``(value - Manhattan distance of the group's tiles) / 2`` (always a whole number:
 every tile move changes that Manhattan distance by one), 4 bits per entry where every entry fits,
-else one byte. See ``_ranking.pxd`` for sparse and compact indexing.
+else one byte. See ``_ranking.pxd`` for sparse and compact indexing. Boards of up to 25 cells are
+built (5x5 and rectangles such as 4x6 or 3x8); past 16 cells a group's cells are packed 5 bits per
+slot and only compact tables are made (a sparse 32**k range would be mostly empty).
 """
 
 import numpy as np
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
-from fastpuzzle._packed cimport Geometry, NO_CELL, init_geometry
-from fastpuzzle._ranking cimport compact_rank, init_weights, lowest_bit
+from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL
+from fastpuzzle._ranking cimport compact_rank_bits, init_weights, lowest_bit
 
 cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) nogil
 
 cdef enum:
     UNSEEN = 255
+    BUILD_MAX_CELLS = 25
+    MAX_CHILDREN = 4 * BUILD_MAX_CELLS
 
 
 cdef struct Builder:
-    Geometry g
+    int rows
+    int cols
     int n
     int k
-    int home[16]                # [slot] -> goal cell of the slot's tile
+    int bits                    # bits per slot of a sparse index: 4 up to 16 cells, else 5
+    uint64_t slot_mask
+    int8_t neighbour[BUILD_MAX_CELLS][4]
+    int8_t row_of[BUILD_MAX_CELLS]
+    int8_t col_of[BUILD_MAX_CELLS]
+    int home[BUILD_MAX_CELLS]   # [slot] -> goal cell of the slot's tile
     unsigned int not_first_col  # cells not in the first column
     unsigned int not_last_col
     int sparse                  # 1: states keyed by sparse index (k <= 6), 0: by compact rank
-    uint64_t weight[16]
+    uint64_t weight[BUILD_MAX_CELLS]
     uint64_t placements
-    uint16_t* seen              # [key] -> blank cells of the regions queued so far
+    uint64_t filled             # placements reached so far (what progress reports)
+    # [key] -> blank cells of the regions queued so far: 16-bit masks up to 16 cells (half the
+    # memory of the 7-8 build), 32-bit ones past that
+    uint16_t* seen16
+    uint32_t* seen32
     uint8_t* level              # [placement] -> BFS level first reached (UNSEEN: not yet)
     uint64_t* now
     uint64_t now_len
@@ -52,7 +66,7 @@ cdef inline unsigned int flood(const Builder* b, int start, unsigned int free_ce
     cdef unsigned int region = 1u << start, grown
     while True:
         grown = (region | ((region & b.not_last_col) << 1) | ((region & b.not_first_col) >> 1)
-                 | (region << b.g.cols) | (region >> b.g.cols)) & free_cells
+                 | (region << b.cols) | (region >> b.cols)) & free_cells
         if grown == region:
             return region
         region = grown
@@ -74,7 +88,7 @@ cdef inline uint64_t unrank(const Builder* b, uint64_t rank, int* pos) noexcept 
                     break
         pos[slot] = cell
         used |= 1u << cell
-        index |= (<uint64_t>cell) << (4 * slot)
+        index |= (<uint64_t>cell) << (b.bits * slot)
     return index
 
 
@@ -93,23 +107,41 @@ cdef int push(Builder* b, uint64_t state) except -1 nogil:
 
 
 cdef inline uint64_t key_of(const Builder* b, uint64_t index) noexcept nogil:
-    return index if b.sparse else compact_rank(index, b.k, b.weight)
+    return index if b.sparse else compact_rank_bits(index, b.k, b.weight, b.bits)
+
+
+cdef inline void prefetch_seen(const Builder* b, uint64_t key) noexcept nogil:
+    if b.seen16 != NULL:
+        prefetch(&b.seen16[key])
+    else:
+        prefetch(&b.seen32[key])
+
+
+cdef inline unsigned int seen_of(const Builder* b, uint64_t key) noexcept nogil:
+    return b.seen16[key] if b.seen16 != NULL else b.seen32[key]
+
+
+cdef inline void mark_seen(Builder* b, uint64_t key, unsigned int region) noexcept nogil:
+    if b.seen16 != NULL:
+        b.seen16[key] |= <uint16_t>region
+    else:
+        b.seen32[key] |= region
 
 
 cdef int expand(Builder* b, uint64_t state, int next_level) except -1 nogil:
-    # state = sparse index * 16 + the lowest cell of the blank's region.
-    cdef int slot_at[16]
-    cdef uint64_t keys[64]
-    cdef uint64_t indices[64]
-    cdef unsigned int frees[64]
-    cdef int targets[64]
-    cdef uint64_t index = state >> 4, child_key
-    cdef int start = state & 15, cell, d, q, slot, n = 0, i
+    # state = sparse index * 32 + the lowest cell of the blank's region.
+    cdef int slot_at[BUILD_MAX_CELLS]
+    cdef uint64_t keys[MAX_CHILDREN]
+    cdef uint64_t indices[MAX_CHILDREN]
+    cdef unsigned int frees[MAX_CHILDREN]
+    cdef int targets[MAX_CHILDREN]
+    cdef uint64_t index = state >> 5, child_key
+    cdef int start = state & 31, cell, d, q, slot, n = 0, i
     cdef unsigned int occupied = 0, full = (1u << b.n) - 1, region, bits, child_region
     for cell in range(b.n):
         slot_at[cell] = -1
     for slot in range(b.k):
-        cell = (index >> (4 * slot)) & 15
+        cell = (index >> (b.bits * slot)) & b.slot_mask
         occupied |= 1u << cell
         slot_at[cell] = slot
     region = flood(b, start, full & ~occupied)
@@ -120,50 +152,76 @@ cdef int expand(Builder* b, uint64_t state, int next_level) except -1 nogil:
         cell = lowest_bit(bits)
         bits &= bits - 1
         for d in range(4):
-            q = b.g.neighbour[cell][d]
+            q = b.neighbour[cell][d]
             if q == NO_CELL or slot_at[q] < 0:
                 continue
             # The group tile on q slides onto the blank's cell; the blank lands on q.
             slot = slot_at[q]
-            indices[n] = (index + ((<uint64_t>cell) << (4 * slot))
-                          - ((<uint64_t>q) << (4 * slot)))
+            indices[n] = (index + ((<uint64_t>cell) << (b.bits * slot))
+                          - ((<uint64_t>q) << (b.bits * slot)))
             keys[n] = key_of(b, indices[n])
             frees[n] = full & ~(occupied ^ (1u << q) ^ (1u << cell))
             targets[n] = q
-            prefetch(&b.seen[keys[n]])
+            prefetch_seen(b, keys[n])
             n += 1
     for i in range(n):
         child_key = keys[i]
         q = targets[i]
         # seen[key] has a bit for every blank cell of every region already queued, so a repeat
         # costs one test and only a new region is flooded.
-        if (b.seen[child_key] >> q) & 1:
+        if (seen_of(b, child_key) >> q) & 1:
             continue
         child_region = flood(b, q, frees[i])
-        b.seen[child_key] |= child_region
+        mark_seen(b, child_key, child_region)
         if b.level[child_key] == UNSEEN:
             b.level[child_key] = next_level
-        push(b, indices[i] * 16 + lowest_bit(child_region))
+            b.filled += 1
+        push(b, indices[i] * 32 + lowest_bit(child_region))
     return 0
 
 
 cdef void init_builder(Builder* b, int rows, int cols, int goal_blank, tiles, bint sparse):
-    cdef int slot, cell
-    init_geometry(&b.g, rows, cols)
+    cdef int slot, cell, d
+    if rows < 1 or cols < 1 or rows * cols > BUILD_MAX_CELLS:
+        raise ValueError(f"pattern databases are built for up to 25 cells, not {rows}x{cols}")
+    b.rows = rows
+    b.cols = cols
     b.n = rows * cols
     b.k = len(tiles)
+    b.bits = 4 if b.n <= 16 else 5
+    b.slot_mask = (1u << b.bits) - 1
     if not 1 <= b.k < b.n:
         raise ValueError(f"expected 1 to {b.n - 1} tiles in a group, got {b.k}")
+    if b.k * b.bits > 58:
+        # A state is the sparse index times 32 plus a cell: it must fit 64 bits.
+        raise ValueError(f"a group of {b.k} tiles is too large to build")
+    if sparse and b.n > 16:
+        raise ValueError("sparse tables are only made for boards of up to 16 cells")
+    if not 0 <= goal_blank < b.n:
+        raise ValueError(f"goal blank {goal_blank} is not a cell of {rows}x{cols}")
     for slot, tile in enumerate(tiles):
         if not 1 <= tile < b.n:
             raise ValueError(f"tile {tile} is not on a {rows}x{cols} board")
         b.home[slot] = tile - 1 if tile - 1 < goal_blank else tile
     b.not_first_col = 0
     b.not_last_col = 0
+    for cell in range(BUILD_MAX_CELLS):
+        b.row_of[cell] = 0
+        b.col_of[cell] = 0
     for cell in range(b.n):
-        if b.g.col_of[cell] != 0:
+        b.row_of[cell] = cell // cols
+        b.col_of[cell] = cell % cols
+        for d in range(4):
+            b.neighbour[cell][d] = NO_CELL
+        if cell >= cols:
+            b.neighbour[cell][DIR_U] = cell - cols
+        if cell + cols < b.n:
+            b.neighbour[cell][DIR_D] = cell + cols
+        if cell % cols != 0:
+            b.neighbour[cell][DIR_L] = cell - 1
             b.not_first_col |= 1u << cell
-        if b.g.col_of[cell] != cols - 1:
+        if cell % cols != cols - 1:
+            b.neighbour[cell][DIR_R] = cell + 1
             b.not_last_col |= 1u << cell
     init_weights(b.weight, b.k, b.n)
     b.placements = b.weight[0] * b.n
@@ -185,36 +243,48 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
 
     Returns a uint8 array indexed by sparse index (when ``sparse``; entries that are no placement
     hold 255) or by compact rank (see ``_ranking.pxd``): the fewest moves of the group's tiles
-    that bring them home, whatever the other tiles do. ``progress(level, reached, total)`` is
-    called after each BFS level; Ctrl-C is honoured between levels.
+    that bring them home, whatever the other tiles do. ``progress(level, reached, total)``
+    (placements reached so far, of ``total``) is called after each BFS level; Ctrl-C is honoured
+    between levels.
     """
     cdef Builder b
     cdef int slot, level = 0
-    cdef uint64_t i, start_key, start_index = 0, reached = 1, seen_bytes, now_cap = 0
+    cdef uint64_t i, start_key, start_index = 0, seen_bytes, now_cap = 0, entries
     cdef uint64_t* swap
     cdef unsigned int occupied = 0, region
     cdef uint8_t[::1] levels
+    cdef void* seen = NULL
     init_builder(&b, rows, cols, goal_blank, tiles, sparse)
     result = np.full(level_length(b.n, b.k, sparse), UNSEEN, dtype=np.uint8)
     levels = result
     b.level = &levels[0]
-    seen_bytes = <uint64_t>levels.shape[0] * sizeof(uint16_t)
-    b.seen = <uint16_t*>malloc(seen_bytes)
+    entries = <uint64_t>levels.shape[0]
+    b.seen16 = NULL
+    b.seen32 = NULL
     b.now = NULL
     b.nxt = NULL
     b.now_len = b.nxt_len = b.nxt_cap = 0
-    if b.seen == NULL:
+    if b.n <= 16:
+        seen_bytes = entries * sizeof(uint16_t)
+        b.seen16 = <uint16_t*>malloc(seen_bytes)
+        seen = <void*>b.seen16
+    else:
+        seen_bytes = entries * sizeof(uint32_t)
+        b.seen32 = <uint32_t*>malloc(seen_bytes)
+        seen = <void*>b.seen32
+    if seen == NULL:
         raise MemoryError()
     try:
-        memset(b.seen, 0, seen_bytes)
+        memset(seen, 0, seen_bytes)
         for slot in range(b.k):
-            start_index |= (<uint64_t>b.home[slot]) << (4 * slot)
+            start_index |= (<uint64_t>b.home[slot]) << (b.bits * slot)
             occupied |= 1u << b.home[slot]
         start_key = key_of(&b, start_index)
         region = flood(&b, goal_blank, ((1u << b.n) - 1) & ~occupied)
         b.level[start_key] = 0
-        b.seen[start_key] = region
-        push(&b, start_index * 16 + lowest_bit(region))
+        b.filled = 1
+        mark_seen(&b, start_key, region)
+        push(&b, start_index * 32 + lowest_bit(region))
         while b.nxt_len:
             # The next level becomes the current one; the old buffer is reused for the next.
             swap = b.now
@@ -229,12 +299,11 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
             level += 1
             if level >= UNSEEN:
                 raise ValueError("pattern database values exceed 254 moves")
-            reached += b.nxt_len
             PyErr_CheckSignals()
             if progress is not None:
-                progress(level, reached, b.placements)
+                progress(level, b.filled, b.placements)
     finally:
-        free(b.seen)
+        free(seen)
         free(b.now)
         free(b.nxt)
     return result
@@ -250,7 +319,7 @@ def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse):
     cdef Builder b
     cdef const uint8_t[::1] lv = levels
     cdef uint8_t[::1] out
-    cdef int pos[16]
+    cdef int pos[BUILD_MAX_CELLS]
     cdef int slot, md, value, largest = 0
     cdef uint64_t rank, index, entries, entry
     cdef bint nibble
@@ -267,8 +336,8 @@ def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse):
             index = unrank(&b, rank, pos)
             md = 0
             for slot in range(b.k):
-                md += (abs(b.g.row_of[pos[slot]] - b.g.row_of[b.home[slot]])
-                       + abs(b.g.col_of[pos[slot]] - b.g.col_of[b.home[slot]]))
+                md += (abs(b.row_of[pos[slot]] - b.row_of[b.home[slot]])
+                       + abs(b.col_of[pos[slot]] - b.col_of[b.home[slot]]))
             value = lv[key_of(&b, index)]
             if value == UNSEEN:
                 # Only when the group is every tile: the placements of the other parity.
@@ -307,8 +376,8 @@ cdef object _pack_sparse(const Builder* b, const uint8_t[::1] lv):
     cdef bint nibble
     for slot in range(b.k):
         for cell in range(16):
-            distance[slot][cell] = (abs(b.g.row_of[cell] - b.g.row_of[b.home[slot]])
-                                    + abs(b.g.col_of[cell] - b.g.col_of[b.home[slot]]))
+            distance[slot][cell] = (abs(b.row_of[cell] - b.row_of[b.home[slot]])
+                                    + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
     extra = np.zeros(entries, dtype=np.uint8)
     ex = extra
     with nogil:

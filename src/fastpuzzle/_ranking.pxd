@@ -2,6 +2,7 @@
 #
 # A group of k tiles is placed on k distinct cells of an n-cell board. Its "sparse" index packs
 # the cells 4 bits per slot (slot i at bits 4i..4i+3): 16**k entries, updated on a move by one add.
+# Past 16 cells the cells are packed 5 bits per slot instead (only compact ranks are stored there).
 # Its "compact" rank numbers the n!/(n-k)! placements densely: slot i picks among the cells the
 # earlier slots left free, rank = sum over slots of (cell's order among free cells) * weight[i].
 
@@ -19,13 +20,21 @@ cdef inline void init_weights(uint64_t* weight, int k, int n) noexcept nogil:
         for i in range(slot + 1, k):
             weight[slot] *= n - i
 
-cdef inline uint64_t compact_rank(uint64_t index, int k, const uint64_t* weight) noexcept nogil:
-    # The compact rank of a placement given by its sparse index.
+cdef inline uint64_t compact_rank_bits(
+    uint64_t index, int k, const uint64_t* weight, int bits
+) noexcept nogil:
+    # The compact rank of a placement whose cells are packed ``bits`` bits per slot (4 on boards
+    # of up to 16 cells, 5 on boards of up to 32).
     cdef uint64_t rank = 0
     cdef unsigned int used = 0
+    cdef unsigned int mask = (1u << bits) - 1
     cdef int i, cell
     for i in range(k):
-        cell = (index >> (4 * i)) & 15
+        cell = (index >> (bits * i)) & mask
         rank += (cell - popcount(used & ((1u << cell) - 1))) * weight[i]
         used |= 1u << cell
     return rank
+
+cdef inline uint64_t compact_rank(uint64_t index, int k, const uint64_t* weight) noexcept nogil:
+    # The compact rank of a placement given by its sparse index (4 bits per slot).
+    return compact_rank_bits(index, k, weight, 4)

@@ -99,7 +99,7 @@ HEURISTIC_LIST: tuple[Heuristic, ...] = (
         "pdb",
         ("pattern_database", "pattern_databases"),
         "best additive pattern database on disk (4x4: 7-8 if built, else 6-6-3 built on first "
-        "use), max with its reflection",
+        "use; 5x5: 6-6-6-6 once built), max with its reflection",
         classic=False,
     ),
     Heuristic("pdb555", ("pdb_5_5_5",), "4x4 additive pattern database 5-5-5", classic=False),
@@ -108,6 +108,12 @@ HEURISTIC_LIST: tuple[Heuristic, ...] = (
         "pdb78",
         ("pdb_7_8",),
         "4x4 additive pattern database 7-8 (build once: fastpuzzle pdb build 7-8)",
+        classic=False,
+    ),
+    Heuristic(
+        "pdb6666",
+        ("pdb_6_6_6_6",),
+        "5x5 additive pattern database 6-6-6-6 (build once: fastpuzzle pdb build 6-6-6-6)",
         classic=False,
     ),
     Heuristic("table", ("exact", "exact_table"), "3x3 exact distance table", classic=False),

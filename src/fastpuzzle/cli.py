@@ -169,7 +169,8 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
 
     if args.action == "build":
         goal_blank = None if args.goal_blank is None else int(args.goal_blank)
-        path = pdb.build_pdb(args.partition, (4, 4), goal_blank, args.cache_dir, force=args.force)
+        shape = _shape(args)
+        path = pdb.build_pdb(args.partition, shape, goal_blank, args.cache_dir, force=args.force)
         print(path)
     elif args.action == "info":
         print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
@@ -256,9 +257,19 @@ def build_parser() -> argparse.ArgumentParser:
     tables = sub.add_parser("pdb", help="pattern databases: build, info, clear")
     tables.add_argument("action", choices=("build", "info", "clear"))
     tables.add_argument(
-        "partition", nargs="?", default="6-6-3", help="4x4 partition: 5-5-5, 6-6-3 or 7-8"
+        "partition",
+        nargs="?",
+        default="6-6-3",
+        help="5-5-5, 6-6-3 or 7-8 (4x4), 6-6-6-6 (5x5), or auto (with --shape)",
     )
-    tables.add_argument("--goal-blank", type=int, help="goal blank cell (default 15)")
+    tables.add_argument(
+        "--shape",
+        nargs=2,
+        type=int,
+        metavar=("ROWS", "COLS"),
+        help="up to 25 cells (default: the named partition's shape, else 4x4)",
+    )
+    tables.add_argument("--goal-blank", type=int, help="goal blank cell (default: the last)")
     tables.add_argument("--cache-dir", help="default: $FASTPUZZLE_CACHE or ~/.cache/fastpuzzle")
     tables.add_argument("--force", action="store_true", help="rebuild even if a good file exists")
     tables.set_defaults(run=_cmd_pdb)

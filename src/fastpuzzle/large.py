@@ -5,20 +5,22 @@ Moves are U, D, L, R: the direction the **blank** moves.
 :func:`solve_fast` handles every size (2x2 … 100x100, rectangles too) in well under a second
 for most boards, with solutions a few times the Manhattan lower bound; it promises no optimality.
 :func:`solve_wide_optimal` runs IDA* (or weighted IDA*) on the wide cell-array core, for boards
-of more than 16 cells, within :class:`~fastpuzzle.Limits`.
+of more than 16 cells, within :class:`~fastpuzzle.Limits`; up to 25 cells it can use additive
+pattern databases (5x5: the 6-6-6-6 partition with its reflection), once they are built.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from fastpuzzle import _constructive, _wide
+from fastpuzzle import _constructive, _wide, _wide_pdb
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal, is_solvable
 from fastpuzzle.errors import UnknownNameError, UnsolvableError
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import inverse
 from fastpuzzle.problem import Problem, canonical_labels, make_problem
 from fastpuzzle.results import (
+    CoreResult,
     ProgressCallback,
     SearchResult,
     SearchStats,
@@ -31,6 +33,7 @@ from fastpuzzle.results import (
 __all__ = [
     "MAX_OPTIMAL_DEPTH",
     "WIDE_HEURISTICS",
+    "auto_wide_heuristic",
     "cancel_inverse_pairs",
     "manhattan_sum",
     "solve_fast",
@@ -42,8 +45,10 @@ __all__ = [
 #: such a board could finish.
 MAX_OPTIMAL_DEPTH = 1000
 
-#: Heuristics the wide IDA* computes (aliases as in :mod:`fastpuzzle.algorithms`).
-WIDE_HEURISTICS = ("manhattan", "linear_conflict")
+#: Heuristics the wide IDA* computes (aliases as in :mod:`fastpuzzle.algorithms`). ``pdb``
+#: (boards of up to 25 cells) and ``pdb6666`` (5x5) need their database built beforehand.
+WIDE_HEURISTICS = ("manhattan", "linear_conflict", "pdb", "pdb6666")
+_PDB_HEURISTICS = ("pdb", "pdb6666")
 _HEURISTIC_ALIASES = {
     "manhattan": "manhattan",
     "md": "manhattan",
@@ -51,6 +56,11 @@ _HEURISTIC_ALIASES = {
     "linear_conflict": "linear_conflict",
     "lc": "linear_conflict",
     "linear_conflicts": "linear_conflict",
+    "pdb": "pdb",
+    "pattern_database": "pdb",
+    "pattern_databases": "pdb",
+    "pdb6666": "pdb6666",
+    "pdb_6_6_6_6": "pdb6666",
 }
 
 
@@ -216,6 +226,46 @@ def _wide_heuristic(name: str) -> str:
     return _HEURISTIC_ALIASES[key]
 
 
+def auto_wide_heuristic(problem: Problem) -> str:
+    """``"pdb"`` when the pattern database of this shape (5x5: 6-6-6-6) is on disk and valid,
+    else ``"linear_conflict"``: what ``solve()`` uses past 16 cells."""
+    from fastpuzzle import pdb
+
+    shape = (problem.rows, problem.cols)
+    if problem.rows * problem.cols > pdb.MAX_PDB_CELLS:
+        return "linear_conflict"
+    partition = pdb.default_partition(shape, problem.goal_blank)
+    found = pdb.load_pdb(partition, shape, problem.goal_blank)
+    return "linear_conflict" if found is None else "pdb"
+
+
+def _run_pdb(
+    problem: Problem, name: str, cap: int, limits: Limits, progress: ProgressCallback | None
+) -> CoreResult:
+    from fastpuzzle import pdb
+
+    database = pdb.database_for(problem, name)
+    cells = problem.wide_cells().astype(np.uint8)
+    groups = [(tiles, nibble, table) for tiles, _, nibble, table in database.groups]
+    return _wide_pdb.idastar(
+        cells,
+        problem.blank,
+        problem.rows,
+        problem.cols,
+        problem.goal_blank,
+        groups,
+        database.reflect,
+        node_limit=int(limits.nodes or 0),
+        seconds=float(limits.seconds or 0.0),
+        max_depth=min(cap, _PDB_MAX_DEPTH),
+        progress=core_progress(progress),
+    )
+
+
+#: The longest path the pattern-database driver follows (optimal 5x5 solutions are far shorter).
+_PDB_MAX_DEPTH = 400
+
+
 def solve_wide_optimal(
     problem_or_board: Problem | BoardLike,
     goal: BoardLike | None = None,
@@ -238,10 +288,14 @@ def solve_wide_optimal(
     goal : BoardLike, optional
         Default: tiles in order, blank last.
     heuristic : str
-        ``"linear_conflict"`` (Manhattan + Hansson's linear conflicts) or ``"manhattan"``.
+        ``"linear_conflict"`` (Manhattan + Hansson's linear conflicts), ``"manhattan"``, or
+        ``"pdb"`` / ``"pdb6666"``: additive pattern databases (boards of up to 25 cells; 5x5
+        uses 6-6-6-6 and its reflection), which must be built first (``fastpuzzle pdb build
+        6-6-6-6``), else :class:`~fastpuzzle.pdb.PatternDatabaseError` is raised.
     weight : float, optional
         ``w >= 1``: weighted IDA* with f = g + w*h, whose solutions are at most ``w`` times the
         optimal length (``w`` is rounded down to a multiple of 1/1000). None or 1: optimal.
+        Not with the pattern databases.
     limits : Limits, optional
         ``seconds``, ``nodes`` (expansions) and ``max_depth`` apply (``memory_bytes`` does not:
         IDA* keeps only its path). Checked every 2**16 expansions, as is Ctrl-C.
@@ -284,6 +338,8 @@ def solve_wide_optimal(
         problem = make_problem(problem_or_board, goal)
     limits = Limits() if limits is None else limits
     weighted = weight is not None and weight != 1
+    if weighted and name in _PDB_HEURISTICS:
+        raise ValueError("weighted IDA* takes manhattan or linear_conflict, not a pattern database")
     algorithm = "widastar" if weighted else "idastar"
     cap = MAX_OPTIMAL_DEPTH
     if limits.max_depth is not None:
@@ -296,6 +352,9 @@ def solve_wide_optimal(
         return SearchResult(
             problem.board, problem.goal, Status.DEPTH_LIMIT, None, stats, algorithm, name
         )
+    if name in _PDB_HEURISTICS:
+        core = _run_pdb(problem, name, cap, limits, progress)
+        return result_from_core(problem.board, problem.goal, core, algorithm, name, True)
     core = _wide.idastar(
         cells,
         problem.blank,

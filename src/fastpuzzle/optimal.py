@@ -13,6 +13,8 @@ Heuristics IDA* takes here (all admissible, so solutions are shortest):
     into groups of up to 6 tiles. Reflected about the main diagonal when the goal allows.
 ``pdb555``, ``pdb663``, ``pdb78``
     One 4x4 partition explicitly (``pdb78`` must be built beforehand).
+``pdb6666``
+    The 5x5 partition, for boards past 16 cells (run by :mod:`fastpuzzle.large`).
 ``table``
     Only on 3x3: the exact distance of every board (built in memory on first use).
 
@@ -43,6 +45,7 @@ HEURISTICS = (
     "pdb555",
     "pdb663",
     "pdb78",
+    "pdb6666",
     "table",
 )
 
@@ -84,7 +87,7 @@ def run_idastar(
         from fastpuzzle import pdb
 
         walking = pdb.walking_tables(problem)
-    elif heuristic == "table" or heuristic in ("pdb", "pdb555", "pdb663", "pdb78"):
+    elif heuristic == "table" or heuristic in ("pdb", "pdb555", "pdb663", "pdb78", "pdb6666"):
         from fastpuzzle import pdb
 
         database = pdb.database_for(problem, heuristic)

@@ -16,6 +16,9 @@ processes share one copy.
 
 4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of a
 few minutes (``fastpuzzle pdb build 7-8`` or :func:`build_pdb`), never started by ``solve()``.
+The 5x5 partition ``"6-6-6-6"`` (four groups of 127.5 M placements, about 7 minutes and 1 GiB
+while building, 245 MiB on disk) is built the same way, once; boards of 17 to 25 cells use a
+database only once it is on disk.
 """
 
 from __future__ import annotations
@@ -42,11 +45,13 @@ from fastpuzzle.problem import Problem
 __all__ = [
     "FORMAT_VERSION",
     "PARTITIONS",
+    "PARTITIONS_5X5",
     "Database",
     "PatternDatabaseError",
     "build_pdb",
     "clear_cache",
     "database_for",
+    "default_partition",
     "exact_table",
     "load_pdb",
     "pdb_cache_dir",
@@ -70,11 +75,54 @@ PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
     "7-8": ((8, 9, 10, 11, 12, 13, 14), (0, 1, 2, 3, 4, 5, 6, 7)),
 }
 
-#: Heuristic names for one 4x4 partition.
-NAMED = {"pdb555": "5-5-5", "pdb663": "6-6-3", "pdb78": "7-8"}
+#: 5x5 partitions by name, as cells of the goal with the blank in the last cell (24). The four
+#: blocks turn around the board like a pinwheel, so the partition mirrored about the main
+#: diagonal is a different one: the search takes the larger of the two sums.
+PARTITIONS_5X5: dict[str, tuple[tuple[int, ...], ...]] = {
+    "6-6-6-6": (
+        (0, 1, 2, 5, 6, 7),
+        (3, 4, 8, 9, 13, 14),
+        (10, 11, 15, 16, 20, 21),
+        (12, 17, 18, 19, 22, 23),
+    ),
+}
+
+#: Named partitions of each shape.
+NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
+    (4, 4): PARTITIONS,
+    (5, 5): PARTITIONS_5X5,
+}
+
+#: Heuristic names for one named partition.
+NAMED = {"pdb555": "5-5-5", "pdb663": "6-6-3", "pdb78": "7-8", "pdb6666": "6-6-6-6"}
 
 #: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
 SPARSE_MAX = 6
+
+#: Largest board a pattern database is built for (past 16 cells, compact tables only).
+MAX_PDB_CELLS = 25
+
+
+def _is_sparse(tiles: int, cells: int) -> bool:
+    return tiles <= SPARSE_MAX and cells <= 16
+
+
+def _shape_for(partition: str | Partition, shape: tuple[int, int] | None) -> tuple[int, int]:
+    if shape is not None:
+        return (int(shape[0]), int(shape[1]))
+    if isinstance(partition, str) and partition != "auto":
+        return shape_of_partition(partition)
+    return (4, 4)
+
+
+def shape_of_partition(name: str) -> tuple[int, int]:
+    """The board shape a named partition belongs to (``"7-8"`` → 4x4, ``"6-6-6-6"`` → 5x5)."""
+    for shape, named in NAMED_PARTITIONS.items():
+        if name in named:
+            return shape
+    known = ", ".join(n for named in NAMED_PARTITIONS.values() for n in named)
+    raise PatternDatabaseError(f"unknown partition {name!r}; named partitions are {known}")
+
 
 Partition = Sequence[Sequence[int]]
 Progress = Callable[[str], None]
@@ -142,15 +190,28 @@ def resolve_partition(
     """``(name, goal cells per group)`` for a named or explicit partition, checked."""
     rows, cols = shape
     cells = rows * cols
+    if cells > MAX_PDB_CELLS:
+        raise PatternDatabaseError(
+            f"pattern databases are built for boards of up to {MAX_PDB_CELLS} cells, "
+            f"not {rows}x{cols}"
+        )
+    if partition == "auto":
+        partition = default_partition(shape, goal_blank)
     if isinstance(partition, str):
-        if partition not in PARTITIONS or shape != (4, 4):
-            raise PatternDatabaseError(
-                f"unknown partition {partition!r} for {rows}x{cols}; named partitions "
-                f"({', '.join(PARTITIONS)}) are for 4x4, or give groups of goal cells"
+        named = NAMED_PARTITIONS.get(shape, {})
+        if partition not in named:
+            listed = "; ".join(
+                f"{', '.join(names)} for {r}x{c}" for (r, c), names in NAMED_PARTITIONS.items()
             )
+            raise PatternDatabaseError(
+                f"unknown partition {partition!r} for {rows}x{cols}; named partitions are "
+                f"{listed}; or give groups of goal cells"
+            )
+        # Named partitions are written for the blank in the last cell; for another goal blank
+        # cell, that cell's tile takes the last cell instead.
         groups = tuple(
-            tuple(sorted(15 if c == goal_blank else c for c in group))
-            for group in PARTITIONS[partition]
+            tuple(sorted(cells - 1 if c == goal_blank else c for c in group))
+            for group in named[partition]
         )
         return partition, groups
     groups = tuple(tuple(int(c) for c in group) for group in partition)
@@ -192,11 +253,13 @@ def _reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | No
 
 def pdb_path(
     partition: str | Partition = "6-6-3",
-    shape: tuple[int, int] = (4, 4),
+    shape: tuple[int, int] | None = None,
     goal_blank: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Path:
-    """Where the file of a partition lives in the cache directory."""
+    """Where the file of a partition lives in the cache directory (``shape`` as for
+    :func:`build_pdb`)."""
+    shape = _shape_for(partition, shape)
     blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
     name, _ = resolve_partition(partition, shape, blank)
     return pdb_cache_dir(cache_dir) / (
@@ -209,6 +272,7 @@ def pdb_path(
 
 
 _last_line = [0.0]
+_BAR_WIDTH = 30
 
 
 def _stderr_progress(message: str) -> None:
@@ -234,15 +298,20 @@ def _build_tables(
     out = []
     for number, group in enumerate(cells, 1):
         tiles = tuple(_tile_of(c, goal_blank) for c in group)
-        sparse = len(tiles) <= SPARSE_MAX
+        sparse = _is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
 
-        def relay(level: int, reached: int, total: int, number: int = number) -> None:
+        def relay(
+            level: int, reached: int, total: int, number: int = number, started: float = started
+        ) -> None:
             if progress is not None:
-                share = min(100.0, 100.0 * reached / max(total, 1))
+                share = min(1.0, reached / max(total, 1))
+                filled = round(share * _BAR_WIDTH)
+                bar = "#" * filled + "." * (_BAR_WIDTH - filled)
                 progress(
-                    f"fastpuzzle: pattern database {label} group {number}/{len(cells)}: "
-                    f"level {level}, {share:5.1f}%"
+                    f"fastpuzzle: pattern database {label} group {number}/{len(cells)} "
+                    f"[{bar}] {100 * share:5.1f}% level {level}, "
+                    f"{time.perf_counter() - started:.0f} s"
                 )
 
         levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), sparse, relay)
@@ -396,7 +465,7 @@ def _read_valid(
     for group, goal_cells in zip(groups, cells):
         _check(isinstance(group, dict), "group entry is not an object")
         tiles = tuple(_tile_of(c, goal_blank) for c in goal_cells)
-        sparse = len(tiles) <= SPARSE_MAX
+        sparse = _is_sparse(len(tiles), n)
         _check(group.get("tiles") == list(tiles), "group tiles differ")
         _check(group.get("sparse") is sparse, "group indexing differs")
         nibble = group.get("nibble")
@@ -432,11 +501,12 @@ _LOADED: dict[str, tuple[Database, tuple[int, int, int]]] = {}
 
 def load_pdb(
     partition: str | Partition = "6-6-3",
-    shape: tuple[int, int] = (4, 4),
+    shape: tuple[int, int] | None = None,
     goal_blank: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Database | None:
     """The database from the cache if its file is present and passes every check, else None."""
+    shape = _shape_for(partition, shape)
     blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
     name, cells = resolve_partition(partition, shape, blank)
     path = pdb_path(partition, shape, blank, cache_dir)
@@ -461,7 +531,7 @@ def load_pdb(
 
 def build_pdb(
     partition: str | Partition = "6-6-3",
-    shape: tuple[int, int] = (4, 4),
+    shape: tuple[int, int] | None = None,
     goal_blank: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
     *,
@@ -473,9 +543,11 @@ def build_pdb(
     Parameters
     ----------
     partition : str or sequence of sequences of int
-        ``"5-5-5"``, ``"6-6-3"`` or ``"7-8"`` (4x4), or groups of goal cells.
+        ``"5-5-5"``, ``"6-6-3"`` or ``"7-8"`` (4x4), ``"6-6-6-6"`` (5x5), ``"auto"`` (the
+        partition ``heuristic="pdb"`` uses on the shape, see :func:`default_partition`), or
+        groups of goal cells.
     shape : (rows, cols)
-        Board shape, at most 16 cells.
+        Board shape, at most 25 cells; default: the named partition's shape, else 4x4.
     goal_blank : int, optional
         The goal's blank cell (default: the last cell).
     cache_dir : path, optional
@@ -490,6 +562,7 @@ def build_pdb(
     Path
         The file.
     """
+    shape = _shape_for(partition, shape)
     blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
     name, cells = resolve_partition(partition, shape, blank)
     path = pdb_path(partition, shape, blank, cache_dir)
@@ -570,16 +643,16 @@ def database_for(
         return exact_table(problem.rows, problem.cols, blank)
     if heuristic in NAMED:
         partition = NAMED[heuristic]
-        if shape != (4, 4):
-            raise PatternDatabaseError(f"{heuristic} is for 4x4 boards, not {shape[0]}x{shape[1]}")
+        wanted = shape_of_partition(partition)
+        if shape != wanted:
+            raise PatternDatabaseError(
+                f"{heuristic} is for {wanted[0]}x{wanted[1]} boards, not {shape[0]}x{shape[1]}"
+            )
         database = _load_or_build(
-            partition, shape, blank, build=partition != "7-8", cache_dir=cache_dir
+            partition, shape, blank, build=partition in _QUICK, cache_dir=cache_dir
         )
         if database is None:
-            raise PatternDatabaseError(
-                "the 7-8 pattern database is not built; build it once with "
-                "`fastpuzzle pdb build 7-8` or fastpuzzle.build_pdb('7-8') (a few minutes)"
-            )
+            raise PatternDatabaseError(_missing(partition, shape))
         return database
     if heuristic != "pdb":
         raise PatternDatabaseError(f"unknown pattern database heuristic {heuristic!r}")
@@ -589,11 +662,39 @@ def database_for(
             best = _load_or_build("6-6-3", shape, blank, build=True, cache_dir=cache_dir)
         assert best is not None
         return best
-    built = _load_or_build(
-        auto_partition(shape, blank), shape, blank, build=True, cache_dir=cache_dir
+    default = default_partition(shape, blank)
+    found = _load_or_build(
+        default, shape, blank, build=problem.rows * problem.cols <= 16, cache_dir=cache_dir
     )
-    assert built is not None
-    return built
+    if found is None:
+        raise PatternDatabaseError(_missing(default, shape))
+    return found
+
+
+#: Named partitions quick enough to build on first use (seconds).
+_QUICK = ("5-5-5", "6-6-3")
+
+
+def default_partition(shape: tuple[int, int], goal_blank: int) -> str | Partition:
+    """The partition ``heuristic="pdb"`` uses on a shape other than 4x4: ``"6-6-6-6"`` on 5x5,
+    else the goal cells in reading order cut into groups of at most six tiles."""
+    if shape == (5, 5):
+        return "6-6-6-6"
+    return auto_partition(shape, goal_blank)
+
+
+def _missing(partition: str | Partition, shape: tuple[int, int]) -> str:
+    rows, cols = shape
+    if isinstance(partition, str):
+        command = f"`fastpuzzle pdb build {partition}`"
+        call = f"fastpuzzle.build_pdb({partition!r})"
+    else:
+        command = f"`fastpuzzle pdb build auto --shape {rows} {cols}`"
+        call = f"fastpuzzle.build_pdb('auto', ({rows}, {cols}))"
+    return (
+        f"the pattern database for {rows}x{cols} is not built; build it once with {command} "
+        f"or {call} (minutes: past 16 cells each six-tile group has up to 127.5 M placements)"
+    )
 
 
 def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
@@ -610,7 +711,7 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
             shape = (int(header["rows"]), int(header["cols"]))
             blank = int(header["goal_blank"])
             named = header["partition"]
-            spec = named if named in PARTITIONS else header["cells"]
+            spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
             name, cells = resolve_partition(spec, shape, blank)
             entry.update(partition=name, shape=shape, goal_blank=blank)
             _read_valid(path, shape, blank, name, cells)

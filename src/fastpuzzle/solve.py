@@ -65,7 +65,7 @@ def _result(
 #: big boards can take hours, and solve() must say so rather than hang.
 WIDE_DEFAULT_SECONDS = 60.0
 
-_WIDE_HEURISTICS = ("manhattan", "linear_conflict")
+_WIDE_HEURISTICS = ("manhattan", "linear_conflict", "pdb", "pdb6666")
 
 
 def _search_wide(
@@ -82,7 +82,8 @@ def _search_wide(
         raise BoardTooLargeError(
             f"{algorithm}{'+' + heuristic if heuristic else ''} works on boards of at most "
             f"{MAX_CELLS} cells, got a {problem.rows}x{problem.cols} board; use idastar with "
-            "manhattan or linear_conflict, or solve(board, optimal=False) for a fast solution"
+            "manhattan, linear_conflict or pdb (up to 25 cells, built beforehand), or "
+            "solve(board, optimal=False) for a fast solution"
         )
     return large.solve_wide_optimal(problem, heuristic=heuristic, limits=limits, progress=progress)
 
@@ -232,15 +233,23 @@ def solve(
         raise ValueError("algorithm='auto' takes no weight or seed")
     problem = make_problem(board, goal)
     if problem.wide:
-        name = "linear_conflict" if chosen_heuristic is None else chosen_heuristic
+        from fastpuzzle import large
+
+        if chosen_heuristic is None:
+            name = large.auto_wide_heuristic(problem)
+        else:
+            name = resolve_heuristic(chosen_heuristic, resolve_algorithm("idastar")).name
         capped = Limits(seconds=WIDE_DEFAULT_SECONDS) if limits is None else limits
         result = _search_wide(problem, "idastar", name, capped, progress)
         if limits is None and result.status is Status.TIME_LIMIT:
+            hint = ""
+            if (problem.rows, problem.cols) == (5, 5) and name != "pdb":
+                hint = " (or build the 5x5 pattern database once: `fastpuzzle pdb build 6-6-6-6`)"
             raise TimeLimitError(
                 f"an optimal solution of this {problem.rows}x{problem.cols} board was not found "
                 f"in {WIDE_DEFAULT_SECONDS:g} s (bound {result.stats.depth}); pass "
                 "limits=Limits(seconds=...) to search longer, or optimal=False for a fast "
-                "solution that is not guaranteed shortest",
+                f"solution that is not guaranteed shortest{hint}",
                 result.stats,
             )
         return result.unwrap()

@@ -1,0 +1,395 @@
+"""IDA* with additive pattern databases on boards of 17 to 25 cells (5x5, 4x6, 3x8, ...).
+
+The board is one byte per cell; each group's placement is kept as a sparse index (its cells 5
+bits per slot), updated by one add when one of its tiles moves, and looked up by compact rank in
+tables built by ``_pdb.build_levels`` / ``pack_table`` (values stored relative to Manhattan
+distance, as for 4x4). With ``reflect`` the same tables are also read for the board mirrored
+about the main diagonal, and the larger sum counts (both are admissible).
+
+Node counting and child order (D, R, L, U; no move that undoes the previous one) are those of
+``_idastar``, so node counts compare with the 4x4 drivers and with ``_wide.idastar``.
+"""
+
+from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
+
+from fastpuzzle._control cimport (
+    Control,
+    STATUS_DEPTH_LIMIT,
+    STATUS_EXHAUSTED,
+    STATUS_RUNNING,
+    STATUS_SOLVED,
+    SearchCounters,
+    checkpoint,
+    elapsed,
+    init_control,
+    init_counters,
+)
+from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._ranking cimport compact_rank_bits, init_weights
+
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void* address) nogil
+
+cdef enum:
+    MIN_CELLS = 17
+    MAX_CELLS = 25
+    MAX_GROUPS = 24
+    MAX_PATH = 400          # the longest optimal 5x5 solution is far shorter
+    SLOT_BITS = 5
+    INFINITE = 1 << 30
+
+DIRECTION_LETTERS = "UDLR"
+
+cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
+
+
+cdef struct Group:
+    int k
+    int nibble              # 1: two entries per byte; 0: one byte per entry
+    const uint8_t* data
+    uint64_t weight[MAX_CELLS]
+
+
+cdef struct Search:
+    int n
+    uint8_t cells[MAX_CELLS]
+    int n_moves[MAX_CELLS]
+    int move_cell[MAX_CELLS][4]     # cells the blank reaches from each cell, in child order
+    int move_dir[MAX_CELLS][4]
+    int distance[MAX_CELLS][MAX_CELLS]  # [tile][cell] -> Manhattan distance from its goal cell
+    int n_groups
+    Group groups[MAX_GROUPS]
+    int group_of[MAX_CELLS]         # [tile] -> group, or -1 (the tile counts its Manhattan)
+    int shift_of[MAX_CELLS]         # [tile] -> 5 * slot
+    uint64_t index[MAX_GROUPS]
+    int value[MAX_GROUPS]
+    int mirror
+    int reflect_cell[MAX_CELLS]
+    int mgroup_of[MAX_CELLS]        # [tile] -> group of the tile that mirrors it
+    int mshift_of[MAX_CELLS]
+    uint64_t mindex[MAX_GROUPS]
+    int mvalue[MAX_GROUPS]
+    int bound
+    int next_bound
+    int status
+    uint8_t path[MAX_PATH + 1]
+    SearchCounters counters
+    Control control
+
+
+cdef inline uint64_t entry_of(const Group* grp, uint64_t index) noexcept nogil:
+    return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
+
+
+cdef inline int read_entry(const Group* grp, uint64_t entry) noexcept nogil:
+    if grp.nibble:
+        return (grp.data[entry >> 1] >> ((entry & 1) << 2)) & 15
+    return grp.data[entry]
+
+
+cdef inline const uint8_t* entry_address(const Group* grp, uint64_t entry) noexcept nogil:
+    return &grp.data[entry >> 1] if grp.nibble else &grp.data[entry]
+
+
+cdef int group_sum(Search* s, int mirrored) noexcept nogil:
+    # Fill index/value (or mindex/mvalue) from the whole board; returns the sum of the values.
+    cdef int cell, tile, grp, total = 0
+    cdef uint64_t* index = &s.mindex[0] if mirrored else &s.index[0]
+    cdef int* value = &s.mvalue[0] if mirrored else &s.value[0]
+    for grp in range(s.n_groups):
+        index[grp] = 0
+    for cell in range(s.n):
+        tile = s.cells[cell]
+        if tile == 0:
+            continue
+        if mirrored:
+            grp = s.mgroup_of[tile]
+            if grp >= 0:
+                index[grp] |= (<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]
+        else:
+            grp = s.group_of[tile]
+            if grp >= 0:
+                index[grp] |= (<uint64_t>cell) << s.shift_of[tile]
+    for grp in range(s.n_groups):
+        value[grp] = read_entry(&s.groups[grp], entry_of(&s.groups[grp], index[grp]))
+        total += value[grp]
+    return total
+
+
+cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
+             int previous) except -2 nogil:
+    # 0: not found under this bound; 1: found (path in s.path); 2: stopped (s.status set).
+    # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
+    cdef int h = md + 2 * (plain if plain >= mirrored else mirrored)
+    cdef int f = depth + h
+    cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, r, status
+    cdef int old_value = 0, old_mvalue = 0
+    cdef uint64_t old_index = 0, old_mindex = 0
+    cdef uint64_t new_index[4]
+    cdef uint64_t new_entry[4]
+    cdef uint64_t new_mindex[4]
+    cdef uint64_t new_mentry[4]
+    if f > s.bound:
+        if f < s.next_bound:
+            s.next_bound = f
+        return 0
+    if h == 0:
+        return 1
+    s.counters.expanded += 1
+    if s.counters.expanded >= s.control.next_check:
+        status = checkpoint(&s.control, &s.counters, sizeof(Search))
+        if status != STATUS_RUNNING:
+            s.status = status
+            return 2
+    # Every child's entries first, prefetched: the tables are tens of megabytes, so lookups miss
+    # the cache, and issuing them together lets the misses overlap.
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = s.cells[cell]
+        grp = s.group_of[tile]
+        if grp >= 0:
+            new_index[k] = (s.index[grp] + ((<uint64_t>blank) << s.shift_of[tile])
+                            - ((<uint64_t>cell) << s.shift_of[tile]))
+            new_entry[k] = entry_of(&s.groups[grp], new_index[k])
+            prefetch(entry_address(&s.groups[grp], new_entry[k]))
+        mgrp = s.mgroup_of[tile] if s.mirror else -1
+        if mgrp >= 0:
+            new_mindex[k] = (s.mindex[mgrp]
+                             + ((<uint64_t>s.reflect_cell[blank]) << s.mshift_of[tile])
+                             - ((<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]))
+            new_mentry[k] = entry_of(&s.groups[mgrp], new_mindex[k])
+            prefetch(entry_address(&s.groups[mgrp], new_mentry[k]))
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = s.cells[cell]
+        child_plain = plain
+        child_mirrored = mirrored
+        grp = s.group_of[tile]
+        if grp >= 0:
+            old_index = s.index[grp]
+            old_value = s.value[grp]
+            s.index[grp] = new_index[k]
+            s.value[grp] = read_entry(&s.groups[grp], new_entry[k])
+            child_plain += s.value[grp] - old_value
+        mgrp = s.mgroup_of[tile] if s.mirror else -1
+        if mgrp >= 0:
+            old_mindex = s.mindex[mgrp]
+            old_mvalue = s.mvalue[mgrp]
+            s.mindex[mgrp] = new_mindex[k]
+            s.mvalue[mgrp] = read_entry(&s.groups[mgrp], new_mentry[k])
+            child_mirrored += s.mvalue[mgrp] - old_mvalue
+        s.counters.generated += 1
+        s.cells[blank] = tile
+        s.cells[cell] = 0
+        r = dfs(s, cell, depth + 1, md - s.distance[tile][cell] + s.distance[tile][blank],
+                child_plain, child_mirrored, blank)
+        s.cells[cell] = tile
+        s.cells[blank] = 0
+        if grp >= 0:
+            s.index[grp] = old_index
+            s.value[grp] = old_value
+        if mgrp >= 0:
+            s.mindex[mgrp] = old_mindex
+            s.mvalue[mgrp] = old_mvalue
+        if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
+            return r
+    return 0
+
+
+cdef int run_search(Search* s, int blank, int max_depth) except -2 nogil:
+    # Iterative deepening on f. Returns the status; the path and counters are in s.
+    cdef int cell, tile, r, md = 0, plain, mirrored = 0
+    for cell in range(s.n):
+        tile = s.cells[cell]
+        if tile != 0:
+            md += s.distance[tile][cell]
+    plain = group_sum(s, 0)
+    if s.mirror:
+        mirrored = group_sum(s, 1)
+    s.bound = md + 2 * (plain if plain >= mirrored else mirrored)
+    while True:
+        if s.bound > max_depth:
+            s.counters.depth = s.bound
+            return STATUS_DEPTH_LIMIT
+        s.next_bound = INFINITE
+        s.counters.iterations += 1
+        s.counters.depth = s.bound
+        r = dfs(s, blank, 0, md, plain, mirrored, NO_CELL)
+        if r == 1:
+            return STATUS_SOLVED
+        if r == 2:
+            return s.status
+        if s.next_bound >= INFINITE:
+            return STATUS_EXHAUSTED
+        # Every f has the parity of the root's h (tables are stored relative to Manhattan).
+        s.bound = s.next_bound
+
+
+cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nogil:
+    cdef int cell, k, d, target, tile, home
+    for cell in range(s.n):
+        s.n_moves[cell] = 0
+        for k in range(4):
+            d = CHILD_ORDER[k]
+            target = NO_CELL
+            if d == DIR_U and cell >= cols:
+                target = cell - cols
+            elif d == DIR_D and cell + cols < s.n:
+                target = cell + cols
+            elif d == DIR_L and cell % cols != 0:
+                target = cell - 1
+            elif d == DIR_R and cell % cols != cols - 1:
+                target = cell + 1
+            if target != NO_CELL:
+                s.move_cell[cell][s.n_moves[cell]] = target
+                s.move_dir[cell][s.n_moves[cell]] = d
+                s.n_moves[cell] += 1
+    for tile in range(s.n):
+        home = goal_cell_of(tile, goal_blank) if tile else goal_blank
+        for cell in range(s.n):
+            s.distance[tile][cell] = (abs(cell // cols - home // cols)
+                                      + abs(cell % cols - home % cols))
+
+
+cdef void init_groups(Search* s, int goal_blank, groups, reflect, list keep) except *:
+    cdef const uint8_t[::1] table
+    cdef int grp, slot, tile, k, cell, mirror_tile, i
+    cdef uint64_t entries
+    if not groups or len(groups) > MAX_GROUPS:
+        raise ValueError(f"expected 1 to {MAX_GROUPS} pattern-database groups")
+    for tile in range(MAX_CELLS):
+        s.group_of[tile] = -1
+        s.shift_of[tile] = 0
+        s.mgroup_of[tile] = -1
+        s.mshift_of[tile] = 0
+    for grp, (tiles, nibble, data) in enumerate(groups):
+        table = data
+        keep.append(data)
+        k = len(tiles)
+        entries = 1
+        for i in range(k):
+            entries *= s.n - i
+        # A table shorter than its group's rank range would be read out of bounds.
+        if nibble:
+            entries = (entries + 1) // 2
+        if not 1 <= k < s.n or <uint64_t>table.shape[0] < entries:
+            raise ValueError(f"pattern-database group {grp} does not fit its table")
+        s.groups[grp].k = k
+        s.groups[grp].nibble = 1 if nibble else 0
+        s.groups[grp].data = &table[0]
+        init_weights(s.groups[grp].weight, k, s.n)
+        for slot, tile in enumerate(tiles):
+            if not 1 <= tile < s.n or s.group_of[tile] != -1:
+                raise ValueError(f"tile {tile} is not a tile or is in two groups")
+            s.group_of[tile] = grp
+            s.shift_of[tile] = SLOT_BITS * slot
+    s.n_groups = len(groups)
+    s.mirror = 0
+    if reflect is None:
+        return
+    if sorted(reflect) != list(range(s.n)) or reflect[goal_blank] != goal_blank:
+        raise ValueError("reflect must permute the cells and fix the goal blank")
+    s.mirror = 1
+    for cell in range(s.n):
+        s.reflect_cell[cell] = reflect[cell]
+    # The tile whose goal cell mirrors this tile's goal cell stands in for it.
+    goal_tile = [0] * s.n
+    for tile in range(1, s.n):
+        goal_tile[goal_cell_of(tile, goal_blank)] = tile
+    for tile in range(1, s.n):
+        mirror_tile = goal_tile[s.reflect_cell[goal_cell_of(tile, goal_blank)]]
+        s.mgroup_of[tile] = s.group_of[mirror_tile]
+        s.mshift_of[tile] = s.shift_of[mirror_tile]
+
+
+def idastar(
+    const uint8_t[::1] cells,
+    int blank,
+    int rows,
+    int cols,
+    int goal_blank,
+    groups,
+    reflect=None,
+    unsigned long long node_limit=0,
+    double seconds=0.0,
+    int max_depth=-1,
+    progress=None,
+):
+    """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
+
+    Parameters
+    ----------
+    cells : uint8 array
+        The canonical start board, one tile per cell (0 = blank), in reading order.
+    blank, rows, cols, goal_blank
+        The start's blank cell, the shape and the goal's blank cell.
+    groups : list
+        ``(tiles, nibble, table)`` per group: compact tables from ``_pdb.pack_table`` for this
+        shape and goal. Tiles in no group count their Manhattan distance.
+    reflect : sequence of int, optional
+        ``reflect[cell]``, the cell mirrored about the main diagonal, to also look up the
+        reflected board (valid only when the goal's blank lies on the diagonal).
+    node_limit, seconds, max_depth
+        Limits (0, 0.0 and -1 mean none); DEPTH_LIMIT before a bound above ``max_depth``.
+    progress : callable, optional
+        ``progress(expanded, generated, seconds, bound)``, at most every 2**16 expansions.
+
+    Returns
+    -------
+    tuple
+        ``(status, moves, expanded, generated, max_frontier, peak_memory_bytes, seconds, depth,
+        iterations)``; moves are blank directions.
+    """
+    cdef Search* s
+    cdef list keep = []
+    cdef int status, cell, n = rows * cols
+    cdef unsigned int present = 0
+    if not MIN_CELLS <= n <= MAX_CELLS or rows < 1 or cols < 1:
+        raise ValueError(f"expected a board of {MIN_CELLS} to {MAX_CELLS} cells, got {rows}x{cols}")
+    if cells.shape[0] != n or not 0 <= blank < n or cells[blank] != 0:
+        raise ValueError("cells do not describe the board")
+    for cell in range(n):
+        if cells[cell] < n:
+            present |= 1u << cells[cell]
+    if present != (1u << n) - 1:
+        raise ValueError("cells must hold every tile 0..n-1 once")
+    if not 0 <= goal_blank < n:
+        raise ValueError(f"goal blank {goal_blank} is not a cell")
+    s = <Search*>malloc(sizeof(Search))
+    if s == NULL:
+        raise MemoryError()
+    try:
+        s.n = n
+        for cell in range(n):
+            s.cells[cell] = cells[cell]
+        init_board(s, rows, cols, goal_blank)
+        init_groups(s, goal_blank, groups, reflect, keep)
+        init_counters(&s.counters)
+        init_control(&s.control, node_limit, seconds, 0, progress)
+        s.status = STATUS_RUNNING
+        if max_depth < 0 or max_depth > MAX_PATH:
+            max_depth = MAX_PATH
+        with nogil:
+            status = run_search(s, blank, max_depth)
+        moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
+                        ) if status == STATUS_SOLVED else ""
+        return (
+            status,
+            moves,
+            s.counters.expanded,
+            s.counters.generated,
+            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
+            sizeof(Search),
+            elapsed(&s.control),
+            s.counters.depth,
+            s.counters.iterations,
+        )
+    finally:
+        free(s)

@@ -1,0 +1,254 @@
+"""Pattern databases past 16 cells: the builder against a plain 0-1 BFS, and IDA* with them
+against plain Manhattan IDA* on boards whose optimum that can reach.
+
+Everything builds into temporary cache directories with small groups (milliseconds); the real
+5x5 6-6-6-6 database is exercised by the slow test at the end.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import _pdb, _wide_pdb, large, pdb
+from fastpuzzle.problem import make_problem
+
+SOLVED = 0
+
+
+def _plain_group_distances(
+    rows: int, cols: int, goal_blank: int, cells: tuple[int, ...]
+) -> dict[tuple[int, ...], int]:
+    """Fewest moves of the group's tiles (blank steps elsewhere free) from every placement home.
+
+    A plain 0-1 BFS over (placement, blank cell), written independently of ``_pdb``: moves are
+    reversible, so distances from the goal are distances to it.
+    """
+    n = rows * cols
+
+    def neighbours(cell: int) -> list[int]:
+        r, c = divmod(cell, cols)
+        out = []
+        if r > 0:
+            out.append(cell - cols)
+        if r < rows - 1:
+            out.append(cell + cols)
+        if c > 0:
+            out.append(cell - 1)
+        if c < cols - 1:
+            out.append(cell + 1)
+        return out
+
+    start = (cells, goal_blank)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        placement, blank = state
+        for target in neighbours(blank):
+            if target in placement:
+                slot = placement.index(target)
+                moved = (*placement[:slot], blank, *placement[slot + 1 :])
+                child, cost = (moved, target), 1
+            else:
+                child, cost = (placement, target), 0
+            step = dist[state] + cost
+            if step < dist.get(child, n * n * n):
+                dist[child] = step
+                if cost:
+                    queue.append(child)
+                else:
+                    queue.appendleft(child)
+    best: dict[tuple[int, ...], int] = {}
+    for (placement, _), value in dist.items():
+        best[placement] = min(value, best.get(placement, value))
+    return best
+
+
+def _compact_rank(placement: tuple[int, ...], n: int) -> int:
+    rank, free = 0, list(range(n))
+    for cell in placement:
+        rank = rank * len(free) + free.index(cell)
+        free.remove(cell)
+    return rank
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "goal_blank", "cells"),
+    [
+        (5, 5, 24, (0, 6)),
+        (5, 5, 24, (18, 19, 23)),
+        (5, 5, 12, (11, 13, 7)),  # blank in the centre
+        (4, 5, 0, (1, 2, 6)),
+        (3, 7, 20, (0, 8, 20 - 1)),
+    ],
+)
+def test_builder_matches_a_plain_blank_tracking_bfs(rows, cols, goal_blank, cells):
+    n = rows * cols
+    tiles = [cell + 1 if cell < goal_blank else cell for cell in cells]
+    levels = _pdb.build_levels(rows, cols, goal_blank, tiles, False)
+    expected = _plain_group_distances(rows, cols, goal_blank, cells)
+    assert len(expected) == len(levels)
+    for placement, value in expected.items():
+        assert levels[_compact_rank(placement, n)] == value, placement
+
+
+def test_builder_refuses_boards_past_25_cells_and_sparse_tables_past_16():
+    with pytest.raises(ValueError, match="25 cells"):
+        _pdb.build_levels(2, 13, 25, [1], False)
+    with pytest.raises(ValueError, match="sparse"):
+        _pdb.build_levels(5, 5, 24, [1, 2], True)
+
+
+def _three_tile_groups(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, ...], ...]:
+    cells = [c for c in range(shape[0] * shape[1]) if c != goal_blank]
+    return tuple(tuple(cells[i : i + 3]) for i in range(0, len(cells), 3))
+
+
+def _pdb_core(database: pdb.Database, board: fp.Board, *, mirror: bool = True, **limits):
+    problem = make_problem(board, None)
+    groups = [(tiles, nibble, table) for tiles, _, nibble, table in database.groups]
+    return _wide_pdb.idastar(
+        problem.wide_cells().astype(np.uint8),
+        problem.blank,
+        problem.rows,
+        problem.cols,
+        problem.goal_blank,
+        groups,
+        database.reflect if mirror else None,
+        **limits,
+    )
+
+
+@pytest.fixture(scope="module")
+def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
+    cache = tmp_path_factory.mktemp("cache5x5")
+    partition = _three_tile_groups((5, 5), 24)
+    pdb.build_pdb(partition, (5, 5), cache_dir=cache, progress=False)
+    database = pdb.load_pdb(partition, (5, 5), cache_dir=cache)
+    assert database is not None and database.reflect is not None
+    return database
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_5x5_pdb_and_manhattan_agree_on_optimal_length(small_5x5, seed):
+    board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
+    plain = large.solve_wide_optimal(board, heuristic="manhattan").unwrap()
+    for mirror in (False, True):
+        core = _pdb_core(small_5x5, board, mirror=mirror)
+        assert core[0] == SOLVED
+        assert len(core[1]) == len(plain)
+        assert board.apply(core[1]) == fp.Board.goal((5, 5))
+
+
+def test_pdb_heuristic_is_at_least_manhattan_and_never_above_the_optimum(small_5x5):
+    for seed in range(12):
+        board = fp.scramble(fp.Board.goal((5, 5)), 30, rng=100 + seed)
+        optimum = len(large.solve_wide_optimal(board, heuristic="manhattan").unwrap())
+        # With max_depth 0 the search stops before its first bound past 0 and reports it: h.
+        core = _pdb_core(small_5x5, board, max_depth=0)
+        h = 0 if core[0] == SOLVED else core[7]
+        assert large.manhattan_sum(board) <= h <= optimum
+
+
+def test_pdb_search_obeys_node_limits(small_5x5):
+    board = fp.scramble(fp.Board.goal((5, 5)), 120, rng=5)
+    core = _pdb_core(small_5x5, board, node_limit=1000)
+    assert fp.Status.from_code(core[0]) is fp.Status.NODE_LIMIT
+    assert core[2] == 1000
+
+
+def test_driver_rejects_tables_that_do_not_fit(small_5x5):
+    tiles, _, nibble, table = small_5x5.groups[0]
+    board = make_problem(fp.scramble(fp.Board.goal((5, 5)), 10, rng=1), None)
+    with pytest.raises(ValueError, match="does not fit"):
+        _wide_pdb.idastar(
+            board.wide_cells().astype(np.uint8),
+            board.blank,
+            5,
+            5,
+            24,
+            [(tiles, nibble, table[:10])],
+        )
+
+
+@pytest.fixture(scope="module")
+def rectangle_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache holding the default 4x5 database, built through the command line."""
+    from fastpuzzle.cli import main
+
+    cache = tmp_path_factory.mktemp("cache4x5")
+    assert main(["pdb", "build", "auto", "--shape", "4", "5", "--cache-dir", str(cache)]) == 0
+    return cache
+
+
+def test_rectangle_pdb_through_the_public_api(
+    rectangle_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    board = fp.scramble(fp.Board.goal((4, 5)), 60, rng=3)
+    problem = make_problem(board, None)
+    assert large.auto_wide_heuristic(problem) == "linear_conflict"
+    with pytest.raises(pdb.PatternDatabaseError, match="pdb build auto --shape 4 5"):
+        large.solve_wide_optimal(board, heuristic="pdb")
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(rectangle_cache))
+    assert large.auto_wide_heuristic(problem) == "pdb"
+    reference = large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap()
+    result = large.solve_wide_optimal(board, heuristic="pdb")
+    assert result.solution is not None and result.solution.verify()
+    assert len(result.solution) == len(reference)
+    solved = fp.solve(board)
+    assert solved.heuristic == "pdb" and solved.optimal and len(solved) == len(reference)
+
+
+def test_5x5_pdb_heuristics_need_their_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    board = fp.scramble(fp.Board.goal((5, 5)), 20, rng=1)
+    for name in ("pdb", "pdb6666", "pattern_database"):
+        with pytest.raises(pdb.PatternDatabaseError, match="pdb build 6-6-6-6"):
+            fp.search(board, algorithm="idastar", heuristic=name)
+    with pytest.raises(pdb.PatternDatabaseError, match="for 5x5 boards"):
+        fp.search(fp.Board.goal((4, 4)).apply("UL"), algorithm="idastar", heuristic="pdb6666")
+    with pytest.raises(ValueError, match="weighted"):
+        large.solve_wide_optimal(board, heuristic="pdb", weight=2)
+    # Without the database solve() falls back to linear conflict.
+    assert fp.solve(board).heuristic == "linear_conflict"
+
+
+def test_named_5x5_partition_covers_every_tile_once():
+    name, groups = pdb.resolve_partition("6-6-6-6", (5, 5), 24)
+    flat = sorted(c for group in groups for c in group)
+    assert name == "6-6-6-6" and flat == list(range(24))
+    assert [len(g) for g in groups] == [6, 6, 6, 6]
+    assert pdb.shape_of_partition("6-6-6-6") == (5, 5)
+    assert pdb.pdb_path("6-6-6-6", cache_dir="/c").name == "pdb-v1-5x5-blank24-6-6-6-6.fpdb"
+    # The pinwheel mirrored about the diagonal is another partition: its lookups add information.
+    mirror = {frozenset((c % 5) * 5 + c // 5 for c in g) for g in groups}
+    assert mirror.isdisjoint({frozenset(g) for g in groups})
+
+
+def test_cli_lists_the_rectangle_database(
+    rectangle_cache: Path, capsys: pytest.CaptureFixture[str]
+):
+    from fastpuzzle.cli import main
+
+    assert main(["pdb", "info", "--cache-dir", str(rectangle_cache)]) == 0
+    out = capsys.readouterr().out
+    assert "pdb-v1-4x5-blank19-custom-" in out and " ok" in out
+
+
+@pytest.mark.slow
+def test_6666_database_against_manhattan():
+    # Uses the user's cache; builds 6-6-6-6 there when missing (about 7 minutes, 1 GiB).
+    pdb.build_pdb("6-6-6-6", progress=False)
+    database = pdb.load_pdb("6-6-6-6")
+    assert database is not None and database.nbytes == 4 * 127_512_000 // 2
+    for seed in range(6):
+        board = fp.scramble(fp.Board.goal((5, 5)), 50, rng=200 + seed)
+        plain = large.solve_wide_optimal(board, heuristic="manhattan").unwrap()
+        strong = large.solve_wide_optimal(board, heuristic="pdb6666").unwrap()
+        assert len(strong) == len(plain) and strong.verify()
