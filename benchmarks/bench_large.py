@@ -64,3 +64,30 @@ def test_small_board_path(benchmark):
         return fp.Board(board.tiles, shape=(4, 4)).apply(moves)
 
     assert benchmark(run) == board.apply(moves)
+
+
+# 5x5 optimal: the 6-6-6-6 pattern database against linear conflict on the same boards (60-move
+# random walks), in the same run. Skipped until the database is built (fastpuzzle pdb build
+# 6-6-6-6); benchmarks/pdb5x5_report.py prints the longer table.
+SCRAMBLES_5X5 = [fp.scramble(fp.Board.goal((5, 5)), 60, rng=seed) for seed in range(3)]
+
+
+@pytest.mark.parametrize("heuristic", ["pdb6666", "linear_conflict"])
+def test_optimal_5x5(benchmark, heuristic):
+    from fastpuzzle import large, pdb
+
+    if pdb.load_pdb("6-6-6-6") is None:
+        pytest.skip("the 6-6-6-6 database is not built")
+
+    def run():
+        return [
+            large.solve_wide_optimal(board, heuristic=heuristic).unwrap() for board in SCRAMBLES_5X5
+        ]
+
+    solutions = benchmark.pedantic(run, rounds=1, iterations=1)
+    for board, solution in zip(SCRAMBLES_5X5, solutions):
+        assert board.apply(solution.moves) == fp.Board.goal((5, 5))
+    benchmark.extra_info.update(
+        lengths=[len(s) for s in solutions],
+        nodes=sum(s.stats.generated for s in solutions),
+    )

@@ -48,6 +48,25 @@ def test_show_prints_every_step(capsys):
     assert "step 2/2: blank right (tile 8)" in out
 
 
+def test_fast_mode_solves_a_big_board(capsys):
+    board = fp.random_board((12, 12), rng=4)
+    assert main(["solve", "--fast", board.to_string()]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert board.apply(out[0]) == fp.Board.goal((12, 12))
+    assert "not guaranteed optimal" in out[1]
+    assert main(["solve", "--fast", "--algorithm", "bfs", board.to_string()]) == 2
+
+
+def test_progress_shows_the_bound_on_stderr(capsys):
+    # IDA* + Manhattan on a 50-move 4x4 board: millions of nodes, so several progress calls.
+    board = "12 1 10 2/7 11 4 14/5 _ 9 15/8 13 6 3"
+    args = ["solve", "--algorithm", "idastar", "--heuristic", "manhattan", "--progress", board]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert "\r  bound " in captured.err and " nodes, " in captured.err
+    assert fp.Board(board).apply(captured.out.splitlines()[0]) == fp.Board.goal((4, 4))
+
+
 def test_limits_are_reported_not_raised(capsys):
     assert main(["solve", "--algorithm", "bfs", "--node-limit", "10", "8 6 7/2 5 4/3 _ 1"]) == 1
     assert "No solution" in capsys.readouterr().out

@@ -7,6 +7,11 @@ Everything builds into temporary cache directories with small groups (millisecon
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+import threading
+import time
 from collections import deque
 from pathlib import Path
 
@@ -252,3 +257,45 @@ def test_6666_database_against_manhattan():
         plain = large.solve_wide_optimal(board, heuristic="manhattan").unwrap()
         strong = large.solve_wide_optimal(board, heuristic="pdb6666").unwrap()
         assert len(strong) == len(plain) and strong.verify()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_interrupts_a_5x5_build_and_a_5x5_search(small_5x5):
+    def interrupted(run) -> float:
+        sent: list[float] = []
+
+        def fire():
+            sent.append(time.perf_counter())
+            os.kill(os.getpid(), signal.SIGINT)
+
+        timer = threading.Timer(0.3, fire)
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                run()
+            stopped = time.perf_counter()
+        finally:
+            timer.cancel()
+        assert sent, "the work ended before the signal"
+        return stopped - sent[0]
+
+    # A five-tile group: 6.4 M placements, seconds of work.
+    assert interrupted(lambda: _pdb.build_levels(5, 5, 24, [1, 2, 3, 6, 7], False)) < 0.5
+    hard = fp.random_board((5, 5), rng=11)
+    assert interrupted(lambda: _pdb_core(small_5x5, hard, seconds=30)) < 0.5
+
+
+def test_progress_reports_the_bound(small_5x5):
+    seen: list[int] = []
+    core = _pdb_core(
+        small_5x5,
+        fp.random_board((5, 5), rng=11),
+        node_limit=300_000,
+        progress=lambda expanded, generated, seconds, bound: seen.append(bound),
+    )
+    assert fp.Status.from_code(core[0]) is fp.Status.NODE_LIMIT
+    assert (
+        seen
+        and seen == sorted(seen)
+        and seen[0] >= large.manhattan_sum(fp.random_board((5, 5), rng=11))
+    )

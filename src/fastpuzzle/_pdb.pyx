@@ -28,6 +28,7 @@ cdef extern from *:
 
 cdef enum:
     UNSEEN = 255
+    SLICE = 1 << 18             # states expanded between two checks for Ctrl-C
     BUILD_MAX_CELLS = 25
     MAX_CHILDREN = 4 * BUILD_MAX_CELLS
 
@@ -249,7 +250,7 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     """
     cdef Builder b
     cdef int slot, level = 0
-    cdef uint64_t i, start_key, start_index = 0, seen_bytes, now_cap = 0, entries
+    cdef uint64_t i, start_key, start_index = 0, seen_bytes, now_cap = 0, entries, first, last
     cdef uint64_t* swap
     cdef unsigned int occupied = 0, region
     cdef uint8_t[::1] levels
@@ -293,13 +294,19 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
             b.nxt = swap
             b.nxt_len = 0
             b.nxt_cap, now_cap = now_cap, b.nxt_cap
-            with nogil:
-                for i in range(b.now_len):
-                    expand(&b, b.now[i], level + 1)
+            # In slices, so Ctrl-C is honoured within a fraction of a second even when one
+            # level of a 5x5 group takes tens of seconds.
+            first = 0
+            while first < b.now_len:
+                last = min(first + SLICE, b.now_len)
+                with nogil:
+                    for i in range(first, last):
+                        expand(&b, b.now[i], level + 1)
+                PyErr_CheckSignals()
+                first = last
             level += 1
             if level >= UNSEEN:
                 raise ValueError("pattern database values exceed 254 moves")
-            PyErr_CheckSignals()
             if progress is not None:
                 progress(level, b.filled, b.placements)
     finally:

@@ -17,7 +17,7 @@ from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
 from fastpuzzle.formats import Job, read_jobs
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.limits import Limits
-from fastpuzzle.results import Solution
+from fastpuzzle.results import SearchStats, Solution
 
 __all__ = ["build_parser", "main"]
 
@@ -62,9 +62,19 @@ def _animate(solution: Solution, delay: float) -> None:
         time.sleep(delay)
 
 
+def _show_progress(stats: SearchStats) -> None:
+    # One line on stderr, rewritten in place: long optimal searches (5x5) say how far they got.
+    sys.stderr.write(
+        f"\r  bound {stats.depth}, {stats.generated:,} nodes, {stats.seconds:.1f} s   "
+    )
+    sys.stderr.flush()
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
     from fastpuzzle.solve import solve
 
+    if args.fast and (args.algorithm != "auto" or args.heuristic != "auto"):
+        raise ValueError("--fast picks its own method: pass no --algorithm or --heuristic")
     status = 0
     for job in _jobs(args):
         started = time.perf_counter()
@@ -72,13 +82,19 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if job.goal is not None:
             record["goal"] = job.goal.to_string()
         try:
-            solution = solve(
-                job.board,
-                job.goal,
-                algorithm=args.algorithm,
-                heuristic=args.heuristic,
-                limits=_limits(args),
-            )
+            try:
+                solution = solve(
+                    job.board,
+                    job.goal,
+                    algorithm=args.algorithm,
+                    heuristic=args.heuristic,
+                    limits=_limits(args) if not args.fast else Limits(seconds=args.time_limit),
+                    progress=_show_progress if args.progress else None,
+                    optimal=not args.fast,
+                )
+            finally:
+                if args.progress:
+                    sys.stderr.write("\n")
         except UnsolvableError:
             status = max(status, 1)
             record.update(status="unsolvable", moves=None)
@@ -221,6 +237,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--animate", action="store_true", help="animate the solution in the terminal"
     )
     solve.add_argument("--delay", type=float, default=0.3, help="seconds per frame of --animate")
+    solve.add_argument(
+        "--fast",
+        action="store_true",
+        help="a fast solution, not guaranteed shortest (any size up to 100x100)",
+    )
+    solve.add_argument(
+        "--progress", action="store_true", help="show the search's bound and nodes on stderr"
+    )
     solve.set_defaults(run=_cmd_solve)
 
     comp = sub.add_parser("compare", help="tabulate several algorithms on several boards")
