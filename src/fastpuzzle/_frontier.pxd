@@ -8,7 +8,7 @@
 # with MEMORY_LIMIT); an allocator failure is MEM_FAILED, which the caller turns into
 # MemoryError. The owner frees every structure in a `finally` block.
 
-from cpython.mem cimport PyMem_RawFree, PyMem_RawRealloc
+from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawRealloc
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memmove, memset
 
@@ -66,6 +66,19 @@ cdef inline int budget_resize(
         return MEM_FAILED
     block[0] = moved
     b.bytes = b.bytes - old_bytes + new_bytes
+    if b.bytes > b.peak:
+        b.peak = b.bytes
+    return MEM_OK
+
+cdef inline int budget_calloc(Budget* b, void** block, size_t num_bytes) noexcept nogil:
+    # A fresh zeroed block. Large ones come straight from the OS as zero pages, so a search that
+    # touches little of a big array pays for little of it.
+    if num_bytes > budget_room(b):
+        return MEM_OVER_LIMIT
+    block[0] = PyMem_RawCalloc(num_bytes, 1)
+    if block[0] == NULL:
+        return MEM_FAILED
+    b.bytes += num_bytes
     if b.bytes > b.peak:
         b.peak = b.bytes
     return MEM_OK
@@ -198,11 +211,25 @@ cdef inline int table_insert_hashed(
 
 
 # ---------------------------------------------------------------------------------------------
+# States: where a perfect index numbers every board (_permrank.pxd), one byte per board replaces
+# a table entry (best-first searches keep a uint32 g per board beside it). A zero byte is a board
+# never reached; otherwise STATE_SEEN, the move that reached it (or STATE_ROOT) and STATE_CLOSED
+# once expanded. The move is the parent link, as in the table: undoing it gives the parent.
+
+cdef enum:
+    STATE_MOVE = 7      # mask of the move (the direction the blank moved) or STATE_ROOT
+    STATE_ROOT = 4
+    STATE_SEEN = 8
+    STATE_CLOSED = 16
+
+
+# ---------------------------------------------------------------------------------------------
 # Fifo: a growable array used as a queue (BFS). It compacts instead of growing when more than
 # half of it has been consumed, and grows by doubling, or by what the budget still allows.
 
 cdef struct Item:
-    uint64_t board
+    uint64_t board      # the board (perfect-index BFS: its tile sequence, see _permrank.pxd)
+    uint32_t rank       # perfect-index BFS: the sequence's rank (else 0)
     uint8_t blank
     uint8_t move        # direction the blank moved to get here; NO_MOVE at the root
 
@@ -225,32 +252,40 @@ cdef inline void fifo_free(Fifo* q, Budget* b) noexcept nogil:
 cdef inline uint64_t fifo_size(const Fifo* q) noexcept nogil:
     return q.tail - q.head
 
-cdef inline int fifo_push(
-    Fifo* q, Budget* b, uint64_t board, int blank, int move
-) noexcept nogil:
+cdef inline int fifo_reserve(Fifo* q, Budget* b, uint64_t extra) noexcept nogil:
+    # Room for `extra` more items at the tail. The array compacts instead of growing when at
+    # least half of it has been consumed, else doubles (or grows by what the budget allows).
     cdef uint64_t want, room
     cdef int rc
-    if q.tail == q.capacity:
-        if q.head > 0 and q.head >= q.capacity // 2:
-            memmove(q.items, q.items + q.head, (q.tail - q.head) * sizeof(Item))
-            q.tail -= q.head
-            q.head = 0
-        else:
-            want = q.capacity * 2 if q.capacity else 1024
-            room = budget_room(b) // sizeof(Item)
-            if want - q.capacity > room:
-                want = q.capacity + room
-            if want <= q.capacity:
-                return MEM_OVER_LIMIT
-            rc = budget_resize(
-                b, <void**>&q.items, q.capacity * sizeof(Item), want * sizeof(Item)
-            )
-            if rc != MEM_OK:
-                return rc
-            q.capacity = want
+    if q.tail + extra <= q.capacity:
+        return MEM_OK
+    if q.head > 0 and q.head >= extra and q.head >= q.capacity // 2:
+        memmove(q.items, q.items + q.head, (q.tail - q.head) * sizeof(Item))
+        q.tail -= q.head
+        q.head = 0
+        return MEM_OK
+    want = q.capacity * 2 if q.capacity else 1024
+    room = budget_room(b) // sizeof(Item)
+    if want - q.capacity > room:
+        want = q.capacity + room
+    if want < q.tail + extra:
+        return MEM_OVER_LIMIT
+    rc = budget_resize(b, <void**>&q.items, q.capacity * sizeof(Item), want * sizeof(Item))
+    if rc != MEM_OK:
+        return rc
+    q.capacity = want
+    return MEM_OK
+
+cdef inline int fifo_push(
+    Fifo* q, Budget* b, uint64_t board, int blank, int move, uint32_t rank
+) noexcept nogil:
+    cdef int rc = fifo_reserve(q, b, 1)
+    if rc != MEM_OK:
+        return rc
     q.items[q.tail].board = board
     q.items[q.tail].blank = <uint8_t>blank
     q.items[q.tail].move = <uint8_t>move
+    q.items[q.tail].rank = rank
     q.tail += 1
     return MEM_OK
 

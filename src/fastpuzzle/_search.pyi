@@ -14,6 +14,9 @@ DIRECTION_LETTERS: str
 __test__: dict[str, str]
 HEURISTIC_CODES: dict[str, int]
 
+def perfect_index(
+    board: int, blank: int, cells: int, *, tables: bool = True
+) -> tuple[int, int] | None: ...
 def bfs(
     start: int,
     blank: int,
@@ -26,6 +29,7 @@ def bfs(
     memory_limit: int = 0,
     max_depth: int = -1,
     progress: _Progress = None,
+    perfect_hash: bool = True,
 ) -> _Core: ...
 def best_first(
     start: int,
@@ -43,6 +47,7 @@ def best_first(
     memory_limit: int = 0,
     max_depth: int = -1,
     progress: _Progress = None,
+    perfect_hash: bool = True,
 ) -> _Core: ...
 def bidirectional(
     start: int,

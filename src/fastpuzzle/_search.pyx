@@ -13,7 +13,8 @@ that undoes the one that led to a node is never generated; checkpoints (limits, 
 progress) run every 2**16 expansions and exactly at the node limit.
 """
 
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from cpython.mem cimport PyMem_RawMalloc
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from fastpuzzle._control cimport (
     Control,
@@ -38,12 +39,17 @@ from fastpuzzle._frontier cimport (
     MEM_FAILED,
     MEM_OK,
     NO_MOVE,
+    STATE_CLOSED,
+    STATE_MOVE,
+    STATE_ROOT,
+    STATE_SEEN,
     TABLE_ADDED,
     Table,
     bq_free,
     bq_init,
     bq_pop,
     bq_push,
+    budget_calloc,
     budget_init,
     budget_release,
     budget_resize,
@@ -51,7 +57,9 @@ from fastpuzzle._frontier cimport (
     fifo_init,
     fifo_pop,
     fifo_push,
+    fifo_reserve,
     fifo_size,
+    prefetch,
     table_find,
     table_free,
     table_init,
@@ -67,6 +75,10 @@ from fastpuzzle._heuristics cimport (
     misplaced_of,
 )
 from fastpuzzle._packed cimport (
+    DIR_D,
+    DIR_L,
+    DIR_R,
+    DIR_U,
     Geometry,
     NO_CELL,
     get_tile,
@@ -74,6 +86,22 @@ from fastpuzzle._packed cimport (
     hash_board,
     init_geometry,
     slide,
+)
+from fastpuzzle._permrank cimport (
+    PERM_MAX_CELLS,
+    PERM_TABLE_SIZE,
+    PERM_TABLE_TILES,
+    PermIndex,
+    SequenceMoves,
+    board_rank,
+    fill_perm_tables,
+    init_perm_index,
+    init_sequence_moves,
+    perm_index,
+    sequence_down,
+    sequence_rank,
+    sequence_up,
+    tile_sequence,
 )
 
 DIRECTION_LETTERS = "UDLR"
@@ -226,6 +254,103 @@ cdef tuple result(Run* r, str moves):
 
 
 # ---------------------------------------------------------------------------------------------
+# Perfect-index stores. A board of up to PERM_MAX_CELLS cells has a dense index (_permrank.pxd),
+# so BFS and the best-first searches can keep a byte per board (and a g for best-first) in flat
+# arrays instead of the hash table: no hashing, no probing, no rehash. The drivers below expand
+# exactly the nodes the table-based ones do, in the same order, and count the same way; only the
+# memory differs (the arrays are allocated whole, and counted whole, from the start).
+
+cdef enum:
+    # A best-first queue entry holds the board (48 bits: 12 cells), its blank and its h.
+    ITEM_BLANK_SHIFT = 48
+    ITEM_H_SHIFT = 52
+    # Best-first searches on bigger boards touch a small part of their space: the table wins.
+    PERFECT_BEST_FIRST_CELLS = 10
+
+cdef uint64_t ITEM_BOARD_MASK = ((<uint64_t>1) << ITEM_BLANK_SHIFT) - 1
+
+
+# The lookup tables of _permrank.pxd, a pair per tile count, made on first use (under the GIL,
+# before any search runs) and kept for the life of the process (256 KiB a pair).
+cdef uint16_t* PERM_TABLES[PERM_TABLE_TILES + 1]
+
+
+cdef bint perfect_fits(PermIndex* px, int cells, uint64_t bytes_per_board, uint64_t memory_limit):
+    # Whether a perfect index is worth its arrays (and if so, px is ready to use): they must take
+    # at most half the memory limit, so that the frontier keeps as much room as the table-based
+    # search would have had.
+    cdef int tiles = cells - 1
+    cdef uint16_t* tables
+    if not init_perm_index(px, cells):
+        return False
+    if memory_limit and px.size * bytes_per_board > memory_limit // 2:
+        return False
+    if tiles <= PERM_TABLE_TILES:
+        if PERM_TABLES[tiles] == NULL:
+            tables = <uint16_t*>PyMem_RawMalloc(2 * PERM_TABLE_SIZE * sizeof(uint16_t))
+            if tables == NULL:
+                return True                 # the digit loop ranks just as well, more slowly
+            fill_perm_tables(px, tables, tables + PERM_TABLE_SIZE)
+            PERM_TABLES[tiles] = tables
+        px.first = PERM_TABLES[tiles]
+        px.second = PERM_TABLES[tiles] + PERM_TABLE_SIZE
+    return True
+
+
+def perfect_index(uint64_t board, int blank, int cells, *, bint tables=True):
+    """The perfect index of a packed board and the size of its index space (a test hook).
+
+    Returns ``(index, size)``, or ``None`` past 12 cells. ``tables=False`` ranks with the digit
+    loop instead of the lookup tables (boards of up to 9 cells), to check one against the other.
+    """
+    cdef PermIndex px
+    if not perfect_fits(&px, cells, 1, 0):
+        return None
+    if not tables:
+        px.first = NULL
+        px.second = NULL
+    return perm_index(&px, board_rank(&px, board, blank), blank), px.size
+
+
+cdef inline int perfect_children(
+    const Puzzle* p, const PermIndex* px, uint64_t board, int blank, uint64_t rank, int back,
+    uint64_t* children, uint64_t* ranks, int* targets, int* dirs
+) noexcept nogil:
+    # The children of `board` in direction order, never undoing `back`, with their sequence
+    # ranks: a horizontal move keeps the parent's rank, only a vertical one ranks again.
+    cdef int d, target, n = 0
+    for d in range(4):
+        target = p.geo.neighbour[blank][d]
+        if target == NO_CELL or d == back:
+            continue
+        children[n] = slide(board, blank, target)
+        ranks[n] = rank if d >= DIR_L else board_rank(px, children[n], target)
+        targets[n] = target
+        dirs[n] = d
+        n += 1
+    return n
+
+
+cdef str perfect_path_to(
+    const PermIndex* px, const uint8_t* state, const Geometry* geo, uint64_t board, int blank
+):
+    # Moves from the root to `board`: each board's byte names the move that reached it, and
+    # sliding the blank back gives the parent (ranked again to find its byte).
+    cdef list letters = []
+    cdef uint8_t code = state[perm_index(px, board_rank(px, board, blank), blank)]
+    cdef int d, back
+    while code & STATE_SEEN and (code & STATE_MOVE) != STATE_ROOT:
+        d = code & STATE_MOVE
+        letters.append(DIRECTION_LETTERS[d])
+        back = geo.neighbour[blank][d ^ 1]
+        board = slide(board, blank, back)
+        blank = back
+        code = state[perm_index(px, board_rank(px, board, blank), blank)]
+    letters.reverse()
+    return "".join(letters)
+
+
+# ---------------------------------------------------------------------------------------------
 # Breadth-first search: FIFO + table, layer by layer, goal test when a child is generated.
 
 cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
@@ -246,7 +371,7 @@ cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
     if rc < 0:
         return memory_status(r, -rc)
     e.blank = p.start_blank
-    rc = fifo_push(q, &r.budget, p.start, p.start_blank, NO_MOVE)
+    rc = fifo_push(q, &r.budget, p.start, p.start_blank, NO_MOVE, 0)
     if rc != MEM_OK:
         return memory_status(r, rc)
     r.cnt.depth = 0
@@ -294,37 +419,211 @@ cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
                 r.status = STATUS_SOLVED
                 r.end = child
                 return 0
-            rc = fifo_push(q, &r.budget, child, targets[k], dirs[k])
+            rc = fifo_push(q, &r.budget, child, targets[k], dirs[k], 0)
             if rc != MEM_OK:
                 return memory_status(r, rc)
         if fifo_size(q) > r.cnt.max_frontier:
             r.cnt.max_frontier = fifo_size(q)
 
 
+cdef inline uint64_t slot_index(
+    const PermIndex* px, int target, uint32_t allowed, uint64_t rank, uint64_t sentinel
+) noexcept nogil:
+    # A child's index, or the sentinel for a move that leaves the board or undoes the last one.
+    # Selected with a mask: the compiler would branch on a conditional expression, and which
+    # moves a board has is not predictable.
+    cdef uint64_t keep = <uint64_t>0 - <uint64_t>(allowed & 1)
+    return (perm_index(px, rank, target) & keep) | (sentinel & ~keep)
+
+
+cdef inline void init_allowed(uint8_t* allowed, const Geometry* geo) noexcept nogil:
+    # allowed[8 * blank + (last move & 7)]: bit d set when the blank may move in direction d
+    # (on the board, and not undoing the last move; NO_MOVE & 7 = 7 undoes nothing), and the
+    # number of such moves in bits 4..7.
+    cdef int blank, last, d, mask, count
+    for blank in range(PERM_MAX_CELLS):
+        for last in range(8):
+            mask = 0
+            count = 0
+            for d in range(4):
+                if blank < geo.cells and geo.neighbour[blank][d] != NO_CELL and d != (last ^ 1):
+                    mask |= 1 << d
+                    count += 1
+            allowed[8 * blank + last] = <uint8_t>(mask | (count << 4))
+
+
+cdef inline void visit(
+    uint8_t* state, Item* items, uint64_t* tail, uint64_t index, uint64_t sequence,
+    uint64_t rank, int target, int d
+) noexcept nogil:
+    # Marks a new board and queues it, without a branch: the item is always written at the tail,
+    # which moves on only when the board is new.
+    cdef uint8_t code = state[index]
+    cdef uint8_t fresh = code == 0
+    state[index] = code | (fresh * (STATE_SEEN | d))
+    items[tail[0]].board = sequence
+    items[tail[0]].rank = <uint32_t>rank
+    items[tail[0]].blank = <uint8_t>target
+    items[tail[0]].move = <uint8_t>d
+    tail[0] += fresh
+
+
+cdef int run_bfs_perfect(Run* r, const PermIndex* px, uint8_t* state, Fifo* q) except -1 nogil:
+    # run_bfs on a perfect index, where a board's byte is its whole table entry, and the queue
+    # holds tile sequences (with their ranks) instead of boards: a horizontal child has its
+    # parent's sequence and rank, a vertical one a rotated sequence, ranked again.
+    #
+    # Hot values live in locals, written back before anything that reads them: stores to the
+    # byte array may alias any memory, so the compiler would otherwise reload them after each
+    # one. The four directions are written out, each without a data-dependent branch: a move
+    # that the board does not have points at the sentinel byte past the array (always set, so
+    # never new), and its rank is computed on an unchanged sequence and thrown away.
+    cdef const Puzzle* p = &r.p
+    cdef SequenceMoves moves
+    cdef const int8_t* neighbour
+    cdef Item* items
+    cdef Item item
+    cdef uint64_t head, tail, layer_left = 1, expanded, generated, max_frontier
+    cdef uint64_t rank, sentinel = px.size, goal, up, down, up_rank, down_rank
+    cdef uint64_t index_u, index_d, index_l, index_r
+    cdef uint8_t allowed[PERM_MAX_CELLS * 8]
+    cdef uint32_t mask
+    cdef bint tables = px.first != NULL
+    cdef int depth = 0, rc
+    if p.start == p.goal:
+        r.status = STATUS_SOLVED
+        r.end = p.start
+        return 0
+    init_sequence_moves(&moves, p.geo.rows, p.geo.cols)
+    init_allowed(allowed, &p.geo)
+    goal = perm_index(px, board_rank(px, p.goal, p.goal_blank), p.goal_blank)
+    state[sentinel] = STATE_SEEN | STATE_ROOT
+    rank = board_rank(px, p.start, p.start_blank)
+    state[perm_index(px, rank, p.start_blank)] = STATE_SEEN | STATE_ROOT
+    rc = fifo_push(q, &r.budget, tile_sequence(p.start, p.start_blank), p.start_blank, NO_MOVE,
+                   <uint32_t>rank)
+    if rc != MEM_OK:
+        return memory_status(r, rc)
+    r.cnt.depth = 0
+    items = q.items
+    head = q.head
+    tail = q.tail
+    expanded = r.cnt.expanded
+    generated = r.cnt.generated
+    max_frontier = r.cnt.max_frontier
+    while True:
+        if layer_left == 0:
+            layer_left = tail - head
+            if layer_left == 0:
+                r.status = STATUS_EXHAUSTED
+                break
+            depth += 1
+            r.cnt.depth = depth
+        if p.max_depth >= 0 and depth >= p.max_depth:
+            r.status = STATUS_DEPTH_LIMIT
+            break
+        if expanded >= r.ctl.next_check or tail + 4 > q.capacity:
+            q.head = head
+            q.tail = tail
+            r.cnt.expanded = expanded
+            r.cnt.generated = generated
+            r.cnt.max_frontier = max_frontier
+            if expanded >= r.ctl.next_check and at_checkpoint(r, r.budget.bytes):
+                return 0
+            rc = fifo_reserve(q, &r.budget, 4)
+            if rc != MEM_OK:
+                return memory_status(r, rc)
+            items = q.items
+            head = q.head
+            tail = q.tail
+        item = items[head]
+        head += 1
+        layer_left -= 1
+        expanded += 1
+        neighbour = p.geo.neighbour[item.blank]
+        mask = allowed[8 * item.blank + (item.move & 7)]
+        up = sequence_up(&moves, item.board, item.blank)
+        down = sequence_down(&moves, item.board, item.blank)
+        # The table rank is cheap enough to compute for a move the board does not have; the
+        # digit loop is not (and on a two-row board one of the two never exists).
+        up_rank = down_rank = 0
+        if tables or mask & (1 << DIR_U):
+            up_rank = sequence_rank(px, up)
+        if tables or mask & (1 << DIR_D):
+            down_rank = sequence_rank(px, down)
+        index_u = slot_index(px, neighbour[DIR_U], mask >> DIR_U, up_rank, sentinel)
+        index_d = slot_index(px, neighbour[DIR_D], mask >> DIR_D, down_rank, sentinel)
+        index_l = slot_index(px, neighbour[DIR_L], mask >> DIR_L, item.rank, sentinel)
+        index_r = slot_index(px, neighbour[DIR_R], mask >> DIR_R, item.rank, sentinel)
+        prefetch(&state[index_u])
+        prefetch(&state[index_d])
+        generated += mask >> 4
+        visit(state, items, &tail, index_u, up, up_rank, neighbour[DIR_U], DIR_U)
+        visit(state, items, &tail, index_d, down, down_rank, neighbour[DIR_D], DIR_D)
+        visit(state, items, &tail, index_l, item.board, item.rank, neighbour[DIR_L], DIR_L)
+        visit(state, items, &tail, index_r, item.board, item.rank, neighbour[DIR_R], DIR_R)
+        # Only a move made in this expansion can have set the goal's byte.
+        if state[goal]:
+            r.status = STATUS_SOLVED
+            r.end = p.goal
+            break
+        if tail - head > max_frontier:
+            max_frontier = tail - head
+    q.head = head
+    q.tail = tail
+    r.cnt.expanded = expanded
+    r.cnt.generated = generated
+    r.cnt.max_frontier = max_frontier
+    return 0
+
+
 def bfs(
     uint64_t start, int blank, int rows, int cols, int goal_blank, *,
     uint64_t node_limit=0, double time_limit=0.0, uint64_t memory_limit=0, int max_depth=-1,
-    object progress=None,
+    object progress=None, bint perfect_hash=True,
 ):
-    """Breadth-first search with a FIFO and a table of seen boards (optimal)."""
+    """Breadth-first search with a FIFO and a record of seen boards (optimal).
+
+    The record is a byte per board of a perfect index when the board has at most 12 cells and
+    that array takes at most half of ``memory_limit`` (and ``perfect_hash`` is true), else a hash
+    table. Both expand the same nodes in the same order.
+    """
     cdef Run r
     cdef Table t
     cdef Fifo q
+    cdef PermIndex px
+    cdef uint8_t* state = NULL
+    cdef bint perfect = perfect_hash and perfect_fits(&px, rows * cols, 1, memory_limit)
+    cdef str moves = ""
     t.slots = NULL
     fifo_init(&q)
     init_run(&r, start, blank, rows, cols, goal_blank, H_NONE, node_limit, time_limit,
              memory_limit, max_depth, progress)
     try:
-        rc = table_init(&t, &r.budget, 0)
+        if perfect:
+            # One more byte: the sentinel that stands for the moves a board does not have.
+            rc = budget_calloc(&r.budget, <void**>&state, px.size + 1)
+        else:
+            rc = table_init(&t, &r.budget, 0)
         if rc != MEM_OK:
             memory_status(&r, rc)
+        elif perfect:
+            with nogil:
+                run_bfs_perfect(&r, &px, state, &q)
         else:
             with nogil:
                 run_bfs(&r, &t, &q)
-        return result(&r, path_to(&t, &r.p.geo, r.end) if r.status == STATUS_SOLVED else "")
+        if r.status == STATUS_SOLVED:
+            if perfect:
+                moves = perfect_path_to(&px, state, &r.p.geo, r.end, r.p.goal_blank)
+            else:
+                moves = path_to(&t, &r.p.geo, r.end)
+        return result(&r, moves)
     finally:
         fifo_free(&q, &r.budget)
         table_free(&t, &r.budget)
+        if state != NULL:
+            budget_release(&r.budget, <void**>&state, px.size + 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,35 +741,146 @@ cdef int run_best_first(
             r.cnt.max_frontier = q.count
 
 
+cdef inline uint64_t queue_item(uint64_t board, int blank, int h) noexcept nogil:
+    return board | (<uint64_t>blank << ITEM_BLANK_SHIFT) | (<uint64_t>h << ITEM_H_SHIFT)
+
+
+cdef int run_best_first_perfect(
+    Run* r, const PermIndex* px, uint8_t* state, uint32_t* gs, BucketQueue* q,
+    uint32_t g_scale, uint32_t h_scale, bint lookahead
+) except -1 nogil:
+    # run_best_first on a perfect index: a board's byte and its g are its table entry; its h and
+    # blank travel in the queue entry (h is a function of the board, so a board reached again by
+    # a shorter path gets the same h from its new parent).
+    cdef const Puzzle* p = &r.p
+    cdef uint64_t item, board, rank, index
+    cdef uint32_t priority, tie, g
+    cdef uint64_t children[4]
+    cdef uint64_t ranks[4]
+    cdef uint64_t indices[4]
+    cdef int targets[4]
+    cdef int dirs[4]
+    cdef int h, ch, score, blank, back, d, target, rc, n, k
+    cdef uint8_t code
+    cdef bint by_g = g_scale > 0
+    h = h_full(p, p.start)
+    index = perm_index(px, board_rank(px, p.start, p.start_blank), p.start_blank)
+    state[index] = STATE_SEEN | STATE_ROOT
+    gs[index] = 0
+    score = lookahead_score(p, p.start, p.start_blank, h, -1) if lookahead else h
+    rc = bq_push(q, &r.budget, h_scale * score, 0, queue_item(p.start, p.start_blank, h))
+    if rc != MEM_OK:
+        return memory_status(r, rc)
+    r.cnt.depth = 0
+    while True:
+        if r.cnt.expanded >= r.ctl.next_check and at_checkpoint(r, r.budget.bytes):
+            return 0
+        if not bq_pop(q, &priority, &tie, &item):
+            r.status = STATUS_DEPTH_LIMIT if r.pruned else STATUS_EXHAUSTED
+            return 0
+        board = item & ITEM_BOARD_MASK
+        blank = (item >> ITEM_BLANK_SHIFT) & 15
+        h = <int>(item >> ITEM_H_SHIFT)
+        rank = board_rank(px, board, blank)
+        index = perm_index(px, rank, blank)
+        code = state[index]
+        if code & STATE_CLOSED or (by_g and gs[index] != tie):
+            continue                        # a stale copy: reached again by a shorter path
+        state[index] = code | STATE_CLOSED
+        g = gs[index]
+        if <int>g > r.cnt.depth:
+            r.cnt.depth = g
+        if board == p.goal:
+            r.status = STATUS_SOLVED
+            r.end = board
+            return 0
+        r.cnt.expanded += 1
+        back = -1 if (code & STATE_MOVE) == STATE_ROOT else (code & STATE_MOVE) ^ 1
+        if p.max_depth >= 0 and <int>g >= p.max_depth:
+            r.pruned = True
+            continue
+        n = perfect_children(p, px, board, blank, rank, back, children, ranks, targets, dirs)
+        for k in range(n):
+            indices[k] = perm_index(px, ranks[k], targets[k])
+            prefetch(&state[indices[k]])
+            prefetch(&gs[indices[k]])
+        r.cnt.generated += n
+        for k in range(n):
+            index = indices[k]
+            code = state[index]
+            if code and (code & STATE_CLOSED or not by_g or gs[index] <= g + 1):
+                continue
+            target = targets[k]
+            d = dirs[k]
+            ch = h_step(p, h, children[k], get_tile(board, target), blank, target)
+            state[index] = STATE_SEEN | d
+            gs[index] = g + 1
+            score = lookahead_score(p, children[k], target, ch, d ^ 1) if lookahead else ch
+            rc = bq_push(q, &r.budget, g_scale * (g + 1) + h_scale * score,
+                         g + 1 if by_g else 0, queue_item(children[k], target, ch))
+            if rc != MEM_OK:
+                return memory_status(r, rc)
+        if q.count > r.cnt.max_frontier:
+            r.cnt.max_frontier = q.count
+
+
 def best_first(
     uint64_t start, int blank, int rows, int cols, int goal_blank, *, int heuristic,
     uint32_t g_scale=1, uint32_t h_scale=1, bint lookahead=False,
     uint64_t node_limit=0, double time_limit=0.0, uint64_t memory_limit=0, int max_depth=-1,
-    object progress=None,
+    object progress=None, bint perfect_hash=True,
 ):
     """Best-first search on ``g_scale * g + h_scale * h`` with a closed set.
 
     ``g_scale = h_scale = 1`` is A* (optimal with the consistent heuristics here); ``g_scale=0``
     is greedy best-first; ``lookahead=True`` scores each node by its best child's heuristic.
+    Boards of at most 10 cells keep their records in perfect-index arrays (5 bytes a board)
+    when those take at most half of ``memory_limit`` and ``perfect_hash`` is true, else in a
+    hash table; both expand the same nodes in the same order.
     """
     cdef Run r
     cdef Table t
     cdef BucketQueue q
+    cdef PermIndex px
+    cdef uint8_t* state = NULL
+    cdef uint32_t* gs = NULL
+    cdef bint perfect = (
+        perfect_hash and rows * cols <= PERFECT_BEST_FIRST_CELLS
+        and perfect_fits(&px, rows * cols, 1 + sizeof(uint32_t), memory_limit)
+    )
+    cdef str moves = ""
     t.slots = NULL
     bq_init(&q)
     init_run(&r, start, blank, rows, cols, goal_blank, heuristic, node_limit, time_limit,
              memory_limit, max_depth, progress)
     try:
-        rc = table_init(&t, &r.budget, 0)
+        if perfect:
+            rc = budget_calloc(&r.budget, <void**>&state, px.size)
+            if rc == MEM_OK:
+                rc = budget_calloc(&r.budget, <void**>&gs, px.size * sizeof(uint32_t))
+        else:
+            rc = table_init(&t, &r.budget, 0)
         if rc != MEM_OK:
             memory_status(&r, rc)
+        elif perfect:
+            with nogil:
+                run_best_first_perfect(&r, &px, state, gs, &q, g_scale, h_scale, lookahead)
         else:
             with nogil:
                 run_best_first(&r, &t, &q, g_scale, h_scale, lookahead)
-        return result(&r, path_to(&t, &r.p.geo, r.end) if r.status == STATUS_SOLVED else "")
+        if r.status == STATUS_SOLVED:
+            if perfect:
+                moves = perfect_path_to(&px, state, &r.p.geo, r.end, r.p.goal_blank)
+            else:
+                moves = path_to(&t, &r.p.geo, r.end)
+        return result(&r, moves)
     finally:
         bq_free(&q, &r.budget)
         table_free(&t, &r.budget)
+        if state != NULL:
+            budget_release(&r.budget, <void**>&state, px.size)
+        if gs != NULL:
+            budget_release(&r.budget, <void**>&gs, px.size * sizeof(uint32_t))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -498,7 +908,7 @@ cdef int run_bidirectional(Run* r, Table* tables, Fifo* queues) except -1 nogil:
         if rc < 0:
             return memory_status(r, -rc)
         e.blank = target
-        rc = fifo_push(&queues[side], &r.budget, child, target, NO_MOVE)
+        rc = fifo_push(&queues[side], &r.budget, child, target, NO_MOVE, 0)
         if rc != MEM_OK:
             return memory_status(r, rc)
         depth[side] = 0
@@ -536,7 +946,7 @@ cdef int run_bidirectional(Run* r, Table* tables, Fifo* queues) except -1 nogil:
                     r.status = STATUS_SOLVED
                     r.end = child
                     return 0
-                rc = fifo_push(&queues[side], &r.budget, child, target, d)
+                rc = fifo_push(&queues[side], &r.budget, child, target, d, 0)
                 if rc != MEM_OK:
                     return memory_status(r, rc)
             if fifo_size(&queues[0]) + fifo_size(&queues[1]) > r.cnt.max_frontier:
