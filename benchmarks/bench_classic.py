@@ -18,6 +18,9 @@ import pytest
 import fastpuzzle as fp
 
 HARDEST_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves: BFS sees (almost) the whole space
+# 55 moves, the farthest 2x5 board: BFS sees (almost) all 1,814,400 boards. Past 8 tiles the
+# perfect index ranks with its digit loop, not table lookups.
+HARDEST_2X5 = (0, 5, 3, 2, 1, 9, 4, 8, 7, 6)
 
 
 @dataclass(frozen=True)
@@ -37,15 +40,20 @@ def _record(benchmark, impl, nodes, expanded, core_seconds=None):
 class FastpuzzleRuns:
     """Calls fp.search on every case; remembers the least compiled-loop time of any round."""
 
-    def __init__(self, cases, algorithm, heuristic=None):
+    def __init__(self, cases, algorithm, heuristic=None, shape=None):
         self.cases = cases
         self.algorithm = algorithm
         self.heuristic = heuristic
+        self.shape = shape  # for boards that are not square; built inside the timed call
         self.core_seconds = float("inf")
 
     def __call__(self):
         results = [
-            fp.search(case.tiles, algorithm=self.algorithm, heuristic=self.heuristic)
+            fp.search(
+                fp.Board(case.tiles, shape=self.shape) if self.shape else case.tiles,
+                algorithm=self.algorithm,
+                heuristic=self.heuristic,
+            )
             for case in self.cases
         ]
         self.core_seconds = min(self.core_seconds, sum(r.stats.seconds for r in results))
@@ -92,6 +100,47 @@ def test_bfs_3x3_fastpuzzle(benchmark):
 def test_bfs_3x3_python(benchmark):
     moves, expanded, generated = benchmark.pedantic(
         plain_python.bfs, args=(HARDEST_3X3, 3, 3), rounds=5, iterations=1
+    )
+    assert len(moves) == 31
+    assert fp.Board(HARDEST_3X3).apply(moves) == fp.Board.goal((3, 3))
+    _record(benchmark, "python", generated, expanded)
+
+
+# --- BFS over the whole 2x5 space ---------------------------------------------------------------
+
+
+@pytest.mark.benchmark(group="bfs-2x5-whole-space")
+def test_bfs_2x5_fastpuzzle(benchmark):
+    runs = FastpuzzleRuns([Case(HARDEST_2X5, 55)], "bfs", shape=(2, 5))
+    results = benchmark(runs)
+    assert results[0].stats.expanded > 1_800_000
+    _check_fastpuzzle(benchmark, runs, results)
+
+
+@pytest.mark.benchmark(group="bfs-2x5-whole-space")
+def test_bfs_2x5_python(benchmark):
+    moves, expanded, generated = benchmark.pedantic(
+        plain_python.bfs, args=(HARDEST_2X5, 2, 5), rounds=3, iterations=1
+    )
+    assert len(moves) == 55
+    assert fp.Board(HARDEST_2X5, shape=(2, 5)).apply(moves) == fp.Board.goal((2, 5))
+    _record(benchmark, "python", generated, expanded)
+
+
+# --- A* + Manhattan on the hardest 3x3 board ---------------------------------------------------
+
+
+@pytest.mark.benchmark(group="astar-manhattan-3x3-hardest")
+def test_astar_3x3_fastpuzzle(benchmark):
+    runs = FastpuzzleRuns([Case(HARDEST_3X3, 31)], "astar", "manhattan")
+    results = benchmark(runs)
+    _check_fastpuzzle(benchmark, runs, results)
+
+
+@pytest.mark.benchmark(group="astar-manhattan-3x3-hardest")
+def test_astar_3x3_python(benchmark):
+    moves, expanded, generated = benchmark.pedantic(
+        plain_python.astar, args=(HARDEST_3X3, 3, 3), rounds=5, iterations=1
     )
     assert len(moves) == 31
     assert fp.Board(HARDEST_3X3).apply(moves) == fp.Board.goal((3, 3))
