@@ -139,8 +139,8 @@ def test_progress_errors_propagate():
 
 def test_bad_options():
     board = fp.Board.goal((5, 5))
-    with pytest.raises(fp.UnknownNameError, match="manhattan, linear_conflict, pdb"):
-        solve_wide_optimal(board, heuristic="walking_distance")
+    with pytest.raises(fp.UnknownNameError, match="manhattan, linear_conflict, walking_distance"):
+        solve_wide_optimal(board, heuristic="misplaced")
     with pytest.raises(ValueError, match="weight >= 1"):
         solve_wide_optimal(board, weight=0.5)
     tiles = list(board.tiles)
@@ -200,3 +200,25 @@ def test_100x100_scramble_replays():
     board = fp.scramble(goal, 16, rng=2)
     solution = solved(solve_wide_optimal(board))
     assert len(solution) <= 16 and solution.optimal
+
+
+@pytest.mark.parametrize("shape", [(3, 6), (4, 5), (6, 3), (3, 7)])
+def test_walking_distance_past_16_cells_agrees_with_linear_conflict(shape):
+    for seed in range(3):
+        board = fp.scramble(fp.Board.goal(shape), 40, rng=seed)
+        reference = solve_wide_optimal(board, heuristic="linear_conflict").unwrap()
+        walked = solve_wide_optimal(board, heuristic="wd").unwrap()
+        assert walked.heuristic == "walking_distance" and walked.verify()
+        assert len(walked) == len(reference)
+        # The first bound is the root's h: at least Manhattan, at most the optimum.
+        first = solve_wide_optimal(
+            board, heuristic="walking_distance", limits=fp.Limits(max_depth=0)
+        )
+        root_h = 0 if first.solution is not None else first.stats.depth
+        assert manhattan_sum(board) <= root_h <= len(reference)
+
+
+def test_walking_distance_is_refused_where_no_side_has_tables():
+    board = fp.scramble(fp.Board.goal((5, 5)), 20, rng=1)
+    with pytest.raises(fp.UnknownNameError, match="65,650,495"):
+        solve_wide_optimal(board, heuristic="walking_distance")

@@ -6,7 +6,7 @@ U=0, D=1, L=2, R=3.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport int16_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
 
 from fastpuzzle._control cimport (
     STATUS_DEPTH_LIMIT,
@@ -84,7 +84,7 @@ def unpack_two_words(uint64_t lo, uint64_t hi, int cells):
     return tuple([out[i] for i in range(cells)])
 
 
-HEURISTIC_KINDS = {"manhattan": 1, "linear_conflict": 2}
+HEURISTIC_KINDS = {"manhattan": 1, "linear_conflict": 2, "walking_distance": 3}
 
 
 def heuristic(str name, const uint16_t[::1] cells, int rows, int cols, int goal_blank):
@@ -117,6 +117,7 @@ cdef enum:
     WIDE_MAX_PATH = 1000        # deepest path IDA* follows: keeps the recursion's stack small
     KIND_MANHATTAN = 1
     KIND_LINEAR_CONFLICT = 2
+    KIND_WALKING_DISTANCE = 3
     SCALE = 1000
 
 cdef struct WideSearch:
@@ -137,6 +138,16 @@ cdef struct WideSearch:
     int16_t* goal_col
     int row_conf[WIDE_MAX_SIDE]
     int col_conf[WIDE_MAX_SIDE]
+    # walking distance: the state of each side's abstraction and its tables; a side without
+    # tables (its abstraction is too big) keeps its Manhattan component in the state instead
+    int wd_v
+    int wd_h
+    int wd_v_lines
+    int wd_h_lines
+    const int32_t* wd_v_next
+    const int32_t* wd_h_next
+    const uint8_t* wd_v_dist
+    const uint8_t* wd_h_dist
     uint8_t path[WIDE_MAX_PATH]
     Control* control
     SearchCounters* counters
@@ -168,10 +179,33 @@ cdef int search_col_conflicts(const WideSearch* s, int c) noexcept nogil:
     return 2 * wide_leave_count(keys, n)
 
 
+cdef inline int walking_h(const WideSearch* s) noexcept nogil:
+    return ((s.wd_v_dist[s.wd_v] if s.wd_v_dist != NULL else s.wd_v)
+            + (s.wd_h_dist[s.wd_h] if s.wd_h_dist != NULL else s.wd_h))
+
+
+cdef inline void walk(WideSearch* s, int d, int tile, int blank, int target) noexcept nogil:
+    # The tile on ``target`` slides onto ``blank``: it crosses from the blank's new line into
+    # the blank's old one (d names the blank's direction).
+    cdef int goal
+    if d <= DIR_D:
+        goal = s.goal_row[tile]
+        if s.wd_v_next != NULL:
+            s.wd_v = s.wd_v_next[(s.wd_v * 2 + d) * s.wd_v_lines + goal]
+        else:
+            s.wd_v += abs(s.row_of[blank] - goal) - abs(s.row_of[target] - goal)
+    else:
+        goal = s.goal_col[tile]
+        if s.wd_h_next != NULL:
+            s.wd_h = s.wd_h_next[(s.wd_h * 2 + d - DIR_L) * s.wd_h_lines + goal]
+        else:
+            s.wd_h += abs(s.col_of[blank] - goal) - abs(s.col_of[target] - goal)
+
+
 cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
     # 1: solved (the path is in s.path[:g]); 0: not within the bound; -1: a limit (s.status).
     cdef long long f = <long long>SCALE * g + s.weight * h
-    cdef int d, target, tile, blank, nh, found, a, b, old_a, result
+    cdef int d, target, tile, blank, nh, found, a, b, old_a, result, old_v, old_h
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
@@ -197,6 +231,11 @@ cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
             continue
         tile = s.cells[target]
         nh = h - search_distance(s, tile, target) + search_distance(s, tile, blank)
+        old_v = s.wd_v
+        old_h = s.wd_h
+        if s.kind == KIND_WALKING_DISTANCE:
+            walk(s, d, tile, blank, target)
+            nh = walking_h(s)
         s.cells[blank] = tile
         s.cells[target] = 0
         s.blank = target
@@ -229,6 +268,8 @@ cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
         s.cells[target] = tile
         s.cells[blank] = 0
         s.blank = blank
+        s.wd_v = old_v
+        s.wd_h = old_h
         if a >= 0:
             if d <= DIR_D:
                 s.row_conf[a] = old_a
@@ -250,6 +291,8 @@ cdef int run_idastar(WideSearch* s) except -2 nogil:
         for c in range(s.cols):
             s.col_conf[c] = search_col_conflicts(s, c)
             h += s.col_conf[c]
+    elif s.kind == KIND_WALKING_DISTANCE:
+        h = walking_h(s)
     s.bound = s.weight * h
     while True:
         # Every node on a path of at most max_depth moves has f <= w * max_depth (h is
@@ -283,11 +326,15 @@ def idastar(
     double time_limit=0.0,
     int max_depth=-1,
     progress=None,
+    walking=None,
 ):
     """IDA* (weighted when ``weight`` > 1: f = g + w*h) on a canonical wide board.
 
     ``cells`` is used as scratch and left in an unspecified order. ``heuristic`` is
-    ``"manhattan"`` or ``"linear_conflict"``. ``max_depth`` < 0 means the core's own cap (1000
+    ``"manhattan"``, ``"linear_conflict"`` or ``"walking_distance"``; the last needs
+    ``walking``, as ``fastpuzzle.pdb.walking_args`` returns it: ``(v_next, v_dist, v_lines,
+    v_start, h_next, h_dist, h_lines, h_start)``, a side with ``None`` tables starting from its
+    Manhattan component. ``max_depth`` < 0 means the core's own cap (1000
     moves). ``progress`` is called as ``progress(expanded, generated, seconds, bound)`` every
     2**16 expansions.
 
@@ -298,9 +345,35 @@ def idastar(
     cdef Control control
     cdef SearchCounters counters
     cdef int n = rows * cols, cell, tile, home, status
+    cdef const int32_t[::1] v_next
+    cdef const int32_t[::1] h_next
+    cdef const uint8_t[::1] v_dist
+    cdef const uint8_t[::1] h_dist
     if weight < 1.0:
         raise ValueError(f"expected a weight >= 1, got {weight!r}")
     s.kind = HEURISTIC_KINDS[heuristic]
+    s.wd_v = s.wd_h = 0
+    s.wd_v_lines = rows
+    s.wd_h_lines = cols
+    s.wd_v_next = s.wd_h_next = NULL
+    s.wd_v_dist = s.wd_h_dist = NULL
+    if s.kind == KIND_WALKING_DISTANCE:
+        if walking is None:
+            raise ValueError("walking_distance needs its tables")
+        v_tables, v_dist_obj, v_lines, s.wd_v, h_tables, h_dist_obj, h_lines, s.wd_h = walking
+        if v_lines != rows or h_lines != cols:
+            raise ValueError("walking-distance tables do not match the board")
+        # The caller keeps the arrays alive (``walking`` is referenced for the whole call).
+        if v_tables is not None:
+            v_next = v_tables
+            v_dist = v_dist_obj
+            s.wd_v_next = &v_next[0]
+            s.wd_v_dist = &v_dist[0]
+        if h_tables is not None:
+            h_next = h_tables
+            h_dist = h_dist_obj
+            s.wd_h_next = &h_next[0]
+            s.wd_h_dist = &h_dist[0]
     s.rows = rows
     s.cols = cols
     s.blank = blank

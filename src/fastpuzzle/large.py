@@ -47,7 +47,7 @@ MAX_OPTIMAL_DEPTH = 1000
 
 #: Heuristics the wide IDA* computes (aliases as in :mod:`fastpuzzle.algorithms`). ``pdb``
 #: (boards of up to 25 cells) and ``pdb6666`` (5x5) need their database built beforehand.
-WIDE_HEURISTICS = ("manhattan", "linear_conflict", "pdb", "pdb6666")
+WIDE_HEURISTICS = ("manhattan", "linear_conflict", "walking_distance", "pdb", "pdb6666")
 _PDB_HEURISTICS = ("pdb", "pdb6666")
 _HEURISTIC_ALIASES = {
     "manhattan": "manhattan",
@@ -56,6 +56,9 @@ _HEURISTIC_ALIASES = {
     "linear_conflict": "linear_conflict",
     "lc": "linear_conflict",
     "linear_conflicts": "linear_conflict",
+    "walking_distance": "walking_distance",
+    "wd": "walking_distance",
+    "walking": "walking_distance",
     "pdb": "pdb",
     "pattern_database": "pdb",
     "pattern_databases": "pdb",
@@ -262,6 +265,30 @@ def _run_pdb(
     )
 
 
+def _walking_args(problem: Problem) -> tuple[object, ...]:
+    from fastpuzzle import pdb
+
+    rows, cols = problem.rows, problem.cols
+    refusal = UnknownNameError(
+        f"walking distance on {rows}x{cols}: the abstraction of each side has over "
+        f"{pdb.WALKING_MAX_STATES:,} states (5x5: 65,650,495), so it would be plain Manhattan; "
+        "use linear_conflict, or pdb for up to 25 cells"
+    )
+    if rows > WALKING_MAX_LINES and cols > WALKING_MAX_LINES:
+        raise refusal
+    walking = pdb.walking_args_for_cells(
+        rows, cols, problem.goal_blank, problem.wide_cells().tolist(), problem.blank
+    )
+    if walking[0] is None and walking[4] is None:
+        raise refusal
+    return walking
+
+
+#: Sides of more lines than this never get walking-distance tables past 16 cells (5 lines of 5
+#: already have 65,650,495 states), so such boards are refused without trying.
+WALKING_MAX_LINES = 4
+
+
 #: The longest path the pattern-database driver follows (optimal 5x5 solutions are far shorter).
 _PDB_MAX_DEPTH = 400
 
@@ -288,7 +315,10 @@ def solve_wide_optimal(
     goal : BoardLike, optional
         Default: tiles in order, blank last.
     heuristic : str
-        ``"linear_conflict"`` (Manhattan + Hansson's linear conflicts), ``"manhattan"``, or
+        ``"linear_conflict"`` (Manhattan + Hansson's linear conflicts), ``"manhattan"``,
+        ``"walking_distance"`` (where one side's abstraction has at most 500,000 states, as the
+        rows of 3xN or of 4x5 and 4x6 do; a side without tables counts its Manhattan
+        component), or
         ``"pdb"`` / ``"pdb6666"``: additive pattern databases (boards of up to 25 cells; 5x5
         uses 6-6-6-6 and its reflection), which must be built first (``fastpuzzle pdb build
         6-6-6-6``), else :class:`~fastpuzzle.pdb.PatternDatabaseError` is raised.
@@ -355,6 +385,9 @@ def solve_wide_optimal(
     if name in _PDB_HEURISTICS:
         core = _run_pdb(problem, name, cap, limits, progress)
         return result_from_core(problem.board, problem.goal, core, algorithm, name, True)
+    walking = None
+    if name == "walking_distance":
+        walking = _walking_args(problem)
     core = _wide.idastar(
         cells,
         problem.blank,
@@ -367,5 +400,6 @@ def solve_wide_optimal(
         time_limit=float(limits.seconds or 0.0),
         max_depth=cap,
         progress=core_progress(progress),
+        walking=walking,
     )
     return result_from_core(problem.board, problem.goal, core, algorithm, name, not weighted)

@@ -58,6 +58,7 @@ __all__ = [
     "pdb_info",
     "pdb_path",
     "walking_args",
+    "walking_args_for_cells",
     "walking_tables",
 ]
 
@@ -771,12 +772,20 @@ def walking_args(rows: int, cols: int, goal_blank: int, packed: int, blank: int)
     A side whose abstraction has too many states (the columns of 2x8) gets no tables; the search
     then counts that side's Manhattan component instead, which is admissible too.
     """
+    tiles = [(packed >> (4 * cell)) & 15 for cell in range(rows * cols)]
+    return walking_args_for_cells(rows, cols, goal_blank, tiles, blank)
+
+
+def walking_args_for_cells(
+    rows: int, cols: int, goal_blank: int, tiles: Sequence[int], blank: int
+) -> tuple[Any, ...]:
+    """:func:`walking_args` for a canonical board given as one tile per cell (any size)."""
     blank_row, blank_col = divmod(goal_blank, cols)
     v = [0] * (rows * rows) + [blank // cols]
     h = [0] * (cols * cols) + [blank % cols]
     v_md = h_md = 0
     for cell in range(rows * cols):
-        tile = (packed >> (4 * cell)) & 15
+        tile = int(tiles[cell])
         if tile == 0:
             continue
         home = tile - 1 if tile - 1 < goal_blank else tile

@@ -65,7 +65,7 @@ def _result(
 #: big boards can take hours, and solve() must say so rather than hang.
 WIDE_DEFAULT_SECONDS = 60.0
 
-_WIDE_HEURISTICS = ("manhattan", "linear_conflict", "pdb", "pdb6666")
+_WIDE_HEURISTICS = ("manhattan", "linear_conflict", "walking_distance", "pdb", "pdb6666")
 
 
 def _search_wide(
@@ -82,7 +82,8 @@ def _search_wide(
         raise BoardTooLargeError(
             f"{algorithm}{'+' + heuristic if heuristic else ''} works on boards of at most "
             f"{MAX_CELLS} cells, got a {problem.rows}x{problem.cols} board; use idastar with "
-            "manhattan, linear_conflict or pdb (up to 25 cells, built beforehand), or "
+            "manhattan, linear_conflict, walking_distance or pdb (up to 25 cells, built "
+            "beforehand), or "
             "solve(board, optimal=False) for a fast solution"
         )
     return large.solve_wide_optimal(problem, heuristic=heuristic, limits=limits, progress=progress)
