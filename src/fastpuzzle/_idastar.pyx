@@ -49,14 +49,23 @@ from fastpuzzle._packed cimport (
     slide,
 )
 
-from fastpuzzle._ranking cimport compact_rank, init_weights
+from fastpuzzle._pdbgroups cimport (
+    GROUP_MAX_CELLS,
+    GROUP_MAX_COUNT,
+    Group,
+    entry_address,
+    group_entry,
+    load_groups,
+    load_mirror,
+    read_entry,
+)
 
 cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) nogil
 
 cdef enum:
     MAX_PATH = 255          # longest solution a driver can hold
-    MAX_GROUPS = 16
+    MAX_GROUPS = GROUP_MAX_COUNT
     MAX_LINE_TABLE = 6      # lines up to this long use a lookup table; longer ones are computed
     INFINITE = 1 << 30
 
@@ -79,15 +88,6 @@ DIRECTION_LETTERS = "UDLR"
 
 # Children are tried with the blank moving D, R, L, U (the order random50.tsv's counts assume).
 cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
-
-
-cdef struct Group:
-    # One pattern-database group: k tiles, its table and how to index it.
-    int k
-    int sparse              # 1: index = cells packed 4 bits per slot; 0: compact rank
-    int nibble              # 1: two entries per byte; 0: one byte per entry
-    const uint8_t* data
-    uint64_t weight[16]     # compact rank: weight of slot i
 
 
 cdef struct Search:
@@ -129,14 +129,14 @@ cdef struct Search:
     # pattern databases: sparse index and value per group, plain and reflected
     int n_groups
     Group groups[MAX_GROUPS]
-    int group_of[16]        # [tile] -> group, or -1 (then the tile counts its Manhattan distance)
-    int shift_of[16]        # [tile] -> 4 * slot
+    int group_of[GROUP_MAX_CELLS]   # [tile] -> group, or -1 (the tile counts its Manhattan)
+    int shift_of[GROUP_MAX_CELLS]   # [tile] -> 4 * slot
     uint64_t index[MAX_GROUPS]
     int value[MAX_GROUPS]
     int mirror
-    int reflect_cell[16]
-    int mgroup_of[16]       # [tile] -> group of the reflected tile
-    int mshift_of[16]
+    int reflect_cell[GROUP_MAX_CELLS]
+    int mgroup_of[GROUP_MAX_CELLS]  # [tile] -> group of the reflected tile
+    int mshift_of[GROUP_MAX_CELLS]
     uint64_t mindex[MAX_GROUPS]
     int mvalue[MAX_GROUPS]
 
@@ -254,23 +254,6 @@ cdef int lines_extra(const Search* s) noexcept nogil:
 
 # ---------------------------------------------------------------------------------------------
 # Pattern-database lookups.
-
-cdef inline uint64_t group_entry(const Group* grp, uint64_t index) noexcept nogil:
-    # The table entry of a placement given by its sparse index.
-    if grp.sparse:
-        return index
-    return compact_rank(index, grp.k, grp.weight)
-
-
-cdef inline int read_entry(const Group* grp, uint64_t entry) noexcept nogil:
-    if grp.nibble:
-        return (grp.data[entry >> 1] >> ((entry & 1) << 2)) & 15
-    return grp.data[entry]
-
-
-cdef inline const uint8_t* entry_address(const Group* grp, uint64_t entry) noexcept nogil:
-    return &grp.data[entry >> 1] if grp.nibble else &grp.data[entry]
-
 
 cdef inline int group_lookup(const Group* grp, uint64_t index) noexcept nogil:
     return read_entry(grp, group_entry(grp, index))
@@ -636,11 +619,10 @@ def idastar(
         iterations)``; moves are blank directions.
     """
     cdef Search* s = <Search*>malloc(sizeof(Search))
-    cdef const uint8_t[::1] table
     cdef const uint8_t[::1] v_dist, h_dist
     cdef const int32_t[::1] v_next, h_next
     cdef list keep = []
-    cdef int status, i, grp, slot, tile, n, k, cell, mirror_tile
+    cdef int status, i, tile
     if s == NULL:
         raise MemoryError()
     try:
@@ -685,47 +667,12 @@ def idastar(
                 s.wd_v_class[tile] = s.g.row_of[s.t.goal_cell[tile]]
                 s.wd_h_class[tile] = s.g.col_of[s.t.goal_cell[tile]]
         elif s.kind == H_PDB:
-            if not groups or len(groups) > MAX_GROUPS:
-                raise ValueError("pdb needs between 1 and 16 groups")
-            for tile in range(16):
-                s.group_of[tile] = -1
-                s.shift_of[tile] = 0
-                s.mgroup_of[tile] = -1
-                s.mshift_of[tile] = 0
-            n = s.g.cells
-            for grp, (tiles, sparse, nibble, data) in enumerate(groups):
-                table = data
-                keep.append(data)
-                k = len(tiles)
-                # A table shorter than its group's index range would be read out of bounds.
-                entries = 16 ** k if sparse else 1
-                if not sparse:
-                    for i in range(k):
-                        entries *= n - i
-                if not 1 <= k < n or table.shape[0] < ((entries + 1) // 2 if nibble else entries):
-                    raise ValueError(f"pattern-database group {grp} does not fit its table")
-                s.groups[grp].k = k
-                s.groups[grp].sparse = 1 if sparse else 0
-                s.groups[grp].nibble = 1 if nibble else 0
-                s.groups[grp].data = &table[0]
-                init_weights(s.groups[grp].weight, k, n)
-                for slot, tile in enumerate(tiles):
-                    if not 1 <= tile < n or s.group_of[tile] != -1:
-                        raise ValueError(f"tile {tile} is not a tile or is in two groups")
-                    s.group_of[tile] = grp
-                    s.shift_of[tile] = 4 * slot
-            s.n_groups = len(groups)
+            s.n_groups = load_groups(s.groups, s.group_of, s.shift_of, s.g.cells, 4, groups,
+                                     keep)
             if reflect is not None:
+                load_mirror(s.reflect_cell, s.mgroup_of, s.mshift_of, s.group_of, s.shift_of,
+                            s.g.cells, goal_blank, reflect)
                 s.mirror = 1
-                if sorted(reflect) != list(range(n)) or reflect[goal_blank] != goal_blank:
-                    raise ValueError("reflect must permute the cells and fix the goal blank")
-                for cell in range(n):
-                    s.reflect_cell[cell] = reflect[cell]
-                # The tile whose goal cell mirrors this tile's goal cell stands in for it.
-                for tile in range(1, n):
-                    mirror_tile = get_tile(s.goal, s.reflect_cell[s.t.goal_cell[tile]])
-                    s.mgroup_of[tile] = s.group_of[mirror_tile]
-                    s.mshift_of[tile] = s.shift_of[mirror_tile]
         with nogil:
             status = run_search(s, packed, blank, max_depth)
         moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]

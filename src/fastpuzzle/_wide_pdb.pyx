@@ -28,7 +28,15 @@ from fastpuzzle._control cimport (
     init_counters,
 )
 from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
-from fastpuzzle._ranking cimport compact_rank_bits, init_weights
+from fastpuzzle._pdbgroups cimport (
+    GROUP_MAX_COUNT,
+    Group,
+    entry_address,
+    load_groups,
+    load_mirror,
+    read_entry,
+)
+from fastpuzzle._ranking cimport compact_rank_bits
 
 cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) nogil
@@ -36,7 +44,7 @@ cdef extern from *:
 cdef enum:
     MIN_CELLS = 17
     MAX_CELLS = 25
-    MAX_GROUPS = 24
+    MAX_GROUPS = GROUP_MAX_COUNT
     MAX_PATH = 400          # the longest optimal 5x5 solution is far shorter
     SLOT_BITS = 5
     INFINITE = 1 << 30
@@ -44,13 +52,6 @@ cdef enum:
 DIRECTION_LETTERS = "UDLR"
 
 cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
-
-
-cdef struct Group:
-    int k
-    int nibble              # 1: two entries per byte; 0: one byte per entry
-    const uint8_t* data
-    uint64_t weight[MAX_CELLS]
 
 
 cdef struct Search:
@@ -81,17 +82,8 @@ cdef struct Search:
 
 
 cdef inline uint64_t entry_of(const Group* grp, uint64_t index) noexcept nogil:
+    # Only compact tables past 16 cells, so no test of grp.sparse per lookup.
     return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
-
-
-cdef inline int read_entry(const Group* grp, uint64_t entry) noexcept nogil:
-    if grp.nibble:
-        return (grp.data[entry >> 1] >> ((entry & 1) << 2)) & 15
-    return grp.data[entry]
-
-
-cdef inline const uint8_t* entry_address(const Group* grp, uint64_t entry) noexcept nogil:
-    return &grp.data[entry >> 1] if grp.nibble else &grp.data[entry]
 
 
 cdef int group_sum(Search* s, int mirrored) noexcept nogil:
@@ -263,55 +255,17 @@ cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nog
                                       + abs(cell % cols - home % cols))
 
 
-cdef void init_groups(Search* s, int goal_blank, groups, reflect, list keep) except *:
-    cdef const uint8_t[::1] table
-    cdef int grp, slot, tile, k, cell, mirror_tile, i
-    cdef uint64_t entries
-    if not groups or len(groups) > MAX_GROUPS:
-        raise ValueError(f"expected 1 to {MAX_GROUPS} pattern-database groups")
-    for tile in range(MAX_CELLS):
-        s.group_of[tile] = -1
-        s.shift_of[tile] = 0
-        s.mgroup_of[tile] = -1
-        s.mshift_of[tile] = 0
-    for grp, (tiles, nibble, data) in enumerate(groups):
-        table = data
-        keep.append(data)
-        k = len(tiles)
-        entries = 1
-        for i in range(k):
-            entries *= s.n - i
-        # A table shorter than its group's rank range would be read out of bounds.
-        if nibble:
-            entries = (entries + 1) // 2
-        if not 1 <= k < s.n or <uint64_t>table.shape[0] < entries:
-            raise ValueError(f"pattern-database group {grp} does not fit its table")
-        s.groups[grp].k = k
-        s.groups[grp].nibble = 1 if nibble else 0
-        s.groups[grp].data = &table[0]
-        init_weights(s.groups[grp].weight, k, s.n)
-        for slot, tile in enumerate(tiles):
-            if not 1 <= tile < s.n or s.group_of[tile] != -1:
-                raise ValueError(f"tile {tile} is not a tile or is in two groups")
-            s.group_of[tile] = grp
-            s.shift_of[tile] = SLOT_BITS * slot
-    s.n_groups = len(groups)
+cdef int init_groups(Search* s, int goal_blank, groups, reflect, list keep) except -1:
+    # Tables past 16 cells are compact (a sparse 32**k range would be mostly empty).
+    s.n_groups = load_groups(s.groups, s.group_of, s.shift_of, s.n, SLOT_BITS,
+                             [(tiles, False, nibble, data) for tiles, nibble, data in groups],
+                             keep)
     s.mirror = 0
-    if reflect is None:
-        return
-    if sorted(reflect) != list(range(s.n)) or reflect[goal_blank] != goal_blank:
-        raise ValueError("reflect must permute the cells and fix the goal blank")
-    s.mirror = 1
-    for cell in range(s.n):
-        s.reflect_cell[cell] = reflect[cell]
-    # The tile whose goal cell mirrors this tile's goal cell stands in for it.
-    goal_tile = [0] * s.n
-    for tile in range(1, s.n):
-        goal_tile[goal_cell_of(tile, goal_blank)] = tile
-    for tile in range(1, s.n):
-        mirror_tile = goal_tile[s.reflect_cell[goal_cell_of(tile, goal_blank)]]
-        s.mgroup_of[tile] = s.group_of[mirror_tile]
-        s.mshift_of[tile] = s.shift_of[mirror_tile]
+    if reflect is not None:
+        load_mirror(s.reflect_cell, s.mgroup_of, s.mshift_of, s.group_of, s.shift_of, s.n,
+                    goal_blank, reflect)
+        s.mirror = 1
+    return 0
 
 
 def idastar(
