@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any, Literal, Union
 
 import numpy as np
@@ -47,7 +48,24 @@ def _as_int(value: object, source: object) -> int:
     raise InvalidBoardError(f"expected integer tiles, got {value!r} in {_quote(source)}")
 
 
+def _plain_shape(shape: object) -> Shape | None:
+    """``(rows, cols)`` when ``shape`` is a valid pair of plain ints, else None (never raises)."""
+    if (type(shape) is tuple or type(shape) is list) and len(shape) == 2:
+        rows, cols = shape
+        if (
+            type(rows) is int
+            and type(cols) is int
+            and 2 <= rows <= MAX_SIDE
+            and 2 <= cols <= MAX_SIDE
+        ):
+            return rows, cols
+    return None
+
+
 def _check_shape(shape: object) -> Shape:
+    plain = _plain_shape(shape)
+    if plain is not None:
+        return plain
     if (
         not isinstance(shape, (tuple, list))
         or len(shape) != 2
@@ -153,6 +171,42 @@ def _check_tiles(tiles: list[int], source: object) -> None:
         seen[tile] = True
 
 
+#: Square shapes by cell count: what a flat input of that many tiles and no shape= is read as.
+_SQUARE_SHAPES = {side * side: (side, side) for side in range(2, MAX_SIDE + 1)}
+_PLAIN_INT = frozenset({int})
+
+
+@lru_cache(maxsize=16)
+def _cell_set(count: int) -> frozenset[int]:
+    return frozenset(range(count))
+
+
+def _plain_board(data: object, shape: object) -> tuple[Shape, tuple[int, ...]] | None:
+    """Shape and tiles of a flat tuple or list of plain ints that is a valid board, else None.
+
+    The common input of every search, checked with a few C-level set operations instead of the
+    general per-tile path. It never raises: anything it does not accept, valid or not, returns
+    None and goes through the general path, which is what raises the usual errors. ``type() is``
+    rather than ``isinstance`` keeps bools, int subclasses and numpy scalars on that path.
+    """
+    if type(data) is tuple:
+        tiles = data
+    elif type(data) is list:
+        tiles = tuple(data)
+    else:
+        return None
+    count = len(tiles)
+    found = _SQUARE_SHAPES.get(count) if shape is None else _plain_shape(shape)
+    if (
+        found is None
+        or found[0] * found[1] != count
+        or not _PLAIN_INT.issuperset(map(type, tiles))
+        or set(tiles) != _cell_set(count)
+    ):
+        return None
+    return found, tiles
+
+
 class Board:
     """An immutable sliding-tile board, from 2x2 up to 100x100 (rectangles too).
 
@@ -194,6 +248,10 @@ class Board:
     _packed: int | tuple[int, ...]
 
     def __init__(self, data: BoardLike, shape: Shape | None = None) -> None:
+        plain = _plain_board(data, shape)
+        if plain is not None:
+            self._set(*plain)
+            return
         if isinstance(data, Board):
             if shape is not None and _check_shape(shape) != data.shape:
                 raise InvalidBoardError(f"expected shape {data.shape}, got shape={shape!r}")
@@ -269,11 +327,10 @@ class Board:
         Board('_ 1 2/3 4 5')
         """
         rows, cols = _check_shape(shape)
-        n = rows * cols
         if blank == "last":
-            return cls._trusted((rows, cols), (*range(1, n), 0))
+            return _goal_board(rows, cols, False)
         if blank == "first":
-            return cls._trusted((rows, cols), tuple(range(n)))
+            return _goal_board(rows, cols, True)
         raise InvalidBoardError(f"expected blank='last' or 'first', got {blank!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -459,6 +516,14 @@ _CODE_TABLE = str.maketrans({letter: chr(code) for letter, code in _CODES.items(
 _DROP_MOVES = str.maketrans("", "", MOVES)
 
 
+@lru_cache(maxsize=16)
+def _goal_board(rows: int, cols: int, blank_first: bool) -> Board:
+    # Boards are immutable, so every search of a shape can share one default goal.
+    n = rows * cols
+    tiles = tuple(range(n)) if blank_first else (*range(1, n), 0)
+    return Board._trusted((rows, cols), tiles)
+
+
 def as_board(data: BoardLike, shape: Shape | None = None) -> Board:
     """Return ``data`` as a Board (itself when it already is one with a matching shape)."""
     if isinstance(data, Board) and (shape is None or tuple(shape) == data.shape):
@@ -469,7 +534,7 @@ def as_board(data: BoardLike, shape: Shape | None = None) -> Board:
 def as_goal(board: Board, goal: BoardLike | None) -> Board:
     """The goal for ``board``: the default goal of its shape, or ``goal`` checked against it."""
     if goal is None:
-        return Board.goal(board.shape)
+        return _goal_board(*board.shape, False)
     result = goal if isinstance(goal, Board) else Board(goal, shape=board.shape)
     if result.shape != board.shape:
         raise InvalidBoardError(
@@ -479,17 +544,37 @@ def as_goal(board: Board, goal: BoardLike | None) -> Board:
     return result
 
 
-def _permutation_parity(mapping: Sequence[int]) -> int:
-    seen = [False] * len(mapping)
-    cycles = 0
-    for start in range(len(mapping)):
-        if not seen[start]:
-            cycles += 1
-            cell = start
-            while not seen[cell]:
-                seen[cell] = True
-                cell = mapping[cell]
-    return (len(mapping) - cycles) % 2
+def _permutation_parity(cells: Sequence[int]) -> int:
+    """Parity of ``cells`` as a permutation of 0..n-1.
+
+    Sorting by swaps takes one swap per element put in place, n minus the number of cycles in
+    all, which is the parity; no visited list is needed.
+    """
+    order = list(cells)
+    swaps = 0
+    for cell in range(len(order)):
+        target = order[cell]
+        while target != cell:
+            order[cell], order[target] = order[target], target
+            target = order[cell]
+            swaps += 1
+    return swaps & 1
+
+
+@lru_cache(maxsize=16)
+def _goal_parity(tiles: tuple[int, ...]) -> int:
+    # Goals repeat from search to search, so each one's parity is worked out once.
+    return _permutation_parity(tiles)
+
+
+def _solvable(start: Board, target: Board) -> bool:
+    """:func:`is_solvable` for two checked boards of the same shape."""
+    # The permutation taking the start to the goal is goal^-1 . start, whose parity is the
+    # sum of theirs.
+    parity = _permutation_parity(start._tiles) ^ _goal_parity(target._tiles)
+    cols = start._shape[1]
+    (r1, c1), (r2, c2) = divmod(start._blank, cols), divmod(target._blank, cols)
+    return parity == (abs(r1 - r2) + abs(c1 - c2)) % 2
 
 
 def is_solvable(board: BoardLike, goal: BoardLike | None = None) -> bool:
@@ -503,10 +588,4 @@ def is_solvable(board: BoardLike, goal: BoardLike | None = None) -> bool:
     False
     """
     start = as_board(board)
-    target = as_goal(start, goal)
-    home = [0] * start.size
-    for cell, tile in enumerate(target.tiles):
-        home[tile] = cell
-    mapping = [home[tile] for tile in start.tiles]
-    (r1, c1), (r2, c2) = start.blank_position, target.blank_position
-    return _permutation_parity(mapping) == (abs(r1 - r2) + abs(c1 - c2)) % 2
+    return _solvable(start, as_goal(start, goal))

@@ -8,24 +8,37 @@ not depend on labels, so nothing is mapped back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import numpy as np
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from fastpuzzle import _board
-from fastpuzzle.board import MAX_CELLS, Board, BoardLike, as_board, as_goal, is_solvable
+from fastpuzzle.board import MAX_CELLS, Board, BoardLike, _solvable, as_board, as_goal, is_solvable
 from fastpuzzle.errors import BoardTooLargeError, UnsolvableError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Problem", "canonical_labels", "make_problem"]
 
 
 def canonical_labels(goal: Board) -> list[int]:
     """``labels[tile]``: the canonical label of each tile of ``goal`` (the blank stays 0)."""
-    labels = [0] * goal.size
-    gap = goal.blank
-    for cell, tile in enumerate(goal.tiles):
+    return list(_labels(goal.tiles)[0])
+
+
+@lru_cache(maxsize=16)
+def _labels(goal_tiles: tuple[int, ...]) -> tuple[tuple[int, ...], bool]:
+    """:func:`canonical_labels` of a goal, and whether relabelling changes anything.
+
+    Kept per goal: a session's searches mostly share a few goals, and the usual one (blank
+    last) is already canonical, so its boards need no relabelling at all.
+    """
+    labels = [0] * len(goal_tiles)
+    gap = goal_tiles.index(0)
+    for cell, tile in enumerate(goal_tiles):
         if tile:
             labels[tile] = cell + 1 if cell < gap else cell
-    return labels
+    return tuple(labels), labels != list(range(len(labels)))
 
 
 @dataclass(frozen=True)
@@ -80,7 +93,9 @@ class Problem:
         """The relabelled start as a fresh writable ``uint16`` array, for any size."""
         if self.cells is not None:
             return self.cells.copy()
-        labels = canonical_labels(self.goal)
+        import numpy as np
+
+        labels = _labels(self.goal.tiles)[0]
         return np.array([labels[tile] for tile in self.board.tiles], dtype=np.uint16)
 
     @property
@@ -113,12 +128,15 @@ def make_problem(
     """
     start = as_board(board)
     target = as_goal(start, goal)
-    if check_solvable and not is_solvable(start, target):
+    if check_solvable and not _solvable(start, target):
         raise UnsolvableError(start, target)
-    labels = canonical_labels(target)
+    labels, relabel = _labels(target.tiles)
     if start.size > MAX_CELLS:
+        # Imported here: only boards past 16 cells need numpy, and importing it is slow.
+        import numpy as np
+
         cells = np.array(labels, dtype=np.uint16)[np.array(start.tiles, dtype=np.intp)]
         cells.flags.writeable = False
         return Problem(start, target, None, start.blank, target.blank, cells)
-    packed = _board.pack([labels[tile] for tile in start.tiles])
+    packed = _board.pack([labels[tile] for tile in start.tiles]) if relabel else start.packed
     return Problem(start, target, packed, start.blank, target.blank)
