@@ -1,8 +1,8 @@
-"""The fast paths of Board, goals, parity and relabelling agree with the general ones.
+"""The fast paths of Board, goals, parity, relabelling and names agree with the general ones.
 
-Each fast path (plain tuples and lists of ints, plain shapes, shared goals, cached labels and
-parities) must give what the general path gives, and hand every input it does not accept, bad
-ones included, to that path unchanged.
+Each fast path (plain tuples and lists of ints, plain shapes, shared goals, cached labels,
+parities and names) must give what the general path gives, and hand every input it does not
+accept, bad ones included, to that path unchanged.
 """
 
 import dataclasses
@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import Board, _board
+from fastpuzzle import Board, _board, algorithms
 from fastpuzzle import board as board_module
+from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.problem import Problem, canonical_labels, make_problem
 
 
@@ -289,3 +290,45 @@ def test_searches_give_the_same_results_on_both_paths(shape, algorithm):
                 )
             )
         assert found[0] == found[1]
+
+
+def test_names_resolve_the_same_when_repeated():
+    for spelling in ["astar", "A*", " a-star ", "BIDI", "ida*"]:
+        first = resolve_algorithm(spelling)
+        assert resolve_algorithm(spelling) is first
+    for name, algorithm in [("md", "astar"), ("LC", "astar"), ("pdb", "idastar")]:
+        first = resolve_heuristic(name, resolve_algorithm(algorithm))
+        assert resolve_heuristic(name, resolve_algorithm(algorithm)) is first
+
+
+def test_name_caches_keep_each_algorithms_restrictions():
+    assert resolve_heuristic("pdb", resolve_algorithm("idastar")).name == "pdb"
+    for _ in range(2):
+        with pytest.raises(fp.UnknownNameError, match="unknown heuristic 'pdb' for astar"):
+            resolve_heuristic("pdb", resolve_algorithm("astar"))
+        with pytest.raises(fp.UnknownNameError, match="unknown algorithm 'astarr'"):
+            resolve_algorithm("astarr")
+    assert resolve_heuristic("pdb").name == "pdb"
+
+
+def test_name_caches_follow_a_replaced_heuristic_list():
+    extra = algorithms.Heuristic("only_ida", ("oi",), "test", classic=False)
+    idastar = resolve_algorithm("idastar")
+    original = algorithms.HEURISTIC_LIST
+    try:
+        algorithms.HEURISTIC_LIST = (*original, extra)
+        assert resolve_heuristic("oi", idastar) is extra
+    finally:
+        algorithms.HEURISTIC_LIST = original
+    with pytest.raises(fp.UnknownNameError):
+        resolve_heuristic("oi", idastar)
+
+
+class Name(str):
+    """A str subclass: resolved like its text, never kept in the name caches."""
+
+
+def test_str_subclasses_resolve_like_their_text():
+    assert resolve_algorithm(Name("A*")).name == "astar"
+    assert resolve_heuristic(Name("md")).name == "manhattan"
+    assert all(type(key) is str for key in algorithms._algorithm_hits)

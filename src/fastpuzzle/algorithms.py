@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import floor
 from types import MappingProxyType
-from typing import Literal, TypedDict
+from typing import Literal
 
 from fastpuzzle import _search
 from fastpuzzle.errors import UnknownNameError
@@ -174,21 +174,16 @@ class Algorithm:
         return self.memory == "nodes"
 
 
-class _CoreLimits(TypedDict):
-    node_limit: int
-    time_limit: float
-    memory_limit: int
+# The drivers below pass every argument by name rather than spreading a tuple and a dict
+# (``*start, **limits``): a spread call makes the compiled function parse a fresh dict, which
+# cost more than a short search itself.
 
 
-def _core_args(request: Request, *, stores_nodes: bool) -> _CoreLimits:
-    """The limits as the compiled drivers take them (0: none)."""
+def _core_limits(request: Request, *, stores_nodes: bool) -> tuple[int, float, int]:
+    """``(node_limit, time_limit, memory_limit)`` as the compiled drivers take them (0: none)."""
     limits = request.limits
     memory = limits.memory_cap if stores_nodes else int(limits.memory_bytes or 0)
-    return {
-        "node_limit": int(limits.nodes or 0),
-        "time_limit": float(limits.seconds or 0.0),
-        "memory_limit": memory,
-    }
+    return int(limits.nodes or 0), float(limits.seconds or 0.0), memory
 
 
 def _max_depth(request: Request) -> int:
@@ -197,8 +192,10 @@ def _max_depth(request: Request) -> int:
 
 
 def _start(request: Request) -> tuple[int, int, int, int, int]:
+    """``(start, blank, rows, cols, goal_blank)``: the first arguments of every compiled driver."""
     p = request.problem
-    return (p.packed, p.blank, p.rows, p.cols, p.goal_blank)
+    rows, cols = p.board.shape
+    return (p.packed, p.blank, rows, cols, p.goal_blank)
 
 
 def _heuristic_code(request: Request) -> int:
@@ -220,30 +217,54 @@ def weight_fraction(weight: float) -> tuple[int, int]:
 
 
 def _bfs(request: Request) -> CoreResult:
+    start, blank, rows, cols, goal_blank = _start(request)
+    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
     return _search.bfs(
-        *_start(request),
-        **_core_args(request, stores_nodes=True),
+        start,
+        blank,
+        rows,
+        cols,
+        goal_blank,
+        node_limit=nodes,
+        time_limit=seconds,
+        memory_limit=memory,
         max_depth=_max_depth(request),
         progress=request.progress,
     )
 
 
 def _dfs(request: Request) -> CoreResult:
+    start, blank, rows, cols, goal_blank = _start(request)
+    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
     depth = request.limits.max_depth
     return _search.depth_first(
-        *_start(request),
+        start,
+        blank,
+        rows,
+        cols,
+        goal_blank,
         bound=DEFAULT_DFS_DEPTH if depth is None else int(depth),
-        **_core_args(request, stores_nodes=True),
+        node_limit=nodes,
+        time_limit=seconds,
+        memory_limit=memory,
         progress=request.progress,
     )
 
 
 def _iddfs(request: Request) -> CoreResult:
+    start, blank, rows, cols, goal_blank = _start(request)
+    nodes, seconds, memory = _core_limits(request, stores_nodes=False)
     return _search.depth_first(
-        *_start(request),
+        start,
+        blank,
+        rows,
+        cols,
+        goal_blank,
         bound=_max_depth(request),
         iterative=True,
-        **_core_args(request, stores_nodes=False),
+        node_limit=nodes,
+        time_limit=seconds,
+        memory_limit=memory,
         progress=request.progress,
     )
 
@@ -251,13 +272,21 @@ def _iddfs(request: Request) -> CoreResult:
 def _best_first(
     request: Request, *, g_scale: int, h_scale: int, lookahead: bool = False
 ) -> CoreResult:
+    start, blank, rows, cols, goal_blank = _start(request)
+    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
     return _search.best_first(
-        *_start(request),
+        start,
+        blank,
+        rows,
+        cols,
+        goal_blank,
         heuristic=_heuristic_code(request),
         g_scale=g_scale,
         h_scale=h_scale,
         lookahead=lookahead,
-        **_core_args(request, stores_nodes=True),
+        node_limit=nodes,
+        time_limit=seconds,
+        memory_limit=memory,
         max_depth=_max_depth(request),
         progress=request.progress,
     )
@@ -281,9 +310,17 @@ def _lookahead(request: Request) -> CoreResult:
 
 
 def _bidirectional(request: Request) -> CoreResult:
+    start, blank, rows, cols, goal_blank = _start(request)
+    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
     return _search.bidirectional(
-        *_start(request),
-        **_core_args(request, stores_nodes=True),
+        start,
+        blank,
+        rows,
+        cols,
+        goal_blank,
+        node_limit=nodes,
+        time_limit=seconds,
+        memory_limit=memory,
         max_depth=_max_depth(request),
         progress=request.progress,
     )
@@ -293,10 +330,18 @@ def _random(request: Request) -> CoreResult:
     seed = request.seed
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
+    start, blank, rows, cols, goal_blank = _start(request)
+    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
     return _search.random_walk(
-        *_start(request),
+        start,
+        blank,
+        rows,
+        cols,
+        goal_blank,
         seed=seed % (1 << 64),
-        **_core_args(request, stores_nodes=True),
+        node_limit=nodes,
+        time_limit=seconds,
+        memory_limit=memory,
         max_depth=_max_depth(request),
         progress=request.progress,
     )
@@ -441,6 +486,11 @@ def heuristic_names(*, classic_only: bool = False) -> tuple[str, ...]:
     return tuple(h.name for h in HEURISTIC_LIST if h.classic or not classic_only)
 
 
+#: Most spellings each name cache keeps: callers use a handful, so this only bounds a caller
+#: that invents names in a loop.
+_MAX_HITS = 256
+
+
 def _index(entries: tuple[Algorithm, ...] | tuple[Heuristic, ...]) -> dict[str, str]:
     """Normalised name or alias -> canonical name."""
     index: dict[str, str] = {}
@@ -452,16 +502,22 @@ def _index(entries: tuple[Algorithm, ...] | tuple[Heuristic, ...]) -> dict[str, 
 
 _ALGORITHM_INDEX = _index(_ALGORITHM_LIST)
 
+# Names as callers spell them -> what they resolved to, so that repeated searches skip the
+# normalising regex. Only plain str names that resolved are kept: errors are rare, and a str
+# subclass could hash or compare unlike its text.
+_algorithm_hits: dict[str, Algorithm] = {}
 
-_heuristic_cache: tuple[tuple[Heuristic, ...], dict[str, str]] = ((), {})
+_heuristic_cache: tuple[
+    tuple[Heuristic, ...], dict[str, str], dict[tuple[str, bool], Heuristic]
+] = ((), {}, {})
 
 
-def _heuristic_index() -> dict[str, str]:
+def _heuristic_tables() -> tuple[dict[str, str], dict[tuple[str, bool], Heuristic]]:
     # Rebuilt whenever HEURISTIC_LIST is replaced (entries appended), else reused.
     global _heuristic_cache
     if _heuristic_cache[0] is not HEURISTIC_LIST:
-        _heuristic_cache = (HEURISTIC_LIST, _index(HEURISTIC_LIST))
-    return _heuristic_cache[1]
+        _heuristic_cache = (HEURISTIC_LIST, _index(HEURISTIC_LIST), {})
+    return _heuristic_cache[1], _heuristic_cache[2]
 
 
 def resolve_algorithm(name: str) -> Algorithm:
@@ -472,12 +528,19 @@ def resolve_algorithm(name: str) -> Algorithm:
     UnknownNameError
         If no algorithm has that name; the message lists the valid ones.
     """
+    if type(name) is str:
+        hit = _algorithm_hits.get(name)
+        if hit is not None:
+            return hit
     canonical = _ALGORITHM_INDEX.get(_key(name)) if isinstance(name, str) else None
     if canonical is None:
         raise UnknownNameError(
             f"unknown algorithm {name!r}; expected one of {', '.join(algorithm_names())}"
         )
-    return ALGORITHMS[canonical]
+    algorithm = ALGORITHMS[canonical]
+    if type(name) is str and len(_algorithm_hits) < _MAX_HITS:
+        _algorithm_hits[name] = algorithm
+    return algorithm
 
 
 def resolve_heuristic(name: str, algorithm: Algorithm | None = None) -> Heuristic:
@@ -489,9 +552,17 @@ def resolve_heuristic(name: str, algorithm: Algorithm | None = None) -> Heuristi
         If no heuristic has that name, or ``algorithm`` cannot compute it.
     """
     classic_only = algorithm is not None and algorithm.name != "idastar"
+    index, hits = _heuristic_tables()
+    if type(name) is str:
+        hit = hits.get((name, classic_only))
+        if hit is not None:
+            return hit
     valid = heuristic_names(classic_only=classic_only)
-    canonical = _heuristic_index().get(_key(name)) if isinstance(name, str) else None
+    canonical = index.get(_key(name)) if isinstance(name, str) else None
     if canonical is not None and canonical in valid:
-        return next(h for h in HEURISTIC_LIST if h.name == canonical)
+        heuristic = next(h for h in HEURISTIC_LIST if h.name == canonical)
+        if type(name) is str and len(hits) < _MAX_HITS:
+            hits[name, classic_only] = heuristic
+        return heuristic
     where = f" for {algorithm.name}" if algorithm is not None else ""
     raise UnknownNameError(f"unknown heuristic {name!r}{where}; expected one of {', '.join(valid)}")
