@@ -1,11 +1,12 @@
-"""The fast paths of Board, goals, parity, relabelling and names agree with the general ones.
+"""The per-call fast paths agree with the general ones they skip.
 
 Each fast path (plain tuples and lists of ints, plain shapes, shared goals, cached labels,
-parities and names) must give what the general path gives, and hand every input it does not
-accept, bad ones included, to that path unchanged.
+parities and names, records built without ``__init__``) must give what the general path gives,
+and hand every input it does not accept, bad ones included, to that path unchanged.
 """
 
 import dataclasses
+import pickle
 import random
 from contextlib import contextmanager, nullcontext
 
@@ -19,6 +20,7 @@ from fastpuzzle import Board, _board, algorithms
 from fastpuzzle import board as board_module
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.problem import Problem, canonical_labels, make_problem
+from fastpuzzle.results import SearchResult, SearchStats, Solution, Status, result_from_core
 
 
 @contextmanager
@@ -332,3 +334,40 @@ def test_str_subclasses_resolve_like_their_text():
     assert resolve_algorithm(Name("A*")).name == "astar"
     assert resolve_heuristic(Name("md")).name == "manhattan"
     assert all(type(key) is str for key in algorithms._algorithm_hits)
+
+
+def test_records_built_from_the_core_equal_constructed_ones():
+    board, goal = Board("1 2 3/4 5 6/7 _ 8"), Board.goal((3, 3))
+    for code in range(6):
+        core = (code, "R" if code == 0 else "", 1, 2, 3, 400, 0.5, 1, 1)
+        result = result_from_core(board, goal, core, "astar", "manhattan", True)
+        stats = SearchStats(
+            expanded=1,
+            generated=2,
+            max_frontier=3,
+            peak_memory_bytes=400,
+            seconds=0.5,
+            depth=1,
+            iterations=1,
+        )
+        solution = (
+            Solution(board, goal, "R", stats, "astar", "manhattan", True) if code == 0 else None
+        )
+        expected = SearchResult(
+            board, goal, Status.from_code(code), solution, stats, "astar", "manhattan"
+        )
+        assert result == expected
+        assert repr(result) == repr(expected)
+        assert hash(result.stats) == hash(stats)
+        assert vars(result) == vars(expected)
+        assert vars(result.stats) == vars(stats)
+        assert pickle.loads(pickle.dumps(result)) == expected
+        assert dataclasses.replace(result.stats, depth=5).depth == 5
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            result.stats.depth = 3  # type: ignore[misc]
+
+
+def test_records_have_no_post_init_to_skip():
+    # Built without __init__: a __post_init__ added later would silently not run.
+    for cls in (SearchStats, Solution, SearchResult, Problem, algorithms.Request):
+        assert not hasattr(cls, "__post_init__"), cls

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from fastpuzzle import _board
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, _solvable, as_board, as_goal, is_solvable
 from fastpuzzle.errors import BoardTooLargeError, UnsolvableError
+from fastpuzzle.results import _record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -139,4 +140,12 @@ def make_problem(
         cells.flags.writeable = False
         return Problem(start, target, None, start.blank, target.blank, cells)
     packed = _board.pack([labels[tile] for tile in start.tiles]) if relabel else start.packed
-    return Problem(start, target, packed, start.blank, target.blank)
+    return _record(
+        Problem,
+        board=start,
+        goal=target,
+        word=packed,
+        blank=start.blank,
+        goal_blank=target.blank,
+        cells=None,
+    )

@@ -19,6 +19,7 @@ from fastpuzzle.results import (
     SearchResult,
     Solution,
     Status,
+    _record,
     core_progress,
     result_from_core,
 )
@@ -64,6 +65,9 @@ def _result(
 #: Time limit of an optimal solve() past 16 cells when the caller sets none: optimal search on
 #: big boards can take hours, and solve() must say so rather than hang.
 WIDE_DEFAULT_SECONDS = 60.0
+
+# Limits are frozen, so one shared default spares each search building and checking its own.
+_NO_LIMITS = Limits()
 
 _WIDE_HEURISTICS = ("manhattan", "linear_conflict", "walking_distance", "pdb", "pdb6666")
 
@@ -149,10 +153,11 @@ def search(
     problem = make_problem(board, goal)
     if problem.wide:
         return _search_wide(problem, chosen.name, heuristic_name, limits, progress)
-    request = Request(
+    request = _record(
+        Request,
         problem=problem,
         heuristic=heuristic_name,
-        limits=Limits() if limits is None else limits,
+        limits=_NO_LIMITS if limits is None else limits,
         weight=None if weight is None else float(weight),
         seed=seed,
         progress=core_progress(progress),
@@ -254,7 +259,7 @@ def solve(
                 result.stats,
             )
         return result.unwrap()
-    limits = Limits() if limits is None else limits
+    limits = _NO_LIMITS if limits is None else limits
     if chosen_heuristic is not None:
         name = resolve_heuristic(chosen_heuristic, resolve_algorithm("idastar")).name
         request = Request(problem, name, limits, progress=core_progress(progress))
