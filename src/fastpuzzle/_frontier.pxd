@@ -325,12 +325,15 @@ cdef struct BucketQueue:
     uint32_t nlevels
     uint32_t low        # no level below this priority holds anything
     uint64_t count
+    # bq_make_room, called through a pointer so that the compiler keeps it out of bq_push.
+    int (*make_room)(BucketQueue*, Budget*, uint32_t, uint32_t) noexcept nogil
 
 cdef inline void bq_init(BucketQueue* q) noexcept nogil:
     q.levels = NULL
     q.nlevels = 0
     q.low = 0
     q.count = 0
+    q.make_room = bq_make_room
 
 cdef inline void bq_free(BucketQueue* q, Budget* b) noexcept nogil:
     cdef uint32_t p, k
@@ -357,9 +360,10 @@ cdef inline uint32_t grown(uint32_t have, uint32_t need) noexcept nogil:
         size *= 2
     return size
 
-cdef inline int bq_push(
-    BucketQueue* q, Budget* b, uint32_t priority, uint32_t tie, uint64_t board
+cdef inline int bq_make_room(
+    BucketQueue* q, Budget* b, uint32_t priority, uint32_t tie
 ) noexcept nogil:
+    # Grows whatever bq_push needs for one more item at (priority, tie).
     cdef uint32_t size
     cdef uint64_t capacity
     cdef int rc
@@ -396,6 +400,26 @@ cdef inline int bq_push(
         if rc != MEM_OK:
             return rc
         stack.capacity = capacity
+    return MEM_OK
+
+cdef inline int bq_push(
+    BucketQueue* q, Budget* b, uint32_t priority, uint32_t tie, uint64_t board
+) noexcept nogil:
+    # The common case (room in an existing stack) is small enough to inline into the search
+    # loops; growing goes through q.make_room, a pointer, so that it is never inlined with it.
+    cdef int rc
+    cdef Level* level
+    cdef Stack* stack
+    if (
+        priority >= q.nlevels
+        or tie >= q.levels[priority].nstacks
+        or q.levels[priority].stacks[tie].size == q.levels[priority].stacks[tie].capacity
+    ):
+        rc = q.make_room(q, b, priority, tie)
+        if rc != MEM_OK:
+            return rc
+    level = &q.levels[priority]
+    stack = &level.stacks[tie]
     stack.items[stack.size] = board
     stack.size += 1
     level.count += 1

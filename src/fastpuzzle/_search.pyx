@@ -745,8 +745,15 @@ cdef inline uint64_t queue_item(uint64_t board, int blank, int h) noexcept nogil
     return board | (<uint64_t>blank << ITEM_BLANK_SHIFT) | (<uint64_t>h << ITEM_H_SHIFT)
 
 
+ctypedef fused PathLength:
+    # The g array of the perfect-index best-first search: a byte for plain A*, whose g values
+    # stay small (see best_first), else 32 bits.
+    uint8_t
+    uint32_t
+
+
 cdef int run_best_first_perfect(
-    Run* r, const PermIndex* px, uint8_t* state, uint32_t* gs, BucketQueue* q,
+    Run* r, const PermIndex* px, uint8_t* state, PathLength* gs, BucketQueue* q,
     uint32_t g_scale, uint32_t h_scale, bint lookahead
 ) except -1 nogil:
     # run_best_first on a perfect index: a board's byte and its g are its table entry; its h and
@@ -834,19 +841,25 @@ def best_first(
 
     ``g_scale = h_scale = 1`` is A* (optimal with the consistent heuristics here); ``g_scale=0``
     is greedy best-first; ``lookahead=True`` scores each node by its best child's heuristic.
-    Boards of at most 10 cells keep their records in perfect-index arrays (5 bytes a board)
-    when those take at most half of ``memory_limit`` and ``perfect_hash`` is true, else in a
-    hash table; both expand the same nodes in the same order.
+    Boards of at most 10 cells keep their records in perfect-index arrays (2 bytes a board for
+    A*, 5 for other weightings) when those take at most half of ``memory_limit`` and
+    ``perfect_hash`` is true, else in a hash table; both expand the same nodes in the same
+    order.
     """
     cdef Run r
     cdef Table t
     cdef BucketQueue q
     cdef PermIndex px
     cdef uint8_t* state = NULL
-    cdef uint32_t* gs = NULL
+    cdef void* gs = NULL
+    # Plain A* with a consistent heuristic (all of them here) expands each board at its
+    # shortest distance, so every g it stores is at most the space's diameter plus one: 56 on
+    # the perfect-index boards (2x5), and a byte holds it. Other weightings keep 32 bits.
+    cdef bint small_g = g_scale == 1 and h_scale == 1 and not lookahead
+    cdef size_t g_bytes = sizeof(uint8_t) if small_g else sizeof(uint32_t)
     cdef bint perfect = (
         perfect_hash and rows * cols <= PERFECT_BEST_FIRST_CELLS
-        and perfect_fits(&px, rows * cols, 1 + sizeof(uint32_t), memory_limit)
+        and perfect_fits(&px, rows * cols, 1 + g_bytes, memory_limit)
     )
     cdef str moves = ""
     t.slots = NULL
@@ -857,14 +870,21 @@ def best_first(
         if perfect:
             rc = budget_calloc(&r.budget, <void**>&state, px.size)
             if rc == MEM_OK:
-                rc = budget_calloc(&r.budget, <void**>&gs, px.size * sizeof(uint32_t))
+                rc = budget_calloc(&r.budget, &gs, px.size * g_bytes)
         else:
             rc = table_init(&t, &r.budget, 0)
         if rc != MEM_OK:
             memory_status(&r, rc)
+        elif perfect and small_g:
+            with nogil:
+                run_best_first_perfect(
+                    &r, &px, state, <uint8_t*>gs, &q, g_scale, h_scale, lookahead
+                )
         elif perfect:
             with nogil:
-                run_best_first_perfect(&r, &px, state, gs, &q, g_scale, h_scale, lookahead)
+                run_best_first_perfect(
+                    &r, &px, state, <uint32_t*>gs, &q, g_scale, h_scale, lookahead
+                )
         else:
             with nogil:
                 run_best_first(&r, &t, &q, g_scale, h_scale, lookahead)
@@ -880,7 +900,7 @@ def best_first(
         if state != NULL:
             budget_release(&r.budget, <void**>&state, px.size)
         if gs != NULL:
-            budget_release(&r.budget, <void**>&gs, px.size * sizeof(uint32_t))
+            budget_release(&r.budget, &gs, px.size * g_bytes)
 
 
 # ---------------------------------------------------------------------------------------------
