@@ -830,6 +830,20 @@ cdef int run_best_first_perfect(
         if q.count > r.cnt.max_frontier:
             r.cnt.max_frontier = q.count
 
+# The drivers are called through pointers so that the compiler keeps each one a function of its
+# own: inlined into best_first, they make one function too big for it to inline the queue and
+# ranking helpers into their loops.
+cdef int (*BEST_FIRST_SMALL_G)(
+    Run*, const PermIndex*, uint8_t*, uint8_t*, BucketQueue*, uint32_t, uint32_t, bint
+) except -1 nogil
+cdef int (*BEST_FIRST_WIDE_G)(
+    Run*, const PermIndex*, uint8_t*, uint32_t*, BucketQueue*, uint32_t, uint32_t, bint
+) except -1 nogil
+cdef int (*BEST_FIRST_TABLE)(Run*, Table*, BucketQueue*, uint32_t, uint32_t, bint) except -1 nogil
+BEST_FIRST_SMALL_G = run_best_first_perfect[uint8_t]
+BEST_FIRST_WIDE_G = run_best_first_perfect[uint32_t]
+BEST_FIRST_TABLE = run_best_first
+
 
 def best_first(
     uint64_t start, int blank, int rows, int cols, int goal_blank, *, int heuristic,
@@ -877,17 +891,13 @@ def best_first(
             memory_status(&r, rc)
         elif perfect and small_g:
             with nogil:
-                run_best_first_perfect(
-                    &r, &px, state, <uint8_t*>gs, &q, g_scale, h_scale, lookahead
-                )
+                BEST_FIRST_SMALL_G(&r, &px, state, <uint8_t*>gs, &q, g_scale, h_scale, lookahead)
         elif perfect:
             with nogil:
-                run_best_first_perfect(
-                    &r, &px, state, <uint32_t*>gs, &q, g_scale, h_scale, lookahead
-                )
+                BEST_FIRST_WIDE_G(&r, &px, state, <uint32_t*>gs, &q, g_scale, h_scale, lookahead)
         else:
             with nogil:
-                run_best_first(&r, &t, &q, g_scale, h_scale, lookahead)
+                BEST_FIRST_TABLE(&r, &t, &q, g_scale, h_scale, lookahead)
         if r.status == STATUS_SOLVED:
             if perfect:
                 moves = perfect_path_to(&px, state, &r.p.geo, r.end, r.p.goal_blank)
