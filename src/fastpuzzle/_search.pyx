@@ -884,7 +884,8 @@ def best_first(
         if perfect:
             rc = budget_calloc(&r.budget, <void**>&state, px.size)
             if rc == MEM_OK:
-                rc = budget_calloc(&r.budget, &gs, px.size * g_bytes)
+                # Left unzeroed: a board's g is read only once its state byte is set.
+                rc = budget_resize(&r.budget, &gs, 0, px.size * g_bytes)
         else:
             rc = table_init(&t, &r.budget, 0)
         if rc != MEM_OK:
