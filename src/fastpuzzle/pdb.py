@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import numpy as np
@@ -262,10 +262,80 @@ def pdb_path(
     :func:`build_pdb`)."""
     shape = _shape_for(partition, shape)
     blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
-    name, _ = resolve_partition(partition, shape, blank)
-    return pdb_cache_dir(cache_dir) / (
-        f"pdb-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-blank{blank}-{name}.fpdb"
+    return Path(_locate(partition, shape, blank, cache_dir)[0])
+
+
+_Located = tuple[str, str, tuple[tuple[int, ...], ...]]
+
+
+def _locate_now(
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None,
+) -> _Located:
+    # ``(file, partition name, goal cells per group)``; the name is checked before the directory.
+    name, cells = resolve_partition(partition, shape, goal_blank)
+    file = pdb_cache_dir(cache_dir) / (
+        f"pdb-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-blank{goal_blank}-{name}.fpdb"
     )
+    return str(file), name, cells
+
+
+@lru_cache(maxsize=64, typed=True)
+def _located(
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | PurePath | None,
+    environment: tuple[str | None, ...] | None,
+) -> _Located:
+    # ``environment`` only keys the memo: it holds the values _locate_now is about to read.
+    return _locate_now(partition, shape, goal_blank, cache_dir)
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _locate(
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None,
+) -> _Located:
+    """:func:`_locate_now`, memoised where its answer depends on nothing else.
+
+    Every solve looks its database up, and resolving the partition and building the path with
+    pathlib cost several times the search of an easy board. The environment is read on every
+    call, so a changed ``$FASTPUZZLE_CACHE`` (tests point it at temporary directories) takes
+    effect at once. Lists of groups cannot key a memo, another path-like may change what it
+    names, and without ``$HOME`` the home directory comes from the password database: those
+    are worked out each time.
+    """
+    if (
+        (isinstance(partition, str) or _hashable(partition))
+        and isinstance(goal_blank, int)
+        and (cache_dir is None or isinstance(cache_dir, (str, PurePath)))
+    ):
+        if cache_dir is not None:
+            return _located(partition, shape, goal_blank, cache_dir, None)
+        # Only the variables pdb_cache_dir reads, in its order: each absent one costs a KeyError.
+        environ = os.environ
+        configured = environ.get("FASTPUZZLE_CACHE")
+        if configured:
+            return _located(partition, shape, goal_blank, None, (configured,))
+        xdg = environ.get("XDG_CACHE_HOME")
+        if xdg:
+            return _located(partition, shape, goal_blank, None, (configured, xdg))
+        home = environ.get("HOME")
+        if home is not None:
+            return _located(partition, shape, goal_blank, None, (configured, xdg, home))
+    return _locate_now(partition, shape, goal_blank, cache_dir)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -509,24 +579,23 @@ def load_pdb(
     """The database from the cache if its file is present and passes every check, else None."""
     shape = _shape_for(partition, shape)
     blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
-    name, cells = resolve_partition(partition, shape, blank)
-    path = pdb_path(partition, shape, blank, cache_dir)
+    file, name, cells = _locate(partition, shape, blank, cache_dir)
     with _LOCK:
         try:
-            stat = path.stat()
+            stat = os.stat(file)
         except OSError:
-            _LOADED.pop(str(path), None)
+            _LOADED.pop(file, None)
             return None
         identity = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
-        loaded = _LOADED.pop(str(path), None)
+        loaded = _LOADED.get(file)
         if loaded is not None and loaded[1] == identity:
-            _LOADED[str(path)] = loaded
             return loaded[0]
+        _LOADED.pop(file, None)
         try:
-            database = _read_valid(path, shape, blank, name, cells)
+            database = _read_valid(Path(file), shape, blank, name, cells)
         except _Invalid:
             return None
-        _LOADED[str(path)] = (database, identity)
+        _LOADED[file] = (database, identity)
         return database
 
 
