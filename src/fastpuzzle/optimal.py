@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastpuzzle import _idastar
+from fastpuzzle import _idastar, pdb
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import Problem
@@ -84,12 +84,8 @@ def run_idastar(
     walking = groups = reflect = None
     kind = heuristic
     if heuristic == "walking_distance":
-        from fastpuzzle import pdb
-
         walking = pdb.walking_tables(problem)
     elif heuristic == "table" or heuristic in ("pdb", "pdb555", "pdb663", "pdb78", "pdb6666"):
-        from fastpuzzle import pdb
-
         database = pdb.database_for(problem, heuristic)
         kind, groups, reflect = "pdb", database.groups, database.reflect
     if heuristic in HEURISTICS:
