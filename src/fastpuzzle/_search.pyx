@@ -80,6 +80,7 @@ from fastpuzzle._packed cimport (
     DIR_R,
     DIR_U,
     Geometry,
+    MAX_CELLS,
     NO_CELL,
     get_tile,
     goal_cell_of,
@@ -123,6 +124,32 @@ HEURISTIC_CODES = {
 }
 
 
+cdef struct MoveList:
+    # The moves a blank may make from one cell after one last move, in direction order.
+    int count
+    int dirs[4]
+    int targets[4]
+
+
+cdef void init_move_lists(MoveList lists[][5], const Geometry* geo) noexcept nogil:
+    # lists[blank][last]: last is the move that reached the board (4: none, at the root). A
+    # fixed list per case replaces the four-way test of each direction, whose outcome depends
+    # on the board and so is hard to predict.
+    cdef int blank, last, d, target
+    cdef MoveList* ml
+    for blank in range(MAX_CELLS):
+        for last in range(5):
+            ml = &lists[blank][last]
+            ml.count = 0
+            for d in range(4):
+                target = geo.neighbour[blank][d] if blank < geo.cells else NO_CELL
+                if target == NO_CELL or (last < 4 and d == (last ^ 1)):
+                    continue
+                ml.dirs[ml.count] = d
+                ml.targets[ml.count] = target
+                ml.count += 1
+
+
 cdef struct Puzzle:
     Geometry geo
     GoalTables tables
@@ -132,6 +159,7 @@ cdef struct Puzzle:
     int goal_blank
     int heuristic
     int max_depth               # -1: none
+    MoveList moves[MAX_CELLS][5]    # see init_move_lists
 
 
 cdef struct Run:
@@ -154,6 +182,7 @@ cdef void init_run(
     cdef int tile
     init_geometry(&r.p.geo, rows, cols)
     init_goal_tables(&r.p.tables, &r.p.geo, goal_blank)
+    init_move_lists(r.p.moves, &r.p.geo)
     r.p.start = start
     r.p.start_blank = blank
     r.p.goal = 0
@@ -317,7 +346,8 @@ cdef inline int perfect_children(
     uint64_t* children, uint64_t* ranks, int* targets, int* dirs
 ) noexcept nogil:
     # The children of `board` in direction order, never undoing `back`, with their sequence
-    # ranks: a horizontal move keeps the parent's rank, only a vertical one ranks again.
+    # ranks: a horizontal move keeps the parent's rank, only a vertical one ranks again. (The
+    # four directions in turn, not the move lists: unrolled, each knows whether it ranks.)
     cdef int d, target, n = 0
     for d in range(4):
         target = p.geo.neighbour[blank][d]
@@ -360,9 +390,8 @@ cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
     cdef uint64_t child, layer_left = 1
     cdef uint64_t children[4]
     cdef uint64_t hashes[4]
-    cdef int targets[4]
-    cdef int dirs[4]
-    cdef int depth = 0, d, target, rc, n, k
+    cdef const MoveList* ml
+    cdef int depth = 0, rc, n, k
     if p.start == p.goal:
         r.status = STATUS_SOLVED
         r.end = p.start
@@ -393,17 +422,12 @@ cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
         layer_left -= 1
         r.cnt.expanded += 1
         # All children first, their slots prefetched, so that their cache misses overlap.
-        n = 0
-        for d in range(4):
-            target = p.geo.neighbour[item.blank][d]
-            if target == NO_CELL or d == (item.move ^ 1):
-                continue
-            children[n] = slide(item.board, item.blank, target)
-            hashes[n] = hash_board(children[n])
-            table_prefetch(t, hashes[n])
-            targets[n] = target
-            dirs[n] = d
-            n += 1
+        ml = &p.moves[item.blank][item.move if item.move < 4 else 4]
+        n = ml.count
+        for k in range(n):
+            children[k] = slide(item.board, item.blank, ml.targets[k])
+            hashes[k] = hash_board(children[k])
+            table_prefetch(t, hashes[k])
         r.cnt.generated += n
         for k in range(n):
             child = children[k]
@@ -413,13 +437,13 @@ cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
             if rc != TABLE_ADDED:
                 continue
             e.g = depth + 1
-            e.move = dirs[k]
-            e.blank = targets[k]
+            e.move = ml.dirs[k]
+            e.blank = ml.targets[k]
             if child == p.goal:
                 r.status = STATUS_SOLVED
                 r.end = child
                 return 0
-            rc = fifo_push(q, &r.budget, child, targets[k], dirs[k], 0)
+            rc = fifo_push(q, &r.budget, child, ml.targets[k], ml.dirs[k], 0)
             if rc != MEM_OK:
                 return memory_status(r, rc)
         if fifo_size(q) > r.cnt.max_frontier:
@@ -662,10 +686,9 @@ cdef int run_best_first(
     cdef uint32_t priority, tie, g
     cdef uint64_t children[4]
     cdef uint64_t hashes[4]
-    cdef int targets[4]
-    cdef int dirs[4]
-    cdef int h, ch, score, blank, back, d, target, tile, rc, n, k
+    cdef int h, ch, score, blank, d, target, tile, rc, n, k
     cdef bint by_g = g_scale > 0
+    cdef const MoveList* ml
     rc = table_insert(t, &r.budget, p.start, &e)
     if rc < 0:
         return memory_status(r, -rc)
@@ -697,27 +720,21 @@ cdef int run_best_first(
         r.cnt.expanded += 1
         h = e.h
         blank = e.blank
-        back = -1 if e.move == NO_MOVE else e.move ^ 1
         if p.max_depth >= 0 and <int>g >= p.max_depth:
             r.pruned = True
             continue
         # All children first, their slots prefetched, so that their cache misses overlap.
-        n = 0
-        for d in range(4):
-            target = p.geo.neighbour[blank][d]
-            if target == NO_CELL or d == back:
-                continue
-            children[n] = slide(board, blank, target)
-            hashes[n] = hash_board(children[n])
-            table_prefetch(t, hashes[n])
-            targets[n] = target
-            dirs[n] = d
-            n += 1
+        ml = &p.moves[blank][e.move if e.move < 4 else 4]
+        n = ml.count
+        for k in range(n):
+            children[k] = slide(board, blank, ml.targets[k])
+            hashes[k] = hash_board(children[k])
+            table_prefetch(t, hashes[k])
         r.cnt.generated += n
         for k in range(n):
             child = children[k]
-            target = targets[k]
-            d = dirs[k]
+            target = ml.targets[k]
+            d = ml.dirs[k]
             tile = get_tile(board, target)
             rc = table_insert_hashed(t, &r.budget, child, hashes[k], &e)
             if rc < 0:
@@ -802,10 +819,10 @@ cdef int run_best_first_perfect(
             r.end = board
             return 0
         r.cnt.expanded += 1
-        back = -1 if (code & STATE_MOVE) == STATE_ROOT else (code & STATE_MOVE) ^ 1
         if p.max_depth >= 0 and <int>g >= p.max_depth:
             r.pruned = True
             continue
+        back = -1 if (code & STATE_MOVE) == STATE_ROOT else (code & STATE_MOVE) ^ 1
         n = perfect_children(p, px, board, blank, rank, back, children, ranks, targets, dirs)
         for k in range(n):
             indices[k] = perm_index(px, ranks[k], targets[k])
@@ -927,7 +944,8 @@ cdef int run_bidirectional(Run* r, Table* tables, Fifo* queues) except -1 nogil:
     cdef Item item
     cdef uint64_t child, layer
     cdef int depth[2]
-    cdef int side, d, target, rc
+    cdef int side, d, target, rc, k
+    cdef const MoveList* ml
     if p.start == p.goal:
         r.status = STATUS_SOLVED
         r.end = p.start
@@ -959,10 +977,10 @@ cdef int run_bidirectional(Run* r, Table* tables, Fifo* queues) except -1 nogil:
             item = fifo_pop(&queues[side])
             layer -= 1
             r.cnt.expanded += 1
-            for d in range(4):
-                target = p.geo.neighbour[item.blank][d]
-                if target == NO_CELL or d == (item.move ^ 1):
-                    continue
+            ml = &p.moves[item.blank][item.move if item.move < 4 else 4]
+            for k in range(ml.count):
+                d = ml.dirs[k]
+                target = ml.targets[k]
                 child = slide(item.board, item.blank, target)
                 r.cnt.generated += 1
                 rc = table_insert(&tables[side], &r.budget, child, &e)
@@ -1032,7 +1050,7 @@ cdef struct Frame:
     uint64_t board
     uint8_t blank
     uint8_t move        # direction the blank moved to get here; NO_MOVE at the root
-    uint8_t next_dir
+    uint8_t next_dir    # the next entry of the frame's move list to try
 
 
 cdef int depth_first_pass(
@@ -1043,6 +1061,7 @@ cdef int depth_first_pass(
     cdef const Puzzle* p = &r.p
     cdef Entry* e
     cdef Frame* f
+    cdef const MoveList* ml
     cdef uint64_t child
     cdef int sp = 0, d, target, rc, i
     if bound < 1:
@@ -1062,14 +1081,13 @@ cdef int depth_first_pass(
     r.cnt.expanded += 1
     while sp >= 0:
         f = &frames[sp]
-        if f.next_dir >= 4:
+        ml = &p.moves[f.blank][f.move if f.move < 4 else 4]
+        if f.next_dir >= ml.count:
             sp -= 1
             continue
-        d = f.next_dir
+        d = ml.dirs[f.next_dir]
+        target = ml.targets[f.next_dir]
         f.next_dir += 1
-        target = p.geo.neighbour[f.blank][d]
-        if target == NO_CELL or d == (f.move ^ 1):
-            continue
         child = slide(f.board, f.blank, target)
         r.cnt.generated += 1
         if t != NULL:
