@@ -216,10 +216,11 @@ def weight_fraction(weight: float) -> tuple[int, int]:
     return best
 
 
-def _bfs(request: Request) -> CoreResult:
+def _layered(request: Request, driver: Callable[..., CoreResult]) -> CoreResult:
+    # BFS and bidirectional BFS take the same arguments: no heuristic, every node stored.
     start, blank, rows, cols, goal_blank = _start(request)
     nodes, seconds, memory = _core_limits(request, stores_nodes=True)
-    return _search.bfs(
+    return driver(
         start,
         blank,
         rows,
@@ -231,6 +232,10 @@ def _bfs(request: Request) -> CoreResult:
         max_depth=_max_depth(request),
         progress=request.progress,
     )
+
+
+def _bfs(request: Request) -> CoreResult:
+    return _layered(request, _search.bfs)
 
 
 def _dfs(request: Request) -> CoreResult:
@@ -310,20 +315,7 @@ def _lookahead(request: Request) -> CoreResult:
 
 
 def _bidirectional(request: Request) -> CoreResult:
-    start, blank, rows, cols, goal_blank = _start(request)
-    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
-    return _search.bidirectional(
-        start,
-        blank,
-        rows,
-        cols,
-        goal_blank,
-        node_limit=nodes,
-        time_limit=seconds,
-        memory_limit=memory,
-        max_depth=_max_depth(request),
-        progress=request.progress,
-    )
+    return _layered(request, _search.bidirectional)
 
 
 def _random(request: Request) -> CoreResult:
