@@ -405,8 +405,8 @@ cdef inline int bq_make_room(
 cdef inline int bq_push(
     BucketQueue* q, Budget* b, uint32_t priority, uint32_t tie, uint64_t board
 ) noexcept nogil:
-    # The common case (room in an existing stack) is small enough to inline into the search
-    # loops; growing goes through q.make_room, a pointer, so that it is never inlined with it.
+    # The common case (room in an existing stack) stays short: growing goes through
+    # q.make_room, a pointer, so that its code is never inlined here.
     cdef int rc
     cdef Level* level
     cdef Stack* stack
