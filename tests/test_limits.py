@@ -207,3 +207,23 @@ def test_ctrl_c_interrupts_a_long_search_quickly(algorithm, heuristic):
         timer.cancel()
     assert sent, "the search ended before the signal"
     assert stopped - sent[0] < 0.5
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("delay", [0.7, 1.0, 1.3])
+def test_ctrl_c_is_prompt_while_a_big_table_grows(delay):
+    # Past a second, BFS on a hard 4x4 grows its table to hundreds of MiB, which took over a
+    # second on the development machine (first touches of fresh pages) and was not
+    # interruptible: a signal at 1.0 s was honoured 1.3 s later. Growth now checks for signals
+    # between slices. Each delay lands in a growth or near one, at any machine speed, more
+    # often than not.
+    sent: list[float] = []
+    timer = _interrupt_after(delay, sent)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fp.search(HARD_4X4, algorithm="bfs", limits=fp.Limits(seconds=30))
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "the search ended before the signal"
+    assert stopped - sent[0] < 0.5

@@ -37,6 +37,7 @@ from fastpuzzle._frontier cimport (
     Fifo,
     Item,
     MEM_FAILED,
+    MEM_INTERRUPTED,
     MEM_OK,
     NO_MOVE,
     STATE_CLOSED,
@@ -229,10 +230,13 @@ cdef inline int h_step(
 
 
 cdef inline int memory_status(Run* r, int rc) except -1 nogil:
-    # MEM_OVER_LIMIT stops the search with MEMORY_LIMIT; an allocator failure raises.
+    # MEM_OVER_LIMIT stops the search with MEMORY_LIMIT; an allocator failure raises, and so does
+    # a table growth that a signal interrupted (its handler's exception is already set).
     if rc == MEM_FAILED:
         with gil:
             raise MemoryError("fastpuzzle search: out of memory")
+    if rc == MEM_INTERRUPTED:
+        return -1
     r.status = STATUS_MEMORY_LIMIT
     return 0
 
