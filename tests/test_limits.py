@@ -209,6 +209,16 @@ def test_ctrl_c_interrupts_a_long_search_quickly(algorithm, heuristic):
     assert stopped - sent[0] < 0.5
 
 
+@pytest.mark.parametrize("seconds", [1.5, 2.0])
+def test_time_limit_holds_while_a_big_table_grows(seconds):
+    # The same growths overran a 2 s limit by up to 2.9 s before they checked the time.
+    started = time.perf_counter()
+    result = fp.search(HARD_4X4, algorithm="bfs", limits=fp.Limits(seconds=seconds))
+    assert result.status is fp.Status.TIME_LIMIT
+    assert time.perf_counter() - started < seconds + 0.5
+    assert result.stats.seconds < seconds + 0.5
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("delay", [0.7, 1.0, 1.3])
 def test_ctrl_c_is_prompt_while_a_big_table_grows(delay):

@@ -7,12 +7,14 @@
 # that would push the count over the limit refuses to grow (MEM_OVER_LIMIT, the search stops
 # with MEMORY_LIMIT); an allocator failure is MEM_FAILED, which the caller turns into
 # MemoryError. A table growth that a signal handler interrupted (Ctrl-C) is MEM_INTERRUPTED, with
-# the handler's exception set. The owner frees every structure in a `finally` block.
+# the handler's exception set, and one that ran past the budget's deadline (the search's time
+# limit) is MEM_TIME_UP. The owner frees every structure in a `finally` block.
 
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawRealloc
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memmove, memset
 
+from fastpuzzle._control cimport monotonic_seconds
 from fastpuzzle._packed cimport hash_board
 
 cdef extern from "Python.h":
@@ -37,6 +39,7 @@ cdef enum:
     MEM_OVER_LIMIT = 1
     MEM_FAILED = 2
     MEM_INTERRUPTED = 3
+    MEM_TIME_UP = 4
     NO_MOVE = 255
     TABLE_ADDED = 1
     TABLE_FOUND = 0
@@ -52,11 +55,13 @@ cdef struct Budget:
     uint64_t bytes
     uint64_t peak
     uint64_t limit
+    double deadline     # monotonic_seconds() past which a long growth gives up (0: none)
 
 cdef inline void budget_init(Budget* b, uint64_t limit) noexcept nogil:
     b.bytes = 0
     b.peak = 0
     b.limit = limit
+    b.deadline = 0.0
 
 cdef inline uint64_t budget_room(const Budget* b) noexcept nogil:
     # Bytes that may still be allocated (a huge number when there is no limit).
@@ -141,10 +146,15 @@ cdef inline void table_free(Table* t, Budget* b) noexcept nogil:
     if t.slots != NULL:
         budget_release(b, <void**>&t.slots, (t.mask + 1) * sizeof(Entry))
 
-cdef inline bint signal_pending() noexcept nogil:
-    # Runs Python's signal handlers; True when one raised (its exception is left set).
+cdef inline int growth_stopped(const Budget* b) noexcept nogil:
+    # Between slices of a long growth: MEM_TIME_UP past the deadline, MEM_INTERRUPTED when a
+    # signal handler raised (its exception is left set), else MEM_OK.
+    if b.deadline > 0 and monotonic_seconds() >= b.deadline:
+        return MEM_TIME_UP
     with gil:
-        return run_signal_handlers() < 0
+        if run_signal_handlers() < 0:
+            return MEM_INTERRUPTED
+    return MEM_OK
 
 cdef inline int table_grow(Table* t, Budget* b) noexcept nogil:
     # Rehash into four times the slots while the new table stays within TABLE_QUADRUPLE_SLOTS and
@@ -176,20 +186,25 @@ cdef inline int table_grow(Table* t, Budget* b) noexcept nogil:
         return rc
     # Growing a big table takes long: first touches of fresh pages cost about 5 us each on the
     # development machine (0.36 s for 256 MiB), and a search that reached 4 M boards stalled
-    # 1.3 s. So it clears and rehashes in slices, checking for signals between them, and keeps
-    # Ctrl-C within half a second.
+    # 1.3 s. So it clears and rehashes in slices and checks for signals and the time limit
+    # between them, which keeps Ctrl-C within half a second. Stopped, it leaves the table as it
+    # was.
     i = 0
     while i < new_size:
         j = new_size - i if new_size - i < TABLE_GROW_SLICE else TABLE_GROW_SLICE
         memset(&fresh[i], 0, j * sizeof(Entry))
         i += j
-        if new_size > TABLE_GROW_SLICE and signal_pending():
-            budget_release(b, <void**>&fresh, new_size * sizeof(Entry))
-            return MEM_INTERRUPTED
+        if new_size > TABLE_GROW_SLICE:
+            rc = growth_stopped(b)
+            if rc != MEM_OK:
+                budget_release(b, <void**>&fresh, new_size * sizeof(Entry))
+                return rc
     for i in range(old_size):
-        if (i & (TABLE_GROW_SLICE - 1)) == TABLE_GROW_SLICE - 1 and signal_pending():
-            budget_release(b, <void**>&fresh, new_size * sizeof(Entry))
-            return MEM_INTERRUPTED
+        if (i & (TABLE_GROW_SLICE - 1)) == TABLE_GROW_SLICE - 1:
+            rc = growth_stopped(b)
+            if rc != MEM_OK:
+                budget_release(b, <void**>&fresh, new_size * sizeof(Entry))
+                return rc
         if old[i].key:
             j = hash_board(old[i].key) & new_mask
             while fresh[j].key:
@@ -222,7 +237,8 @@ cdef inline int table_insert_hashed(
     # Finds `key` (TABLE_FOUND) or adds it with zeroed fields (TABLE_ADDED); `out` points at its
     # entry until the next insertion. Returns -MEM_OVER_LIMIT or -MEM_FAILED when it cannot add.
     # `hash` is hash_board(key), computed early by callers that prefetch its slot. A growth
-    # interrupted by a signal returns -MEM_INTERRUPTED and leaves the table as it was.
+    # stopped by a signal or the deadline returns -MEM_INTERRUPTED or -MEM_TIME_UP and leaves
+    # the table as it was.
     cdef uint64_t i = hash & t.mask
     cdef int rc
     while t.slots[i].key:

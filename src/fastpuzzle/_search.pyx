@@ -24,6 +24,7 @@ from fastpuzzle._control cimport (
     STATUS_MEMORY_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
+    STATUS_TIME_LIMIT,
     checkpoint,
     elapsed,
     init_control,
@@ -39,6 +40,7 @@ from fastpuzzle._frontier cimport (
     MEM_FAILED,
     MEM_INTERRUPTED,
     MEM_OK,
+    MEM_TIME_UP,
     NO_MOVE,
     STATE_CLOSED,
     STATE_MOVE,
@@ -196,6 +198,8 @@ cdef void init_run(
     init_counters(&r.cnt)
     r.cnt.iterations = 1
     budget_init(&r.budget, memory_limit)
+    if time_limit > 0:
+        r.budget.deadline = r.ctl.started + time_limit
     r.status = STATUS_RUNNING
     r.pruned = False
     r.end = 0
@@ -230,14 +234,15 @@ cdef inline int h_step(
 
 
 cdef inline int memory_status(Run* r, int rc) except -1 nogil:
-    # MEM_OVER_LIMIT stops the search with MEMORY_LIMIT; an allocator failure raises, and so does
-    # a table growth that a signal interrupted (its handler's exception is already set).
+    # MEM_OVER_LIMIT stops the search with MEMORY_LIMIT and MEM_TIME_UP (a table growth past the
+    # time limit) with TIME_LIMIT; an allocator failure raises, and so does a table growth that a
+    # signal interrupted (its handler's exception is already set).
     if rc == MEM_FAILED:
         with gil:
             raise MemoryError("fastpuzzle search: out of memory")
     if rc == MEM_INTERRUPTED:
         return -1
-    r.status = STATUS_MEMORY_LIMIT
+    r.status = STATUS_TIME_LIMIT if rc == MEM_TIME_UP else STATUS_MEMORY_LIMIT
     return 0
 
 
