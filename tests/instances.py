@@ -1,20 +1,15 @@
-"""Instance sets with optimal lengths verified outside this project (``../shared/instances``)."""
+"""Instance sets with optimal lengths verified outside this project (``tests/data/*.tsv``).
+
+The files ship with the project, so a fresh clone checks its optimal lengths against outside data;
+each file's header says where its lengths come from.
+"""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def shared_dir() -> Path:
-    """``$FASTPUZZLE_SHARED``, else ``../shared`` beside the checkout."""
-    configured = os.environ.get("FASTPUZZLE_SHARED")
-    return Path(configured) if configured else ROOT.parent / "shared"
+DATA = Path(__file__).resolve().parent / "data"
 
 
 @dataclass(frozen=True)
@@ -32,24 +27,29 @@ class Instance:
         return (self.size, self.size)
 
 
-def _rows(path: Path) -> list[dict[str, str]]:
-    if not path.exists():
-        pytest.skip(f"instance file {path} not found (set FASTPUZZLE_SHARED)")
-    lines = [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
+def _rows(name: str) -> list[dict[str, str]]:
+    """The rows of ``tests/data/<name>`` as dictionaries keyed by its header line."""
+    lines = [
+        line for line in (DATA / name).read_text().splitlines() if line and not line.startswith("#")
+    ]
     header = lines[0].split("\t")
     return [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+
+
+def _tiles(text: str) -> tuple[int, ...]:
+    return tuple(int(t) for t in text.split())
 
 
 def seed_cases() -> list[Instance]:
     """The boards of the source documents (``seed_cases.tsv``), solvable and unsolvable."""
     out = []
-    for index, row in enumerate(_rows(shared_dir() / "instances" / "seed_cases.tsv")):
+    for index, row in enumerate(_rows("seed_cases.tsv")):
         length = row["optimal_length"]
         out.append(
             Instance(
                 name=f"seed{index + 1}",
                 size=int(row["size"]),
-                tiles=tuple(int(t) for t in row["tiles"].split()),
+                tiles=_tiles(row["tiles"]),
                 optimal_length=None if length == "-" else int(length),
             )
         )
@@ -62,9 +62,22 @@ def random50() -> list[Instance]:
         Instance(
             name=f"random50-{row['id']}",
             size=4,
-            tiles=tuple(int(t) for t in row["tiles"].split()),
+            tiles=_tiles(row["tiles"]),
             optimal_length=int(row["optimal_length"]),
             manhattan_ida_nodes=int(row["manhattan_ida_nodes"]),
         )
-        for row in _rows(shared_dir() / "instances" / "random50.tsv")
+        for row in _rows("random50.tsv")
+    ]
+
+
+def hard() -> list[Instance]:
+    """Hard 4x4 boards with published optimal lengths (``hard.tsv``: 80 and 70 moves)."""
+    return [
+        Instance(
+            name=row["id"],
+            size=4,
+            tiles=_tiles(row["tiles"]),
+            optimal_length=int(row["optimal_length"]),
+        )
+        for row in _rows("hard.tsv")
     ]

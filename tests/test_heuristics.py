@@ -126,9 +126,9 @@ def test_unknown_heuristic_lists_the_valid_ones():
 
 
 def test_seed_4x4_lengths_bound_the_heuristics():
-    from tests.instances import random50, seed_cases
+    from tests.instances import hard, random50, seed_cases
 
-    cases = [c for c in seed_cases() + random50() if c.size == 4 and c.optimal_length]
+    cases = [c for c in seed_cases() + random50() + hard() if c.size == 4 and c.optimal_length]
     for case in cases:
         board = fp.Board(case.tiles)
         assert fp.misplaced(board) <= fp.manhattan(board) <= fp.linear_conflict(board)

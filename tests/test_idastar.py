@@ -1,6 +1,6 @@
 """IDA* drivers: exact node counts, optimal lengths, admissibility, limits.
 
-Optimal lengths and node counts come from ../shared/instances and tests/oracle.py, never from the
+Optimal lengths and node counts come from tests/data and tests/oracle.py, never from the
 code under test. Pattern databases are built into a temporary cache.
 """
 

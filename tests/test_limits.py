@@ -13,7 +13,7 @@ import pytest
 import fastpuzzle as fp
 import fastpuzzle.limits
 
-# A 59-move board of ../shared/instances/random50.tsv: far beyond what BFS or A* can finish.
+# A 59-move board of tests/data/random50.tsv: far beyond what BFS or A* can finish.
 HARD_4X4 = (13, 7, 6, 11, 12, 9, 15, 8, 5, 4, 10, 0, 14, 2, 3, 1)
 HARD_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves
 

@@ -1,7 +1,7 @@
 """Optimal searches give the lengths of outside oracles, and their moves replay to the goal.
 
 Lengths come from the pure-Python BFS in tests/oracle.py (3x3) and from
-../shared/instances/seed_cases.tsv (4x4), never from the code under test.
+tests/data/seed_cases.tsv (4x4), never from the code under test.
 """
 
 from __future__ import annotations
