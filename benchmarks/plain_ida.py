@@ -1,6 +1,6 @@
 """A deliberately plain pure-Python IDA* with Manhattan distance: the baseline to measure against.
 
-Same conventions as ``../shared/yardstick/ida_manhattan.c`` (goal 1..15 then the blank, children
+Same conventions as ``benchmarks/ida_manhattan.c`` (goal 1..15 then the blank, children
 tried with the blank moving D, R, L, U, only the immediate reversal pruned, every child generated
 counted), so its node counts equal random50.tsv's. Written the way a careful Python programmer
 would: a list board, incremental Manhattan distance, recursion, no tricks.

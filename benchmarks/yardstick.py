@@ -1,4 +1,4 @@
-"""The C yardstick (``../shared/yardstick/ida_manhattan.c``) and the optimal-solver ratio report.
+"""The C yardstick (``benchmarks/ida_manhattan.c``) and the optimal-solver ratio report.
 
 ``compile_yardstick()`` builds the plain C IDA* with ``cc -O3`` into a temporary directory;
 ``run_yardstick(boards)`` returns its ``(length, nodes, seconds)`` per board.
@@ -34,22 +34,19 @@ for _path in (ROOT, ROOT / "benchmarks"):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from tests.instances import Instance, random50, shared_dir  # noqa: E402
+from tests.instances import Instance, random50  # noqa: E402
 
-
-def yardstick_source() -> Path:
-    """Where the C source lives (``$FASTPUZZLE_SHARED/yardstick`` or ``../shared``)."""
-    return shared_dir() / "yardstick" / "ida_manhattan.c"
+#: The plain C IDA* + Manhattan that fastpuzzle's IDA* is measured against.
+YARDSTICK_SOURCE = ROOT / "benchmarks" / "ida_manhattan.c"
 
 
 def compile_yardstick(directory: str | os.PathLike[str]) -> Path | None:
-    """Compile the yardstick with ``cc -O3`` into ``directory``; None without a compiler/source."""
+    """Compile the yardstick with ``cc -O3`` into ``directory``; None without a C compiler."""
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    source = yardstick_source()
-    if compiler is None or not source.exists():
+    if compiler is None:
         return None
     binary = Path(directory) / "ida_manhattan"
-    subprocess.run([compiler, "-O3", "-o", str(binary), str(source)], check=True)
+    subprocess.run([compiler, "-O3", "-o", str(binary), str(YARDSTICK_SOURCE)], check=True)
     return binary
 
 
@@ -133,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  nodes per round          {nodes:,}")
         print(f"  fastpuzzle               {best_fp / 1e6:8.1f} M nodes/s (best of {args.rounds})")
         if binary is None:
-            print("  C yardstick              skipped (no C compiler or source)")
+            print("  C yardstick              skipped (no C compiler)")
         else:
             print(f"  C yardstick (cc -O3)     {best_c / 1e6:8.1f} M nodes/s")
             print(f"  ratio fastpuzzle / C     {best_fp / best_c:8.2f}")
