@@ -313,27 +313,13 @@ def test_name_caches_keep_each_algorithms_restrictions():
     assert resolve_heuristic("pdb").name == "pdb"
 
 
-def test_name_caches_follow_a_replaced_heuristic_list():
-    extra = algorithms.Heuristic("only_ida", ("oi",), "test", classic=False)
-    idastar = resolve_algorithm("idastar")
-    original = algorithms.HEURISTIC_LIST
-    try:
-        algorithms.HEURISTIC_LIST = (*original, extra)
-        assert resolve_heuristic("oi", idastar) is extra
-    finally:
-        algorithms.HEURISTIC_LIST = original
-    with pytest.raises(fp.UnknownNameError):
-        resolve_heuristic("oi", idastar)
-
-
 class Name(str):
-    """A str subclass: resolved like its text, never kept in the name caches."""
+    """A str subclass: resolved like its text."""
 
 
 def test_str_subclasses_resolve_like_their_text():
     assert resolve_algorithm(Name("A*")).name == "astar"
     assert resolve_heuristic(Name("md")).name == "manhattan"
-    assert all(type(key) is str for key in algorithms._algorithm_hits)
 
 
 def test_records_built_from_the_core_equal_constructed_ones():

@@ -11,7 +11,8 @@ import random
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _board, _idastar, pdb
+from fastpuzzle import _board, _heuristics, _idastar, pdb
+from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.limits import Limits
 from fastpuzzle.optimal import run_idastar
 from fastpuzzle.problem import make_problem
@@ -100,11 +101,15 @@ HEURISTICS_3X3 = ["misplaced", "manhattan", "linear_conflict", "walking_distance
 def _kwargs_for(heuristic: str, tiles: tuple[int, ...]) -> dict[str, object]:
     problem = make_problem(list(tiles), check_solvable=False)
     if heuristic == "walking_distance":
-        return {"heuristic": heuristic, "walking": pdb.walking_tables(problem)}
+        return {"heuristic": BY_NAME[heuristic].code, "walking": pdb.walking_tables(problem)}
     if heuristic in ("pdb", "table"):
         database = pdb.database_for(problem, heuristic)
-        return {"heuristic": "pdb", "groups": database.groups, "reflect": database.reflect}
-    return {"heuristic": heuristic}
+        return {
+            "heuristic": BY_NAME[heuristic].code,
+            "groups": database.groups,
+            "reflect": database.reflect,
+        }
+    return {"heuristic": BY_NAME[heuristic].code}
 
 
 @pytest.mark.parametrize("heuristic", HEURISTICS_3X3)
@@ -264,7 +269,7 @@ def _pdb_h(database: pdb.Database, goal_blank: int = 15):  # type: ignore[no-unt
         return total
 
     def h_of(board: tuple[int, ...]) -> int:
-        md = _board.heuristic("manhattan", _pack(board), 4, 4, goal_blank)
+        md = _heuristics.evaluate(BY_NAME["manhattan"].code, _pack(board), 4, 4, goal_blank)
         plain = lookup({t: c for c, t in enumerate(board) if t})
         best = plain
         if reflect is not None:
@@ -290,7 +295,7 @@ def _whole_board_h(heuristic: str, problem, rows: int, cols: int):  # type: igno
         return walking
 
     def computed(board: tuple[int, ...]) -> int:
-        return int(_board.heuristic(heuristic, _pack(board), rows, cols, blank))
+        return int(_heuristics.evaluate(BY_NAME[heuristic].code, _pack(board), rows, cols, blank))
 
     return computed
 
@@ -330,13 +335,14 @@ def test_driver_refuses_tables_that_do_not_fit() -> None:
     import numpy as np
 
     start = (_pack((1, 2, 3, 4, 5, 6, 0, 7, 8)), 6, 3, 3, 8)
+    PDB = BY_NAME["pdb"].code
     short = np.zeros(10, dtype=np.uint8)
     with pytest.raises(ValueError, match="does not fit"):
-        _idastar.idastar(*start, "pdb", groups=[((1, 2, 3), True, True, short)])
+        _idastar.idastar(*start, PDB, groups=[((1, 2, 3), True, True, short)])
     table = np.zeros(2048, dtype=np.uint8)
     with pytest.raises(ValueError, match="two groups"):
         _idastar.idastar(
-            *start, "pdb", groups=[((1, 2, 3), True, True, table), ((3, 4), True, True, table)]
+            *start, PDB, groups=[((1, 2, 3), True, True, table), ((3, 4), True, True, table)]
         )
     with pytest.raises(ValueError, match="reflect"):
-        _idastar.idastar(*start, "pdb", groups=[((1, 2, 3), True, True, table)], reflect=[0] * 9)
+        _idastar.idastar(*start, PDB, groups=[((1, 2, 3), True, True, table)], reflect=[0] * 9)

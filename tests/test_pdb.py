@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fastpuzzle import _board, _idastar, pdb
+from fastpuzzle import _board, _heuristics, _idastar, pdb
+from fastpuzzle._heuristics import HeuristicCode
 from tests.oracle import distances_from
 
 SOLVED = 0
@@ -32,7 +33,7 @@ def _h(
         rows,
         cols,
         goal_blank,
-        "pdb",
+        HeuristicCode.H_PDB,
         max_depth=0,
         groups=database.groups,
         reflect=database.reflect,
@@ -41,7 +42,9 @@ def _h(
 
 
 def _manhattan(tiles: tuple[int, ...], rows: int, cols: int, goal_blank: int) -> int:
-    return int(_board.heuristic("manhattan", _board.pack(tiles), rows, cols, goal_blank))
+    return int(
+        _heuristics.evaluate(HeuristicCode.H_MANHATTAN, _board.pack(tiles), rows, cols, goal_blank)
+    )
 
 
 @pytest.mark.parametrize(
@@ -327,7 +330,7 @@ def test_entries_over_four_bits_fall_back_to_bytes(sparse: bool) -> None:
                 rows,
                 cols,
                 7,
-                "pdb",
+                HeuristicCode.H_PDB,
                 max_depth=0,
                 groups=[(tuple(tiles), sparse, small_entries, table)],
             )

@@ -18,6 +18,7 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import _search
+from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.problem import make_problem
 from tests.oracle import distances_3x3, distances_from
 from tests.test_limits import interrupt_latency
@@ -163,11 +164,11 @@ BEST_FIRST = [
 
 
 @pytest.mark.parametrize(("g_scale", "h_scale", "lookahead"), BEST_FIRST)
-@pytest.mark.parametrize("heuristic", sorted(_search.HEURISTIC_CODES))
+@pytest.mark.parametrize("heuristic", fp.HEURISTICS)
 def test_best_first_expands_exactly_what_the_table_path_expands(
     g_scale, h_scale, lookahead, heuristic
 ):
-    code = _search.HEURISTIC_CODES[heuristic]
+    code = BY_NAME[heuristic].code
     oracle = distances_3x3()
     for tiles in random.Random(3).sample(sorted(oracle), 40):
         args = _core_args(tiles)
@@ -186,7 +187,7 @@ def test_best_first_expands_exactly_what_the_table_path_expands(
 
 @pytest.mark.parametrize("algorithm", ["astar", "wastar", "greedy"])
 def test_best_first_on_2x5_and_2x4(algorithm):
-    code = _search.HEURISTIC_CODES["manhattan"]
+    code = BY_NAME["manhattan"].code
     scales = {"astar": (1, 1), "wastar": (1, 2), "greedy": (0, 1)}[algorithm]
     for shape in [(2, 4), (2, 5)]:
         for seed in range(4):
@@ -205,7 +206,7 @@ def test_best_first_keeps_the_table_on_twelve_cells():
     # more than they save, so it stays on the hash table.
     board = fp.scramble(fp.Board.goal((3, 4)), moves=30, rng=2)
     args = _core_args(board)
-    code = _search.HEURISTIC_CODES["manhattan"]
+    code = BY_NAME["manhattan"].code
     fast = _search.best_first(*args, heuristic=code, memory_limit=0)
     table = _search.best_first(*args, heuristic=code, memory_limit=0, perfect_hash=False)
     assert fast[2:6] == table[2:6]
@@ -227,7 +228,7 @@ def test_depth_limit_and_the_table_path_agree():
         args = _core_args(HARD_3X3)
         fast = _search.bfs(*args, max_depth=max_depth)
         assert _same(fast, _search.bfs(*args, max_depth=max_depth, perfect_hash=False))
-        code = _search.HEURISTIC_CODES["manhattan"]
+        code = BY_NAME["manhattan"].code
         fast = _search.best_first(*args, heuristic=code, max_depth=max_depth)
         table = _search.best_first(*args, heuristic=code, max_depth=max_depth, perfect_hash=False)
         assert _same(fast, table)

@@ -85,17 +85,39 @@ def test_unknown_names_list_the_valid_ones():
     assert isinstance(caught.value, ValueError)
 
 
-def test_heuristic_list_is_easy_to_extend():
-    # Other modules append entries; an IDA*-only heuristic is refused by the classic searches.
-    extra = algorithms.Heuristic("only_ida", ("oi",), "test", classic=False)
-    original = algorithms.HEURISTIC_LIST
-    try:
-        algorithms.HEURISTIC_LIST = (*original, extra)
-        assert resolve_heuristic("OI", resolve_algorithm("idastar")).name == "only_ida"
-        with pytest.raises(fp.UnknownNameError):
-            resolve_heuristic("only_ida", resolve_algorithm("astar"))
-    finally:
-        algorithms.HEURISTIC_LIST = original
+def test_every_catalogued_heuristic_resolves_where_it_is_supported():
+    from fastpuzzle._heuristics import HeuristicCode
+    from fastpuzzle.heuristics import CATALOGUE
+
+    # Each compiled code is known to the catalogue, and each entry names a compiled code.
+    assert {h.code for h in CATALOGUE} == set(HeuristicCode) - {HeuristicCode.H_NONE}
+    assert algorithms.HEURISTIC_LIST is CATALOGUE
+    for entry in CATALOGUE:
+        for spelling in (entry.name, *entry.aliases, entry.name.upper().replace("_", " ")):
+            assert resolve_heuristic(spelling) is entry
+        for algorithm in fp.ALGORITHMS.values():
+            if (algorithm.kernel == "best_first" and entry.classic and entry.admissible) or (
+                algorithm.kernel == "idastar" and "packed" in entry.idastar
+            ):
+                assert resolve_heuristic(entry.name, algorithm) is entry
+            else:
+                with pytest.raises(fp.UnknownNameError, match="expected one of") as caught:
+                    resolve_heuristic(entry.name, algorithm)
+                assert f"for {algorithm.name}" in str(caught.value)
+
+
+def test_unsupported_heuristics_say_what_is_supported():
+    with pytest.raises(fp.UnknownNameError) as caught:
+        fp.search(EASY, algorithm="astar", heuristic="walking_distance")
+    message = str(caught.value)
+    assert "astar does not compute it" in message
+    assert "misplaced, manhattan, linear_conflict" in message
+    with pytest.raises(fp.UnknownNameError, match="only 4x4"):
+        fp.search(EASY, algorithm="idastar", heuristic="pdb663")
+    with pytest.raises(fp.UnknownNameError, match="at most 9 cells"):
+        fp.search(fp.Board.goal((3, 4)).apply("UL"), algorithm="idastar", heuristic="table")
+    with pytest.raises(fp.UnknownNameError, match="does not use a heuristic"):
+        resolve_heuristic("manhattan", resolve_algorithm("bfs"))
 
 
 def test_option_checks():

@@ -151,15 +151,17 @@ def test_bad_options():
 
 
 def test_wide_heuristics_match_the_packed_ones_on_4x4():
-    from fastpuzzle import _board
+    from fastpuzzle import _heuristics
+    from fastpuzzle.heuristics import BY_NAME
 
     for seed in range(50):
         goal = fp.random_board((4, 4), rng=seed + 500)
         problem = make_problem(fp.random_board((4, 4), rng=seed, goal=goal), goal)
         cells = problem.wide_cells()
-        for name in ("manhattan", "linear_conflict"):
-            assert _wide.heuristic(name, cells, 4, 4, problem.goal_blank) == _board.heuristic(
-                name, problem.packed, 4, 4, problem.goal_blank
+        for name in ("misplaced", "manhattan", "linear_conflict"):
+            code = BY_NAME[name].code
+            assert _wide.heuristic(code, cells, 4, 4, problem.goal_blank) == _heuristics.evaluate(
+                code, problem.packed, 4, 4, problem.goal_blank
             )
 
 

@@ -216,7 +216,7 @@ def test_5x5_pdb_heuristics_need_their_database(tmp_path: Path, monkeypatch: pyt
     for name in ("pdb", "pdb6666", "pattern_database"):
         with pytest.raises(pdb.PatternDatabaseError, match="pdb build 6-6-6-6"):
             fp.search(board, algorithm="idastar", heuristic=name)
-    with pytest.raises(pdb.PatternDatabaseError, match="for 5x5 boards"):
+    with pytest.raises(fp.UnknownNameError, match="only 5x5"):
         fp.search(fp.Board.goal((4, 4)).apply("UL"), algorithm="idastar", heuristic="pdb6666")
     with pytest.raises(ValueError, match="weighted"):
         large.solve_wide_optimal(board, heuristic="pdb", weight=2)

@@ -1,20 +1,12 @@
-"""Compiled helpers behind :class:`fastpuzzle.Board` and the Python-callable heuristics.
+"""Compiled helpers behind :class:`fastpuzzle.Board`: packing, moves, hashing.
 
 Everything here works on packed boards (one ``uint64``, 4 bits per cell, up to 16 cells) whose
 tiles have been relabelled so the goal is canonical (see ``_packed.pxd``). The Python layer
 validates input; these functions trust it.
 """
 
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport uint64_t
 
-from fastpuzzle._heuristics cimport (
-    GoalTables,
-    init_goal_tables,
-    line_conflicts_of,
-    linear_conflict_of,
-    manhattan_of,
-    misplaced_of,
-)
 from fastpuzzle._packed cimport (
     DIR_D,
     DIR_L,
@@ -77,46 +69,6 @@ def apply_moves(uint64_t packed, int blank, int rows, int cols, const unsigned c
 def hash_packed(uint64_t packed):
     """The 64-bit hash the search tables use for a packed board."""
     return hash_board(packed)
-
-
-cdef int _evaluate(uint64_t packed, int rows, int cols, int goal_blank, int kind) noexcept nogil:
-    cdef Geometry g
-    cdef GoalTables t
-    init_geometry(&g, rows, cols)
-    init_goal_tables(&t, &g, goal_blank)
-    if kind == 0:
-        return misplaced_of(packed, &g, &t)
-    if kind == 1:
-        return manhattan_of(packed, &g, &t)
-    return linear_conflict_of(packed, &g, &t)
-
-
-HEURISTIC_KINDS = {"misplaced": 0, "manhattan": 1, "linear_conflict": 2}
-
-
-def heuristic(str name, uint64_t packed, int rows, int cols, int goal_blank):
-    """Evaluate heuristic ``name`` on one canonical packed board."""
-    return _evaluate(packed, rows, cols, goal_blank, HEURISTIC_KINDS[name])
-
-
-def heuristic_many(
-    str name, const uint64_t[:] boards, int rows, int cols, int goal_blank, int64_t[:] out
-):
-    """Evaluate heuristic ``name`` on an array of canonical packed boards into ``out``."""
-    cdef Geometry g
-    cdef GoalTables t
-    cdef Py_ssize_t i
-    cdef int kind = HEURISTIC_KINDS[name]
-    init_geometry(&g, rows, cols)
-    init_goal_tables(&t, &g, goal_blank)
-    with nogil:
-        for i in range(boards.shape[0]):
-            if kind == 0:
-                out[i] = misplaced_of(boards[i], &g, &t)
-            elif kind == 1:
-                out[i] = manhattan_of(boards[i], &g, &t)
-            else:
-                out[i] = manhattan_of(boards[i], &g, &t) + line_conflicts_of(boards[i], &g, &t)
 
 
 def direction_constants():

@@ -1,10 +1,21 @@
-# Heuristic tables for a canonical goal (see _packed.pxd) and whole-board evaluations.
+# The heuristic codes of every compiled kernel, the tables for a canonical goal (see _packed.pxd)
+# and the whole-board evaluations of the heuristics that need no tables.
 #
-# All three heuristics are admissible and consistent; none counts the blank.
+# Names live in one place only, the catalogue of fastpuzzle/heuristics.py, which reads these codes
+# from the Python-visible enum (``fastpuzzle._heuristics.HeuristicCode``). misplaced, manhattan
+# and linear_conflict are admissible and consistent; none counts the blank.
 
 from libc.stdint cimport int8_t, uint8_t, uint64_t
 
 from fastpuzzle._packed cimport Geometry, MAX_CELLS, get_tile, goal_cell_of
+
+cpdef enum HeuristicCode:
+    H_NONE = -1                 # uninformed searches
+    H_MISPLACED = 0
+    H_MANHATTAN = 1
+    H_LINEAR_CONFLICT = 2
+    H_WALKING_DISTANCE = 3      # needs its tables (IDA* only)
+    H_PDB = 4                   # needs its tables (IDA* only)
 
 cdef struct GoalTables:
     int goal_blank
@@ -91,3 +102,40 @@ cdef inline int linear_conflict_of(
     uint64_t board, const Geometry* g, const GoalTables* t
 ) noexcept nogil:
     return manhattan_of(board, g, t) + line_conflicts_of(board, g, t)
+
+
+cdef inline bint is_board_heuristic(int code) noexcept nogil:
+    # Whether board_heuristic() computes `code` from a board alone (no tables needed).
+    return code == H_MISPLACED or code == H_MANHATTAN or code == H_LINEAR_CONFLICT
+
+
+cdef inline bint is_consistent(int code) noexcept nogil:
+    # Whether h(parent) <= 1 + h(child) always holds, so A* never reopens a board.
+    return code == H_MISPLACED or code == H_MANHATTAN or code == H_LINEAR_CONFLICT
+
+
+cdef inline int board_heuristic(
+    int code, uint64_t board, const Geometry* g, const GoalTables* t
+) noexcept nogil:
+    # The heuristic `code` of a whole board; 0 for a code that needs tables.
+    if code == H_MANHATTAN:
+        return manhattan_of(board, g, t)
+    if code == H_MISPLACED:
+        return misplaced_of(board, g, t)
+    if code == H_LINEAR_CONFLICT:
+        return linear_conflict_of(board, g, t)
+    return 0
+
+
+cdef inline int step_heuristic(
+    int code, int h, uint64_t child, int tile, int blank, int target,
+    const Geometry* g, const GoalTables* t,
+) noexcept nogil:
+    # h of `child`, where `tile` slid from `target` into the old blank cell `blank` of a board
+    # whose h was `h`. Manhattan and misplaced change by that one tile; the others are
+    # recomputed (linear conflict's lines all change together).
+    if code == H_MANHATTAN:
+        return h - t.distance[tile][target] + t.distance[tile][blank]
+    if code == H_MISPLACED:
+        return h - (t.goal_cell[tile] != target) + (t.goal_cell[tile] != blank)
+    return board_heuristic(code, child, g, t)

@@ -3,7 +3,6 @@ from typing import Any
 
 __test__: dict[str, str]
 
-HEURISTIC_KINDS: dict[str, int]
 DIRECTION_LETTERS: str
 
 def idastar(
@@ -12,7 +11,7 @@ def idastar(
     rows: int,
     cols: int,
     goal_blank: int,
-    heuristic: str,
+    heuristic: int,
     node_limit: int = 0,
     seconds: float = 0.0,
     max_depth: int = -1,

@@ -30,6 +30,11 @@ from fastpuzzle._control cimport (
     init_counters,
 )
 from fastpuzzle._heuristics cimport (
+    H_LINEAR_CONFLICT,
+    H_MANHATTAN,
+    H_MISPLACED,
+    H_PDB,
+    H_WALKING_DISTANCE,
     GoalTables,
     init_goal_tables,
     leave_count,
@@ -68,21 +73,6 @@ cdef enum:
     MAX_GROUPS = GROUP_MAX_COUNT
     MAX_LINE_TABLE = 6      # lines up to this long use a lookup table; longer ones are computed
     INFINITE = 1 << 30
-
-cdef enum HeuristicKind:
-    H_MISPLACED = 0
-    H_MANHATTAN = 1
-    H_LINEAR_CONFLICT = 2
-    H_WALKING_DISTANCE = 3
-    H_PDB = 4
-
-HEURISTIC_KINDS = {
-    "misplaced": H_MISPLACED,
-    "manhattan": H_MANHATTAN,
-    "linear_conflict": H_LINEAR_CONFLICT,
-    "walking_distance": H_WALKING_DISTANCE,
-    "pdb": H_PDB,
-}
 
 DIRECTION_LETTERS = "UDLR"
 
@@ -580,7 +570,7 @@ def idastar(
     int rows,
     int cols,
     int goal_blank,
-    str heuristic,
+    int heuristic,
     uint64_t node_limit=0,
     double seconds=0.0,
     int max_depth=-1,
@@ -595,21 +585,22 @@ def idastar(
     ----------
     packed, blank, rows, cols, goal_blank
         The canonical start board, its blank cell, its shape and the goal's blank cell.
-    heuristic : str
-        One of ``HEURISTIC_KINDS``.
+    heuristic : int
+        A :class:`~fastpuzzle._heuristics.HeuristicCode`: misplaced, Manhattan, linear
+        conflict, walking distance or pattern databases (``H_PDB``, with ``groups``).
     node_limit, seconds, max_depth
         Limits (0, 0.0 and -1 mean none); the search stops with DEPTH_LIMIT before a bound above
         ``max_depth``.
     progress : callable, optional
         ``progress(expanded, generated, seconds, depth)``, called at most every 2**16 expansions.
     groups : list, optional
-        For ``"pdb"``: ``(tiles, sparse, nibble, table)`` per group, where ``table`` is a
+        For ``H_PDB``: ``(tiles, sparse, nibble, table)`` per group, where ``table`` is a
         read-only uint8 buffer indexed as in ``_pdb``.
     reflect : sequence of int, optional
-        For ``"pdb"``: ``reflect[cell]``, the cell mirrored about the main diagonal, to also look
+        For ``H_PDB``: ``reflect[cell]``, the cell mirrored about the main diagonal, to also look
         up the reflected board (only valid when the goal is symmetric under it).
     walking : tuple, optional
-        For ``"walking_distance"``: ``(v_next, v_dist, v_groups, v_start, h_next, h_dist,
+        For ``H_WALKING_DISTANCE``: ``(v_next, v_dist, v_groups, v_start, h_next, h_dist,
         h_groups, h_start)`` from ``_pdb.walking_tables``.
 
     Returns
@@ -626,8 +617,9 @@ def idastar(
     if s == NULL:
         raise MemoryError()
     try:
-        if heuristic not in HEURISTIC_KINDS:
-            raise ValueError(f"unknown heuristic {heuristic!r}")
+        if heuristic not in (H_MISPLACED, H_MANHATTAN, H_LINEAR_CONFLICT, H_WALKING_DISTANCE,
+                             H_PDB):
+            raise ValueError(f"IDA* has no kernel for heuristic code {heuristic}")
         if rows * cols > MAX_CELLS or rows < 1 or cols < 1:
             raise ValueError(f"expected at most 16 cells, got {rows}x{cols}")
         init_geometry(&s.g, rows, cols)
@@ -635,7 +627,7 @@ def idastar(
         init_moves(s)
         init_counters(&s.counters)
         init_control(&s.control, node_limit, seconds, 0, progress)
-        s.kind = HEURISTIC_KINDS[heuristic]
+        s.kind = heuristic
         s.goal = goal_board(&s.g, &s.t)
         s.status = STATUS_RUNNING
         s.n_groups = 0

@@ -12,7 +12,6 @@ _Core = tuple[int, str, int, int, int, int, float, int, int]
 
 DIRECTION_LETTERS: str
 __test__: dict[str, str]
-HEURISTIC_CODES: dict[str, int]
 
 def perfect_index(
     board: int, blank: int, cells: int, *, tables: bool = True

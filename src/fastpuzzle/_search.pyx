@@ -71,11 +71,13 @@ from fastpuzzle._frontier cimport (
     table_prefetch,
 )
 from fastpuzzle._heuristics cimport (
+    H_NONE,
     GoalTables,
+    board_heuristic,
     init_goal_tables,
-    linear_conflict_of,
-    manhattan_of,
-    misplaced_of,
+    is_board_heuristic,
+    is_consistent,
+    step_heuristic,
 )
 from fastpuzzle._packed cimport (
     DIR_D,
@@ -112,19 +114,6 @@ DIRECTION_LETTERS = "UDLR"
 cdef const char* DIRECTION_CHARS = b"UDLR"
 # Random-walk moves are stored as codes 0..3; this turns them into letters in one call.
 _CODE_TO_LETTER = bytes.maketrans(b"\x00\x01\x02\x03", b"UDLR")
-
-cdef enum:
-    H_NONE = -1
-    H_MISPLACED = 0
-    H_MANHATTAN = 1
-    H_LINEAR_CONFLICT = 2
-
-#: Codes of the heuristics the drivers compute (``heuristic=`` argument).
-HEURISTIC_CODES = {
-    "misplaced": H_MISPLACED,
-    "manhattan": H_MANHATTAN,
-    "linear_conflict": H_LINEAR_CONFLICT,
-}
 
 
 cdef struct MoveList:
@@ -208,29 +197,14 @@ cdef void init_run(
 
 
 cdef inline int h_full(const Puzzle* p, uint64_t board) noexcept nogil:
-    if p.heuristic == H_MANHATTAN:
-        return manhattan_of(board, &p.geo, &p.tables)
-    if p.heuristic == H_MISPLACED:
-        return misplaced_of(board, &p.geo, &p.tables)
-    if p.heuristic == H_LINEAR_CONFLICT:
-        return linear_conflict_of(board, &p.geo, &p.tables)
-    return 0
+    return board_heuristic(p.heuristic, board, &p.geo, &p.tables)
 
 
 cdef inline int h_step(
     const Puzzle* p, int h, uint64_t child, int tile, int blank, int target
 ) noexcept nogil:
-    # `tile` slid from `target` into the old blank cell `blank`; Manhattan and misplaced are
-    # updated from that one tile, linear conflict is recomputed (its lines all change together).
-    if p.heuristic == H_MANHATTAN:
-        return h - p.tables.distance[tile][target] + p.tables.distance[tile][blank]
-    if p.heuristic == H_MISPLACED:
-        return (
-            h - (p.tables.goal_cell[tile] != target) + (p.tables.goal_cell[tile] != blank)
-        )
-    if p.heuristic == H_LINEAR_CONFLICT:
-        return linear_conflict_of(child, &p.geo, &p.tables)
-    return 0
+    # `tile` slid from `target` into the old blank cell `blank`.
+    return step_heuristic(p.heuristic, h, child, tile, blank, target, &p.geo, &p.tables)
 
 
 cdef inline int memory_status(Run* r, int rc) except -1 nogil:
@@ -892,16 +866,20 @@ def best_first(
     cdef PermIndex px
     cdef uint8_t* state = NULL
     cdef void* gs = NULL
-    # Plain A* with a consistent heuristic (all of them here) expands each board at its
-    # shortest distance, so every g it stores is at most the space's diameter plus one: 56 on
-    # the perfect-index boards (2x5), and a byte holds it. Other weightings keep 32 bits.
-    cdef bint small_g = g_scale == 1 and h_scale == 1 and not lookahead
+    # Plain A* with a consistent heuristic expands each board at its shortest distance, so
+    # every g it stores is at most the space's diameter plus one: 56 on the perfect-index boards
+    # (2x5), and a byte holds it. Other weightings and heuristics keep 32 bits.
+    cdef bint small_g = (
+        g_scale == 1 and h_scale == 1 and not lookahead and is_consistent(heuristic)
+    )
     cdef size_t g_bytes = sizeof(uint8_t) if small_g else sizeof(uint32_t)
     cdef bint perfect = (
         perfect_hash and rows * cols <= PERFECT_BEST_FIRST_CELLS
         and perfect_fits(&px, rows * cols, 1 + g_bytes, memory_limit)
     )
     cdef str moves = ""
+    if not is_board_heuristic(heuristic):
+        raise ValueError(f"heuristic code {heuristic} has no whole-board kernel")
     t.slots = NULL
     bq_init(&q)
     init_run(&r, start, blank, rows, cols, goal_blank, heuristic, node_limit, time_limit,

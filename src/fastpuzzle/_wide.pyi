@@ -4,14 +4,13 @@ import numpy as np
 import numpy.typing as npt
 
 __test__: dict[str, str]
-HEURISTIC_KINDS: dict[str, int]
 
 def apply_moves(
     cells: npt.NDArray[np.uint16], blank: int, rows: int, cols: int, codes: npt.NDArray[np.uint8]
 ) -> tuple[int, int]: ...
 def hash_cells(cells: npt.NDArray[np.uint16]) -> int: ...
 def heuristic(
-    name: str, cells: npt.NDArray[np.uint16], rows: int, cols: int, goal_blank: int
+    code: int, cells: npt.NDArray[np.uint16], rows: int, cols: int, goal_blank: int
 ) -> int: ...
 def line_conflicts(
     cells: npt.NDArray[np.uint16], rows: int, cols: int, goal_blank: int
@@ -24,7 +23,7 @@ def idastar(
     cols: int,
     goal_blank: int,
     *,
-    heuristic: str = ...,
+    heuristic: int = ...,
     weight: float = ...,
     node_limit: int = ...,
     time_limit: float = ...,

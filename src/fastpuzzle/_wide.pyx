@@ -20,6 +20,12 @@ from fastpuzzle._control cimport (
     init_control,
     init_counters,
 )
+from fastpuzzle._heuristics cimport (
+    H_LINEAR_CONFLICT,
+    H_MANHATTAN,
+    H_MISPLACED,
+    H_WALKING_DISTANCE,
+)
 from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
 from fastpuzzle._wide cimport (
     PACK5_MAX_CELLS,
@@ -84,15 +90,22 @@ def unpack_two_words(uint64_t lo, uint64_t hi, int cells):
     return tuple([out[i] for i in range(cells)])
 
 
-HEURISTIC_KINDS = {"manhattan": 1, "linear_conflict": 2, "walking_distance": 3}
+def heuristic(int code, const uint16_t[::1] cells, int rows, int cols, int goal_blank):
+    """The heuristic ``code`` (misplaced, Manhattan or linear conflict) of a canonical wide board.
 
-
-def heuristic(str name, const uint16_t[::1] cells, int rows, int cols, int goal_blank):
-    """Evaluate ``"manhattan"`` or ``"linear_conflict"`` on one canonical wide board."""
-    cdef int kind = HEURISTIC_KINDS[name]
-    if kind == 1:
+    Raises ValueError for a code without a whole-board kernel on wide boards.
+    """
+    cdef int cell, count = 0
+    if code == H_MANHATTAN:
         return wide_manhattan(&cells[0], rows, cols, goal_blank)
-    return wide_linear_conflict(&cells[0], rows, cols, goal_blank)
+    if code == H_LINEAR_CONFLICT:
+        return wide_linear_conflict(&cells[0], rows, cols, goal_blank)
+    if code == H_MISPLACED:
+        for cell in range(rows * cols):
+            if cells[cell] != 0 and goal_cell_of(cells[cell], goal_blank) != cell:
+                count += 1
+        return count
+    raise ValueError(f"heuristic code {code} has no whole-board kernel on wide boards")
 
 
 def line_conflicts(const uint16_t[::1] cells, int rows, int cols, int goal_blank):
@@ -115,9 +128,6 @@ def direction_constants():
 
 cdef enum:
     WIDE_MAX_PATH = 1000        # deepest path IDA* follows: keeps the recursion's stack small
-    KIND_MANHATTAN = 1
-    KIND_LINEAR_CONFLICT = 2
-    KIND_WALKING_DISTANCE = 3
     SCALE = 1000
 
 cdef struct WideSearch:
@@ -233,7 +243,7 @@ cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
         nh = h - search_distance(s, tile, target) + search_distance(s, tile, blank)
         old_v = s.wd_v
         old_h = s.wd_h
-        if s.kind == KIND_WALKING_DISTANCE:
+        if s.kind == H_WALKING_DISTANCE:
             walk(s, d, tile, blank, target)
             nh = walking_h(s)
         s.cells[blank] = tile
@@ -241,7 +251,7 @@ cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
         s.blank = target
         a = -1
         old_a = 0
-        if s.kind == KIND_LINEAR_CONFLICT:
+        if s.kind == H_LINEAR_CONFLICT:
             # A vertical move takes one tile from one row to another (its column keeps its
             # order); a horizontal move, from one column to another. A line counts only the
             # tiles whose goal is on it, so only the tile's goal line can change, if it is one
@@ -284,14 +294,14 @@ cdef int run_idastar(WideSearch* s) except -2 nogil:
     for cell in range(n):
         if s.cells[cell] != 0:
             h += search_distance(s, s.cells[cell], cell)
-    if s.kind == KIND_LINEAR_CONFLICT:
+    if s.kind == H_LINEAR_CONFLICT:
         for r in range(s.rows):
             s.row_conf[r] = search_row_conflicts(s, r)
             h += s.row_conf[r]
         for c in range(s.cols):
             s.col_conf[c] = search_col_conflicts(s, c)
             h += s.col_conf[c]
-    elif s.kind == KIND_WALKING_DISTANCE:
+    elif s.kind == H_WALKING_DISTANCE:
         h = walking_h(s)
     s.bound = s.weight * h
     while True:
@@ -320,7 +330,7 @@ def idastar(
     int cols,
     int goal_blank,
     *,
-    str heuristic="linear_conflict",
+    int heuristic=H_LINEAR_CONFLICT,
     double weight=1.0,
     unsigned long long node_limit=0,
     double time_limit=0.0,
@@ -330,8 +340,9 @@ def idastar(
 ):
     """IDA* (weighted when ``weight`` > 1: f = g + w*h) on a canonical wide board.
 
-    ``cells`` is used as scratch and left in an unspecified order. ``heuristic`` is
-    ``"manhattan"``, ``"linear_conflict"`` or ``"walking_distance"``; the last needs
+    ``cells`` is used as scratch and left in an unspecified order. ``heuristic`` is the
+    :class:`~fastpuzzle._heuristics.HeuristicCode` of Manhattan, linear conflict or walking
+    distance; the last needs
     ``walking``, as ``fastpuzzle.pdb.walking_args`` returns it: ``(v_next, v_dist, v_lines,
     v_start, h_next, h_dist, h_lines, h_start)``, a side with ``None`` tables starting from its
     Manhattan component. ``max_depth`` < 0 means the core's own cap (1000
@@ -351,13 +362,15 @@ def idastar(
     cdef const uint8_t[::1] h_dist
     if weight < 1.0:
         raise ValueError(f"expected a weight >= 1, got {weight!r}")
-    s.kind = HEURISTIC_KINDS[heuristic]
+    if heuristic not in (H_MANHATTAN, H_LINEAR_CONFLICT, H_WALKING_DISTANCE):
+        raise ValueError(f"wide IDA* has no kernel for heuristic code {heuristic}")
+    s.kind = heuristic
     s.wd_v = s.wd_h = 0
     s.wd_v_lines = rows
     s.wd_h_lines = cols
     s.wd_v_next = s.wd_h_next = NULL
     s.wd_v_dist = s.wd_h_dist = NULL
-    if s.kind == KIND_WALKING_DISTANCE:
+    if s.kind == H_WALKING_DISTANCE:
         if walking is None:
             raise ValueError("walking_distance needs its tables")
         v_tables, v_dist_obj, v_lines, s.wd_v, h_tables, h_dist_obj, h_lines, s.wd_h = walking

@@ -5,18 +5,19 @@ Names are lower-case (``"astar"``, ``"linear_conflict"``); aliases such as ``"A*
 underscores. An unknown name raises :class:`~fastpuzzle.errors.UnknownNameError` listing the
 valid ones.
 
-Each :class:`Algorithm` says whether it is informed (takes a heuristic), complete, optimal, what
-its memory grows with, and holds the driver that runs it: a function from a :class:`Request` to
-the compiled core's result tuple (:data:`fastpuzzle.results.CoreResult`).
+Each :class:`Algorithm` says which heuristic kernel it runs (none for uninformed searches),
+whether it needs an admissible heuristic, whether it is complete and optimal, what its memory
+grows with, and holds the driver that runs it: a function from a :class:`Request` to the
+compiled core's result tuple (:data:`fastpuzzle.results.CoreResult`).
 
-To add a heuristic, append a :class:`Heuristic` to :data:`HEURISTIC_LIST`; ``classic=False``
-marks one that only IDA* computes (for example pattern databases).
+Heuristics live in their own catalogue, :mod:`fastpuzzle.heuristics`; the names this module
+re-exports (:class:`Heuristic`, :data:`HEURISTIC_LIST`, :func:`resolve_heuristic`,
+:func:`heuristic_names`) come from there.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import floor
@@ -25,6 +26,14 @@ from typing import Literal
 
 from fastpuzzle import _search
 from fastpuzzle.errors import UnknownNameError
+from fastpuzzle.heuristics import (
+    BY_NAME,
+    CATALOGUE,
+    Heuristic,
+    heuristic_names,
+    name_key,
+    resolve_heuristic,
+)
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import Problem
 from fastpuzzle.results import CoreResult
@@ -52,72 +61,8 @@ DEFAULT_WEIGHT = 2.0
 
 CoreProgress = Callable[[int, int, float, int], None]
 
-
-def _key(name: str) -> str:
-    return re.sub(r"[\s_\-]+", "", name.strip().lower())
-
-
-@dataclass(frozen=True)
-class Heuristic:
-    """A heuristic known to the searches.
-
-    Attributes
-    ----------
-    name : str
-        Canonical lower-case name.
-    aliases : tuple of str
-        Other accepted spellings.
-    doc : str
-        One line on what it computes.
-    classic : bool
-        Whether every informed search computes it (else only IDA*).
-    """
-
-    name: str
-    aliases: tuple[str, ...]
-    doc: str
-    classic: bool = True
-
-
-#: Every heuristic, in order of strength. Extend by appending.
-HEURISTIC_LIST: tuple[Heuristic, ...] = (
-    Heuristic("misplaced", ("hamming", "misplaced_tiles"), "tiles off their goal cell"),
-    Heuristic("manhattan", ("md", "manhattan_distance"), "sum of row + column distances"),
-    Heuristic(
-        "linear_conflict",
-        ("lc", "linear_conflicts"),
-        "Manhattan + 2 per tile that must leave its row or column (Hansson et al.)",
-    ),
-    # IDA*-only heuristics (fastpuzzle.optimal): walking distance and pattern databases.
-    Heuristic(
-        "walking_distance",
-        ("wd", "walking"),
-        "walking distance (Takahashi): exact row/column-group abstraction, shapes up to 4x4",
-        classic=False,
-    ),
-    Heuristic(
-        "pdb",
-        ("pattern_database", "pattern_databases"),
-        "best additive pattern database on disk (4x4: 7-8 if built, else 6-6-3 built on first "
-        "use; 5x5: 6-6-6-6 once built), max with its reflection",
-        classic=False,
-    ),
-    Heuristic("pdb555", ("pdb_5_5_5",), "4x4 additive pattern database 5-5-5", classic=False),
-    Heuristic("pdb663", ("pdb_6_6_3",), "4x4 additive pattern database 6-6-3", classic=False),
-    Heuristic(
-        "pdb78",
-        ("pdb_7_8",),
-        "4x4 additive pattern database 7-8 (build once: fastpuzzle pdb build 7-8)",
-        classic=False,
-    ),
-    Heuristic(
-        "pdb6666",
-        ("pdb_6_6_6_6",),
-        "5x5 additive pattern database 6-6-6-6 (build once: fastpuzzle pdb build 6-6-6-6)",
-        classic=False,
-    ),
-    Heuristic("table", ("exact", "exact_table"), "3x3 exact distance table", classic=False),
-)
+#: Every heuristic (the catalogue of :mod:`fastpuzzle.heuristics`, under its older name).
+HEURISTIC_LIST: tuple[Heuristic, ...] = CATALOGUE
 
 
 @dataclass(frozen=True)
@@ -145,8 +90,12 @@ class Algorithm:
         Canonical lower-case name.
     aliases : tuple of str
         Other accepted spellings.
-    informed : bool
-        Whether it takes a heuristic.
+    kernel : {"best_first", "idastar"} or None
+        Which heuristic kernels it runs (see :class:`~fastpuzzle.heuristics.Heuristic`); None
+        for searches that take no heuristic.
+    needs_admissible : bool
+        Whether its promise (shortest, or within its weight of shortest) needs an admissible
+        heuristic.
     complete : bool
         Whether it finds a solution whenever one exists (given the memory and time).
     optimal : bool
@@ -161,12 +110,18 @@ class Algorithm:
 
     name: str
     aliases: tuple[str, ...]
-    informed: bool
+    kernel: Literal["best_first", "idastar"] | None
+    needs_admissible: bool
     complete: bool
     optimal: bool
     memory: Literal["nodes", "path"]
     doc: str
     driver: Driver
+
+    @property
+    def informed(self) -> bool:
+        """Whether it takes a heuristic."""
+        return self.kernel is not None
 
     @property
     def stores_nodes(self) -> bool:
@@ -199,7 +154,7 @@ def _start(request: Request) -> tuple[int, int, int, int, int]:
 
 
 def _heuristic_code(request: Request) -> int:
-    return int(_search.HEURISTIC_CODES[request.heuristic or "manhattan"])
+    return int(BY_NAME[request.heuristic or "manhattan"].code)
 
 
 def weight_fraction(weight: float) -> tuple[int, int]:
@@ -353,7 +308,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "bfs",
         ("breadth-first", "breadth-first search", "bfs search"),
-        informed=False,
+        kernel=None,
+        needs_admissible=False,
         complete=True,
         optimal=True,
         memory="nodes",
@@ -363,7 +319,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "dfs",
         ("depth-first", "depth-limited", "dls"),
-        informed=False,
+        kernel=None,
+        needs_admissible=False,
         complete=False,
         optimal=False,
         memory="nodes",
@@ -376,7 +333,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "iddfs",
         ("iterative-deepening", "iterative-deepening-dfs", "ids", "id-dfs"),
-        informed=False,
+        kernel=None,
+        needs_admissible=False,
         complete=True,
         optimal=True,
         memory="path",
@@ -386,7 +344,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "greedy",
         ("greedy-best-first", "gbfs", "best-first", "greedy-one-level"),
-        informed=True,
+        kernel="best_first",
+        needs_admissible=False,
         complete=True,
         optimal=False,
         memory="nodes",
@@ -396,7 +355,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "lookahead",
         ("greedy-two-level", "two-level", "greedy2", "greedy-lookahead"),
-        informed=True,
+        kernel="best_first",
+        needs_admissible=False,
         complete=True,
         optimal=False,
         memory="nodes",
@@ -409,7 +369,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "random",
         ("random-walk", "randomwalk"),
-        informed=False,
+        kernel=None,
+        needs_admissible=False,
         complete=False,
         optimal=False,
         memory="nodes",
@@ -422,7 +383,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "astar",
         ("a*", "a-star", "a star"),
-        informed=True,
+        kernel="best_first",
+        needs_admissible=True,
         complete=True,
         optimal=True,
         memory="nodes",
@@ -432,7 +394,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "wastar",
         ("wa*", "weighted-astar", "weighted-a*", "weighted a star"),
-        informed=True,
+        kernel="best_first",
+        needs_admissible=True,
         complete=True,
         optimal=False,
         memory="nodes",
@@ -445,7 +408,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "bidirectional",
         ("bidi", "bidirectional-bfs", "bi-bfs", "bidirectional-search"),
-        informed=False,
+        kernel=None,
+        needs_admissible=False,
         complete=True,
         optimal=True,
         memory="nodes",
@@ -455,7 +419,8 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     Algorithm(
         "idastar",
         ("ida*", "ida-star", "ida star"),
-        informed=True,
+        kernel="idastar",
+        needs_admissible=True,
         complete=True,
         optimal=True,
         memory="path",
@@ -473,43 +438,17 @@ def algorithm_names() -> tuple[str, ...]:
     return tuple(ALGORITHMS)
 
 
-def heuristic_names(*, classic_only: bool = False) -> tuple[str, ...]:
-    """Canonical names of every heuristic (only those all informed searches compute, if asked)."""
-    return tuple(h.name for h in HEURISTIC_LIST if h.classic or not classic_only)
-
-
-#: Most spellings each name cache keeps: callers use a handful, so this only bounds a caller
-#: that invents names in a loop.
-_MAX_HITS = 256
-
-
-def _index(entries: tuple[Algorithm, ...] | tuple[Heuristic, ...]) -> dict[str, str]:
-    """Normalised name or alias -> canonical name."""
-    index: dict[str, str] = {}
+def _index(entries: tuple[Algorithm, ...]) -> dict[str, Algorithm]:
+    """Every spelling, exact and normalised, of every name: a plain lookup serves the usual call."""
+    index: dict[str, Algorithm] = {}
     for entry in entries:
         for name in (entry.name, *entry.aliases):
-            index.setdefault(_key(name), entry.name)
+            index.setdefault(name, entry)
+            index.setdefault(name_key(name), entry)
     return index
 
 
 _ALGORITHM_INDEX = _index(_ALGORITHM_LIST)
-
-# Names as callers spell them -> what they resolved to, so that repeated searches skip the
-# normalising regex. Only plain str names that resolved are kept: errors are rare, and a str
-# subclass could hash or compare unlike its text.
-_algorithm_hits: dict[str, Algorithm] = {}
-
-_heuristic_cache: tuple[
-    tuple[Heuristic, ...], dict[str, str], dict[tuple[str, bool], Heuristic]
-] = ((), {}, {})
-
-
-def _heuristic_tables() -> tuple[dict[str, str], dict[tuple[str, bool], Heuristic]]:
-    # Rebuilt whenever HEURISTIC_LIST is replaced (entries appended), else reused.
-    global _heuristic_cache
-    if _heuristic_cache[0] is not HEURISTIC_LIST:
-        _heuristic_cache = (HEURISTIC_LIST, _index(HEURISTIC_LIST), {})
-    return _heuristic_cache[1], _heuristic_cache[2]
 
 
 def resolve_algorithm(name: str) -> Algorithm:
@@ -520,41 +459,11 @@ def resolve_algorithm(name: str) -> Algorithm:
     UnknownNameError
         If no algorithm has that name; the message lists the valid ones.
     """
-    if type(name) is str:
-        hit = _algorithm_hits.get(name)
-        if hit is not None:
-            return hit
-    canonical = _ALGORITHM_INDEX.get(_key(name)) if isinstance(name, str) else None
-    if canonical is None:
+    algorithm = _ALGORITHM_INDEX.get(name) if type(name) is str else None
+    if algorithm is None and isinstance(name, str):
+        algorithm = _ALGORITHM_INDEX.get(name_key(name))
+    if algorithm is None:
         raise UnknownNameError(
             f"unknown algorithm {name!r}; expected one of {', '.join(algorithm_names())}"
         )
-    algorithm = ALGORITHMS[canonical]
-    if type(name) is str and len(_algorithm_hits) < _MAX_HITS:
-        _algorithm_hits[name] = algorithm
     return algorithm
-
-
-def resolve_heuristic(name: str, algorithm: Algorithm | None = None) -> Heuristic:
-    """The heuristic called ``name`` or one of its aliases (case-insensitive).
-
-    Raises
-    ------
-    UnknownNameError
-        If no heuristic has that name, or ``algorithm`` cannot compute it.
-    """
-    classic_only = algorithm is not None and algorithm.name != "idastar"
-    index, hits = _heuristic_tables()
-    if type(name) is str:
-        hit = hits.get((name, classic_only))
-        if hit is not None:
-            return hit
-    valid = heuristic_names(classic_only=classic_only)
-    canonical = index.get(_key(name)) if isinstance(name, str) else None
-    if canonical is not None and canonical in valid:
-        heuristic = next(h for h in HEURISTIC_LIST if h.name == canonical)
-        if type(name) is str and len(hits) < _MAX_HITS:
-            hits[name, classic_only] = heuristic
-        return heuristic
-    where = f" for {algorithm.name}" if algorithm is not None else ""
-    raise UnknownNameError(f"unknown heuristic {name!r}{where}; expected one of {', '.join(valid)}")

@@ -1,40 +1,358 @@
-"""Heuristics callable from Python, for any goal: ``misplaced``, ``manhattan``, ``linear_conflict``.
+"""The heuristic catalogue: every heuristic, what it computes and where it can be used.
 
-None counts the blank. All three are admissible (never above the true number of moves) and
-consistent. ``linear_conflict`` follows Hansson et al.: Manhattan distance plus two moves for
-every tile that must leave its row or column to let the others pass (the minimum number, found as
-the line's length minus its longest increasing run of goal positions).
+Each :class:`Heuristic` entry says what it is (name, aliases, one line of help), whether it is
+admissible, which compiled kernel computes it (its :class:`~fastpuzzle._heuristics.HeuristicCode`)
+and what that kernel supports: the best-first searches and :func:`evaluate` (a whole-board
+kernel), IDA* on boards of up to 16 cells and past them, the shapes it works on and the tables
+it needs. Every other list of heuristic names in fastpuzzle is generated from :data:`CATALOGUE`.
+
+To add a heuristic: one entry here and its kernel (a code in ``_heuristics.pxd`` with its
+whole-board evaluation in ``board_heuristic``, or an IDA* driver). Nothing else learns its name.
+
+None of the heuristics counts the blank. ``misplaced``, ``manhattan`` and ``linear_conflict``
+are admissible and consistent; ``linear_conflict`` follows Hansson et al.: Manhattan distance
+plus two moves for every tile that must leave its row or column to let the others pass (the
+minimum number, found as the line's length minus its longest increasing run of goal positions).
 """
 
 from __future__ import annotations
 
-from fastpuzzle import _board, _wide
-from fastpuzzle.board import BoardLike
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
+
+from fastpuzzle import _heuristics, _wide
+from fastpuzzle._heuristics import HeuristicCode
+from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.problem import make_problem
 
-__all__ = ["HEURISTICS", "evaluate", "linear_conflict", "manhattan", "misplaced"]
+if TYPE_CHECKING:
+    from fastpuzzle.algorithms import Algorithm
 
-#: Names of the heuristics every informed search accepts.
-HEURISTICS = ("misplaced", "manhattan", "linear_conflict")
+__all__ = [
+    "BY_NAME",
+    "CATALOGUE",
+    "HEURISTICS",
+    "Heuristic",
+    "evaluate",
+    "heuristic_names",
+    "linear_conflict",
+    "lookup_heuristic",
+    "manhattan",
+    "misplaced",
+    "name_key",
+    "resolve_heuristic",
+    "supported_heuristics",
+]
+
+Encoding = Literal["packed", "wide"]
+Tables = Literal["walking", "pdb", "exact"]
+
+_BOTH: frozenset[Encoding] = frozenset({"packed", "wide"})
+_PACKED: frozenset[Encoding] = frozenset({"packed"})
+_NONE: frozenset[Encoding] = frozenset()
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """One heuristic and what supports it.
+
+    Attributes
+    ----------
+    name : str
+        Canonical lower-case name.
+    aliases : tuple of str
+        Other accepted spellings (matched case-insensitively, ignoring spaces, ``-`` and ``_``).
+    doc : str
+        One line on what it computes.
+    code : HeuristicCode
+        The code the compiled kernels know it by (``_heuristics.pxd``).
+    admissible : bool
+        Never above the true distance: searches that promise shortest (or bounded) solutions
+        accept only admissible heuristics.
+    board_kernel : frozenset of {"packed", "wide"}
+        Board encodings on which it is computed from the board alone: the best-first searches
+        use it on packed boards (up to 16 cells), :func:`evaluate` on both.
+    idastar : frozenset of {"packed", "wide"}
+        Board encodings IDA* computes it on (packed: up to 16 cells; wide: past 16 cells).
+    tables : {"walking", "pdb", "exact"} or None
+        The tables it needs (built or loaded before the search), if any.
+    shapes : tuple of (rows, cols), optional
+        The only shapes it works on; None: any shape its kernels take.
+    max_cells : int, optional
+        The largest board (in cells) it works on, if smaller than its kernels allow.
+    partition : str, optional
+        For a named pattern-database partition: the partition's name (``"6-6-3"``).
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    doc: str
+    code: HeuristicCode
+    admissible: bool = True
+    board_kernel: frozenset[Encoding] = _NONE
+    idastar: frozenset[Encoding] = _NONE
+    tables: Tables | None = None
+    shapes: tuple[Shape, ...] | None = None
+    max_cells: int | None = None
+    partition: str | None = None
+
+    @property
+    def classic(self) -> bool:
+        """Whether the best-first searches (greedy, A*, ...) compute it, not only IDA*."""
+        return "packed" in self.board_kernel
+
+    def fits(self, shape: Shape) -> bool:
+        """Whether it works on boards of ``shape`` (ignoring which search asks)."""
+        rows, cols = shape
+        if self.shapes is not None and shape not in self.shapes:
+            return False
+        return self.max_cells is None or rows * cols <= self.max_cells
+
+
+_PDB_HELP = "additive pattern database, max with its reflection"
+
+#: Every heuristic, in order of strength within its kind.
+CATALOGUE: tuple[Heuristic, ...] = (
+    Heuristic(
+        "misplaced",
+        ("hamming", "misplaced_tiles"),
+        "tiles off their goal cell",
+        HeuristicCode.H_MISPLACED,
+        board_kernel=_BOTH,
+        idastar=_PACKED,
+    ),
+    Heuristic(
+        "manhattan",
+        ("md", "manhattan_distance"),
+        "sum of row + column distances",
+        HeuristicCode.H_MANHATTAN,
+        board_kernel=_BOTH,
+        idastar=_BOTH,
+    ),
+    Heuristic(
+        "linear_conflict",
+        ("lc", "linear_conflicts"),
+        "Manhattan + 2 per tile that must leave its row or column (Hansson et al.)",
+        HeuristicCode.H_LINEAR_CONFLICT,
+        board_kernel=_BOTH,
+        idastar=_BOTH,
+    ),
+    Heuristic(
+        "walking_distance",
+        ("wd", "walking"),
+        "walking distance (Takahashi): exact row/column-group abstraction, where one side's "
+        "tables stay small",
+        HeuristicCode.H_WALKING_DISTANCE,
+        idastar=_BOTH,
+        tables="walking",
+    ),
+    Heuristic(
+        "pdb",
+        ("pattern_database", "pattern_databases"),
+        "best additive pattern database on disk (4x4: 7-8 if built, else 6-6-3 built on first "
+        "use; 5x5: 6-6-6-6 once built), max with its reflection",
+        HeuristicCode.H_PDB,
+        idastar=_BOTH,
+        tables="pdb",
+        max_cells=25,
+    ),
+    Heuristic(
+        "pdb555",
+        ("pdb_5_5_5",),
+        f"4x4 {_PDB_HELP}: 5-5-5",
+        HeuristicCode.H_PDB,
+        idastar=_PACKED,
+        tables="pdb",
+        shapes=((4, 4),),
+        partition="5-5-5",
+    ),
+    Heuristic(
+        "pdb663",
+        ("pdb_6_6_3",),
+        f"4x4 {_PDB_HELP}: 6-6-3",
+        HeuristicCode.H_PDB,
+        idastar=_PACKED,
+        tables="pdb",
+        shapes=((4, 4),),
+        partition="6-6-3",
+    ),
+    Heuristic(
+        "pdb78",
+        ("pdb_7_8",),
+        f"4x4 {_PDB_HELP}: 7-8 (build once: fastpuzzle pdb build 7-8)",
+        HeuristicCode.H_PDB,
+        idastar=_PACKED,
+        tables="pdb",
+        shapes=((4, 4),),
+        partition="7-8",
+    ),
+    Heuristic(
+        "pdb6666",
+        ("pdb_6_6_6_6",),
+        f"5x5 {_PDB_HELP}: 6-6-6-6 (build once: fastpuzzle pdb build 6-6-6-6)",
+        HeuristicCode.H_PDB,
+        idastar=frozenset({"wide"}),
+        tables="pdb",
+        shapes=((5, 5),),
+        partition="6-6-6-6",
+    ),
+    Heuristic(
+        "table",
+        ("exact", "exact_table"),
+        "exact distance of every board, for boards of up to 9 cells (built in memory)",
+        HeuristicCode.H_PDB,
+        idastar=_PACKED,
+        tables="exact",
+        max_cells=9,
+    ),
+)
+
+#: Every heuristic by canonical name (read-only).
+BY_NAME: Mapping[str, Heuristic] = MappingProxyType({h.name: h for h in CATALOGUE})
+
+#: Names of the heuristics every informed search computes on boards of up to 16 cells.
+HEURISTICS: tuple[str, ...] = tuple(
+    h.name for h in CATALOGUE if h.admissible and h.classic and "packed" in h.idastar
+)
+
+
+def name_key(name: str) -> str:
+    """``name`` as the catalogues match it: lower case, without spaces, ``-`` or ``_``."""
+    return re.sub(r"[\s_\-]+", "", name.strip().lower())
+
+
+# Every spelling, exact and normalised, of every name: a plain lookup serves the usual call.
+_INDEX: dict[str, Heuristic] = {}
+for _entry in CATALOGUE:
+    for _spelling in (_entry.name, *_entry.aliases):
+        _INDEX.setdefault(_spelling, _entry)
+        _INDEX.setdefault(name_key(_spelling), _entry)
+
+
+def lookup_heuristic(name: str) -> Heuristic | None:
+    """The heuristic called ``name`` or one of its aliases, or None."""
+    entry = _INDEX.get(name) if type(name) is str else None
+    if entry is None and isinstance(name, str):
+        entry = _INDEX.get(name_key(name))
+    return entry
+
+
+def heuristic_names(*, classic_only: bool = False) -> tuple[str, ...]:
+    """Canonical names of every heuristic (only those the best-first searches compute, if asked)."""
+    return tuple(h.name for h in CATALOGUE if h.classic or not classic_only)
+
+
+def supported_heuristics(algorithm: Algorithm, cells: int = MAX_CELLS) -> tuple[str, ...]:
+    """Names of the heuristics ``algorithm`` computes on boards of ``cells`` cells."""
+    return tuple(h.name for h in CATALOGUE if _supports(algorithm, h, cells) is None)
+
+
+def _supports(algorithm: Algorithm, heuristic: Heuristic, cells: int) -> str | None:
+    """Why ``algorithm`` cannot use ``heuristic`` on boards of ``cells`` cells, or None."""
+    encoding: Encoding = "packed" if cells <= MAX_CELLS else "wide"
+    if algorithm.kernel == "idastar":
+        computed = encoding in heuristic.idastar
+    elif algorithm.kernel == "best_first":
+        computed = encoding == "packed" and "packed" in heuristic.board_kernel
+    else:
+        return f"{algorithm.name} does not use a heuristic"
+    if not computed:
+        where = (
+            f"on boards of up to {MAX_CELLS} cells" if encoding == "packed" else "on bigger ones"
+        )
+        return f"{algorithm.name} does not compute it {where}"
+    if algorithm.needs_admissible and not heuristic.admissible:
+        return f"it is not admissible, and {algorithm.name} needs an admissible heuristic"
+    return None
+
+
+def resolve_heuristic(
+    name: str, algorithm: Algorithm | None = None, *, shape: Shape | None = None
+) -> Heuristic:
+    """The heuristic called ``name`` or one of its aliases (case-insensitive).
+
+    Parameters
+    ----------
+    name : str
+        A name or alias of :data:`CATALOGUE`.
+    algorithm : Algorithm, optional
+        Also check that this algorithm computes it (on boards of ``shape``).
+    shape : (rows, cols), optional
+        Also check that it works on this shape.
+
+    Raises
+    ------
+    UnknownNameError
+        If no heuristic has that name, or it does not work with ``algorithm`` or ``shape``; the
+        message names the heuristics that do.
+    """
+    entry = lookup_heuristic(name)
+    cells = MAX_CELLS if shape is None else shape[0] * shape[1]
+    if entry is None:
+        where = "" if algorithm is None else f" for {algorithm.name}"
+        known = tuple(BY_NAME) if algorithm is None else supported_heuristics(algorithm, cells)
+        raise UnknownNameError(
+            f"unknown heuristic {name!r}{where}; expected one of {', '.join(known) or 'none'}"
+        )
+    if shape is not None and not entry.fits(shape):
+        fitting = [h.name for h in CATALOGUE if h.fits(shape)]
+        if algorithm is not None:
+            fitting = [n for n in fitting if _supports(algorithm, BY_NAME[n], cells) is None]
+        raise UnknownNameError(
+            f"heuristic {entry.name!r} does not work on {shape[0]}x{shape[1]} boards "
+            f"({_shape_rule(entry)}); expected one of {', '.join(fitting)}"
+        )
+    why = None if algorithm is None else _supports(algorithm, entry, cells)
+    if why is not None:
+        assert algorithm is not None
+        size = "" if cells <= MAX_CELLS else f" on boards past {MAX_CELLS} cells"
+        supported = ", ".join(supported_heuristics(algorithm, cells)) or "none"
+        raise UnknownNameError(
+            f"unknown heuristic {name!r} for {algorithm.name}{size} ({why}); "
+            f"expected one of {supported}"
+        )
+    return entry
+
+
+def _shape_rule(heuristic: Heuristic) -> str:
+    if heuristic.shapes is not None:
+        return "only " + ", ".join(f"{r}x{c}" for r, c in heuristic.shapes)
+    return f"boards of at most {heuristic.max_cells} cells"
 
 
 def evaluate(name: str, board: BoardLike, goal: BoardLike | None = None) -> int:
-    """Evaluate heuristic ``name`` (one of :data:`HEURISTICS`) on ``board`` towards ``goal``."""
-    if name not in HEURISTICS:
-        raise UnknownNameError(
-            f"unknown heuristic {name!r}; expected one of {', '.join(HEURISTICS)}"
-        )
+    """Evaluate heuristic ``name`` on ``board`` towards ``goal``.
+
+    Any heuristic computed from the board alone works (see :data:`CATALOGUE`: those with a
+    ``board_kernel``); the default goal is the tiles in order, blank last.
+
+    Raises
+    ------
+    UnknownNameError
+        If ``name`` is not such a heuristic (for this board's size).
+    """
     problem = make_problem(board, goal, check_solvable=False)
-    if not problem.wide:
+    encoding: Encoding = "wide" if problem.wide else "packed"
+    entry = lookup_heuristic(name)
+    if entry is None or encoding not in entry.board_kernel:
+        valid = ", ".join(h.name for h in CATALOGUE if encoding in h.board_kernel)
+        size = "" if encoding == "packed" else f" on boards past {MAX_CELLS} cells"
+        raise UnknownNameError(f"unknown heuristic {name!r}{size}; expected one of {valid}")
+    if encoding == "packed":
         return int(
-            _board.heuristic(name, problem.packed, problem.rows, problem.cols, problem.goal_blank)
+            _heuristics.evaluate(
+                entry.code, problem.packed, problem.rows, problem.cols, problem.goal_blank
+            )
         )
-    # Past 16 cells the tiles live in a uint16 array (the wide core's form).
-    cells = problem.wide_cells()
-    if name == "misplaced":
-        return sum(1 for a, b in zip(problem.board.tiles, problem.goal.tiles) if a and a != b)
-    return int(_wide.heuristic(name, cells, problem.rows, problem.cols, problem.goal_blank))
+    return int(
+        _wide.heuristic(
+            entry.code, problem.wide_cells(), problem.rows, problem.cols, problem.goal_blank
+        )
+    )
 
 
 def misplaced(board: BoardLike, goal: BoardLike | None = None) -> int:

@@ -16,6 +16,7 @@ import numpy as np
 from fastpuzzle import _constructive, _wide, _wide_pdb
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal, is_solvable
 from fastpuzzle.errors import UnknownNameError, UnsolvableError
+from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import inverse
 from fastpuzzle.problem import Problem, canonical_labels, make_problem
@@ -45,26 +46,10 @@ __all__ = [
 #: such a board could finish.
 MAX_OPTIMAL_DEPTH = 1000
 
-#: Heuristics the wide IDA* computes (aliases as in :mod:`fastpuzzle.algorithms`). ``pdb``
-#: (boards of up to 25 cells) and ``pdb6666`` (5x5) need their database built beforehand.
-WIDE_HEURISTICS = ("manhattan", "linear_conflict", "walking_distance", "pdb", "pdb6666")
-_PDB_HEURISTICS = ("pdb", "pdb6666")
-_HEURISTIC_ALIASES = {
-    "manhattan": "manhattan",
-    "md": "manhattan",
-    "manhattan_distance": "manhattan",
-    "linear_conflict": "linear_conflict",
-    "lc": "linear_conflict",
-    "linear_conflicts": "linear_conflict",
-    "walking_distance": "walking_distance",
-    "wd": "walking_distance",
-    "walking": "walking_distance",
-    "pdb": "pdb",
-    "pattern_database": "pdb",
-    "pattern_databases": "pdb",
-    "pdb6666": "pdb6666",
-    "pdb_6_6_6_6": "pdb6666",
-}
+#: Heuristics the wide IDA* computes (from the catalogue of :mod:`fastpuzzle.heuristics`, aliases
+#: as there). ``pdb`` (boards of up to 25 cells) and ``pdb6666`` (5x5) need their database built
+#: beforehand.
+WIDE_HEURISTICS = tuple(h.name for h in CATALOGUE if "wide" in h.idastar)
 
 
 def cancel_inverse_pairs(moves: str) -> str:
@@ -221,12 +206,12 @@ def solve_fast(
     )
 
 
-def _wide_heuristic(name: str) -> str:
-    key = name.strip().lower().replace("-", "_").replace(" ", "_") if isinstance(name, str) else ""
-    if key not in _HEURISTIC_ALIASES:
+def _wide_heuristic(name: str) -> Heuristic:
+    entry = lookup_heuristic(name)
+    if entry is None or "wide" not in entry.idastar:
         valid = ", ".join(WIDE_HEURISTICS)
         raise UnknownNameError(f"unknown heuristic {name!r} for wide IDA*; expected one of {valid}")
-    return _HEURISTIC_ALIASES[key]
+    return entry
 
 
 def auto_wide_heuristic(problem: Problem) -> str:
@@ -355,7 +340,8 @@ def solve_wide_optimal(
     >>> result.status, result.solution.optimal, result.solution.verify()
     (<Status.SOLVED: 'solved'>, True, True)
     """
-    name = _wide_heuristic(heuristic)
+    entry = _wide_heuristic(heuristic)
+    name = entry.name
     if weight is not None and (
         isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 1
     ):
@@ -368,7 +354,7 @@ def solve_wide_optimal(
         problem = make_problem(problem_or_board, goal)
     limits = Limits() if limits is None else limits
     weighted = weight is not None and weight != 1
-    if weighted and name in _PDB_HEURISTICS:
+    if weighted and entry.tables == "pdb":
         raise ValueError("weighted IDA* takes manhattan or linear_conflict, not a pattern database")
     algorithm = "widastar" if weighted else "idastar"
     cap = MAX_OPTIMAL_DEPTH
@@ -376,17 +362,17 @@ def solve_wide_optimal(
         cap = min(cap, int(limits.max_depth))
     rows, cols = problem.rows, problem.cols
     cells = problem.wide_cells()
-    lower = _wide.heuristic("manhattan", cells, rows, cols, problem.goal_blank)
+    lower = _wide.heuristic(BY_NAME["manhattan"].code, cells, rows, cols, problem.goal_blank)
     if lower > cap:
         stats = SearchStats(depth=lower, iterations=0)
         return SearchResult(
             problem.board, problem.goal, Status.DEPTH_LIMIT, None, stats, algorithm, name
         )
-    if name in _PDB_HEURISTICS:
+    if entry.tables == "pdb":
         core = _run_pdb(problem, name, cap, limits, progress)
         return result_from_core(problem.board, problem.goal, core, algorithm, name, True)
     walking = None
-    if name == "walking_distance":
+    if entry.tables == "walking":
         walking = _walking_args(problem)
     core = _wide.idastar(
         cells,
@@ -394,7 +380,7 @@ def solve_wide_optimal(
         rows,
         cols,
         problem.goal_blank,
-        heuristic=name,
+        heuristic=entry.code,
         weight=1.0 if weight is None else float(weight),
         node_limit=int(limits.nodes or 0),
         time_limit=float(limits.seconds or 0.0),

@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 from fastpuzzle import _idastar, pdb
 from fastpuzzle.errors import UnknownNameError
+from fastpuzzle.heuristics import BY_NAME, CATALOGUE
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import Problem
 from fastpuzzle.results import CoreResult
@@ -35,21 +36,8 @@ __all__ = ["HEURISTICS", "auto_heuristic", "run_auto", "run_idastar"]
 
 CoreProgress = Callable[[int, int, float, int], None]
 
-#: Heuristic names :func:`run_idastar` accepts.
-HEURISTICS = (
-    "misplaced",
-    "manhattan",
-    "linear_conflict",
-    "walking_distance",
-    "pdb",
-    "pdb555",
-    "pdb663",
-    "pdb78",
-    "pdb6666",
-    "table",
-)
-
-_PLAIN = ("misplaced", "manhattan", "linear_conflict")
+#: Heuristic names :func:`run_idastar` accepts (boards of up to 16 cells).
+HEURISTICS = tuple(h.name for h in CATALOGUE if "packed" in h.idastar)
 
 
 def run_idastar(
@@ -77,31 +65,31 @@ def run_idastar(
     CoreResult
         The compiled driver's result tuple.
     """
-    node_limit = int(limits.nodes or 0)
-    seconds = float(limits.seconds or 0.0)
-    max_depth = -1 if limits.max_depth is None else int(limits.max_depth)
-    start = (problem.packed, problem.blank, problem.rows, problem.cols, problem.goal_blank)
-    walking = groups = reflect = None
-    kind = heuristic
-    if heuristic == "walking_distance":
-        walking = pdb.walking_tables(problem)
-    elif heuristic == "table" or heuristic in ("pdb", "pdb555", "pdb663", "pdb78", "pdb6666"):
-        database = pdb.database_for(problem, heuristic)
-        kind, groups, reflect = "pdb", database.groups, database.reflect
-    if heuristic in HEURISTICS:
-        return _idastar.idastar(
-            *start,
-            kind,
-            node_limit=node_limit,
-            seconds=seconds,
-            max_depth=max_depth,
-            progress=progress,
-            groups=groups,
-            reflect=reflect,
-            walking=walking,
+    entry = BY_NAME.get(heuristic)
+    if entry is None or "packed" not in entry.idastar:
+        raise UnknownNameError(
+            f"unknown heuristic {heuristic!r} for idastar; expected one of {', '.join(HEURISTICS)}"
         )
-    raise UnknownNameError(
-        f"unknown heuristic {heuristic!r} for idastar; expected one of {', '.join(HEURISTICS)}"
+    walking = groups = reflect = None
+    if entry.tables == "walking":
+        walking = pdb.walking_tables(problem)
+    elif entry.tables is not None:
+        database = pdb.database_for(problem, entry.name)
+        groups, reflect = database.groups, database.reflect
+    return _idastar.idastar(
+        problem.packed,
+        problem.blank,
+        problem.rows,
+        problem.cols,
+        problem.goal_blank,
+        entry.code,
+        node_limit=int(limits.nodes or 0),
+        seconds=float(limits.seconds or 0.0),
+        max_depth=-1 if limits.max_depth is None else int(limits.max_depth),
+        progress=progress,
+        groups=groups,
+        reflect=reflect,
+        walking=walking,
     )
 
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from fastpuzzle import _pdb
 from fastpuzzle.errors import FastPuzzleError
+from fastpuzzle.heuristics import CATALOGUE
 from fastpuzzle.problem import Problem
 
 __all__ = [
@@ -94,8 +95,8 @@ NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] 
     (5, 5): PARTITIONS_5X5,
 }
 
-#: Heuristic names for one named partition.
-NAMED = {"pdb555": "5-5-5", "pdb663": "6-6-3", "pdb78": "7-8", "pdb6666": "6-6-6-6"}
+#: Heuristic names for one named partition (from the catalogue of :mod:`fastpuzzle.heuristics`).
+NAMED = {h.name: h.partition for h in CATALOGUE if h.partition is not None}
 
 #: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
 SPARSE_MAX = 6

@@ -8,8 +8,10 @@ moves.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from fastpuzzle.algorithms import Algorithm, Request, resolve_algorithm, resolve_heuristic
-from fastpuzzle.board import MAX_CELLS, BoardLike
+from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
 from fastpuzzle.errors import BoardTooLargeError, TimeLimitError
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import Problem, make_problem
@@ -28,11 +30,17 @@ __all__ = ["WIDE_DEFAULT_SECONDS", "search", "solve"]
 
 
 def _check_options(
-    algorithm: Algorithm, heuristic: str | None, weight: float | None, seed: int | None
+    algorithm: Algorithm,
+    heuristic: str | None,
+    weight: float | None,
+    seed: int | None,
+    shape: Shape,
 ) -> str | None:
-    """The canonical heuristic name for ``algorithm``; reject options it does not take."""
+    """The canonical heuristic name for ``algorithm`` on ``shape``; reject options it does not
+    take."""
     if algorithm.informed:
-        name = resolve_heuristic("manhattan" if heuristic is None else heuristic, algorithm).name
+        chosen = "manhattan" if heuristic is None else heuristic
+        name = resolve_heuristic(chosen, algorithm, shape=shape).name
     elif heuristic is not None:
         raise ValueError(f"{algorithm.name} does not use a heuristic, got heuristic={heuristic!r}")
     else:
@@ -69,8 +77,6 @@ WIDE_DEFAULT_SECONDS = 60.0
 # Limits are frozen, so one shared default spares each search building and checking its own.
 _NO_LIMITS = Limits()
 
-_WIDE_HEURISTICS = ("manhattan", "linear_conflict", "walking_distance", "pdb", "pdb6666")
-
 
 def _search_wide(
     problem: Problem,
@@ -82,15 +88,20 @@ def _search_wide(
     """Boards past 16 cells: IDA* on the wide core; other algorithms are refused by name."""
     from fastpuzzle import large
 
-    if algorithm != "idastar" or heuristic not in _WIDE_HEURISTICS:
-        raise BoardTooLargeError(
-            f"{algorithm}{'+' + heuristic if heuristic else ''} works on boards of at most "
-            f"{MAX_CELLS} cells, got a {problem.rows}x{problem.cols} board; use idastar with "
-            "manhattan, linear_conflict, walking_distance or pdb (up to 25 cells, built "
-            "beforehand), or "
-            "solve(board, optimal=False) for a fast solution"
-        )
+    if algorithm != "idastar" or heuristic not in large.WIDE_HEURISTICS:
+        _refuse_wide(problem, algorithm, heuristic)
     return large.solve_wide_optimal(problem, heuristic=heuristic, limits=limits, progress=progress)
+
+
+def _refuse_wide(problem: Problem, algorithm: str, heuristic: str | None) -> NoReturn:
+    from fastpuzzle import large
+
+    raise BoardTooLargeError(
+        f"{algorithm}{'+' + heuristic if heuristic else ''} works on boards of at most "
+        f"{MAX_CELLS} cells, got a {problem.rows}x{problem.cols} board; use idastar with "
+        f"{', '.join(large.WIDE_HEURISTICS)} (pattern databases up to 25 cells, built "
+        "beforehand), or solve(board, optimal=False) for a fast solution"
+    )
 
 
 def search(
@@ -149,8 +160,10 @@ def search(
     (<Status.SOLVED: 'solved'>, 'RR')
     """
     chosen = resolve_algorithm(algorithm)
-    heuristic_name = _check_options(chosen, heuristic, weight, seed)
     problem = make_problem(board, goal)
+    if problem.wide and chosen.kernel != "idastar":
+        _refuse_wide(problem, chosen.name, heuristic)
+    heuristic_name = _check_options(chosen, heuristic, weight, seed, problem.board.shape)
     if problem.wide:
         return _search_wide(problem, chosen.name, heuristic_name, limits, progress)
     request = _record(
