@@ -134,3 +134,37 @@ def test_seed_4x4_lengths_bound_the_heuristics():
         board = fp.Board(case.tiles)
         assert fp.misplaced(board) <= fp.manhattan(board) <= fp.linear_conflict(board)
         assert fp.linear_conflict(board) <= case.optimal_length, case.name
+
+
+def _squared_difference(tiles, goal_tiles):  # type: ignore[no-untyped-def]
+    # Written from the source documents' definition: tiles numbered by their goal position
+    # (reading order, blank = 0), then the sum over cells of (tile there - goal tile there)^2.
+    order = [t for t in goal_tiles if t]
+    number = {tile: index + 1 for index, tile in enumerate(order)} | {0: 0}
+    return sum((number[a] - number[b]) ** 2 for a, b in zip(tiles, goal_tiles))
+
+
+def test_squared_difference_is_the_source_documents_weight():
+    import random
+
+    assert fp.heuristics.evaluate("squared_difference", "1 2 3/4 5 6/7 _ 8") == 64 + 64
+    rng = random.Random(5)
+    for shape in [(3, 3), (2, 4), (4, 4), (3, 5)]:
+        for _ in range(20):
+            goal = fp.random_board(shape, rng=rng.randrange(10**6))
+            board = fp.random_board(shape, rng=rng.randrange(10**6), goal=goal)
+            expected = _squared_difference(board.tiles, goal.tiles)
+            assert fp.heuristics.evaluate("sqdiff", board, goal) == expected
+
+
+def test_squared_difference_guides_greedy_and_lookahead_only():
+    board = "8 6 7/2 5 4/3 _ 1"
+    for algorithm in ("greedy", "lookahead"):
+        result = fp.search(board, algorithm=algorithm, heuristic="squared_difference")
+        assert result.solved and result.solution.verify()
+        assert result.heuristic == "squared_difference"
+    for algorithm in ("astar", "wastar", "idastar"):
+        with pytest.raises(fp.UnknownNameError, match=r"not admissible|does not compute"):
+            fp.search(board, algorithm=algorithm, heuristic="squared_difference")
+    with pytest.raises(fp.UnknownNameError, match="past 16 cells"):
+        fp.heuristics.evaluate("squared_difference", fp.Board.goal((5, 5)))

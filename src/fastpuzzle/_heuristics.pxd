@@ -16,6 +16,7 @@ cpdef enum HeuristicCode:
     H_LINEAR_CONFLICT = 2
     H_WALKING_DISTANCE = 3      # needs its tables (IDA* only)
     H_PDB = 4                   # needs its tables (IDA* only)
+    H_SQUARED_DIFFERENCE = 5
 
 cdef struct GoalTables:
     int goal_blank
@@ -104,9 +105,26 @@ cdef inline int linear_conflict_of(
     return manhattan_of(board, g, t) + line_conflicts_of(board, g, t)
 
 
+cdef inline int squared_difference_of(
+    uint64_t board, const Geometry* g, const GoalTables* t
+) noexcept nogil:
+    # The source documents' one-level greedy weight: the sum over cells of the squared
+    # difference between the tile there and the goal's tile there (blank = 0). Tiles carry
+    # canonical labels, so a tile's number is its goal position. Not admissible.
+    cdef int cell, goal_tile, d, total = 0
+    for cell in range(g.cells):
+        goal_tile = cell + 1 if cell < t.goal_blank else (0 if cell == t.goal_blank else cell)
+        d = get_tile(board, cell) - goal_tile
+        total += d * d
+    return total
+
+
 cdef inline bint is_board_heuristic(int code) noexcept nogil:
     # Whether board_heuristic() computes `code` from a board alone (no tables needed).
-    return code == H_MISPLACED or code == H_MANHATTAN or code == H_LINEAR_CONFLICT
+    return (
+        code == H_MISPLACED or code == H_MANHATTAN or code == H_LINEAR_CONFLICT
+        or code == H_SQUARED_DIFFERENCE
+    )
 
 
 cdef inline bint is_consistent(int code) noexcept nogil:
@@ -124,6 +142,8 @@ cdef inline int board_heuristic(
         return misplaced_of(board, g, t)
     if code == H_LINEAR_CONFLICT:
         return linear_conflict_of(board, g, t)
+    if code == H_SQUARED_DIFFERENCE:
+        return squared_difference_of(board, g, t)
     return 0
 
 

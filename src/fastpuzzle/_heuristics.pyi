@@ -10,6 +10,7 @@ class HeuristicCode(enum.IntEnum):
     H_LINEAR_CONFLICT = 2
     H_WALKING_DISTANCE = 3
     H_PDB = 4
+    H_SQUARED_DIFFERENCE = 5
 
 def evaluate(code: int, packed: int, rows: int, cols: int, goal_blank: int) -> int: ...
 def evaluate_many(

@@ -142,6 +142,15 @@ CATALOGUE: tuple[Heuristic, ...] = (
         idastar=_BOTH,
     ),
     Heuristic(
+        "squared_difference",
+        ("squared_differences", "sqdiff", "one_level_weight"),
+        "sum over cells of (tile there - goal tile there)^2, tiles numbered by goal position: "
+        "the source documents' greedy one-level weight; not admissible",
+        HeuristicCode.H_SQUARED_DIFFERENCE,
+        admissible=False,
+        board_kernel=_PACKED,
+    ),
+    Heuristic(
         "walking_distance",
         ("wd", "walking"),
         "walking distance (Takahashi): exact row/column-group abstraction, where one side's "
