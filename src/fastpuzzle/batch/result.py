@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from fastpuzzle.render import write_text_atomically
+from fastpuzzle._files import write_text_atomically
 
 __all__ = ["COLUMNS", "BatchResult", "ChunkResult"]
 

@@ -6,13 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import threading
 from pathlib import Path
 from typing import Any, Literal
 
+from fastpuzzle._files import atomic_writer, write_text_atomically
 from fastpuzzle.batch.result import COLUMNS, ChunkResult
-from fastpuzzle.render import write_text_atomically
 
 __all__ = ["ChunkStore", "OutFormat"]
 
@@ -55,11 +53,8 @@ class ChunkStore:
             import pyarrow.parquet as pq
 
             table = pa.table({name: getattr(result, name) for name in COLUMNS})
-            temporary = target.with_name(
-                f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
-            )
-            pq.write_table(table, temporary)
-            os.replace(temporary, target)
+            with atomic_writer(target) as stream:
+                pq.write_table(table, stream)
             return
         buffer = io.StringIO()
         if self.fmt == "csv":

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from fastpuzzle import _pdb
+from fastpuzzle._files import atomic_writer
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.partitions import _is_sparse, _reflection, _tile_of
 
@@ -94,22 +93,14 @@ def _write(
             break
         payload_offset = needed
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(_MAGIC)
-            out.write(len(encoded).to_bytes(4, "little"))
-            out.write(encoded)
-            out.write(b"\0" * (payload_offset - len(_MAGIC) - 4 - len(encoded)))
-            for _, _, _, table in tables:
-                out.write(table.data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temp, 0o644)  # mkstemp makes it private; the tables are not secret
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    # The ".tmp" ending lets clear_cache find temporary files that a killed build left behind.
+    with atomic_writer(path, suffix=".tmp") as out:
+        out.write(_MAGIC)
+        out.write(len(encoded).to_bytes(4, "little"))
+        out.write(encoded)
+        out.write(b"\0" * (payload_offset - len(_MAGIC) - 4 - len(encoded)))
+        for _, _, _, table in tables:
+            out.write(table.data)
 
 
 class _Invalid(Exception):
