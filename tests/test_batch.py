@@ -110,7 +110,8 @@ def test_resume_after_a_crash_skips_nothing_and_repeats_nothing(
         solved_chunks.append(first)
         return real(first, rows, spec)
 
-    monkeypatch.setattr(batch, "solve_chunk", counting)
+    # solve_many submits the solve_chunk of the module that runs the chunks.
+    monkeypatch.setattr(batch.run, "solve_chunk", counting)
     with pytest.raises(FileExistsError):
         fp.solve_many(boards, workers=1, chunk_size=10, out=out, out_format=fmt)
     result = fp.solve_many(boards, workers=1, chunk_size=10, out=out, out_format=fmt, resume=True)

@@ -284,6 +284,7 @@ def test_threads_needing_a_missing_table_build_it_once(
     from concurrent.futures import ThreadPoolExecutor
 
     import fastpuzzle as fp
+    from fastpuzzle.pdb import store
     from fastpuzzle.problem import make_problem
 
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
@@ -294,7 +295,8 @@ def test_threads_needing_a_missing_table_build_it_once(
         built.append("x")
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(pdb, "build_pdb", counting)
+    # The build on first use calls build_pdb of the module that owns the cache.
+    monkeypatch.setattr(store, "build_pdb", counting)
     problem = make_problem(fp.random_board((2, 5), rng=1))
     with ThreadPoolExecutor(4) as pool:
         found = list(pool.map(lambda _: pdb.database_for(problem, "pdb"), range(8)))

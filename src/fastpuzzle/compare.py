@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from fastpuzzle._files import write_text_atomically
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal
 from fastpuzzle.errors import UnsolvableError
@@ -125,8 +126,6 @@ class Comparison:
             )
         text = out.getvalue()
         if path is not None:
-            from fastpuzzle.render import write_text_atomically
-
             write_text_atomically(path, text)
         return text
 

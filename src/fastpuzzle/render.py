@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import html
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+# Public here too (it is in __all__): render owned it before _files took over atomic writes.
+from fastpuzzle._files import write_text_atomically
 from fastpuzzle.board import Board
 
 if TYPE_CHECKING:
@@ -192,18 +191,3 @@ def playback_html(solution: Solution, *, title: str | None = None, delay_ms: int
         f'<h1 style="font-family:sans-serif;font-size:18px">{html.escape(heading)}</h1>'
         f"{playback_fragment(solution, delay_ms=delay_ms)}</body></html>"
     )
-
-
-def write_text_atomically(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file renamed into place."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; a result file is for reading
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return target

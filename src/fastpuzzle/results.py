@@ -204,7 +204,8 @@ class Solution:
 
     def to_html(self, path: str | os.PathLike[str] | None = None) -> str:
         """A self-contained HTML page playing the solution; written atomically to ``path``."""
-        from fastpuzzle.render import playback_html, write_text_atomically
+        from fastpuzzle._files import write_text_atomically
+        from fastpuzzle.render import playback_html
 
         page = playback_html(self)
         if path is not None:

@@ -1,0 +1,203 @@
+"""Solving one chunk of rows: each row on its own, an error becoming that row's status.
+
+Packed rows under the ``"auto"`` policy take a faster path that builds no Board per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from fastpuzzle import _batch
+from fastpuzzle._batch_prep import prepare_packed
+from fastpuzzle.batch.result import COLUMNS, ChunkResult
+from fastpuzzle.board import MAX_CELLS, Board, Shape
+from fastpuzzle.errors import (
+    DepthLimitError,
+    FastPuzzleError,
+    InvalidBoardError,
+    MemoryLimitError,
+    NodeLimitError,
+    SearchLimitError,
+    TimeLimitError,
+    UnsolvableError,
+)
+from fastpuzzle.limits import Limits
+from fastpuzzle.results import Status, stats_from_core
+
+__all__ = ["BatchSpec", "solve_chunk"]
+
+# Most specific first: the first matching class names the row's status.
+_ERROR_STATUS: tuple[tuple[type[BaseException], str], ...] = (
+    (UnsolvableError, "unsolvable"),
+    (InvalidBoardError, "invalid"),
+    (TimeLimitError, "time_limit"),
+    (NodeLimitError, "node_limit"),
+    (MemoryLimitError, "memory_limit"),
+    (DepthLimitError, "depth_limit"),
+    (SearchLimitError, "exhausted"),
+    (FastPuzzleError, "error"),
+)
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """Everything a chunk needs besides its rows (small and picklable, for Dask)."""
+
+    shape: Shape | None
+    packed: bool
+    goal: tuple[int, ...] | None
+    algorithm: str
+    heuristic: str
+    limits: Limits | None
+    optimal: bool = True
+
+
+def _row_board(row: Any, spec: BatchSpec) -> Board:
+    if spec.packed:
+        if spec.shape is None:
+            raise InvalidBoardError("packed boards need shape=(rows, cols)")
+        return Board.from_packed(int(row), shape=spec.shape)
+    return Board(row, shape=spec.shape)
+
+
+def _fast_path_applies(rows: Sequence[Any], spec: BatchSpec) -> bool:
+    return (
+        spec.packed
+        and spec.shape is not None
+        and spec.shape[0] * spec.shape[1] <= MAX_CELLS
+        and spec.algorithm == "auto"
+        and spec.heuristic == "auto"
+        and spec.optimal
+        and isinstance(rows, np.ndarray)
+    )
+
+
+def _error_status(error: FastPuzzleError) -> str:
+    return next(name for kind, name in _ERROR_STATUS if isinstance(error, kind))
+
+
+def _walk_exact(
+    shape: Shape, goal_blank: int, canonical: np.ndarray, blanks: np.ndarray, limits: Limits
+) -> ChunkResult:
+    """Boards of at most 9 cells: one compiled walk down the exact table for the whole chunk."""
+    from fastpuzzle import pdb
+
+    database = pdb.exact_table(shape[0], shape[1], goal_blank)
+    ((_, _, nibble, table),) = database.groups
+    count = len(canonical)
+    lengths = np.empty(count, dtype=np.int32)
+    moves = np.zeros((count, 64), dtype=np.uint8)
+    generated = np.empty(count, dtype=np.int64)
+    seconds = np.empty(count, dtype=np.float64)
+    _batch.walk_exact_many(
+        np.ascontiguousarray(canonical, dtype=np.uint64),
+        np.ascontiguousarray(blanks, dtype=np.int8),
+        shape[0],
+        shape[1],
+        goal_blank,
+        table,
+        nibble,
+        lengths,
+        moves,
+        generated,
+        seconds,
+    )
+    out = ChunkResult()
+    out.length = lengths.tolist()
+    out.moves = [row.tobytes().rstrip(b"\0").decode("ascii") for row in moves]
+    out.expanded = list(out.length)
+    out.generated = generated.tolist()
+    out.seconds = seconds.tolist()
+    out.status = ["solved"] * count
+    out.message = [""] * count
+    if limits.max_depth is not None:
+        for i, length in enumerate(out.length):
+            if length > limits.max_depth:
+                out.length[i], out.moves[i], out.status[i] = -1, "", "depth_limit"
+                out.message[i] = f"no solution within max_depth={limits.max_depth}"
+    return out
+
+
+def _run_each(
+    shape: Shape, goal_blank: int, canonical: np.ndarray, blanks: np.ndarray, limits: Limits
+) -> ChunkResult:
+    """Larger boards: the default solver board by board (the core releases the GIL)."""
+    from fastpuzzle import optimal
+    from fastpuzzle.problem import Problem
+
+    goal = Board.goal(shape)
+    template = Problem(goal, goal, 0, goal.blank, goal_blank)
+    out = ChunkResult()
+    for word, blank in zip(canonical.tolist(), blanks.tolist()):
+        core = optimal.run_auto(replace(template, word=word, blank=blank), limits)[0]
+        status = Status.from_code(core[0])
+        stats = stats_from_core(core)
+        if status is Status.SOLVED:
+            out.add(0, len(core[1]), "solved", stats, core[1], "")
+        else:
+            out.add(0, -1, str(status), stats, "", f"stopped without a solution ({status})")
+    return out
+
+
+def _solve_packed_fast(first_index: int, words: np.ndarray, spec: BatchSpec) -> ChunkResult:
+    """Packed rows checked and relabelled in numpy, then solved by the core without Boards."""
+    assert spec.shape is not None
+    goal = Board.goal(spec.shape) if spec.goal is None else Board(spec.goal, shape=spec.shape)
+    prep = prepare_packed(words, goal)
+    good = np.flatnonzero(prep.solvable)
+    limits = spec.limits or Limits()
+    run = _walk_exact if spec.shape[0] * spec.shape[1] <= 9 else _run_each
+    solved = run(spec.shape, goal.blank, prep.canonical[good], prep.blanks[good], limits)
+    if len(good) == len(words):
+        solved.index = list(range(first_index, first_index + len(words)))
+        return solved
+    # Invalid and unsolvable rows are rare: build their exact messages the slow way.
+    out = ChunkResult()
+    position = dict(zip(good.tolist(), range(len(good))))
+    for offset, word in enumerate(words):
+        index = first_index + offset
+        k = position.get(offset)
+        if k is None:
+            try:
+                board = Board.from_packed(int(word), shape=spec.shape)
+                raise UnsolvableError(board, goal)
+            except FastPuzzleError as error:
+                out.add(index, -1, _error_status(error), None, "", str(error))
+            continue
+        out.index.append(index)
+        for name in COLUMNS[1:]:
+            getattr(out, name).append(getattr(solved, name)[k])
+    return out
+
+
+def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> ChunkResult:
+    """Solve ``rows`` (row ``i`` has global index ``first_index + i``) one after another."""
+    from fastpuzzle.solve import solve
+
+    if isinstance(rows, np.ndarray) and _fast_path_applies(rows, spec):
+        return _solve_packed_fast(first_index, rows, spec)
+
+    goal = None if spec.goal is None else spec.goal
+    out = ChunkResult()
+    for offset, row in enumerate(rows):
+        index = first_index + offset
+        try:
+            board = _row_board(row, spec)
+            target = None if goal is None else Board(goal, shape=board.shape)
+            solution = solve(
+                board,
+                target,
+                algorithm=spec.algorithm,
+                heuristic=spec.heuristic,
+                limits=spec.limits,
+                optimal=spec.optimal,
+            )
+        except FastPuzzleError as error:
+            out.add(index, -1, _error_status(error), getattr(error, "stats", None), "", str(error))
+        else:
+            out.add(index, len(solution), "solved", solution.stats, solution.moves, "")
+    return out

@@ -1,0 +1,74 @@
+"""Pattern databases: partitions, building, the on-disk cache, loading by memory map.
+
+An additive pattern database splits the tiles into disjoint groups; for each group a table holds,
+for every placement of its tiles, the fewest moves *of those tiles* that bring them home (built
+tracking the blank: moving the blank over other cells is free). The sum over groups is admissible,
+and so is the same sum on the board reflected about the main diagonal when the goal's blank lies
+on it; IDA* takes the larger.
+
+Files live in a cache directory: the ``cache_dir`` argument, else ``$FASTPUZZLE_CACHE``, else
+``$XDG_CACHE_HOME/fastpuzzle``, else ``~/.cache/fastpuzzle``. Each file is written to a temporary
+name and renamed into place, so concurrent builders end with one good file. Its header records
+the format version, shape, goal blank cell, partition and a checksum of the tables; every size
+and offset is checked against the file's real length, and a file that fails any check is never
+used (it is rebuilt, or reported missing). Tables are memory-mapped read-only, so threads and
+processes share one copy.
+
+4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of a
+few minutes (``fastpuzzle pdb build 7-8`` or :func:`build_pdb`), never started by ``solve()``.
+The 5x5 partition ``"6-6-6-6"`` (four groups of 127.5 M placements, about 8 minutes and 1.1 GiB
+while building, 243 MiB on disk) is built the same way, once; boards of 17 to 25 cells use a
+database only once it is on disk.
+
+One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),
+:mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the
+file and its checks), :mod:`~fastpuzzle.pdb.store` (the cache: building, loading, listing),
+:mod:`~fastpuzzle.pdb.tables` (what a search asks for) and :mod:`~fastpuzzle.pdb.walking`
+(walking-distance tables).
+"""
+
+# ``X as X``: outside __all__, but re-exported for the solvers, tests and benchmarks that use
+# them as ``pdb.X``.
+from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.fileformat import FORMAT_VERSION
+from fastpuzzle.pdb.partitions import MAX_PDB_CELLS as MAX_PDB_CELLS
+from fastpuzzle.pdb.partitions import NAMED as NAMED
+from fastpuzzle.pdb.partitions import NAMED_PARTITIONS as NAMED_PARTITIONS
+from fastpuzzle.pdb.partitions import PARTITIONS, PARTITIONS_5X5, default_partition
+from fastpuzzle.pdb.partitions import SPARSE_MAX as SPARSE_MAX
+from fastpuzzle.pdb.partitions import Partition as Partition
+from fastpuzzle.pdb.partitions import auto_partition as auto_partition
+from fastpuzzle.pdb.partitions import resolve_partition as resolve_partition
+from fastpuzzle.pdb.partitions import shape_of_partition as shape_of_partition
+from fastpuzzle.pdb.store import Progress as Progress
+from fastpuzzle.pdb.store import (
+    build_pdb,
+    clear_cache,
+    load_pdb,
+    pdb_cache_dir,
+    pdb_info,
+    pdb_path,
+)
+from fastpuzzle.pdb.tables import database_for, exact_table
+from fastpuzzle.pdb.walking import WALKING_MAX_STATES as WALKING_MAX_STATES
+from fastpuzzle.pdb.walking import walking_args, walking_args_for_cells, walking_tables
+
+__all__ = [
+    "FORMAT_VERSION",
+    "PARTITIONS",
+    "PARTITIONS_5X5",
+    "Database",
+    "PatternDatabaseError",
+    "build_pdb",
+    "clear_cache",
+    "database_for",
+    "default_partition",
+    "exact_table",
+    "load_pdb",
+    "pdb_cache_dir",
+    "pdb_info",
+    "pdb_path",
+    "walking_args",
+    "walking_args_for_cells",
+    "walking_tables",
+]

@@ -1,0 +1,51 @@
+"""What a loaded pattern database is: the tables a search takes, and the error of this package."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastpuzzle.errors import FastPuzzleError
+
+__all__ = ["Database", "PatternDatabaseError"]
+
+
+class PatternDatabaseError(FastPuzzleError):
+    """A pattern database is missing or cannot be built."""
+
+
+@dataclass(frozen=True)
+class Database:
+    """A loaded pattern database, in the form ``_idastar.idastar`` takes.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        Rows and columns.
+    goal_blank : int
+        The goal's blank cell.
+    name : str
+        Partition name (``"6-6-3"``, ``"custom-..."``).
+    cells : tuple of tuple of int
+        Goal cells of each group.
+    groups : list
+        ``(tiles, sparse, nibble, table)`` per group; ``table`` a read-only uint8 array.
+    reflect : tuple of int or None
+        Cell mirrored about the main diagonal, when the reflected lookup is valid.
+    path : Path or None
+        The file it was mapped from (None when held in memory only).
+    """
+
+    shape: tuple[int, int]
+    goal_blank: int
+    name: str
+    cells: tuple[tuple[int, ...], ...]
+    groups: list[tuple[tuple[int, ...], bool, bool, Any]]
+    reflect: tuple[int, ...] | None
+    path: Path | None
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of all tables."""
+        return sum(int(table.nbytes) for _, _, _, table in self.groups)

@@ -1,0 +1,182 @@
+"""The file format of a pattern database: writing one, and reading one only if every check passes.
+
+A file is the magic bytes, the header's length (4 bytes, little-endian), the header as JSON, zero
+padding to a 64-byte boundary, then the tables back to back. The header records the format
+version, shape, goal blank cell, partition, each table's offset and length, the file's length and
+a checksum of the tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fastpuzzle import _pdb
+from fastpuzzle._files import atomic_writer
+from fastpuzzle.pdb.database import Database
+from fastpuzzle.pdb.partitions import _is_sparse, _reflection, _tile_of
+
+__all__ = ["FORMAT_VERSION"]
+
+#: Version of the file layout; files of another version are rebuilt.
+FORMAT_VERSION = 1
+
+_MAGIC = b"FPZLPDB\x00"
+_ALIGN = 64
+
+
+def _header(
+    shape: tuple[int, int],
+    goal_blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+    groups: list[dict[str, Any]],
+    payload_offset: int,
+    file_length: int,
+    checksum: str,
+) -> dict[str, Any]:
+    return {
+        "format": "fastpuzzle-pdb",
+        "version": FORMAT_VERSION,
+        "rows": shape[0],
+        "cols": shape[1],
+        "goal_blank": goal_blank,
+        "partition": name,
+        "cells": [list(group) for group in cells],
+        "groups": groups,
+        "payload_offset": payload_offset,
+        "file_length": file_length,
+        "checksum": checksum,
+    }
+
+
+def _align(n: int) -> int:
+    return -(-n // _ALIGN) * _ALIGN
+
+
+def _write(
+    path: Path,
+    shape: tuple[int, int],
+    goal_blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+    tables: list[tuple[tuple[int, ...], bool, bool, np.ndarray]],
+) -> None:
+    # Lay out the tables, then fix the header's length by iterating once: offsets depend on it.
+    digest = hashlib.blake2b(digest_size=16)
+    for _, _, _, table in tables:
+        digest.update(table.data)
+    checksum = digest.hexdigest()
+    payload_offset = 0
+    while True:
+        offset = payload_offset
+        groups = []
+        for tiles, sparse, nibble, table in tables:
+            groups.append(
+                {
+                    "tiles": list(tiles),
+                    "sparse": sparse,
+                    "nibble": nibble,
+                    "offset": offset,
+                    "length": int(table.nbytes),
+                }
+            )
+            offset += int(table.nbytes)
+        header = _header(shape, goal_blank, name, cells, groups, payload_offset, offset, checksum)
+        encoded = json.dumps(header, sort_keys=True).encode()
+        needed = _align(len(_MAGIC) + 4 + len(encoded))
+        if needed == payload_offset:
+            break
+        payload_offset = needed
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # The ".tmp" ending lets clear_cache find temporary files that a killed build left behind.
+    with atomic_writer(path, suffix=".tmp") as out:
+        out.write(_MAGIC)
+        out.write(len(encoded).to_bytes(4, "little"))
+        out.write(encoded)
+        out.write(b"\0" * (payload_offset - len(_MAGIC) - 4 - len(encoded)))
+        for _, _, _, table in tables:
+            out.write(table.data)
+
+
+class _Invalid(Exception):
+    """A file failed a check (the message says which)."""
+
+
+def _check(condition: bool, why: str) -> None:
+    if not condition:
+        raise _Invalid(why)
+
+
+def _read_valid(
+    path: Path,
+    shape: tuple[int, int],
+    goal_blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+) -> Database:
+    """Map ``path`` if every check passes, else raise _Invalid."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as f:
+            start = f.read(len(_MAGIC) + 4)
+            _check(len(start) == len(_MAGIC) + 4 and start[: len(_MAGIC)] == _MAGIC, "bad magic")
+            length = int.from_bytes(start[len(_MAGIC) :], "little")
+            _check(len(_MAGIC) + 4 + length <= size, "header runs past the end")
+            header = json.loads(f.read(length).decode())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise _Invalid(f"unreadable header: {error}") from None
+    _check(isinstance(header, dict), "header is not an object")
+    expected = {
+        "format": "fastpuzzle-pdb",
+        "version": FORMAT_VERSION,
+        "rows": shape[0],
+        "cols": shape[1],
+        "goal_blank": goal_blank,
+        "partition": name,
+        "cells": [list(group) for group in cells],
+    }
+    for key, value in expected.items():
+        _check(header.get(key) == value, f"{key} is {header.get(key)!r}, expected {value!r}")
+    payload_offset = header.get("payload_offset")
+    _check(
+        type(payload_offset) is int and len(_MAGIC) + 4 + length <= payload_offset <= size,
+        "payload offset out of range",
+    )
+    _check(header.get("file_length") == size, "file length differs from the header's")
+    groups = header.get("groups")
+    _check(isinstance(groups, list) and len(groups) == len(cells), "wrong number of groups")
+    n = shape[0] * shape[1]
+    layout = []
+    offset = payload_offset
+    for group, goal_cells in zip(groups, cells):
+        _check(isinstance(group, dict), "group entry is not an object")
+        tiles = tuple(_tile_of(c, goal_blank) for c in goal_cells)
+        sparse = _is_sparse(len(tiles), n)
+        _check(group.get("tiles") == list(tiles), "group tiles differ")
+        _check(group.get("sparse") is sparse, "group indexing differs")
+        nibble = group.get("nibble")
+        _check(isinstance(nibble, bool), "group entry size missing")
+        want = _pdb.table_length(n, len(tiles), sparse, nibble)
+        _check(group.get("offset") == offset, "group offset differs")
+        _check(group.get("length") == want, "group length differs from its shape")
+        _check(offset + want <= size, "group runs past the end")
+        layout.append((tiles, sparse, nibble, offset, want))
+        offset += want
+    _check(offset == size, "file length differs from its tables")
+    mapped = np.memmap(path, dtype=np.uint8, mode="r")
+    _check(mapped.shape[0] == size, "file changed while reading")
+    digest = hashlib.blake2b(digest_size=16)
+    step = 1 << 26
+    for begin in range(payload_offset, size, step):
+        digest.update(mapped[begin : min(size, begin + step)].data)
+    _check(digest.hexdigest() == header.get("checksum"), "checksum mismatch")
+    tables = [
+        (tiles, sparse, nibble, mapped[offset : offset + want])
+        for tiles, sparse, nibble, offset, want in layout
+    ]
+    return Database(shape, goal_blank, name, cells, tables, _reflection(shape, goal_blank), path)

@@ -1,0 +1,165 @@
+"""Partitions: which goal cells each table of an additive pattern database covers.
+
+Named partitions are written for the blank in the last cell; :func:`resolve_partition` moves them
+to another goal blank cell, and checks and names explicit ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from fastpuzzle.heuristics import CATALOGUE
+from fastpuzzle.pdb.database import PatternDatabaseError
+
+__all__ = [
+    "MAX_PDB_CELLS",
+    "NAMED",
+    "NAMED_PARTITIONS",
+    "PARTITIONS",
+    "PARTITIONS_5X5",
+    "SPARSE_MAX",
+    "Partition",
+    "auto_partition",
+    "default_partition",
+    "resolve_partition",
+    "shape_of_partition",
+]
+
+#: 4x4 partitions by name, as cells of the goal with the blank in the last cell. For another
+#: goal blank cell, that cell's tile group takes cell 15 instead.
+PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
+    "5-5-5": ((0, 4, 5, 8, 12), (1, 2, 3, 6, 7), (9, 10, 11, 13, 14)),
+    "6-6-3": ((0, 4, 5, 8, 9, 12), (6, 7, 10, 11, 13, 14), (1, 2, 3)),
+    "7-8": ((8, 9, 10, 11, 12, 13, 14), (0, 1, 2, 3, 4, 5, 6, 7)),
+}
+
+#: 5x5 partitions by name, as cells of the goal with the blank in the last cell (24). The four
+#: blocks turn around the board like a pinwheel, so the partition mirrored about the main
+#: diagonal is a different one: the search takes the larger of the two sums.
+PARTITIONS_5X5: dict[str, tuple[tuple[int, ...], ...]] = {
+    "6-6-6-6": (
+        (0, 1, 2, 5, 6, 7),
+        (3, 4, 8, 9, 13, 14),
+        (10, 11, 15, 16, 20, 21),
+        (12, 17, 18, 19, 22, 23),
+    ),
+}
+
+#: Named partitions of each shape.
+NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
+    (4, 4): PARTITIONS,
+    (5, 5): PARTITIONS_5X5,
+}
+
+#: Heuristic names for one named partition (from the catalogue of :mod:`fastpuzzle.heuristics`).
+NAMED = {h.name: h.partition for h in CATALOGUE if h.partition is not None}
+
+#: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
+SPARSE_MAX = 6
+
+#: Largest board a pattern database is built for (past 16 cells, compact tables only).
+MAX_PDB_CELLS = 25
+
+
+Partition = Sequence[Sequence[int]]
+
+
+def _is_sparse(tiles: int, cells: int) -> bool:
+    return tiles <= SPARSE_MAX and cells <= 16
+
+
+def _shape_for(partition: str | Partition, shape: tuple[int, int] | None) -> tuple[int, int]:
+    if shape is not None:
+        return (int(shape[0]), int(shape[1]))
+    if isinstance(partition, str) and partition != "auto":
+        return shape_of_partition(partition)
+    return (4, 4)
+
+
+def shape_of_partition(name: str) -> tuple[int, int]:
+    """The board shape a named partition belongs to (``"7-8"`` → 4x4, ``"6-6-6-6"`` → 5x5)."""
+    for shape, named in NAMED_PARTITIONS.items():
+        if name in named:
+            return shape
+    known = ", ".join(n for named in NAMED_PARTITIONS.values() for n in named)
+    raise PatternDatabaseError(f"unknown partition {name!r}; named partitions are {known}")
+
+
+def _tile_of(cell: int, goal_blank: int) -> int:
+    return cell + 1 if cell < goal_blank else cell
+
+
+def resolve_partition(
+    partition: str | Partition, shape: tuple[int, int], goal_blank: int
+) -> tuple[str, tuple[tuple[int, ...], ...]]:
+    """``(name, goal cells per group)`` for a named or explicit partition, checked."""
+    rows, cols = shape
+    cells = rows * cols
+    if cells > MAX_PDB_CELLS:
+        raise PatternDatabaseError(
+            f"pattern databases are built for boards of up to {MAX_PDB_CELLS} cells, "
+            f"not {rows}x{cols}"
+        )
+    if partition == "auto":
+        partition = default_partition(shape, goal_blank)
+    if isinstance(partition, str):
+        named = NAMED_PARTITIONS.get(shape, {})
+        if partition not in named:
+            listed = "; ".join(
+                f"{', '.join(names)} for {r}x{c}" for (r, c), names in NAMED_PARTITIONS.items()
+            )
+            raise PatternDatabaseError(
+                f"unknown partition {partition!r} for {rows}x{cols}; named partitions are "
+                f"{listed}; or give groups of goal cells"
+            )
+        # Named partitions are written for the blank in the last cell; for another goal blank
+        # cell, that cell's tile takes the last cell instead.
+        groups = tuple(
+            tuple(sorted(cells - 1 if c == goal_blank else c for c in group))
+            for group in named[partition]
+        )
+        return partition, groups
+    groups = tuple(tuple(int(c) for c in group) for group in partition)
+    flat = [c for group in groups for c in group]
+    if (
+        not groups
+        or any(not group for group in groups)
+        or len(set(flat)) != len(flat)
+        or any(not 0 <= c < cells or c == goal_blank for c in flat)
+    ):
+        raise PatternDatabaseError(
+            f"expected disjoint non-empty groups of goal cells of a {rows}x{cols} board "
+            f"(not the goal blank {goal_blank}), got {partition!r}"
+        )
+    digest = hashlib.sha1(repr(groups).encode()).hexdigest()[:12]
+    return f"custom-{digest}", groups
+
+
+def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, ...], ...]:
+    """Goal cells in reading order, cut into balanced groups of at most six tiles."""
+    rows, cols = shape
+    cells = [c for c in range(rows * cols) if c != goal_blank]
+    count = -(-len(cells) // SPARSE_MAX)
+    size, extra = divmod(len(cells), count)
+    out, start = [], 0
+    for index in range(count):
+        end = start + size + (1 if index < extra else 0)
+        out.append(tuple(cells[start:end]))
+        start = end
+    return tuple(out)
+
+
+def _reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | None:
+    rows, cols = shape
+    if rows != cols or goal_blank // cols != goal_blank % cols:
+        return None
+    return tuple((cell % cols) * cols + cell // cols for cell in range(rows * cols))
+
+
+def default_partition(shape: tuple[int, int], goal_blank: int) -> str | Partition:
+    """The partition ``heuristic="pdb"`` uses on a shape other than 4x4: ``"6-6-6-6"`` on 5x5,
+    else the goal cells in reading order cut into groups of at most six tiles."""
+    if shape == (5, 5):
+        return "6-6-6-6"
+    return auto_partition(shape, goal_blank)

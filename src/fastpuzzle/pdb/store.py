@@ -1,0 +1,361 @@
+"""The cache of pattern-database files: where each one lives, building into it, loading,
+listing and clearing it. A file is mapped once per process, so threads share one copy."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path, PurePath
+from typing import Any
+
+import numpy as np
+
+from fastpuzzle import _pdb
+from fastpuzzle.errors import FastPuzzleError
+from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.fileformat import _MAGIC, FORMAT_VERSION, _Invalid, _read_valid, _write
+from fastpuzzle.pdb.partitions import (
+    NAMED_PARTITIONS,
+    Partition,
+    _is_sparse,
+    _shape_for,
+    _tile_of,
+    resolve_partition,
+)
+
+__all__ = [
+    "Progress",
+    "build_pdb",
+    "clear_cache",
+    "load_pdb",
+    "pdb_cache_dir",
+    "pdb_info",
+    "pdb_path",
+]
+
+Progress = Callable[[str], None]
+
+
+def pdb_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The cache directory: the argument, ``$FASTPUZZLE_CACHE``, or the user's cache dir."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    configured = os.environ.get("FASTPUZZLE_CACHE")
+    if configured:
+        return Path(configured)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "fastpuzzle"
+
+
+def pdb_path(
+    partition: str | Partition = "6-6-3",
+    shape: tuple[int, int] | None = None,
+    goal_blank: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Where the file of a partition lives in the cache directory (``shape`` as for
+    :func:`build_pdb`)."""
+    shape = _shape_for(partition, shape)
+    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    return Path(_locate(partition, shape, blank, cache_dir)[0])
+
+
+_Located = tuple[str, str, tuple[tuple[int, ...], ...]]
+
+
+def _locate_now(
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None,
+) -> _Located:
+    # ``(file, partition name, goal cells per group)``; the name is checked before the directory.
+    name, cells = resolve_partition(partition, shape, goal_blank)
+    file = pdb_cache_dir(cache_dir) / (
+        f"pdb-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-blank{goal_blank}-{name}.fpdb"
+    )
+    return str(file), name, cells
+
+
+@lru_cache(maxsize=64, typed=True)
+def _located(
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | PurePath | None,
+    environment: tuple[str | None, ...] | None,
+) -> _Located:
+    # ``environment`` only keys the memo: it holds the values _locate_now is about to read.
+    return _locate_now(partition, shape, goal_blank, cache_dir)
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _locate(
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None,
+) -> _Located:
+    """:func:`_locate_now`, memoised where its answer depends on nothing else.
+
+    Every solve looks its database up, and resolving the partition and building the path with
+    pathlib cost several times the search of an easy board. The environment is read on every
+    call, so a changed ``$FASTPUZZLE_CACHE`` (tests point it at temporary directories) takes
+    effect at once. Lists of groups cannot key a memo, another path-like may change what it
+    names, and without ``$HOME`` the home directory comes from the password database: those
+    are worked out each time.
+    """
+    if (
+        (isinstance(partition, str) or _hashable(partition))
+        and isinstance(goal_blank, int)
+        and (cache_dir is None or isinstance(cache_dir, (str, PurePath)))
+    ):
+        if cache_dir is not None:
+            return _located(partition, shape, goal_blank, cache_dir, None)
+        # Only the variables pdb_cache_dir reads, in its order: each absent one costs a KeyError.
+        environ = os.environ
+        configured = environ.get("FASTPUZZLE_CACHE")
+        if configured:
+            return _located(partition, shape, goal_blank, None, (configured,))
+        xdg = environ.get("XDG_CACHE_HOME")
+        if xdg:
+            return _located(partition, shape, goal_blank, None, (configured, xdg))
+        home = environ.get("HOME")
+        if home is not None:
+            return _located(partition, shape, goal_blank, None, (configured, xdg, home))
+    return _locate_now(partition, shape, goal_blank, cache_dir)
+
+
+# ---------------------------------------------------------------------------------------------
+# Building.
+
+
+_last_line = [0.0]
+_BAR_WIDTH = 30
+
+
+def _stderr_progress(message: str) -> None:
+    # On a terminal each level overwrites the line; in a log, a level line at most every 15 s.
+    final = message.endswith("\n")
+    if sys.stderr.isatty():
+        print(message.rstrip("\n"), end="\n" if final else "\r", file=sys.stderr, flush=True)
+        return
+    now = time.monotonic()
+    if final or now - _last_line[0] >= 15.0:
+        _last_line[0] = now
+        print(message.rstrip("\n"), file=sys.stderr, flush=True)
+
+
+def _build_tables(
+    shape: tuple[int, int],
+    goal_blank: int,
+    cells: tuple[tuple[int, ...], ...],
+    label: str,
+    progress: Progress | None,
+) -> list[tuple[tuple[int, ...], bool, bool, np.ndarray]]:
+    rows, cols = shape
+    out = []
+    for number, group in enumerate(cells, 1):
+        tiles = tuple(_tile_of(c, goal_blank) for c in group)
+        sparse = _is_sparse(len(tiles), rows * cols)
+        started = time.perf_counter()
+
+        def relay(
+            level: int, reached: int, total: int, number: int = number, started: float = started
+        ) -> None:
+            if progress is not None:
+                share = min(1.0, reached / max(total, 1))
+                filled = round(share * _BAR_WIDTH)
+                bar = "#" * filled + "." * (_BAR_WIDTH - filled)
+                progress(
+                    f"fastpuzzle: pattern database {label} group {number}/{len(cells)} "
+                    f"[{bar}] {100 * share:5.1f}% level {level}, "
+                    f"{time.perf_counter() - started:.0f} s"
+                )
+
+        levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), sparse, relay)
+        table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
+        del levels
+        if progress is not None:
+            progress(
+                f"fastpuzzle: pattern database {label} group {number}/{len(cells)} "
+                f"({len(tiles)} tiles) built in {time.perf_counter() - started:.1f} s\n"
+            )
+        out.append((tiles, sparse, nibble, table))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading, building on demand, listing and clearing.
+
+
+_LOCK = threading.Lock()
+_BUILD_LOCK = threading.Lock()
+# Mapped databases by file, with the identity (inode, size, mtime) of the file they were mapped
+# from: a file replaced, rewritten or deleted since is checked again (an old mapping of a file
+# replaced by rename stays valid for searches still using it).
+_LOADED: dict[str, tuple[Database, tuple[int, int, int]]] = {}
+
+
+def load_pdb(
+    partition: str | Partition = "6-6-3",
+    shape: tuple[int, int] | None = None,
+    goal_blank: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Database | None:
+    """The database from the cache if its file is present and passes every check, else None."""
+    shape = _shape_for(partition, shape)
+    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    file, name, cells = _locate(partition, shape, blank, cache_dir)
+    with _LOCK:
+        try:
+            stat = os.stat(file)
+        except OSError:
+            _LOADED.pop(file, None)
+            return None
+        identity = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+        loaded = _LOADED.get(file)
+        if loaded is not None and loaded[1] == identity:
+            return loaded[0]
+        _LOADED.pop(file, None)
+        try:
+            database = _read_valid(Path(file), shape, blank, name, cells)
+        except _Invalid:
+            return None
+        _LOADED[file] = (database, identity)
+        return database
+
+
+def build_pdb(
+    partition: str | Partition = "6-6-3",
+    shape: tuple[int, int] | None = None,
+    goal_blank: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    progress: bool | Progress = True,
+    force: bool = False,
+) -> Path:
+    """Build a pattern database into the cache (unless a good file is already there).
+
+    Parameters
+    ----------
+    partition : str or sequence of sequences of int
+        ``"5-5-5"``, ``"6-6-3"`` or ``"7-8"`` (4x4), ``"6-6-6-6"`` (5x5), ``"auto"`` (the
+        partition ``heuristic="pdb"`` uses on the shape, see :func:`default_partition`), or
+        groups of goal cells.
+    shape : (rows, cols)
+        Board shape, at most 25 cells; default: the named partition's shape, else 4x4.
+    goal_blank : int, optional
+        The goal's blank cell (default: the last cell).
+    cache_dir : path, optional
+        Overrides ``$FASTPUZZLE_CACHE`` and the user's cache directory.
+    progress : bool or callable
+        True: messages on stderr; a callable receives each message; False: silent.
+    force : bool
+        Rebuild even when a good file exists.
+
+    Returns
+    -------
+    Path
+        The file.
+    """
+    shape = _shape_for(partition, shape)
+    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    name, cells = resolve_partition(partition, shape, blank)
+    path = pdb_path(partition, shape, blank, cache_dir)
+    if not force and load_pdb(partition, shape, blank, cache_dir) is not None:
+        return path
+    report: Progress | None
+    if progress is True:
+        report = _stderr_progress
+    elif callable(progress):
+        report = progress
+    else:
+        report = None
+    label = f"{name} for {shape[0]}x{shape[1]} (goal blank {blank})"
+    if report is not None:
+        report(f"fastpuzzle: building pattern database {label} into {path.parent}\n")
+    started = time.perf_counter()
+    tables = _build_tables(shape, blank, cells, name, report)
+    _write(path, shape, blank, name, cells, tables)
+    if report is not None:
+        report(
+            f"fastpuzzle: pattern database {label} ready in {time.perf_counter() - started:.1f} s\n"
+        )
+    return path
+
+
+def _load_or_build(
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
+    *,
+    build: bool,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Database | None:
+    database = load_pdb(partition, shape, goal_blank, cache_dir)
+    if database is not None or not build:
+        return database
+    with _BUILD_LOCK:
+        # Threads of one process (solve_many) wait for one build instead of each starting one.
+        database = load_pdb(partition, shape, goal_blank, cache_dir)
+        if database is not None:
+            return database
+        build_pdb(partition, shape, goal_blank, cache_dir, force=True)
+    database = load_pdb(partition, shape, goal_blank, cache_dir)
+    if database is None:
+        raise PatternDatabaseError(
+            f"pattern database {partition!r} failed its checks after a build"
+        )
+    return database
+
+
+def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
+    """One entry per cache file: path, bytes, partition, and whether it passes every check."""
+    directory = pdb_cache_dir(cache_dir)
+    out = []
+    for path in sorted(directory.glob("pdb-*.fpdb")) if directory.is_dir() else []:
+        entry: dict[str, Any] = {"path": str(path), "bytes": path.stat().st_size, "valid": False}
+        try:
+            with path.open("rb") as f:
+                start = f.read(len(_MAGIC) + 4)
+                length = int.from_bytes(start[len(_MAGIC) :], "little")
+                header = json.loads(f.read(min(length, 1 << 20)).decode())
+            shape = (int(header["rows"]), int(header["cols"]))
+            blank = int(header["goal_blank"])
+            named = header["partition"]
+            spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
+            name, cells = resolve_partition(spec, shape, blank)
+            entry.update(partition=name, shape=shape, goal_blank=blank)
+            _read_valid(path, shape, blank, name, cells)
+            entry["valid"] = True
+        except (_Invalid, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
+            entry["problem"] = str(error)
+        out.append(entry)
+    return out
+
+
+def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
+    """Delete every pattern-database file (and leftover temporary file); returns how many."""
+    directory = pdb_cache_dir(cache_dir)
+    count = 0
+    if directory.is_dir():
+        for path in list(directory.glob("pdb-*.fpdb")) + list(directory.glob(".pdb-*.tmp")):
+            path.unlink(missing_ok=True)
+            count += 1
+    with _LOCK:
+        _LOADED.clear()
+    return count

@@ -1,0 +1,86 @@
+"""What a search asks for: the tables of a heuristic for a problem, loaded, built or computed."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from fastpuzzle import _pdb
+from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.partitions import NAMED, Partition, default_partition, shape_of_partition
+from fastpuzzle.pdb.store import _load_or_build, load_pdb
+from fastpuzzle.problem import Problem
+
+__all__ = ["database_for", "exact_table"]
+
+
+@lru_cache(maxsize=16)
+def exact_table(rows: int, cols: int, goal_blank: int) -> Database:
+    """Exact distance of every board of a small shape (one group of all tiles), in memory."""
+    if rows * cols > 9:
+        raise PatternDatabaseError(f"an exact table of {rows}x{cols} boards would be too large")
+    tiles = tuple(t for t in range(1, rows * cols))
+    levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), False)
+    table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), False)
+    table.setflags(write=False)
+    cells = (tuple(c for c in range(rows * cols) if c != goal_blank),)
+    return Database(
+        (rows, cols), goal_blank, "exact", cells, [(tiles, False, nibble, table)], None, None
+    )
+
+
+def database_for(
+    problem: Problem, heuristic: str, cache_dir: str | os.PathLike[str] | None = None
+) -> Database:
+    """The tables ``heuristic`` (``"pdb"``, ``"pdb555"``, ``"pdb663"``, ``"pdb78"``, ``"table"``)
+    uses for ``problem``, loading or building them as :mod:`fastpuzzle.pdb` describes."""
+    shape = (problem.rows, problem.cols)
+    blank = problem.goal_blank
+    if heuristic == "table":
+        return exact_table(problem.rows, problem.cols, blank)
+    if heuristic in NAMED:
+        partition = NAMED[heuristic]
+        wanted = shape_of_partition(partition)
+        if shape != wanted:
+            raise PatternDatabaseError(
+                f"{heuristic} is for {wanted[0]}x{wanted[1]} boards, not {shape[0]}x{shape[1]}"
+            )
+        database = _load_or_build(
+            partition, shape, blank, build=partition in _QUICK, cache_dir=cache_dir
+        )
+        if database is None:
+            raise PatternDatabaseError(_missing(partition, shape))
+        return database
+    if heuristic != "pdb":
+        raise PatternDatabaseError(f"unknown pattern database heuristic {heuristic!r}")
+    if shape == (4, 4):
+        best = load_pdb("7-8", shape, blank, cache_dir)
+        if best is None:
+            best = _load_or_build("6-6-3", shape, blank, build=True, cache_dir=cache_dir)
+        assert best is not None
+        return best
+    default = default_partition(shape, blank)
+    found = _load_or_build(
+        default, shape, blank, build=problem.rows * problem.cols <= 16, cache_dir=cache_dir
+    )
+    if found is None:
+        raise PatternDatabaseError(_missing(default, shape))
+    return found
+
+
+#: Named partitions quick enough to build on first use (seconds).
+_QUICK = ("5-5-5", "6-6-3")
+
+
+def _missing(partition: str | Partition, shape: tuple[int, int]) -> str:
+    rows, cols = shape
+    if isinstance(partition, str):
+        command = f"`fastpuzzle pdb build {partition}`"
+        call = f"fastpuzzle.build_pdb({partition!r})"
+    else:
+        command = f"`fastpuzzle pdb build auto --shape {rows} {cols}`"
+        call = f"fastpuzzle.build_pdb('auto', ({rows}, {cols}))"
+    return (
+        f"the pattern database for {rows}x{cols} is not built; build it once with {command} "
+        f"or {call} (minutes: past 16 cells each six-tile group has up to 127.5 M placements)"
+    )

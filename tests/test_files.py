@@ -1,0 +1,66 @@
+"""Atomic writes: the target is replaced whole, or left as it was with nothing else behind."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fastpuzzle import _files, render
+
+
+def test_text_is_written_readable_and_leaves_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+    assert _files.write_text_atomically(str(target), "a,b\n1,é\n") == target
+    assert target.read_bytes() == "a,b\n1,é\n".encode()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert os.listdir(tmp_path) == ["out.csv"]
+
+
+def test_the_stream_is_renamed_into_place_only_at_the_end(tmp_path: Path) -> None:
+    target = tmp_path / "table.bin"
+    target.write_bytes(b"old")
+    with _files.atomic_writer(target, suffix=".tmp") as stream:
+        stream.write(b"new")
+        (temporary,) = (name for name in os.listdir(tmp_path) if name != "table.bin")
+        assert temporary.startswith(".table.bin.") and temporary.endswith(".tmp")
+        assert target.read_bytes() == b"old"
+    assert target.read_bytes() == b"new"
+    assert os.listdir(tmp_path) == ["table.bin"]
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, OSError, UnicodeEncodeError])
+def test_an_error_keeps_the_old_file_and_removes_the_temporary(
+    tmp_path: Path, error: type[BaseException]
+) -> None:
+    target = tmp_path / "result.csv"
+    target.write_text("old")
+    with pytest.raises(error):
+        if error is UnicodeEncodeError:
+            _files.write_text_atomically(target, "half\ud800")
+        else:
+            with _files.atomic_writer(target) as stream:
+                stream.write(b"half")
+                raise error
+    assert target.read_text() == "old"
+    assert os.listdir(tmp_path) == ["result.csv"]
+
+
+def test_render_keeps_its_public_name() -> None:
+    assert render.write_text_atomically is _files.write_text_atomically
+
+
+def test_writing_results_does_not_import_the_pictures() -> None:
+    code = (
+        "import sys, tempfile, pathlib, numpy as np; import fastpuzzle as fp; "
+        "d = pathlib.Path(tempfile.mkdtemp()); "
+        "r = fp.solve_many(np.array([[1, 2, 3, 4, 5, 6, 7, 0, 8]]), out=d / 'run'); "
+        "r.to_csv(d / 'a.csv'); fp.compare('1 2 3/4 5 6/7 0 8', ['bfs']).to_csv(d / 'b.csv'); "
+        "assert 'fastpuzzle.render' not in sys.modules; print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "ok"
