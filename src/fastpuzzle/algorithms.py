@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from fastpuzzle import _search
+from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import (
     BY_NAME,
@@ -102,6 +103,8 @@ class Algorithm:
         Whether its solutions are shortest.
     memory : {"nodes", "path"}
         What its memory grows with: every node seen, or only the current path.
+    max_cells : int or None
+        The largest board it takes, in cells (None: any size).
     doc : str
         One line on how it works.
     driver : callable
@@ -117,6 +120,7 @@ class Algorithm:
     memory: Literal["nodes", "path"]
     doc: str
     driver: Driver
+    max_cells: int | None = MAX_CELLS
 
     @property
     def informed(self) -> bool:
@@ -295,11 +299,11 @@ def _random(request: Request) -> CoreResult:
 
 
 def _idastar(request: Request) -> CoreResult:
-    # Owned by the IDA*/pattern-database module; imported here so that importing the registry
-    # does not load it.
-    from fastpuzzle import optimal
+    # IDA* for every board size picks its kernel itself; imported here so that importing the
+    # registry does not load the pattern databases.
+    from fastpuzzle import idastar
 
-    return optimal.run_idastar(
+    return idastar.run(
         request.problem, request.heuristic or "manhattan", request.limits, request.progress
     )
 
@@ -424,8 +428,9 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
         complete=True,
         optimal=True,
         memory="path",
-        doc="IDA*: depth-first passes bounded by f = g + h (fastpuzzle.optimal)",
+        doc="IDA*: depth-first passes bounded by f = g + h, on boards of any size",
         driver=_idastar,
+        max_cells=None,
     ),
 )
 

@@ -1,0 +1,306 @@
+"""IDA* for every board size: the one place that picks the compiled kernel.
+
+:func:`run` takes a validated problem and a heuristic of the catalogue
+(:mod:`fastpuzzle.heuristics`) and dispatches, the way scikit-learn's ``_dispatcher`` picks a
+specialised kernel:
+
+- boards of up to 16 cells (packed in one word): ``_idastar``, one recursive driver per
+  heuristic, with walking-distance or pattern-database tables when the heuristic needs them;
+- boards past 16 cells (one ``uint16`` per cell): ``_wide.idastar`` for Manhattan, linear
+  conflict and walking distance (weighted IDA* too), ``_wide_pdb.idastar`` for additive pattern
+  databases of up to 25 cells.
+
+Every kernel returns the same :data:`~fastpuzzle.results.CoreResult`. Moves are U, D, L, R: the
+direction the **blank** moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from fastpuzzle import _idastar, _wide, _wide_pdb, pdb
+from fastpuzzle.board import BoardLike
+from fastpuzzle.errors import UnknownNameError
+from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import Problem, make_problem
+from fastpuzzle.results import (
+    CoreResult,
+    ProgressCallback,
+    SearchResult,
+    Status,
+    core_progress,
+    result_from_core,
+)
+
+__all__ = [
+    "MAX_OPTIMAL_DEPTH",
+    "PACKED_HEURISTICS",
+    "WIDE_HEURISTICS",
+    "run",
+    "solve_wide_optimal",
+]
+
+CoreProgress = Callable[[int, int, float, int], None]
+
+#: The longest path the wide IDA* follows (its recursion depth). A board whose Manhattan lower
+#: bound is above it is refused at once with :attr:`Status.DEPTH_LIMIT`: no optimal search of
+#: such a board could finish.
+MAX_OPTIMAL_DEPTH = 1000
+
+#: The longest path the pattern-database driver follows (optimal 5x5 solutions are far shorter).
+_PDB_MAX_DEPTH = 400
+
+#: Sides of more lines than this never get walking-distance tables past 16 cells (5 lines of 5
+#: already have 65,650,495 states), so such boards are refused without trying.
+WALKING_MAX_LINES = 4
+
+#: Heuristics IDA* computes on boards of up to 16 cells.
+PACKED_HEURISTICS = tuple(h.name for h in CATALOGUE if "packed" in h.idastar)
+
+#: Heuristics IDA* computes past 16 cells. ``pdb`` (boards of up to 25 cells) and ``pdb6666``
+#: (5x5) need their database built beforehand.
+WIDE_HEURISTICS = tuple(h.name for h in CATALOGUE if "wide" in h.idastar)
+
+_DEPTH_LIMIT = list(Status).index(Status.DEPTH_LIMIT)
+
+
+def run(
+    problem: Problem,
+    heuristic: str,
+    limits: Limits,
+    progress: CoreProgress | None = None,
+    *,
+    weight: float | None = None,
+    wide: bool | None = None,
+) -> CoreResult:
+    """Run IDA* with ``heuristic`` on a validated problem, on the kernel that fits it.
+
+    Parameters
+    ----------
+    problem : Problem
+        From :func:`fastpuzzle.problem.make_problem`.
+    heuristic : str
+        A canonical heuristic name that IDA* computes on this board's size.
+    limits : Limits
+        ``nodes`` (expansions), ``seconds`` and ``max_depth`` are honoured; IDA* stores no nodes,
+        so ``memory_bytes`` never binds.
+    progress : callable, optional
+        Core-level ``progress(expanded, generated, seconds, bound)``.
+    weight : float, optional
+        ``w > 1``: weighted IDA* (f = g + w*h) on the wide kernel, solutions at most ``w`` times
+        optimal.
+    wide : bool, optional
+        Force the wide kernel (True) on a board of up to 16 cells; default: by size.
+
+    Returns
+    -------
+    CoreResult
+        The kernel's result tuple.
+    """
+    entry = BY_NAME.get(heuristic)
+    use_wide = problem.wide if wide is None else (wide or problem.wide)
+    if weight is not None and weight != 1:
+        use_wide = True
+    encoding = "wide" if use_wide else "packed"
+    if entry is None or encoding not in entry.idastar:
+        valid = WIDE_HEURISTICS if use_wide else PACKED_HEURISTICS
+        where = " past 16 cells" if use_wide else ""
+        raise UnknownNameError(
+            f"unknown heuristic {heuristic!r} for idastar{where}; expected one of "
+            f"{', '.join(valid)}"
+        )
+    if use_wide:
+        return _run_wide(problem, entry, limits, progress, weight)
+    return _run_packed(problem, entry, limits, progress)
+
+
+def _run_packed(
+    problem: Problem, entry: Heuristic, limits: Limits, progress: CoreProgress | None
+) -> CoreResult:
+    walking = groups = reflect = None
+    if entry.tables == "walking":
+        walking = pdb.walking_tables(problem)
+    elif entry.tables is not None:
+        database = pdb.database_for(problem, entry.name)
+        groups, reflect = database.groups, database.reflect
+    return _idastar.idastar(
+        problem.packed,
+        problem.blank,
+        problem.rows,
+        problem.cols,
+        problem.goal_blank,
+        entry.code,
+        node_limit=int(limits.nodes or 0),
+        seconds=float(limits.seconds or 0.0),
+        max_depth=-1 if limits.max_depth is None else int(limits.max_depth),
+        progress=progress,
+        groups=groups,
+        reflect=reflect,
+        walking=walking,
+    )
+
+
+def _run_wide(
+    problem: Problem,
+    entry: Heuristic,
+    limits: Limits,
+    progress: CoreProgress | None,
+    weight: float | None,
+) -> CoreResult:
+    weighted = weight is not None and weight != 1
+    if weighted and entry.tables == "pdb":
+        raise ValueError("weighted IDA* takes manhattan or linear_conflict, not a pattern database")
+    cap = MAX_OPTIMAL_DEPTH
+    if limits.max_depth is not None:
+        cap = min(cap, int(limits.max_depth))
+    rows, cols = problem.rows, problem.cols
+    cells = problem.wide_cells()
+    lower = _wide.heuristic(BY_NAME["manhattan"].code, cells, rows, cols, problem.goal_blank)
+    if lower > cap:
+        # No path within the cap: refused before any search.
+        return (_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
+    if entry.tables == "pdb":
+        database = pdb.database_for(problem, entry.name)
+        groups = [(tiles, nibble, table) for tiles, _, nibble, table in database.groups]
+        return _wide_pdb.idastar(
+            cells.astype(np.uint8),
+            problem.blank,
+            rows,
+            cols,
+            problem.goal_blank,
+            groups,
+            database.reflect,
+            node_limit=int(limits.nodes or 0),
+            seconds=float(limits.seconds or 0.0),
+            max_depth=min(cap, _PDB_MAX_DEPTH),
+            progress=progress,
+        )
+    walking = _walking_args(problem) if entry.tables == "walking" else None
+    return _wide.idastar(
+        cells,
+        problem.blank,
+        rows,
+        cols,
+        problem.goal_blank,
+        heuristic=entry.code,
+        weight=1.0 if weight is None else float(weight),
+        node_limit=int(limits.nodes or 0),
+        time_limit=float(limits.seconds or 0.0),
+        max_depth=cap,
+        progress=progress,
+        walking=walking,
+    )
+
+
+def _walking_args(problem: Problem) -> tuple[object, ...]:
+    rows, cols = problem.rows, problem.cols
+    refusal = UnknownNameError(
+        f"walking distance on {rows}x{cols}: the abstraction of each side has over "
+        f"{pdb.WALKING_MAX_STATES:,} states (5x5: 65,650,495), so it would be plain Manhattan; "
+        "use linear_conflict, or pdb for up to 25 cells"
+    )
+    if rows > WALKING_MAX_LINES and cols > WALKING_MAX_LINES:
+        raise refusal
+    walking = pdb.walking_args_for_cells(
+        rows, cols, problem.goal_blank, problem.wide_cells().tolist(), problem.blank
+    )
+    if walking[0] is None and walking[4] is None:
+        raise refusal
+    return walking
+
+
+def _wide_heuristic(name: str) -> Heuristic:
+    entry = lookup_heuristic(name)
+    if entry is None or "wide" not in entry.idastar:
+        valid = ", ".join(WIDE_HEURISTICS)
+        raise UnknownNameError(f"unknown heuristic {name!r} for wide IDA*; expected one of {valid}")
+    return entry
+
+
+def solve_wide_optimal(
+    problem_or_board: Problem | BoardLike,
+    goal: BoardLike | None = None,
+    *,
+    heuristic: str = "linear_conflict",
+    weight: float | None = None,
+    limits: Limits | None = None,
+    progress: ProgressCallback | None = None,
+) -> SearchResult:
+    """IDA* (or weighted IDA*) on the wide cell-array core, for boards of any size.
+
+    Meant for boards past 16 cells (5x5, 6x6, 7x3, ...); smaller ones work too, through the same
+    wide path. Never raises on limits: the result's ``status`` says how the search ended. Moves
+    are U/D/L/R, the direction the **blank** moves.
+
+    Parameters
+    ----------
+    problem_or_board : Problem or BoardLike
+        A :class:`~fastpuzzle.problem.Problem` (then ``goal`` must be None) or a start board.
+    goal : BoardLike, optional
+        Default: tiles in order, blank last.
+    heuristic : str
+        ``"linear_conflict"`` (Manhattan + Hansson's linear conflicts), ``"manhattan"``,
+        ``"walking_distance"`` (where one side's abstraction has at most 500,000 states, as the
+        rows of 3xN or of 4x5 and 4x6 do; a side without tables counts its Manhattan
+        component), or
+        ``"pdb"`` / ``"pdb6666"``: additive pattern databases (boards of up to 25 cells; 5x5
+        uses 6-6-6-6 and its reflection), which must be built first (``fastpuzzle pdb build
+        6-6-6-6``), else :class:`~fastpuzzle.pdb.PatternDatabaseError` is raised.
+    weight : float, optional
+        ``w >= 1``: weighted IDA* with f = g + w*h, whose solutions are at most ``w`` times the
+        optimal length (``w`` is rounded down to a multiple of 1/1000). None or 1: optimal.
+        Not with the pattern databases.
+    limits : Limits, optional
+        ``seconds``, ``nodes`` (expansions) and ``max_depth`` apply (``memory_bytes`` does not:
+        IDA* keeps only its path). Checked every 2**16 expansions, as is Ctrl-C.
+    progress : callable, optional
+        Called with a :class:`~fastpuzzle.SearchStats` every 2**16 expansions; its ``depth`` is
+        the current iteration's bound.
+
+    Returns
+    -------
+    SearchResult
+        ``algorithm="idastar"`` (``"widastar"`` when weighted), status SOLVED, TIME_LIMIT,
+        NODE_LIMIT or DEPTH_LIMIT. Boards whose Manhattan bound exceeds
+        :data:`MAX_OPTIMAL_DEPTH` (or ``limits.max_depth``) end at once with DEPTH_LIMIT.
+
+    Raises
+    ------
+    UnsolvableError
+        If the goal cannot be reached.
+    UnknownNameError
+        If the heuristic is not one the wide core computes.
+
+    Examples
+    --------
+    >>> from fastpuzzle import Board, scramble
+    >>> board = scramble(Board.goal((5, 5)), 30, rng=4)
+    >>> result = solve_wide_optimal(board)
+    >>> result.status, result.solution.optimal, result.solution.verify()
+    (<Status.SOLVED: 'solved'>, True, True)
+    """
+    entry = _wide_heuristic(heuristic)
+    if weight is not None and (
+        isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 1
+    ):
+        raise ValueError(f"expected a weight >= 1, got {weight!r}")
+    if isinstance(problem_or_board, Problem):
+        if goal is not None:
+            raise ValueError("pass the goal inside the Problem, not beside it")
+        problem = problem_or_board
+    else:
+        problem = make_problem(problem_or_board, goal)
+    weighted = weight is not None and weight != 1
+    algorithm = "widastar" if weighted else "idastar"
+    core = run(
+        problem,
+        entry.name,
+        Limits() if limits is None else limits,
+        core_progress(progress),
+        weight=weight,
+        wide=True,
+    )
+    return result_from_core(problem.board, problem.goal, core, algorithm, entry.name, not weighted)
