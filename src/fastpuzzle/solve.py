@@ -1,22 +1,29 @@
 """``search()`` and ``solve()``: check the input, pick the algorithm, call the compiled core.
 
-No loop over nodes lives here: input is validated and relabelled (:mod:`fastpuzzle.problem`),
-the registry (:mod:`fastpuzzle.algorithms`) picks a compiled driver, and its result tuple becomes
-a :class:`~fastpuzzle.results.SearchResult`. Moves are U, D, L, R: the direction the **blank**
-moves.
+No loop over nodes lives here, and there is one path for every board size: input is validated and
+relabelled (:mod:`fastpuzzle.problem`), the registry (:mod:`fastpuzzle.algorithms`) gives the
+algorithm's driver (``auto`` asks :mod:`fastpuzzle.policy` which heuristic IDA* uses), and the
+driver's result tuple becomes a :class:`~fastpuzzle.results.SearchResult`. Moves are U, D, L, R:
+the direction the **blank** moves.
 """
 
 from __future__ import annotations
 
 from typing import NoReturn
 
-from fastpuzzle.algorithms import Algorithm, Request, resolve_algorithm, resolve_heuristic
-from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
+from fastpuzzle.algorithms import (
+    ALGORITHMS,
+    Algorithm,
+    Request,
+    resolve_algorithm,
+    resolve_heuristic,
+)
+from fastpuzzle.board import BoardLike, Shape
 from fastpuzzle.errors import BoardTooLargeError, TimeLimitError
 from fastpuzzle.limits import Limits
+from fastpuzzle.policy import WIDE_DEFAULT_SECONDS, auto_choice, auto_limits
 from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
-    CoreResult,
     ProgressCallback,
     SearchResult,
     Solution,
@@ -60,46 +67,46 @@ def _check_options(
     return name
 
 
-def _result(
-    problem: Problem,
-    core: CoreResult,
-    algorithm: str,
-    heuristic: str | None,
-    optimal: bool,
-) -> SearchResult:
-    return result_from_core(problem.board, problem.goal, core, algorithm, heuristic, optimal)
-
-
-#: Time limit of an optimal solve() past 16 cells when the caller sets none: optimal search on
-#: big boards can take hours, and solve() must say so rather than hang.
-WIDE_DEFAULT_SECONDS = 60.0
-
 # Limits are frozen, so one shared default spares each search building and checking its own.
 _NO_LIMITS = Limits()
 
 
-def _search_wide(
+def _run(
     problem: Problem,
-    algorithm: str,
+    algorithm: Algorithm,
     heuristic: str | None,
     limits: Limits | None,
-    progress: ProgressCallback | None,
+    *,
+    weight: float | None = None,
+    seed: int | None = None,
+    progress: ProgressCallback | None = None,
+    label: str | None = None,
 ) -> SearchResult:
-    """Boards past 16 cells: IDA* on the wide core; other algorithms are refused by name."""
-    from fastpuzzle import large
+    """Every search's one path: a request to the algorithm's driver, its result as a record."""
+    request = _record(
+        Request,
+        problem=problem,
+        heuristic=heuristic,
+        limits=_NO_LIMITS if limits is None else limits,
+        weight=None if weight is None else float(weight),
+        seed=seed,
+        progress=core_progress(progress),
+    )
+    core = algorithm.driver(request)
+    optimal = algorithm.optimal or (
+        algorithm.name == "wastar" and weight is not None and weight == 1
+    )
+    name = algorithm.name if label is None else label
+    return result_from_core(problem.board, problem.goal, core, name, heuristic, optimal)
 
-    if algorithm != "idastar" or heuristic not in large.WIDE_HEURISTICS:
-        _refuse_wide(problem, algorithm, heuristic)
-    return large.solve_wide_optimal(problem, heuristic=heuristic, limits=limits, progress=progress)
 
-
-def _refuse_wide(problem: Problem, algorithm: str, heuristic: str | None) -> NoReturn:
-    from fastpuzzle import large
+def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: str | None) -> NoReturn:
+    from fastpuzzle.idastar import WIDE_HEURISTICS
 
     raise BoardTooLargeError(
-        f"{algorithm}{'+' + heuristic if heuristic else ''} works on boards of at most "
-        f"{MAX_CELLS} cells, got a {problem.rows}x{problem.cols} board; use idastar with "
-        f"{', '.join(large.WIDE_HEURISTICS)} (pattern databases up to 25 cells, built "
+        f"{algorithm.name}{'+' + heuristic if heuristic else ''} works on boards of at most "
+        f"{algorithm.max_cells} cells, got a {problem.rows}x{problem.cols} board; use idastar "
+        f"with {', '.join(WIDE_HEURISTICS)} (pattern databases up to 25 cells, built "
         "beforehand), or solve(board, optimal=False) for a fast solution"
     )
 
@@ -161,23 +168,12 @@ def search(
     """
     chosen = resolve_algorithm(algorithm)
     problem = make_problem(board, goal)
-    if problem.wide and chosen.kernel != "idastar":
-        _refuse_wide(problem, chosen.name, heuristic)
+    if chosen.max_cells is not None and problem.board.size > chosen.max_cells:
+        _refuse_size(problem, chosen, heuristic)
     heuristic_name = _check_options(chosen, heuristic, weight, seed, problem.board.shape)
-    if problem.wide:
-        return _search_wide(problem, chosen.name, heuristic_name, limits, progress)
-    request = _record(
-        Request,
-        problem=problem,
-        heuristic=heuristic_name,
-        limits=_NO_LIMITS if limits is None else limits,
-        weight=None if weight is None else float(weight),
-        seed=seed,
-        progress=core_progress(progress),
+    return _run(
+        problem, chosen, heuristic_name, limits, weight=weight, seed=seed, progress=progress
     )
-    core = chosen.driver(request)
-    optimal = chosen.optimal or (chosen.name == "wastar" and weight is not None and weight == 1)
-    return _result(problem, core, chosen.name, heuristic_name, optimal)
 
 
 def solve(
@@ -209,7 +205,7 @@ def solve(
     optimal : bool
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see
-        :func:`fastpuzzle.large.solve_fast`). Only ``limits.seconds`` applies.
+        :func:`fastpuzzle.constructive.solve_fast`). Only ``limits.seconds`` applies.
 
     Returns
     -------
@@ -234,9 +230,9 @@ def solve(
     if not optimal:
         if not is_auto or chosen_heuristic is not None or weight is not None or seed is not None:
             raise ValueError("optimal=False picks its own method: pass no algorithm or heuristic")
-        from fastpuzzle import large
+        from fastpuzzle.constructive import solve_fast
 
-        return large.solve_fast(board, goal, limits=limits, progress=progress)
+        return solve_fast(board, goal, limits=limits, progress=progress)
     if not is_auto:
         return search(
             board,
@@ -251,37 +247,24 @@ def solve(
     if weight is not None or seed is not None:
         raise ValueError("algorithm='auto' takes no weight or seed")
     problem = make_problem(board, goal)
-    if problem.wide:
-        from fastpuzzle import large
-
-        if chosen_heuristic is None:
-            name = large.auto_wide_heuristic(problem)
-        else:
-            name = resolve_heuristic(chosen_heuristic, resolve_algorithm("idastar")).name
-        capped = Limits(seconds=WIDE_DEFAULT_SECONDS) if limits is None else limits
-        result = _search_wide(problem, "idastar", name, capped, progress)
-        if limits is None and result.status is Status.TIME_LIMIT:
-            hint = ""
-            if (problem.rows, problem.cols) == (5, 5) and name != "pdb":
-                hint = " (or build the 5x5 pattern database once: `fastpuzzle pdb build 6-6-6-6`)"
-            raise TimeLimitError(
-                f"an optimal solution of this {problem.rows}x{problem.cols} board was not found "
-                f"in {WIDE_DEFAULT_SECONDS:g} s (bound {result.stats.depth}); pass "
-                "limits=Limits(seconds=...) to search longer, or optimal=False for a fast "
-                f"solution that is not guaranteed shortest{hint}",
-                result.stats,
-            )
-        return result.unwrap()
-    limits = _NO_LIMITS if limits is None else limits
-    if chosen_heuristic is not None:
-        name = resolve_heuristic(chosen_heuristic, resolve_algorithm("idastar")).name
-        request = Request(problem, name, limits, progress=core_progress(progress))
-        core = resolve_algorithm("idastar").driver(request)
-        return _result(problem, core, "idastar", name, True).unwrap()
-    # Owned by the IDA*/pattern-database module; imported lazily like every driver.
-    from fastpuzzle import optimal as workhorse
-
-    core, algorithm_name, heuristic_name = workhorse.run_auto(
-        problem, limits, core_progress(progress)
-    )
-    return _result(problem, core, algorithm_name, heuristic_name, True).unwrap()
+    shape = problem.board.shape
+    idastar = ALGORITHMS["idastar"]
+    if chosen_heuristic is None:
+        choice = auto_choice(shape, problem.goal_blank)
+        label, name = choice.algorithm, choice.heuristic
+    else:
+        label, name = idastar.name, resolve_heuristic(chosen_heuristic, idastar, shape=shape).name
+    run_limits = auto_limits(shape, limits)
+    result = _run(problem, idastar, name, run_limits, progress=progress, label=label)
+    if limits is None and run_limits is not None and result.status is Status.TIME_LIMIT:
+        hint = ""
+        if shape == (5, 5) and name != "pdb":
+            hint = " (or build the 5x5 pattern database once: `fastpuzzle pdb build 6-6-6-6`)"
+        raise TimeLimitError(
+            f"an optimal solution of this {problem.rows}x{problem.cols} board was not found "
+            f"in {run_limits.seconds:g} s (bound {result.stats.depth}); pass "
+            "limits=Limits(seconds=...) to search longer, or optimal=False for a fast "
+            f"solution that is not guaranteed shortest{hint}",
+            result.stats,
+        )
+    return result.unwrap()

@@ -6,13 +6,14 @@ Packed rows under the ``"auto"`` policy take a faster path that builds no Board 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from fastpuzzle import _batch
 from fastpuzzle._batch_prep import prepare_packed
+from fastpuzzle.algorithms import ALGORITHMS, Request
 from fastpuzzle.batch.result import COLUMNS, ChunkResult
 from fastpuzzle.board import MAX_CELLS, Board, Shape
 from fastpuzzle.errors import (
@@ -26,6 +27,8 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.limits import Limits
+from fastpuzzle.policy import auto_choice
+from fastpuzzle.problem import make_problem
 from fastpuzzle.results import Status, stats_from_core
 
 __all__ = ["BatchSpec", "solve_chunk"]
@@ -122,18 +125,14 @@ def _walk_exact(
     return out
 
 
-def _run_each(
-    shape: Shape, goal_blank: int, canonical: np.ndarray, blanks: np.ndarray, limits: Limits
-) -> ChunkResult:
+def _run_each(goal: Board, words: np.ndarray, heuristic: str, limits: Limits) -> ChunkResult:
     """Larger boards: the default solver board by board (the core releases the GIL)."""
-    from fastpuzzle import optimal
-    from fastpuzzle.problem import Problem
-
-    goal = Board.goal(shape)
-    template = Problem(goal, goal, 0, goal.blank, goal_blank)
+    idastar = ALGORITHMS["idastar"]
     out = ChunkResult()
-    for word, blank in zip(canonical.tolist(), blanks.tolist()):
-        core = optimal.run_auto(replace(template, word=word, blank=blank), limits)[0]
+    for word in words.tolist():
+        board = Board.from_packed(word, shape=goal.shape)
+        problem = make_problem(board, goal, check_solvable=False)
+        core = idastar.driver(Request(problem, heuristic, limits))
         status = Status.from_code(core[0])
         stats = stats_from_core(core)
         if status is Status.SOLVED:
@@ -150,8 +149,14 @@ def _solve_packed_fast(first_index: int, words: np.ndarray, spec: BatchSpec) -> 
     prep = prepare_packed(words, goal)
     good = np.flatnonzero(prep.solvable)
     limits = spec.limits or Limits()
-    run = _walk_exact if spec.shape[0] * spec.shape[1] <= 9 else _run_each
-    solved = run(spec.shape, goal.blank, prep.canonical[good], prep.blanks[good], limits)
+    # The same choice solve() makes, so a batch and a loop of solve() calls agree.
+    choice = auto_choice(spec.shape, goal.blank)
+    if choice.heuristic == "table":
+        solved = _walk_exact(
+            spec.shape, goal.blank, prep.canonical[good], prep.blanks[good], limits
+        )
+    else:
+        solved = _run_each(goal, words[good], choice.heuristic, limits)
     if len(good) == len(words):
         solved.index = list(range(first_index, first_index + len(words)))
         return solved
