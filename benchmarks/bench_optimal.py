@@ -99,9 +99,9 @@ def _solve_random50(heuristic: str) -> tuple[int, float]:
     nodes, seconds = 0, 0.0
     for case in random50():
         core = run_idastar(make_problem(list(case.tiles)), heuristic, Limits())
-        assert core[7] == case.optimal_length, case.name
-        nodes += core[3]
-        seconds += core[6]
+        assert core.depth == case.optimal_length, case.name
+        nodes += core.generated
+        seconds += core.seconds
     return nodes, seconds
 
 

@@ -82,9 +82,9 @@ def fastpuzzle_manhattan(boards: Sequence[Instance]) -> tuple[int, float]:
     nodes, seconds = 0, 0.0
     for case in boards:
         core = run_idastar(make_problem(list(case.tiles)), "manhattan", Limits())
-        assert core[7] == case.optimal_length and core[3] == case.manhattan_ida_nodes
-        nodes += core[3]
-        seconds += core[6]
+        assert core.depth == case.optimal_length and core.generated == case.manhattan_ida_nodes
+        nodes += core.generated
+        seconds += core.seconds
     return nodes, seconds
 
 
@@ -97,9 +97,9 @@ def solve_all(heuristic: str) -> tuple[float, int]:
     seconds, nodes = 0.0, 0
     for case in random50():
         core = run_idastar(make_problem(list(case.tiles)), heuristic, Limits())
-        assert core[7] == case.optimal_length, case.name
-        seconds += core[6]
-        nodes += core[3]
+        assert core.depth == case.optimal_length, case.name
+        seconds += core.seconds
+        nodes += core.generated
     return seconds, nodes
 
 

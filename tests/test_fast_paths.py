@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import fastpuzzle as fp
 from fastpuzzle import Board, _board, algorithms
 from fastpuzzle import board as board_module
+from fastpuzzle._result import CoreResult
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.problem import Problem, canonical_labels, make_problem
 from fastpuzzle.results import SearchResult, SearchStats, Solution, Status, result_from_core
@@ -325,7 +326,7 @@ def test_str_subclasses_resolve_like_their_text():
 def test_records_built_from_the_core_equal_constructed_ones():
     board, goal = Board("1 2 3/4 5 6/7 _ 8"), Board.goal((3, 3))
     for code in range(6):
-        core = (code, "R" if code == 0 else "", 1, 2, 3, 400, 0.5, 1, 1)
+        core = CoreResult(code, "R" if code == 0 else "", 1, 2, 3, 400, 0.5, 1, 1)
         result = result_from_core(board, goal, core, "astar", "manhattan", True)
         stats = SearchStats(
             expanded=1,

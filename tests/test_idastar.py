@@ -7,6 +7,7 @@ code under test. Pattern databases are built into a temporary cache.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -47,11 +48,13 @@ def _replay(tiles: tuple[int, ...], moves: str, rows: int, cols: int) -> tuple[i
 def _manhattan_case(instance):  # type: ignore[no-untyped-def]
     problem = make_problem(list(instance.tiles))
     core = run_idastar(problem, "manhattan", Limits())
-    assert core[0] == SOLVED
-    assert core[7] == len(core[1]) == instance.optimal_length
-    assert core[3] == instance.manhattan_ida_nodes, "generated nodes differ from random50.tsv"
+    assert core.status == SOLVED
+    assert core.depth == len(core.moves) == instance.optimal_length
+    assert core.generated == instance.manhattan_ida_nodes, (
+        "generated nodes differ from random50.tsv"
+    )
     goal = GOAL_4X4
-    assert _replay(instance.tiles, core[1], 4, 4) == goal
+    assert _replay(instance.tiles, core.moves, 4, 4) == goal
 
 
 @pytest.mark.parametrize(
@@ -78,17 +81,17 @@ def test_stronger_heuristics_find_optimal_lengths(heuristic: str) -> None:
     cases = sorted(random50(), key=lambda i: i.manhattan_ida_nodes)[:8]
     for instance in cases:
         core = run_idastar(make_problem(list(instance.tiles)), heuristic, Limits())
-        assert core[0] == SOLVED
-        assert core[7] == instance.optimal_length, instance.name
-        assert _replay(instance.tiles, core[1], 4, 4) == GOAL_4X4
+        assert core.status == SOLVED
+        assert core.depth == instance.optimal_length, instance.name
+        assert _replay(instance.tiles, core.moves, 4, 4) == GOAL_4X4
         # Stronger heuristics never generate more nodes than Manhattan on these boards.
-        assert core[3] < instance.manhattan_ida_nodes
+        assert core.generated < instance.manhattan_ida_nodes
 
 
 def _root_h(packed: int, blank: int, rows: int, cols: int, goal_blank: int, **kw) -> int:  # type: ignore[no-untyped-def]
     # max_depth=0 stops before any bound above 0: the reported depth is the root's h.
     core = _idastar.idastar(packed, blank, rows, cols, goal_blank, max_depth=0, **kw)
-    return 0 if core[0] == SOLVED else core[7]
+    return 0 if core.status == SOLVED else core.depth
 
 
 def _pack(tiles: tuple[int, ...]) -> int:
@@ -101,14 +104,10 @@ HEURISTICS_3X3 = ["misplaced", "manhattan", "linear_conflict", "walking_distance
 def _kwargs_for(heuristic: str, tiles: tuple[int, ...]) -> dict[str, object]:
     problem = make_problem(list(tiles), check_solvable=False)
     if heuristic == "walking_distance":
-        return {"heuristic": BY_NAME[heuristic].code, "walking": pdb.walking_tables(problem)}
+        return {"heuristic": BY_NAME[heuristic].code, "tables": pdb.walking_tables(problem)}
     if heuristic in ("pdb", "table"):
         database = pdb.database_for(problem, heuristic)
-        return {
-            "heuristic": BY_NAME[heuristic].code,
-            "groups": database.groups,
-            "reflect": database.reflect,
-        }
+        return {"heuristic": BY_NAME[heuristic].code, "tables": database}
     return {"heuristic": BY_NAME[heuristic].code}
 
 
@@ -122,7 +121,7 @@ def test_every_3x3_board_admissible(heuristic: str) -> None:
         packed = _pack(tiles)
         if walking:
             # Its start state depends on the board.
-            kwargs["walking"] = pdb.walking_args(3, 3, 8, packed, tiles.index(0))
+            kwargs["tables"] = pdb.walking_args(3, 3, 8, packed, tiles.index(0))
         h = _root_h(packed, tiles.index(0), 3, 3, 8, **kwargs)
         if heuristic == "table":
             assert h == distance, tiles
@@ -137,9 +136,9 @@ def test_3x3_optimal_lengths_match_oracle(heuristic: str) -> None:
     boards = rng.sample(sorted(distances), 150)
     for tiles in boards:
         core = run_idastar(make_problem(list(tiles)), heuristic, Limits())
-        assert core[0] == SOLVED
-        assert core[7] == distances[tiles]
-        assert _replay(tiles, core[1], 3, 3) == (1, 2, 3, 4, 5, 6, 7, 8, 0)
+        assert core.status == SOLVED
+        assert core.depth == distances[tiles]
+        assert _replay(tiles, core.moves, 3, 3) == (1, 2, 3, 4, 5, 6, 7, 8, 0)
 
 
 @pytest.mark.parametrize(
@@ -149,31 +148,31 @@ def test_4x4_root_never_above_optimal(heuristic: str) -> None:
     for instance in random50():
         problem = make_problem(list(instance.tiles))
         core = run_idastar(problem, heuristic, Limits(max_depth=0))
-        assert core[7] <= instance.optimal_length, instance.name
+        assert core.depth <= instance.optimal_length, instance.name
 
 
 def test_node_limit_stops_with_status() -> None:
     instance = max(random50(), key=lambda i: i.manhattan_ida_nodes)
     core = run_idastar(make_problem(list(instance.tiles)), "manhattan", Limits(nodes=100_000))
-    assert core[0] == NODE_LIMIT
-    assert core[1] == ""
-    assert core[2] == 100_000
+    assert core.status == NODE_LIMIT
+    assert core.moves == ""
+    assert core.expanded == 100_000
 
 
 def test_time_limit_stops_with_status() -> None:
     instance = max(random50(), key=lambda i: i.manhattan_ida_nodes)
     core = run_idastar(make_problem(list(instance.tiles)), "manhattan", Limits(seconds=0.05))
-    assert core[0] == TIME_LIMIT
-    assert core[6] < 2.0
+    assert core.status == TIME_LIMIT
+    assert core.seconds < 2.0
 
 
 def test_max_depth_gives_depth_limit() -> None:
     instance = min(random50(), key=lambda i: i.manhattan_ida_nodes)
     problem = make_problem(list(instance.tiles))
     core = run_idastar(problem, "manhattan", Limits(max_depth=instance.optimal_length - 1))
-    assert core[0] == DEPTH_LIMIT
+    assert core.status == DEPTH_LIMIT
     core = run_idastar(problem, "manhattan", Limits(max_depth=instance.optimal_length))
-    assert core[0] == SOLVED
+    assert core.status == SOLVED
 
 
 def test_progress_is_called_and_can_interrupt() -> None:
@@ -195,12 +194,13 @@ def test_progress_is_called_and_can_interrupt() -> None:
 
 def test_already_solved_and_other_goals() -> None:
     problem = make_problem("1 2 3/4 5 6/7 8 _")
-    assert run_idastar(problem, "manhattan", Limits())[:2] == (SOLVED, "")
+    core = run_idastar(problem, "manhattan", Limits())
+    assert (core.status, core.moves) == (SOLVED, "")
     # A goal with the blank in the centre: every heuristic agrees with the table.
     goal = "1 2 3/4 _ 5/6 7 8"
     board = "8 1 3/4 _ 2/7 6 5"
     problem = make_problem(board, goal)
-    lengths = {h: run_idastar(problem, h, Limits())[7] for h in HEURISTICS_3X3}
+    lengths = {h: run_idastar(problem, h, Limits()).depth for h in HEURISTICS_3X3}
     assert len(set(lengths.values())) == 1, lengths
 
 
@@ -286,11 +286,12 @@ def _whole_board_h(heuristic: str, problem, rows: int, cols: int):  # type: igno
     if heuristic == "walking_distance":
 
         def walking(board: tuple[int, ...]) -> int:
-            args = pdb.walking_args(rows, cols, blank, _pack(board), board.index(0))
+            tables = pdb.walking_args(rows, cols, blank, _pack(board), board.index(0))
             # A side without tables (2x8's columns) counts its Manhattan component.
-            vertical = args[3] if args[0] is None else args[1][args[3]]
-            horizontal = args[7] if args[4] is None else args[5][args[7]]
-            return int(vertical + horizontal)
+            value = 0
+            for side in (tables.vertical, tables.horizontal):
+                value += side.start if side.next is None else int(side.distance[side.start])
+            return value
 
         return walking
 
@@ -328,7 +329,12 @@ def test_incremental_updates_match_whole_board_values(
         tiles, _whole_board_h(heuristic, problem, rows, cols), rows, cols
     )
     core = run_idastar(problem, heuristic, Limits())
-    assert (core[7], core[3]) == (length, nodes)
+    assert (core.depth, core.generated) == (length, nodes)
+
+
+def _tables(groups, reflect=None):  # type: ignore[no-untyped-def]
+    # Tables the driver reads as it reads a pdb.Database: groups and an optional reflection.
+    return SimpleNamespace(groups=groups, reflect=reflect)
 
 
 def test_driver_refuses_tables_that_do_not_fit() -> None:
@@ -338,11 +344,15 @@ def test_driver_refuses_tables_that_do_not_fit() -> None:
     PDB = BY_NAME["pdb"].code
     short = np.zeros(10, dtype=np.uint8)
     with pytest.raises(ValueError, match="does not fit"):
-        _idastar.idastar(*start, PDB, groups=[((1, 2, 3), True, True, short)])
+        _idastar.idastar(*start, PDB, tables=_tables([((1, 2, 3), True, True, short)]))
     table = np.zeros(2048, dtype=np.uint8)
     with pytest.raises(ValueError, match="two groups"):
         _idastar.idastar(
-            *start, PDB, groups=[((1, 2, 3), True, True, table), ((3, 4), True, True, table)]
+            *start,
+            PDB,
+            tables=_tables([((1, 2, 3), True, True, table), ((3, 4), True, True, table)]),
         )
     with pytest.raises(ValueError, match="reflect"):
-        _idastar.idastar(*start, PDB, groups=[((1, 2, 3), True, True, table)], reflect=[0] * 9)
+        _idastar.idastar(
+            *start, PDB, tables=_tables([((1, 2, 3), True, True, table)], reflect=[0] * 9)
+        )

@@ -68,7 +68,7 @@ def test_seed_4x4_long_cases_with_default_solver(cache_663: Path) -> None:
 def test_4x4_database_root_never_above_optimal(cache_663: Path) -> None:
     for case in random50():
         core = optimal.run_idastar(make_problem(list(case.tiles)), "pdb", Limits(max_depth=0))
-        assert core[7] <= case.optimal_length
+        assert core.depth <= case.optimal_length
 
 
 def test_3x3_default_walks_the_exact_table() -> None:
@@ -119,7 +119,7 @@ def test_larger_shapes_agree_across_heuristics(
         board = fp.random_board(shape, rng=2)
         problem = make_problem(board)
         lengths = {
-            h: optimal.run_idastar(problem, h, Limits(seconds=60))[7]
+            h: optimal.run_idastar(problem, h, Limits(seconds=60)).depth
             for h in ("linear_conflict", "walking_distance", "pdb")
         }
         assert len(set(lengths.values())) == 1, (shape, lengths)
@@ -140,8 +140,8 @@ def test_4x4_other_goals_with_555(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         assert (database.reflect is not None) == (blank in (0, 5))
         by_pdb = optimal.run_idastar(problem, "pdb555", Limits())
         by_lc = optimal.run_idastar(problem, "linear_conflict", Limits())
-        assert by_pdb[7] == by_lc[7]
-        assert board.apply(by_pdb[1]) == goal
+        assert by_pdb.depth == by_lc.depth
+        assert board.apply(by_pdb.moves) == goal
 
 
 def test_78_is_never_built_silently(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -183,5 +183,7 @@ def test_random50_with_78_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
     for case in random50():
         problem = make_problem(list(case.tiles))
         core = optimal.run_idastar(problem, "pdb78", Limits())
-        assert core[7] == case.optimal_length, case.name
-        assert optimal.run_idastar(problem, "pdb78", Limits(max_depth=0))[7] <= case.optimal_length
+        assert core.depth == case.optimal_length, case.name
+        assert (
+            optimal.run_idastar(problem, "pdb78", Limits(max_depth=0)).depth <= case.optimal_length
+        )

@@ -9,6 +9,7 @@ import json
 import multiprocessing
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -35,10 +36,9 @@ def _h(
         goal_blank,
         HeuristicCode.H_PDB,
         max_depth=0,
-        groups=database.groups,
-        reflect=database.reflect,
+        tables=database,
     )
-    return 0 if core[0] == SOLVED else int(core[7])
+    return 0 if core.status == SOLVED else int(core.depth)
 
 
 def _manhattan(tiles: tuple[int, ...], rows: int, cols: int, goal_blank: int) -> int:
@@ -334,7 +334,9 @@ def test_entries_over_four_bits_fall_back_to_bytes(sparse: bool) -> None:
                 7,
                 HeuristicCode.H_PDB,
                 max_depth=0,
-                groups=[(tuple(tiles), sparse, small_entries, table)],
+                tables=SimpleNamespace(
+                    groups=[(tuple(tiles), sparse, small_entries, table)], reflect=None
+                ),
             )
-            values.append(core[7])
+            values.append(core.depth)
         assert values[1] == values[0] + 40

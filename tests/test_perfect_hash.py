@@ -29,7 +29,7 @@ HARD_3X4 = fp.Board("2 _ 9 10/11 7 5 6/3 4 8 1")  # 44 moves: BFS takes seconds
 
 # Core results: (status, moves, expanded, generated, max_frontier, peak_memory_bytes, seconds,
 # depth, iterations). Both paths must agree on all but the memory and the time.
-SAME = (0, 1, 2, 3, 4, 7, 8)
+SAME = ("status", "moves", "expanded", "generated", "max_frontier", "depth", "iterations")
 
 
 def _core_args(board, goal=None):
@@ -38,7 +38,7 @@ def _core_args(board, goal=None):
 
 
 def _same(a, b):
-    return tuple(a[i] for i in SAME) == tuple(b[i] for i in SAME)
+    return tuple(getattr(a, name) for name in SAME) == tuple(getattr(b, name) for name in SAME)
 
 
 def _lehmer_index(tiles, blank):
@@ -102,8 +102,8 @@ def test_bfs_matches_the_oracle_and_the_table_path_on_random_3x3_boards():
         fast = _search.bfs(*args)
         table = _search.bfs(*args, perfect_hash=False)
         assert _same(fast, table), tiles
-        assert len(fast[1]) == oracle[tiles]
-        assert fp.Board(tiles).apply(fast[1]) == fp.Board.goal((3, 3))
+        assert len(fast.moves) == oracle[tiles]
+        assert fp.Board(tiles).apply(fast.moves) == fp.Board.goal((3, 3))
 
 
 def test_bfs_whole_3x3_space_counts_like_the_table():
@@ -111,10 +111,10 @@ def test_bfs_whole_3x3_space_counts_like_the_table():
     fast = _search.bfs(*args)
     table = _search.bfs(*args, perfect_hash=False)
     assert _same(fast, table)
-    assert len(fast[1]) == 31
-    assert fast[2] == 181_347  # almost every one of the 181,440 boards is expanded
+    assert len(fast.moves) == 31
+    assert fast.expanded == 181_347  # almost every one of the 181,440 boards is expanded
     # The byte array (and its sentinel) is counted from the start.
-    assert fast[5] > 181_440
+    assert fast.peak_memory_bytes > 181_440
 
 
 def test_bfs_on_2x4_with_other_goals():
@@ -126,8 +126,8 @@ def test_bfs_on_2x4_with_other_goals():
             args = _core_args(fp.Board(tiles, shape=(2, 4)), goal)
             fast = _search.bfs(*args)
             assert _same(fast, _search.bfs(*args, perfect_hash=False))
-            assert len(fast[1]) == oracle[tiles]
-            assert fp.Board(tiles, shape=(2, 4)).apply(fast[1]) == goal
+            assert len(fast.moves) == oracle[tiles]
+            assert fp.Board(tiles, shape=(2, 4)).apply(fast.moves) == goal
 
 
 @pytest.mark.parametrize("shape", [(3, 4), (4, 3), (2, 5), (2, 6)])
@@ -138,10 +138,11 @@ def test_bfs_on_bigger_boards_agrees_with_the_table_and_idastar(shape):
         args = _core_args(board)
         fast = _search.bfs(*args)
         assert _same(fast, _search.bfs(*args, perfect_hash=False))
-        assert fast[5] >= math.factorial(shape[0] * shape[1]) // 2  # it took the array path
+        # It took the array path.
+        assert fast.peak_memory_bytes >= math.factorial(shape[0] * shape[1]) // 2
         optimal = fp.solve(board, algorithm="idastar", heuristic="manhattan")
-        assert len(fast[1]) == len(optimal)
-        assert board.apply(fast[1]) == fp.Board.goal(shape)
+        assert len(fast.moves) == len(optimal)
+        assert board.apply(fast.moves) == fp.Board.goal(shape)
 
 
 def test_bfs_through_the_public_api():
@@ -180,9 +181,9 @@ def test_best_first_expands_exactly_what_the_table_path_expands(
         }
         fast = _search.best_first(*args, **options)
         assert _same(fast, _search.best_first(*args, **options, perfect_hash=False)), tiles
-        assert fp.Board(tiles).apply(fast[1]) == fp.Board.goal((3, 3))
+        assert fp.Board(tiles).apply(fast.moves) == fp.Board.goal((3, 3))
         if g_scale == h_scale == 1:
-            assert len(fast[1]) == oracle[tiles]
+            assert len(fast.moves) == oracle[tiles]
 
 
 @pytest.mark.parametrize("algorithm", ["astar", "wastar", "greedy"])
@@ -198,7 +199,7 @@ def test_best_first_on_2x5_and_2x4(algorithm):
             assert _same(fast, _search.best_first(*args, **options, perfect_hash=False))
             # It took the arrays: a state byte per board, and a g of 1 byte (A*) or 4.
             per_board = 2 if algorithm == "astar" else 5
-            assert fast[5] >= per_board * math.factorial(shape[0] * shape[1]) // 2
+            assert fast.peak_memory_bytes >= per_board * math.factorial(shape[0] * shape[1]) // 2
 
 
 def test_best_first_keeps_the_table_on_twelve_cells():
@@ -209,7 +210,7 @@ def test_best_first_keeps_the_table_on_twelve_cells():
     code = BY_NAME["manhattan"].code
     fast = _search.best_first(*args, heuristic=code, memory_limit=0)
     table = _search.best_first(*args, heuristic=code, memory_limit=0, perfect_hash=False)
-    assert fast[2:6] == table[2:6]
+    assert fast.counts() == table.counts()
 
 
 # --- limits -----------------------------------------------------------------------------------
@@ -294,13 +295,13 @@ def test_a_cap_too_small_for_the_array_falls_back_to_the_table():
     for cap in (100_000, 300_000):
         fast = _search.bfs(*args, memory_limit=cap)
         table = _search.bfs(*args, memory_limit=cap, perfect_hash=False)
-        assert fast[2:6] == table[2:6]
-        assert fast[0] == 0
-        assert fast[5] <= cap
-    assert _search.bfs(*args, memory_limit=400_000)[5] > 181_440
+        assert fast.counts() == table.counts()
+        assert fast.status == 0
+        assert fast.peak_memory_bytes <= cap
+    assert _search.bfs(*args, memory_limit=400_000).peak_memory_bytes > 181_440
 
 
 def test_a_board_past_twelve_cells_uses_the_table():
     board = fp.scramble(fp.Board.goal((4, 4)), moves=20, rng=1)
     args = _core_args(board)
-    assert _search.bfs(*args)[2:6] == _search.bfs(*args, perfect_hash=False)[2:6]
+    assert _search.bfs(*args).counts() == _search.bfs(*args, perfect_hash=False).counts()

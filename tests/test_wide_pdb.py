@@ -7,6 +7,7 @@ Everything builds into temporary cache directories with small groups (millisecon
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import sys
@@ -116,15 +117,13 @@ def _three_tile_groups(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[i
 
 def _pdb_core(database: pdb.Database, board: fp.Board, *, mirror: bool = True, **limits):
     problem = make_problem(board, None)
-    groups = [(tiles, nibble, table) for tiles, _, nibble, table in database.groups]
     return _wide_pdb.idastar(
         problem.wide_cells().astype(np.uint8),
         problem.blank,
         problem.rows,
         problem.cols,
         problem.goal_blank,
-        groups,
-        database.reflect if mirror else None,
+        tables=database if mirror else dataclasses.replace(database, reflect=None),
         **limits,
     )
 
@@ -145,9 +144,9 @@ def test_5x5_pdb_and_manhattan_agree_on_optimal_length(small_5x5, seed):
     plain = large.solve_wide_optimal(board, heuristic="manhattan").unwrap()
     for mirror in (False, True):
         core = _pdb_core(small_5x5, board, mirror=mirror)
-        assert core[0] == SOLVED
-        assert len(core[1]) == len(plain)
-        assert board.apply(core[1]) == fp.Board.goal((5, 5))
+        assert core.status == SOLVED
+        assert len(core.moves) == len(plain)
+        assert board.apply(core.moves) == fp.Board.goal((5, 5))
 
 
 def test_pdb_heuristic_is_at_least_manhattan_and_never_above_the_optimum(small_5x5):
@@ -156,15 +155,15 @@ def test_pdb_heuristic_is_at_least_manhattan_and_never_above_the_optimum(small_5
         optimum = len(large.solve_wide_optimal(board, heuristic="manhattan").unwrap())
         # With max_depth 0 the search stops before its first bound past 0 and reports it: h.
         core = _pdb_core(small_5x5, board, max_depth=0)
-        h = 0 if core[0] == SOLVED else core[7]
+        h = 0 if core.status == SOLVED else core.depth
         assert large.manhattan_sum(board) <= h <= optimum
 
 
 def test_pdb_search_obeys_node_limits(small_5x5):
     board = fp.scramble(fp.Board.goal((5, 5)), 120, rng=5)
     core = _pdb_core(small_5x5, board, node_limit=1000)
-    assert fp.Status.from_code(core[0]) is fp.Status.NODE_LIMIT
-    assert core[2] == 1000
+    assert fp.Status.from_code(core.status) is fp.Status.NODE_LIMIT
+    assert core.expanded == 1000
 
 
 def test_driver_rejects_tables_that_do_not_fit(small_5x5):
@@ -177,7 +176,7 @@ def test_driver_rejects_tables_that_do_not_fit(small_5x5):
             5,
             5,
             24,
-            [(tiles, nibble, table[:10])],
+            tables=dataclasses.replace(small_5x5, groups=[(tiles, False, nibble, table[:10])]),
         )
 
 
@@ -282,7 +281,7 @@ def test_ctrl_c_interrupts_a_5x5_build_and_a_5x5_search(small_5x5):
     # A five-tile group: 6.4 M placements, seconds of work.
     assert interrupted(lambda: _pdb.build_levels(5, 5, 24, [1, 2, 3, 6, 7], False)) < 0.5
     hard = fp.random_board((5, 5), rng=11)
-    assert interrupted(lambda: _pdb_core(small_5x5, hard, seconds=30)) < 0.5
+    assert interrupted(lambda: _pdb_core(small_5x5, hard, time_limit=30)) < 0.5
 
 
 def test_progress_reports_the_bound(small_5x5):
@@ -293,7 +292,7 @@ def test_progress_reports_the_bound(small_5x5):
         node_limit=300_000,
         progress=lambda expanded, generated, seconds, bound: seen.append(bound),
     )
-    assert fp.Status.from_code(core[0]) is fp.Status.NODE_LIMIT
+    assert fp.Status.from_code(core.status) is fp.Status.NODE_LIMIT
     assert (
         seen
         and seen == sorted(seen)

@@ -1,5 +1,7 @@
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
+
+from fastpuzzle._result import CoreResult
 
 __test__: dict[str, str]
 
@@ -12,11 +14,10 @@ def idastar(
     cols: int,
     goal_blank: int,
     heuristic: int,
+    *,
+    tables: Any = None,
     node_limit: int = 0,
-    seconds: float = 0.0,
+    time_limit: float = 0.0,
     max_depth: int = -1,
     progress: Callable[[int, int, float, int], Any] | None = None,
-    groups: Sequence[tuple[Sequence[int], bool, bool, Any]] | None = None,
-    reflect: Sequence[int] | None = None,
-    walking: tuple[Any, ...] | None = None,
-) -> tuple[int, str, int, int, int, int, float, int, int]: ...
+) -> CoreResult: ...

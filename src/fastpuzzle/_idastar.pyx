@@ -29,6 +29,7 @@ from fastpuzzle._control cimport (
     init_control,
     init_counters,
 )
+from fastpuzzle._result cimport core_result
 from fastpuzzle._heuristics cimport (
     H_LINEAR_CONFLICT,
     H_MANHATTAN,
@@ -571,15 +572,14 @@ def idastar(
     int cols,
     int goal_blank,
     int heuristic,
+    *,
+    tables=None,
     uint64_t node_limit=0,
-    double seconds=0.0,
+    double time_limit=0.0,
     int max_depth=-1,
     progress=None,
-    groups=None,
-    reflect=None,
-    walking=None,
 ):
-    """Run IDA* on a canonical packed board; returns the core result tuple.
+    """Run IDA* on a canonical packed board.
 
     Parameters
     ----------
@@ -587,27 +587,22 @@ def idastar(
         The canonical start board, its blank cell, its shape and the goal's blank cell.
     heuristic : int
         A :class:`~fastpuzzle._heuristics.HeuristicCode`: misplaced, Manhattan, linear
-        conflict, walking distance or pattern databases (``H_PDB``, with ``groups``).
-    node_limit, seconds, max_depth
+        conflict, walking distance or pattern databases (``H_PDB``).
+    tables : object, optional
+        What the heuristic reads: for ``H_PDB`` a :class:`fastpuzzle.pdb.Database` (``groups``:
+        ``(tiles, sparse, nibble, table)`` per group, ``table`` a read-only uint8 buffer indexed
+        as in ``_pdb``; ``reflect``: the cell mirrored about the main diagonal per cell, or None);
+        for ``H_WALKING_DISTANCE`` a :class:`fastpuzzle.pdb.WalkingTables`.
+    node_limit, time_limit, max_depth
         Limits (0, 0.0 and -1 mean none); the search stops with DEPTH_LIMIT before a bound above
         ``max_depth``.
     progress : callable, optional
         ``progress(expanded, generated, seconds, depth)``, called at most every 2**16 expansions.
-    groups : list, optional
-        For ``H_PDB``: ``(tiles, sparse, nibble, table)`` per group, where ``table`` is a
-        read-only uint8 buffer indexed as in ``_pdb``.
-    reflect : sequence of int, optional
-        For ``H_PDB``: ``reflect[cell]``, the cell mirrored about the main diagonal, to also look
-        up the reflected board (only valid when the goal is symmetric under it).
-    walking : tuple, optional
-        For ``H_WALKING_DISTANCE``: ``(v_next, v_dist, v_groups, v_start, h_next, h_dist,
-        h_groups, h_start)`` from ``_pdb.walking_tables``.
 
     Returns
     -------
-    tuple
-        ``(status, moves, expanded, generated, max_frontier, peak_memory_bytes, seconds, depth,
-        iterations)``; moves are blank directions.
+    CoreResult
+        Moves are blank directions.
     """
     cdef Search* s = <Search*>malloc(sizeof(Search))
     cdef const uint8_t[::1] v_dist, h_dist
@@ -626,7 +621,7 @@ def idastar(
         init_goal_tables(&s.t, &s.g, goal_blank)
         init_moves(s)
         init_counters(&s.counters)
-        init_control(&s.control, node_limit, seconds, 0, progress)
+        init_control(&s.control, node_limit, time_limit, 0, progress)
         s.kind = heuristic
         s.goal = goal_board(&s.g, &s.t)
         s.status = STATUS_RUNNING
@@ -638,38 +633,41 @@ def idastar(
             ensure_line_tables()
             init_lines(s, packed)
         elif s.kind == H_WALKING_DISTANCE:
-            if walking is None:
+            if tables is None:
                 raise ValueError("walking_distance needs its tables")
-            v_tables, v_dist_obj, s.wd_v_groups, s.wd_v = walking[:4]
-            h_tables, h_dist_obj, s.wd_h_groups, s.wd_h = walking[4:]
-            keep.append(walking)
+            vertical, horizontal = tables.vertical, tables.horizontal
+            keep.append(tables)
+            s.wd_v_groups, s.wd_v = vertical.lines, vertical.start
+            s.wd_h_groups, s.wd_h = horizontal.lines, horizontal.start
             s.wd_v_next = s.wd_h_next = NULL
             s.wd_v_dist = s.wd_h_dist = NULL
-            if v_tables is not None:
-                v_next = v_tables
-                v_dist = v_dist_obj
+            if vertical.next is not None:
+                v_next = vertical.next
+                v_dist = vertical.distance
                 s.wd_v_next = &v_next[0]
                 s.wd_v_dist = &v_dist[0]
-            if h_tables is not None:
-                h_next = h_tables
-                h_dist = h_dist_obj
+            if horizontal.next is not None:
+                h_next = horizontal.next
+                h_dist = horizontal.distance
                 s.wd_h_next = &h_next[0]
                 s.wd_h_dist = &h_dist[0]
             for tile in range(1, s.g.cells):
                 s.wd_v_class[tile] = s.g.row_of[s.t.goal_cell[tile]]
                 s.wd_h_class[tile] = s.g.col_of[s.t.goal_cell[tile]]
         elif s.kind == H_PDB:
-            s.n_groups = load_groups(s.groups, s.group_of, s.shift_of, s.g.cells, 4, groups,
-                                     keep)
-            if reflect is not None:
+            if tables is None:
+                raise ValueError("pattern databases need their tables")
+            s.n_groups = load_groups(s.groups, s.group_of, s.shift_of, s.g.cells, 4,
+                                     tables.groups, keep)
+            if tables.reflect is not None:
                 load_mirror(s.reflect_cell, s.mgroup_of, s.mshift_of, s.group_of, s.shift_of,
-                            s.g.cells, goal_blank, reflect)
+                            s.g.cells, goal_blank, tables.reflect)
                 s.mirror = 1
         with nogil:
             status = run_search(s, packed, blank, max_depth)
         moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
                         ) if status == STATUS_SOLVED else ""
-        return (
+        return core_result(
             status,
             moves,
             s.counters.expanded,

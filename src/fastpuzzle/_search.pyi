@@ -1,14 +1,16 @@
 """Stub of the compiled classic-search drivers (see ``_search.pyx``).
 
-Every driver returns the ``CoreResult`` tuple ``(status, moves, expanded, generated,
-max_frontier, peak_memory_bytes, seconds, depth, iterations)``; moves are U, D, L, R, the
-direction the blank moves.
+Every driver takes the same limit and progress keywords (``node_limit``, ``time_limit``,
+``memory_limit``, ``max_depth``, ``progress``) and returns a :class:`CoreResult`; moves are U,
+D, L, R, the direction the blank moves.
 """
 
 from collections.abc import Callable
 
+from fastpuzzle._result import CoreResult
+
 _Progress = Callable[[int, int, float, int], object] | None
-_Core = tuple[int, str, int, int, int, int, float, int, int]
+_Core = CoreResult
 
 DIRECTION_LETTERS: str
 __test__: dict[str, str]
@@ -68,11 +70,11 @@ def depth_first(
     cols: int,
     goal_blank: int,
     *,
-    bound: int,
     iterative: bool = False,
     node_limit: int = 0,
     time_limit: float = 0.0,
     memory_limit: int = 0,
+    max_depth: int = -1,
     progress: _Progress = None,
 ) -> _Core: ...
 def random_walk(

@@ -70,6 +70,7 @@ from fastpuzzle._frontier cimport (
     table_insert_hashed,
     table_prefetch,
 )
+from fastpuzzle._result cimport CoreResult, core_result
 from fastpuzzle._heuristics cimport (
     H_NONE,
     GoalTables,
@@ -254,11 +255,11 @@ cdef str path_from(const Table* t, const Geometry* geo, uint64_t board):
     return "".join(letters)
 
 
-cdef tuple result(Run* r, str moves):
+cdef CoreResult result(Run* r, str moves):
     note_memory(&r.cnt, r.budget.peak)
     if r.status == STATUS_SOLVED:
         r.cnt.depth = len(moves)
-    return (
+    return core_result(
         r.status, moves if r.status == STATUS_SOLVED else "", r.cnt.expanded, r.cnt.generated,
         r.cnt.max_frontier, r.cnt.peak_memory_bytes, elapsed(&r.ctl), r.cnt.depth,
         r.cnt.iterations,
@@ -1141,16 +1142,17 @@ cdef int run_depth_first(
 
 
 def depth_first(
-    uint64_t start, int blank, int rows, int cols, int goal_blank, *, int bound,
+    uint64_t start, int blank, int rows, int cols, int goal_blank, *,
     bint iterative=False, uint64_t node_limit=0, double time_limit=0.0,
-    uint64_t memory_limit=0, object progress=None,
+    uint64_t memory_limit=0, int max_depth=-1, object progress=None,
 ):
-    """Depth-first search bounded by ``bound`` moves.
+    """Depth-first search bounded by ``max_depth`` moves.
 
-    ``iterative=True`` is IDDFS: bounds 1, 2, ... up to ``bound`` (``bound < 0``: no end), no
-    table, optimal. Otherwise one pass with a table of the smallest depth each board was
-    reached at: the first solution found, within ``bound`` moves.
+    ``iterative=True`` is IDDFS: bounds 1, 2, ... up to ``max_depth`` (``max_depth < 0``: no
+    end), no table, optimal. Otherwise one pass with a table of the smallest depth each board
+    was reached at: the first solution found, within ``max_depth`` moves (which it needs).
     """
+    cdef int bound = max_depth
     cdef Run r
     cdef Table t
     cdef Frame* frames = NULL

@@ -1,7 +1,10 @@
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from fastpuzzle._result import CoreResult
 
 __test__: dict[str, str]
 
@@ -25,11 +28,11 @@ def idastar(
     *,
     heuristic: int = ...,
     weight: float = ...,
+    tables: Any = ...,
     node_limit: int = ...,
     time_limit: float = ...,
     max_depth: int = ...,
     progress: Callable[[int, int, float, int], None] | None = ...,
-    walking: tuple[object, ...] | None = ...,
-) -> tuple[int, str, int, int, int, int, float, int, int]: ...
+) -> CoreResult: ...
 def pack_two_words(cells: npt.NDArray[np.uint16]) -> tuple[int, int]: ...
 def unpack_two_words(lo: int, hi: int, cells: int) -> tuple[int, ...]: ...

@@ -20,6 +20,7 @@ from fastpuzzle._control cimport (
     init_control,
     init_counters,
 )
+from fastpuzzle._result cimport core_result
 from fastpuzzle._heuristics cimport (
     H_LINEAR_CONFLICT,
     H_MANHATTAN,
@@ -332,25 +333,22 @@ def idastar(
     *,
     int heuristic=H_LINEAR_CONFLICT,
     double weight=1.0,
+    tables=None,
     unsigned long long node_limit=0,
     double time_limit=0.0,
     int max_depth=-1,
     progress=None,
-    walking=None,
 ):
     """IDA* (weighted when ``weight`` > 1: f = g + w*h) on a canonical wide board.
 
     ``cells`` is used as scratch and left in an unspecified order. ``heuristic`` is the
     :class:`~fastpuzzle._heuristics.HeuristicCode` of Manhattan, linear conflict or walking
-    distance; the last needs
-    ``walking``, as ``fastpuzzle.pdb.walking_args`` returns it: ``(v_next, v_dist, v_lines,
-    v_start, h_next, h_dist, h_lines, h_start)``, a side with ``None`` tables starting from its
-    Manhattan component. ``max_depth`` < 0 means the core's own cap (1000
-    moves). ``progress`` is called as ``progress(expanded, generated, seconds, bound)`` every
-    2**16 expansions.
+    distance; the last needs ``tables``, a :class:`fastpuzzle.pdb.WalkingTables` (a side
+    without transition tables starts from its Manhattan component). ``max_depth`` < 0 means the
+    core's own cap (1000 moves). ``progress`` is called as ``progress(expanded, generated,
+    seconds, bound)`` every 2**16 expansions.
 
-    Returns the core result tuple ``(status, moves, expanded, generated, max_frontier,
-    peak_memory_bytes, seconds, depth, iterations)``; moves are blank directions (U/D/L/R).
+    Returns a :class:`~fastpuzzle._result.CoreResult`; moves are blank directions (U/D/L/R).
     """
     cdef WideSearch s
     cdef Control control
@@ -371,20 +369,21 @@ def idastar(
     s.wd_v_next = s.wd_h_next = NULL
     s.wd_v_dist = s.wd_h_dist = NULL
     if s.kind == H_WALKING_DISTANCE:
-        if walking is None:
+        if tables is None:
             raise ValueError("walking_distance needs its tables")
-        v_tables, v_dist_obj, v_lines, s.wd_v, h_tables, h_dist_obj, h_lines, s.wd_h = walking
-        if v_lines != rows or h_lines != cols:
+        vertical, horizontal = tables.vertical, tables.horizontal
+        if vertical.lines != rows or horizontal.lines != cols:
             raise ValueError("walking-distance tables do not match the board")
-        # The caller keeps the arrays alive (``walking`` is referenced for the whole call).
-        if v_tables is not None:
-            v_next = v_tables
-            v_dist = v_dist_obj
+        s.wd_v, s.wd_h = vertical.start, horizontal.start
+        # The caller keeps the arrays alive (``tables`` is referenced for the whole call).
+        if vertical.next is not None:
+            v_next = vertical.next
+            v_dist = vertical.distance
             s.wd_v_next = &v_next[0]
             s.wd_v_dist = &v_dist[0]
-        if h_tables is not None:
-            h_next = h_tables
-            h_dist = h_dist_obj
+        if horizontal.next is not None:
+            h_next = horizontal.next
+            h_dist = horizontal.distance
             s.wd_h_next = &h_next[0]
             s.wd_h_dist = &h_dist[0]
     s.rows = rows
@@ -422,7 +421,7 @@ def idastar(
             moves = moves.decode("ascii")
         else:
             counters.depth = <int>(s.bound // SCALE)
-        return (
+        return core_result(
             status,
             moves,
             counters.expanded,

@@ -1,8 +1,10 @@
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from fastpuzzle._result import CoreResult
 
 DIRECTION_LETTERS: str
 
@@ -12,10 +14,10 @@ def idastar(
     rows: int,
     cols: int,
     goal_blank: int,
-    groups: Sequence[tuple[Sequence[int], bool, Any]],
-    reflect: Sequence[int] | None = None,
+    *,
+    tables: Any,
     node_limit: int = 0,
-    seconds: float = 0.0,
+    time_limit: float = 0.0,
     max_depth: int = -1,
     progress: Callable[[int, int, float, int], Any] | None = None,
-) -> tuple[int, str, int, int, int, int, float, int, int]: ...
+) -> CoreResult: ...

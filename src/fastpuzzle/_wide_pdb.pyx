@@ -15,6 +15,7 @@ Node counting and child order (D, R, L, U; no move that undoes the previous one)
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
+from fastpuzzle._result cimport core_result
 from fastpuzzle._control cimport (
     Control,
     STATUS_DEPTH_LIMIT,
@@ -257,9 +258,9 @@ cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nog
 
 cdef int init_groups(Search* s, int goal_blank, groups, reflect, list keep) except -1:
     # Tables past 16 cells are compact (a sparse 32**k range would be mostly empty).
-    s.n_groups = load_groups(s.groups, s.group_of, s.shift_of, s.n, SLOT_BITS,
-                             [(tiles, False, nibble, data) for tiles, nibble, data in groups],
-                             keep)
+    if any(sparse for _, sparse, _, _ in groups):
+        raise ValueError("tables past 16 cells are compact, not sparse")
+    s.n_groups = load_groups(s.groups, s.group_of, s.shift_of, s.n, SLOT_BITS, groups, keep)
     s.mirror = 0
     if reflect is not None:
         load_mirror(s.reflect_cell, s.mgroup_of, s.mshift_of, s.group_of, s.shift_of, s.n,
@@ -274,10 +275,10 @@ def idastar(
     int rows,
     int cols,
     int goal_blank,
-    groups,
-    reflect=None,
+    *,
+    tables,
     unsigned long long node_limit=0,
-    double seconds=0.0,
+    double time_limit=0.0,
     int max_depth=-1,
     progress=None,
 ):
@@ -289,22 +290,21 @@ def idastar(
         The canonical start board, one tile per cell (0 = blank), in reading order.
     blank, rows, cols, goal_blank
         The start's blank cell, the shape and the goal's blank cell.
-    groups : list
-        ``(tiles, nibble, table)`` per group: compact tables from ``_pdb.pack_table`` for this
-        shape and goal. Tiles in no group count their Manhattan distance.
-    reflect : sequence of int, optional
-        ``reflect[cell]``, the cell mirrored about the main diagonal, to also look up the
-        reflected board (valid only when the goal's blank lies on the diagonal).
-    node_limit, seconds, max_depth
+    tables : Database
+        A :class:`fastpuzzle.pdb.Database` for this shape and goal: ``groups`` holds
+        ``(tiles, sparse, nibble, table)`` per group, compact tables from ``_pdb.pack_table``
+        (tiles in no group count their Manhattan distance); ``reflect`` the cell mirrored about
+        the main diagonal per cell, to also look up the reflected board (valid only when the
+        goal's blank lies on the diagonal), or None.
+    node_limit, time_limit, max_depth
         Limits (0, 0.0 and -1 mean none); DEPTH_LIMIT before a bound above ``max_depth``.
     progress : callable, optional
         ``progress(expanded, generated, seconds, bound)``, at most every 2**16 expansions.
 
     Returns
     -------
-    tuple
-        ``(status, moves, expanded, generated, max_frontier, peak_memory_bytes, seconds, depth,
-        iterations)``; moves are blank directions.
+    CoreResult
+        Moves are blank directions.
     """
     cdef Search* s
     cdef list keep = []
@@ -329,9 +329,9 @@ def idastar(
         for cell in range(n):
             s.cells[cell] = cells[cell]
         init_board(s, rows, cols, goal_blank)
-        init_groups(s, goal_blank, groups, reflect, keep)
+        init_groups(s, goal_blank, tables.groups, tables.reflect, keep)
         init_counters(&s.counters)
-        init_control(&s.control, node_limit, seconds, 0, progress)
+        init_control(&s.control, node_limit, time_limit, 0, progress)
         s.status = STATUS_RUNNING
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
@@ -339,7 +339,7 @@ def idastar(
             status = run_search(s, blank, max_depth)
         moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
                         ) if status == STATUS_SOLVED else ""
-        return (
+        return core_result(
             status,
             moves,
             s.counters.expanded,

@@ -135,19 +135,8 @@ class Algorithm:
 
 # The drivers below pass every argument by name rather than spreading a tuple and a dict
 # (``*start, **limits``): a spread call makes the compiled function parse a fresh dict, which
-# cost more than a short search itself.
-
-
-def _core_limits(request: Request, *, stores_nodes: bool) -> tuple[int, float, int]:
-    """``(node_limit, time_limit, memory_limit)`` as the compiled drivers take them (0: none)."""
-    limits = request.limits
-    memory = limits.memory_cap if stores_nodes else int(limits.memory_bytes or 0)
-    return int(limits.nodes or 0), float(limits.seconds or 0.0), memory
-
-
-def _max_depth(request: Request) -> int:
-    depth = request.limits.max_depth
-    return -1 if depth is None else int(depth)
+# cost more than a short search itself. Every compiled driver takes the same limit keywords,
+# converted once per Limits (Limits.core).
 
 
 def _start(request: Request) -> tuple[int, int, int, int, int]:
@@ -178,17 +167,17 @@ def weight_fraction(weight: float) -> tuple[int, int]:
 def _layered(request: Request, driver: Callable[..., CoreResult]) -> CoreResult:
     # BFS and bidirectional BFS take the same arguments: no heuristic, every node stored.
     start, blank, rows, cols, goal_blank = _start(request)
-    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
+    limits = request.limits.core(stores_nodes=True)
     return driver(
         start,
         blank,
         rows,
         cols,
         goal_blank,
-        node_limit=nodes,
-        time_limit=seconds,
-        memory_limit=memory,
-        max_depth=_max_depth(request),
+        node_limit=limits.node_limit,
+        time_limit=limits.time_limit,
+        memory_limit=limits.memory_limit,
+        max_depth=limits.max_depth,
         progress=request.progress,
     )
 
@@ -197,47 +186,41 @@ def _bfs(request: Request) -> CoreResult:
     return _layered(request, _search.bfs)
 
 
-def _dfs(request: Request) -> CoreResult:
+def _depth_first(request: Request, *, iterative: bool) -> CoreResult:
     start, blank, rows, cols, goal_blank = _start(request)
-    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
-    depth = request.limits.max_depth
+    # DFS stores the depth each board was reached at; IDDFS keeps only its path.
+    limits = request.limits.core(stores_nodes=not iterative)
+    depth = limits.max_depth
+    if depth < 0 and not iterative:
+        depth = DEFAULT_DFS_DEPTH
     return _search.depth_first(
         start,
         blank,
         rows,
         cols,
         goal_blank,
-        bound=DEFAULT_DFS_DEPTH if depth is None else int(depth),
-        node_limit=nodes,
-        time_limit=seconds,
-        memory_limit=memory,
+        iterative=iterative,
+        node_limit=limits.node_limit,
+        time_limit=limits.time_limit,
+        memory_limit=limits.memory_limit,
+        max_depth=depth,
         progress=request.progress,
     )
+
+
+def _dfs(request: Request) -> CoreResult:
+    return _depth_first(request, iterative=False)
 
 
 def _iddfs(request: Request) -> CoreResult:
-    start, blank, rows, cols, goal_blank = _start(request)
-    nodes, seconds, memory = _core_limits(request, stores_nodes=False)
-    return _search.depth_first(
-        start,
-        blank,
-        rows,
-        cols,
-        goal_blank,
-        bound=_max_depth(request),
-        iterative=True,
-        node_limit=nodes,
-        time_limit=seconds,
-        memory_limit=memory,
-        progress=request.progress,
-    )
+    return _depth_first(request, iterative=True)
 
 
 def _best_first(
     request: Request, *, g_scale: int, h_scale: int, lookahead: bool = False
 ) -> CoreResult:
     start, blank, rows, cols, goal_blank = _start(request)
-    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
+    limits = request.limits.core(stores_nodes=True)
     return _search.best_first(
         start,
         blank,
@@ -248,10 +231,10 @@ def _best_first(
         g_scale=g_scale,
         h_scale=h_scale,
         lookahead=lookahead,
-        node_limit=nodes,
-        time_limit=seconds,
-        memory_limit=memory,
-        max_depth=_max_depth(request),
+        node_limit=limits.node_limit,
+        time_limit=limits.time_limit,
+        memory_limit=limits.memory_limit,
+        max_depth=limits.max_depth,
         progress=request.progress,
     )
 
@@ -282,7 +265,7 @@ def _random(request: Request) -> CoreResult:
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     start, blank, rows, cols, goal_blank = _start(request)
-    nodes, seconds, memory = _core_limits(request, stores_nodes=True)
+    limits = request.limits.core(stores_nodes=True)
     return _search.random_walk(
         start,
         blank,
@@ -290,10 +273,10 @@ def _random(request: Request) -> CoreResult:
         cols,
         goal_blank,
         seed=seed % (1 << 64),
-        node_limit=nodes,
-        time_limit=seconds,
-        memory_limit=memory,
-        max_depth=_max_depth(request),
+        node_limit=limits.node_limit,
+        time_limit=limits.time_limit,
+        memory_limit=limits.memory_limit,
+        max_depth=limits.max_depth,
         progress=request.progress,
     )
 

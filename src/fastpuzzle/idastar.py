@@ -21,13 +21,13 @@ from collections.abc import Callable
 import numpy as np
 
 from fastpuzzle import _idastar, _wide, _wide_pdb, pdb
+from fastpuzzle._result import CoreResult
 from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
-    CoreResult,
     ProgressCallback,
     SearchResult,
     Status,
@@ -120,12 +120,12 @@ def run(
 def _run_packed(
     problem: Problem, entry: Heuristic, limits: Limits, progress: CoreProgress | None
 ) -> CoreResult:
-    walking = groups = reflect = None
+    tables: object = None
     if entry.tables == "walking":
-        walking = pdb.walking_tables(problem)
+        tables = pdb.walking_tables(problem)
     elif entry.tables is not None:
-        database = pdb.database_for(problem, entry.name)
-        groups, reflect = database.groups, database.reflect
+        tables = pdb.database_for(problem, entry.name)
+    core = limits.core(stores_nodes=False)
     return _idastar.idastar(
         problem.packed,
         problem.blank,
@@ -133,13 +133,11 @@ def _run_packed(
         problem.cols,
         problem.goal_blank,
         entry.code,
-        node_limit=int(limits.nodes or 0),
-        seconds=float(limits.seconds or 0.0),
-        max_depth=-1 if limits.max_depth is None else int(limits.max_depth),
+        tables=tables,
+        node_limit=core.node_limit,
+        time_limit=core.time_limit,
+        max_depth=core.max_depth,
         progress=progress,
-        groups=groups,
-        reflect=reflect,
-        walking=walking,
     )
 
 
@@ -153,32 +151,27 @@ def _run_wide(
     weighted = weight is not None and weight != 1
     if weighted and entry.tables == "pdb":
         raise ValueError("weighted IDA* takes manhattan or linear_conflict, not a pattern database")
-    cap = MAX_OPTIMAL_DEPTH
-    if limits.max_depth is not None:
-        cap = min(cap, int(limits.max_depth))
+    core = limits.core(stores_nodes=False)
+    cap = MAX_OPTIMAL_DEPTH if core.max_depth < 0 else min(MAX_OPTIMAL_DEPTH, core.max_depth)
     rows, cols = problem.rows, problem.cols
     cells = problem.wide_cells()
     lower = _wide.heuristic(BY_NAME["manhattan"].code, cells, rows, cols, problem.goal_blank)
     if lower > cap:
         # No path within the cap: refused before any search.
-        return (_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
+        return CoreResult(_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
     if entry.tables == "pdb":
-        database = pdb.database_for(problem, entry.name)
-        groups = [(tiles, nibble, table) for tiles, _, nibble, table in database.groups]
         return _wide_pdb.idastar(
             cells.astype(np.uint8),
             problem.blank,
             rows,
             cols,
             problem.goal_blank,
-            groups,
-            database.reflect,
-            node_limit=int(limits.nodes or 0),
-            seconds=float(limits.seconds or 0.0),
+            tables=pdb.database_for(problem, entry.name),
+            node_limit=core.node_limit,
+            time_limit=core.time_limit,
             max_depth=min(cap, _PDB_MAX_DEPTH),
             progress=progress,
         )
-    walking = _walking_args(problem) if entry.tables == "walking" else None
     return _wide.idastar(
         cells,
         problem.blank,
@@ -187,15 +180,15 @@ def _run_wide(
         problem.goal_blank,
         heuristic=entry.code,
         weight=1.0 if weight is None else float(weight),
-        node_limit=int(limits.nodes or 0),
-        time_limit=float(limits.seconds or 0.0),
+        tables=_walking_tables(problem) if entry.tables == "walking" else None,
+        node_limit=core.node_limit,
+        time_limit=core.time_limit,
         max_depth=cap,
         progress=progress,
-        walking=walking,
     )
 
 
-def _walking_args(problem: Problem) -> tuple[object, ...]:
+def _walking_tables(problem: Problem) -> pdb.WalkingTables:
     rows, cols = problem.rows, problem.cols
     refusal = UnknownNameError(
         f"walking distance on {rows}x{cols}: the abstraction of each side has over "
@@ -204,12 +197,12 @@ def _walking_args(problem: Problem) -> tuple[object, ...]:
     )
     if rows > WALKING_MAX_LINES and cols > WALKING_MAX_LINES:
         raise refusal
-    walking = pdb.walking_args_for_cells(
+    tables = pdb.walking_args_for_cells(
         rows, cols, problem.goal_blank, problem.wide_cells().tolist(), problem.blank
     )
-    if walking[0] is None and walking[4] is None:
+    if tables.vertical.next is None and tables.horizontal.next is None:
         raise refusal
-    return walking
+    return tables
 
 
 def _wide_heuristic(name: str) -> Heuristic:

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-__all__ = ["DEFAULT_MEMORY_BYTES", "Limits"]
+__all__ = ["DEFAULT_MEMORY_BYTES", "CoreLimits", "Limits"]
 
 #: Memory cap for searches that store nodes when :class:`Limits` sets none (2 GiB), so that no
 #: call can take a machine down by accident.
 DEFAULT_MEMORY_BYTES = 2 << 30
+
+
+class CoreLimits(NamedTuple):
+    """Limits as every compiled driver takes them (keywords of the same names); 0, 0.0 and -1
+    mean none."""
+
+    node_limit: int
+    time_limit: float
+    memory_limit: int
+    max_depth: int
 
 
 @dataclass(frozen=True)
@@ -49,3 +60,16 @@ class Limits:
     def memory_cap(self) -> int:
         """The memory limit in force for node-storing searches."""
         return DEFAULT_MEMORY_BYTES if self.memory_bytes is None else int(self.memory_bytes)
+
+    def core(self, *, stores_nodes: bool) -> CoreLimits:
+        """These limits as the compiled drivers take them: the one place they are converted.
+
+        Searches that store nodes run under :attr:`memory_cap`; the others (IDA*, IDDFS) only
+        under an explicit ``memory_bytes``.
+        """
+        return CoreLimits(
+            int(self.nodes or 0),
+            float(self.seconds or 0.0),
+            self.memory_cap if stores_nodes else int(self.memory_bytes or 0),
+            -1 if self.max_depth is None else int(self.max_depth),
+        )

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from fastpuzzle._result import CoreResult
 from fastpuzzle.board import Board
 from fastpuzzle.errors import (
     DepthLimitError,
@@ -98,10 +99,6 @@ _Record = TypeVar("_Record")
 #: A progress callback receives a snapshot of the statistics, at most every 2**16 expansions.
 ProgressCallback = Callable[[SearchStats], Any]
 
-#: What every compiled driver returns: (status code, moves, expanded, generated, max_frontier,
-#: peak_memory_bytes, seconds, depth, iterations).
-CoreResult = tuple[int, str, int, int, int, int, float, int, int]
-
 
 def _record(cls: type[_Record], **fields: Any) -> _Record:
     """A frozen dataclass of ``fields`` (every field named), built without its ``__init__``.
@@ -116,17 +113,16 @@ def _record(cls: type[_Record], **fields: Any) -> _Record:
 
 
 def stats_from_core(core: CoreResult) -> SearchStats:
-    """The :class:`SearchStats` of a compiled driver's result tuple."""
-    _, _, expanded, generated, max_frontier, peak, seconds, depth, iterations = core
+    """The :class:`SearchStats` of a compiled driver's result."""
     return _record(
         SearchStats,
-        expanded=int(expanded),
-        generated=int(generated),
-        max_frontier=int(max_frontier),
-        peak_memory_bytes=int(peak),
-        seconds=float(seconds),
-        depth=int(depth),
-        iterations=int(iterations),
+        expanded=core.expanded,
+        generated=core.generated,
+        max_frontier=core.max_frontier,
+        peak_memory_bytes=core.peak_memory_bytes,
+        seconds=core.seconds,
+        depth=core.depth,
+        iterations=core.iterations,
     )
 
 
@@ -284,8 +280,8 @@ def result_from_core(
     heuristic: str | None,
     optimal: bool,
 ) -> SearchResult:
-    """The :class:`SearchResult` of a compiled driver's result tuple for ``board`` and ``goal``."""
-    status = _STATUS_BY_CODE[core[0]]
+    """The :class:`SearchResult` of a compiled driver's result for ``board`` and ``goal``."""
+    status = _STATUS_BY_CODE[core.status]
     stats = stats_from_core(core)
     solution = None
     if status is Status.SOLVED:
@@ -293,7 +289,7 @@ def result_from_core(
             Solution,
             board=board,
             goal=goal,
-            moves=core[1],
+            moves=core.moves,
             stats=stats,
             algorithm=algorithm,
             heuristic=heuristic,

@@ -133,10 +133,10 @@ def _run_each(goal: Board, words: np.ndarray, heuristic: str, limits: Limits) ->
         board = Board.from_packed(word, shape=goal.shape)
         problem = make_problem(board, goal, check_solvable=False)
         core = idastar.driver(Request(problem, heuristic, limits))
-        status = Status.from_code(core[0])
+        status = Status.from_code(core.status)
         stats = stats_from_core(core)
         if status is Status.SOLVED:
-            out.add(0, len(core[1]), "solved", stats, core[1], "")
+            out.add(0, len(core.moves), "solved", stats, core.moves, "")
         else:
             out.add(0, -1, str(status), stats, "", f"stopped without a solution ({status})")
     return out

@@ -51,7 +51,13 @@ from fastpuzzle.pdb.store import (
 )
 from fastpuzzle.pdb.tables import database_for, exact_table
 from fastpuzzle.pdb.walking import WALKING_MAX_STATES as WALKING_MAX_STATES
-from fastpuzzle.pdb.walking import walking_args, walking_args_for_cells, walking_tables
+from fastpuzzle.pdb.walking import (
+    WalkingSide,
+    WalkingTables,
+    walking_args,
+    walking_args_for_cells,
+    walking_tables,
+)
 
 __all__ = [
     "FORMAT_VERSION",
@@ -59,6 +65,8 @@ __all__ = [
     "PARTITIONS_5X5",
     "Database",
     "PatternDatabaseError",
+    "WalkingSide",
+    "WalkingTables",
     "build_pdb",
     "clear_cache",
     "database_for",

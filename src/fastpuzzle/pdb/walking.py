@@ -4,18 +4,62 @@ tile to its goal row (column), over states that count the tiles of each goal row
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastpuzzle import _pdb
 from fastpuzzle.problem import Problem
 
-__all__ = ["WALKING_MAX_STATES", "walking_args", "walking_args_for_cells", "walking_tables"]
+__all__ = [
+    "WALKING_MAX_STATES",
+    "WalkingSide",
+    "WalkingTables",
+    "walking_args",
+    "walking_args_for_cells",
+    "walking_tables",
+]
 
 
 #: Walking-distance abstractions with more states than this are not built (2x8's columns have
 #: hundreds of millions); that side then counts its Manhattan component.
 WALKING_MAX_STATES = 500_000
+
+
+class WalkingSide(NamedTuple):
+    """One side's abstraction (rows, or columns) and where a board starts in it.
+
+    Attributes
+    ----------
+    next : numpy.ndarray or None
+        Transition table (int32) of the abstraction's states; None when it has too many states.
+    distance : numpy.ndarray or None
+        Exact distance (uint8) of each state to the goal's.
+    lines : int
+        Lines on this side (rows for the vertical side, columns for the horizontal one).
+    start : int
+        The board's state index; without tables, the side's Manhattan component instead.
+    """
+
+    next: Any
+    distance: Any
+    lines: int
+    start: int
+
+
+@dataclass(frozen=True)
+class WalkingTables:
+    """What IDA* with walking distance reads for one board: both sides' tables."""
+
+    vertical: WalkingSide
+    horizontal: WalkingSide
+
+    def start_value(self) -> int:
+        """The walking distance of the board the tables start from."""
+        return sum(
+            side.start if side.distance is None else int(side.distance[side.start])
+            for side in (self.vertical, self.horizontal)
+        )
 
 
 @lru_cache(maxsize=32)
@@ -32,14 +76,14 @@ def _walking(
     return states, nxt, dist
 
 
-def walking_tables(problem: Problem) -> tuple[Any, ...]:
-    """The ``walking`` argument of ``_idastar.idastar`` for ``problem``."""
+def walking_tables(problem: Problem) -> WalkingTables:
+    """The walking-distance tables IDA* reads for ``problem`` (a board of up to 16 cells)."""
     return walking_args(
         problem.rows, problem.cols, problem.goal_blank, problem.packed, problem.blank
     )
 
 
-def walking_args(rows: int, cols: int, goal_blank: int, packed: int, blank: int) -> tuple[Any, ...]:
+def walking_args(rows: int, cols: int, goal_blank: int, packed: int, blank: int) -> WalkingTables:
     """:func:`walking_tables` for a canonical packed board.
 
     A side whose abstraction has too many states (the columns of 2x8) gets no tables; the search
@@ -51,7 +95,7 @@ def walking_args(rows: int, cols: int, goal_blank: int, packed: int, blank: int)
 
 def walking_args_for_cells(
     rows: int, cols: int, goal_blank: int, tiles: Sequence[int], blank: int
-) -> tuple[Any, ...]:
+) -> WalkingTables:
     """:func:`walking_args` for a canonical board given as one tile per cell (any size)."""
     blank_row, blank_col = divmod(goal_blank, cols)
     v = [0] * (rows * rows) + [blank // cols]
@@ -67,15 +111,15 @@ def walking_args_for_cells(
         h[col * cols + home % cols] += 1
         v_md += abs(row - home // cols)
         h_md += abs(col - home % cols)
-    out: list[Any] = []
+    sides = []
     for lines, width, goal_line, state, md in (
         (rows, cols, blank_row, v, v_md),
         (cols, rows, blank_col, h, h_md),
     ):
         tables = _walking(lines, width, goal_line)
         if tables is None:
-            out += [None, None, lines, md]
+            sides.append(WalkingSide(None, None, lines, md))
         else:
             states, nxt, dist = tables
-            out += [nxt, dist, lines, states[tuple(state)]]
-    return tuple(out)
+            sides.append(WalkingSide(nxt, dist, lines, states[tuple(state)]))
+    return WalkingTables(sides[0], sides[1])

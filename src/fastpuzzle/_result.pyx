@@ -1,0 +1,87 @@
+"""The one result type every compiled search returns.
+
+A small typed record instead of a positional tuple: each field has a name, and the Python layer
+(:func:`fastpuzzle.results.result_from_core`) reads them by name.
+"""
+
+
+cdef class CoreResult:
+    """How one compiled search ended, and what it did.
+
+    Attributes
+    ----------
+    status : int
+        The status code (0 solved, 1 exhausted, 2 time limit, 3 node limit, 4 memory limit,
+        5 depth limit; see :class:`fastpuzzle.Status`).
+    moves : str
+        The solution's moves (U/D/L/R, the direction the blank moves); empty unless solved.
+    expanded, generated, max_frontier, peak_memory_bytes : int
+        Nodes expanded and generated (the root not counted), the largest open list (or deepest
+        path), the most bytes the search's own tables held.
+    seconds : float
+        Wall-clock time of the search.
+    depth : int
+        The solution's length; when none was found, the deepest depth or bound reached.
+    iterations : int
+        Iterations of iterative methods, else 1.
+    """
+
+    def __init__(
+        self,
+        int status,
+        str moves,
+        unsigned long long expanded,
+        unsigned long long generated,
+        unsigned long long max_frontier,
+        unsigned long long peak_memory_bytes,
+        double seconds,
+        int depth,
+        unsigned long long iterations,
+    ):
+        self.status = status
+        self.moves = moves
+        self.expanded = expanded
+        self.generated = generated
+        self.max_frontier = max_frontier
+        self.peak_memory_bytes = peak_memory_bytes
+        self.seconds = seconds
+        self.depth = depth
+        self.iterations = iterations
+
+    def counts(self):
+        """``(expanded, generated, max_frontier, peak_memory_bytes)``: what two runs of the same
+        search must agree on (everything but the time)."""
+        return (self.expanded, self.generated, self.max_frontier, self.peak_memory_bytes)
+
+    def __repr__(self):
+        return (
+            f"CoreResult(status={self.status}, moves={self.moves!r}, expanded={self.expanded}, "
+            f"generated={self.generated}, max_frontier={self.max_frontier}, "
+            f"peak_memory_bytes={self.peak_memory_bytes}, seconds={self.seconds!r}, "
+            f"depth={self.depth}, iterations={self.iterations})"
+        )
+
+
+cdef CoreResult core_result(
+    int status,
+    str moves,
+    unsigned long long expanded,
+    unsigned long long generated,
+    unsigned long long max_frontier,
+    unsigned long long peak_memory_bytes,
+    double seconds,
+    int depth,
+    unsigned long long iterations,
+):
+    # Filled directly, without a Python-level call to __init__: every search ends here.
+    cdef CoreResult result = CoreResult.__new__(CoreResult)
+    result.status = status
+    result.moves = moves
+    result.expanded = expanded
+    result.generated = generated
+    result.max_frontier = max_frontier
+    result.peak_memory_bytes = peak_memory_bytes
+    result.seconds = seconds
+    result.depth = depth
+    result.iterations = iterations
+    return result
