@@ -5,7 +5,7 @@ tiles have been relabelled so the goal is canonical (see ``_packed.pxd``). The P
 validates input; these functions trust it.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 
 from fastpuzzle._packed cimport (
     DIR_D,
@@ -74,3 +74,45 @@ def hash_packed(uint64_t packed):
 def direction_constants():
     """The direction codes, for tests that check the Python and compiled layers agree."""
     return {"U": DIR_U, "D": DIR_D, "L": DIR_L, "R": DIR_R}
+
+
+def random_walk_codes(
+    int rows, int cols, int blank, const uint64_t[::1] draws, uint8_t[::1] out, int last=-1
+):
+    """Fill ``out`` with a random walk of the blank (codes U=0, D=1, L=2, R=3) on any shape.
+
+    Step i takes ``draws[i]`` modulo the number of moves that stay on the board and do not undo
+    the previous one (``last``: the code before the first step, -1 for none). Only the blank's
+    cell is tracked, so any size up to 100x100 works. Returns ``(blank, last)`` after the walk,
+    to continue it in another call.
+    """
+    cdef Py_ssize_t i, n = draws.shape[0]
+    cdef int row = blank // cols, col = blank % cols, d, count
+    cdef int options[4]
+    if out.shape[0] < n:
+        raise ValueError("out is shorter than draws")
+    with nogil:
+        for i in range(n):
+            count = 0
+            for d in range(4):
+                # Directions are U, D, L, R: d ^ 1 undoes d.
+                if last >= 0 and d == (last ^ 1):
+                    continue
+                if (d == DIR_U and row == 0) or (d == DIR_D and row == rows - 1):
+                    continue
+                if (d == DIR_L and col == 0) or (d == DIR_R and col == cols - 1):
+                    continue
+                options[count] = d
+                count += 1
+            d = options[draws[i] % <uint64_t>count]
+            out[i] = d
+            last = d
+            if d == DIR_U:
+                row -= 1
+            elif d == DIR_D:
+                row += 1
+            elif d == DIR_L:
+                col -= 1
+            else:
+                col += 1
+    return row * cols + col, last

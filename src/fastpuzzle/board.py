@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Literal, Union
 
@@ -95,7 +95,9 @@ def _infer_shape(count: int, source: object) -> Shape:
 def _parse_token(token: str, source: str) -> int:
     if token in _BLANK_TOKENS:
         return 0
-    if token.isdigit():
+    # ASCII digits only: str.isdigit() also takes superscripts (which int() refuses) and
+    # full-width or other scripts' digits (which int() would silently read).
+    if token.isascii() and token.isdigit():
         return int(token)
     raise InvalidBoardError(
         f"expected integer tiles or '_' for the blank, got {token!r} in {_quote(source)}"
@@ -118,10 +120,20 @@ def _parse_string(text: str) -> tuple[list[int], Shape | None]:
     return flat, (len(rows), len(rows[0]))
 
 
+#: Iterables that are not a board's tiles in order: bytes (their items are byte values), sets
+#: (no order), mappings (their keys), memoryviews (raw buffers).
+_UNORDERED = (bytes, bytearray, memoryview, set, frozenset, Mapping)
+
+
 def _coerce(data: object) -> tuple[list[int], Shape | None]:
     """Turn any board-like input into a flat tile list and, where the input fixes it, a shape."""
     if isinstance(data, str):
         return _parse_string(data)
+    if isinstance(data, np.ma.MaskedArray):
+        raise InvalidBoardError(
+            f"expected a plain array, got a masked array (masked tiles have no value): "
+            f"{_quote(data.tolist())}"
+        )
     if isinstance(data, np.ndarray):
         if data.dtype.kind not in "iu":
             raise InvalidBoardError(
@@ -132,7 +144,7 @@ def _coerce(data: object) -> tuple[list[int], Shape | None]:
         if data.ndim == 2:
             return [int(v) for v in data.ravel()], (int(data.shape[0]), int(data.shape[1]))
         raise InvalidBoardError(f"expected a 1-D or 2-D array, got {data.ndim} dimensions")
-    if isinstance(data, (bytes, bytearray)) or not isinstance(data, Iterable):
+    if isinstance(data, _UNORDERED) or not isinstance(data, Iterable):
         raise InvalidBoardError(
             "expected a board as a string, a sequence of tiles, rows or an array, "
             f"got {_quote(data)}"
@@ -309,6 +321,11 @@ class Board:
             raise BoardTooLargeError(
                 f"expected a shape of at most {MAX_CELLS} cells for a packed board, "
                 f"got shape {shape!r} ({rows * cols} cells)"
+            )
+        if isinstance(packed, (bool, np.bool_)) or not isinstance(packed, (int, np.integer)):
+            raise InvalidBoardError(
+                f"expected an integer packed board, got {_quote(packed)} of type "
+                f"{type(packed).__name__}"
             )
         packed = int(packed)
         if not 0 <= packed < 1 << (4 * rows * cols):

@@ -19,6 +19,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidBoardError",
     "InvalidMoveError",
+    "InvalidOptionError",
     "MemoryLimitError",
     "NodeLimitError",
     "SearchLimitError",
@@ -48,6 +49,11 @@ class BoardTooLargeError(InvalidBoardError):
 
 class InvalidMoveError(FastPuzzleError, ValueError):
     """A move is not one of U, D, L, R (the direction the blank moves)."""
+
+
+class InvalidOptionError(FastPuzzleError, ValueError):
+    """An option of a call is not valid (for example a progress callback that cannot be
+    called)."""
 
 
 class IllegalMoveError(FastPuzzleError, ValueError):

@@ -24,8 +24,8 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 def parse_moves(moves: str | Iterable[str]) -> str:
     """Normalise moves to a string of U/D/L/R (blank directions).
 
-    Accepts ``"ULDR"``, lower case, separators (``"u, l, d"``), words (``"up left"``) or an
-    iterable of such items.
+    Accepts ``"ULDR"``, lower case, separators (``"u, l, d"``), words (``"up left"``, ``"up"``)
+    or an iterable of such items.
 
     Raises
     ------
@@ -39,8 +39,12 @@ def parse_moves(moves: str | Iterable[str]) -> str:
     """
     parts: list[str]
     if isinstance(moves, str):
-        text = moves.strip()
-        parts = _SEPARATORS.split(text) if _SEPARATORS.search(text) else list(text)
+        # Each part is a word ("up") or a run of letters ("ULDR"), with or without separators.
+        parts = _SEPARATORS.split(moves.strip())
+    elif isinstance(moves, (bytes, bytearray)) or not isinstance(moves, Iterable):
+        raise InvalidMoveError(
+            f"expected moves as a string or a sequence of strings, got {moves!r}"
+        )
     else:
         parts = []
         for item in moves:

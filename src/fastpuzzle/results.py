@@ -16,6 +16,7 @@ from fastpuzzle.board import Board
 from fastpuzzle.errors import (
     DepthLimitError,
     FastPuzzleError,
+    InvalidOptionError,
     MemoryLimitError,
     NodeLimitError,
     SearchLimitError,
@@ -132,6 +133,8 @@ def core_progress(
     """Adapt a user's ``progress(stats)`` to the core's ``progress(expanded, generated, s, d)``."""
     if callback is None:
         return None
+    if not callable(callback):
+        raise InvalidOptionError(f"expected a callable progress(stats) or None, got {callback!r}")
 
     def relay(expanded: int, generated: int, seconds: float, depth: int) -> None:
         callback(SearchStats(expanded=expanded, generated=generated, seconds=seconds, depth=depth))

@@ -19,7 +19,7 @@ from fastpuzzle.algorithms import (
     resolve_heuristic,
 )
 from fastpuzzle.board import BoardLike, Shape
-from fastpuzzle.errors import BoardTooLargeError, TimeLimitError
+from fastpuzzle.errors import BoardTooLargeError, DepthLimitError, TimeLimitError
 from fastpuzzle.limits import Limits
 from fastpuzzle.policy import WIDE_DEFAULT_SECONDS, auto_choice, auto_limits
 from fastpuzzle.problem import Problem, make_problem
@@ -234,16 +234,18 @@ def solve(
 
         return solve_fast(board, goal, limits=limits, progress=progress)
     if not is_auto:
-        return search(
-            board,
-            goal,
-            algorithm=algorithm,
-            heuristic=chosen_heuristic,
-            limits=limits,
-            weight=weight,
-            seed=seed,
-            progress=progress,
-        ).unwrap()
+        return _unwrap(
+            search(
+                board,
+                goal,
+                algorithm=algorithm,
+                heuristic=chosen_heuristic,
+                limits=limits,
+                weight=weight,
+                seed=seed,
+                progress=progress,
+            )
+        )
     if weight is not None or seed is not None:
         raise ValueError("algorithm='auto' takes no weight or seed")
     problem = make_problem(board, goal)
@@ -267,4 +269,22 @@ def solve(
             f"solution that is not guaranteed shortest{hint}",
             result.stats,
         )
+    return _unwrap(result)
+
+
+def _unwrap(result: SearchResult) -> Solution:
+    """The solution, or the limit error; a board refused before any search says why."""
+    stats = result.stats
+    if result.status is Status.DEPTH_LIMIT and stats.iterations == 0 and stats.expanded == 0:
+        from fastpuzzle.idastar import MAX_OPTIMAL_DEPTH
+
+        rows, cols = result.board.shape
+        if stats.depth > MAX_OPTIMAL_DEPTH:
+            raise DepthLimitError(
+                f"optimal search cannot solve this {rows}x{cols} board: it needs at least "
+                f"{stats.depth} moves (its Manhattan distance), beyond the {MAX_OPTIMAL_DEPTH} "
+                "moves an optimal search can follow; use solve(board, optimal=False) for a fast "
+                "solution that is not guaranteed shortest",
+                stats,
+            )
     return result.unwrap()
