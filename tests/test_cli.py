@@ -34,7 +34,7 @@ def test_count_layout_with_an_unsolvable_board(capsys, monkeypatch):
 
 def test_start_and_goal_lines_with_json(capsys, monkeypatch):
     _stdin(monkeypatch, "1 2 3 4 5 6 7 8 0\n0 1 2 3 4 5 6 7 8\n")
-    assert main(["solve", "--algorithm", "astar", "--json"]) == 0
+    assert main(["solve", "--algorithm", "astar", "--json", "--format", "pair"]) == 0
     record = json.loads(capsys.readouterr().out)
     goal = fp.Board("_ 1 2/3 4 5/6 7 8")
     assert record["goal"] == goal.to_string()
@@ -63,7 +63,9 @@ def test_progress_shows_the_bound_on_stderr(capsys):
     args = ["solve", "--algorithm", "idastar", "--heuristic", "manhattan", "--progress", board]
     assert main(args) == 0
     captured = capsys.readouterr()
-    assert "\r  bound " in captured.err and " nodes, " in captured.err
+    # Not a terminal: one report per line, no carriage returns.
+    assert "  bound " in captured.err and " nodes, " in captured.err
+    assert "\r" not in captured.err and len(captured.err.splitlines()) > 2
     assert fp.Board(board).apply(captured.out.splitlines()[0]) == fp.Board.goal((4, 4))
 
 
@@ -110,7 +112,7 @@ def test_random_and_scramble_are_seeded(capsys):
 def test_bad_board_prints_one_line_and_exits_2(capsys):
     assert main(["solve", "1", "2", "3"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("fastpuzzle: error: expected")
+    assert err.startswith("fastpuzzle: error: line 1 has 3 numbers")
     assert len(err.strip().splitlines()) == 1
     assert main(["solve", "--algorithm", "nosuch", "1 2/3 _"]) == 2
     assert "unknown algorithm" in capsys.readouterr().err.lower()
@@ -137,3 +139,73 @@ def test_bench_prints_a_table_of_node_rates(capsys):
         assert generated > 0 and solved >= 1
         if "default" in row:  # solve() has no cap: it solves every board
             assert solved == boards
+
+
+def _run(args, stdin=None):  # type: ignore[no-untyped-def]
+    return subprocess.run(
+        [sys.executable, "-m", "fastpuzzle", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_what_random_prints_goes_back_into_solve_unchanged():
+    printed = _run(["random", "--count", "3", "--shape", "3", "3", "--seed", "1"])
+    boards = printed.stdout.splitlines()
+    solved = _run(["solve", "--json"], stdin=printed.stdout)
+    assert solved.returncode == 0, solved.stderr
+    records = [json.loads(line) for line in solved.stdout.splitlines()]
+    # Three boards solved towards the usual goal: none taken as another's goal.
+    assert [fp.Board(r["board"]) for r in records] == [fp.Board(b) for b in boards]
+    assert all("goal" not in r for r in records)
+
+
+def test_ambiguous_input_exits_2_naming_the_flag():
+    rows = "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 0 15\n"
+    done = _run(["solve"], stdin=rows)
+    assert done.returncode == 2
+    assert "--format rows" in done.stderr and "Traceback" not in done.stderr
+    assert _run(["solve", "--format", "rows", "--algorithm", "astar"], stdin=rows).returncode == 0
+
+
+def test_a_closed_pipe_is_not_an_error():
+    done = subprocess.run(
+        f"{sys.executable} -m fastpuzzle random --count 100000 --shape 3 3 | head -2",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert len(done.stdout.splitlines()) == 2
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
+def test_solve_without_input_on_a_terminal_says_what_it_expects(monkeypatch, capsys):
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    assert main(["solve"]) == 2
+    assert "expected boards as arguments or on standard input" in capsys.readouterr().err
+
+
+def test_version_help_and_csv_to_stdout(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.startswith("fastpuzzle ")
+    assert main(["compare", "1 2 3/4 5 6/7 _ 8", "--algorithms", "bfs", "--csv", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "board,method" in out.replace(" ", "") or "board" in out.splitlines()[-2]
+    missing = tmp_path / "no" / "such" / "table.csv"
+    assert main(["compare", "1 2 3/4 5 6/7 _ 8", "--algorithms", "bfs", "--csv", str(missing)]) == 2
+    assert "fastpuzzle: error:" in capsys.readouterr().err
+
+
+def test_no_escape_codes_when_stdout_is_not_a_terminal():
+    done = _run(["solve", "--algorithm", "bfs", "--animate", "--delay", "0", "1 2 3/4 5 6/_ 7 8"])
+    assert done.returncode == 0 and "\x1b" not in done.stdout
+
+
+def test_memory_limit_option(capsys):
+    board = "13 7 6 11/12 9 15 8/5 4 10 0/14 2 3 1"
+    assert main(["solve", "--algorithm", "bfs", "--memory-limit", "4M", board]) == 1
+    assert "memory_limit" in capsys.readouterr().out

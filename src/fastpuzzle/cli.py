@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from fastpuzzle._version import __version__
+from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import Board
 from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
-from fastpuzzle.formats import Job, read_jobs
+from fastpuzzle.formats import FORMATS, Job, read_jobs
 from fastpuzzle.generate import random_board, scramble
+from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats, Solution
 
@@ -23,21 +27,68 @@ __all__ = ["build_parser", "main"]
 
 NOT_SOLVABLE = "This puzzle is not solvable."
 
+#: How boards are read (``solve`` and ``compare``); the rules of :mod:`fastpuzzle.formats`.
+INPUT_RULES = """\
+input: boards as arguments or on standard input, read as a stream of boards:
+  - a line with '/' is one board ("1 2 3/4 5 6/7 8 _"), as 'random' and 'scramble' print them;
+  - a line of a square number of tiles (9, 16, ...; rows*cols with --shape) is one board;
+  - n lines of n numbers in a row are one n x n board written as rows (--shape R C: R lines of
+    C numbers); where that could be read both ways (4 lines of 4 numbers: one 4x4 board or four
+    2x2 boards) the input is refused: add --format rows or --format lines;
+  - a first line holding one number N announces N boards.
+  A start board then a goal board is read only with --format pair (or give --goal).
+  0 or _ is the blank.
+
+exit status: 0 every board solved; 1 some board not solvable or stopped by a limit;
+  2 usage or input error; 130 interrupted.
+"""
+
+
+class UsageError(ValueError):
+    """A command-line mistake: one line on stderr, exit status 2."""
+
 
 def _shape(args: argparse.Namespace) -> tuple[int, int] | None:
     return (args.shape[0], args.shape[1]) if args.shape else None
 
 
 def _jobs(args: argparse.Namespace) -> list[Job]:
-    text = " ".join(args.board) if args.board else sys.stdin.read()
+    if args.board:
+        # Arguments are one board, or several quoted boards: each argument stays a line.
+        text = "\n".join(args.board) if any("/" in b for b in args.board) else " ".join(args.board)
+    elif sys.stdin.isatty():
+        raise UsageError(
+            "expected boards as arguments or on standard input, e.g. "
+            'fastpuzzle solve "1 2 3/4 5 6/7 _ 8" (see fastpuzzle solve --help)'
+        )
+    else:
+        text = sys.stdin.read()
     jobs = read_jobs(text, shape=_shape(args), fmt=args.format)
     if args.goal:
         return [Job(job.board, Board(args.goal, shape=job.board.shape)) for job in jobs]
     return jobs
 
 
-def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(seconds=args.time_limit, nodes=args.node_limit, max_depth=args.max_depth)
+def _limits(args: argparse.Namespace) -> Limits | None:
+    # None when no limit is given, so solve() keeps its own default (a time cap past 16 cells).
+    given = {
+        "seconds": args.time_limit,
+        "nodes": args.node_limit,
+        "memory_bytes": args.memory_limit,
+        "max_depth": args.max_depth,
+    }
+    if all(value is None for value in given.values()):
+        return None
+    return Limits(**given)
+
+
+def _bytes(text: str) -> int:
+    """``"500M"``, ``"2G"``, ``"1048576"``: bytes, with an optional K, M or G (powers of 2)."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    number, unit = (text[:-1], text[-1].upper()) if text[-1:].isalpha() else (text, "")
+    if (unit and unit not in units) or not number.isdigit():
+        raise argparse.ArgumentTypeError(f"expected bytes such as 500M or 2G, got {text!r}")
+    return int(number) * units.get(unit, 1)
 
 
 def _stats_record(solution: Solution) -> dict[str, Any]:
@@ -55,18 +106,20 @@ def _stats_record(solution: Solution) -> dict[str, Any]:
 
 def _animate(solution: Solution, delay: float) -> None:
     frames = solution.boards()
+    # Clearing the screen only makes sense on a terminal; elsewhere the frames follow each other.
+    clear = "\x1b[2J\x1b[H" if sys.stdout.isatty() else "\n"
     for step, board in enumerate(frames):
         move = f"  move {step}/{len(solution)}: {solution.moves[step - 1]}" if step else "  start"
-        sys.stdout.write("\x1b[2J\x1b[H" + str(board) + "\n" + move + "\n")
+        sys.stdout.write(clear + str(board) + "\n" + move + "\n")
         sys.stdout.flush()
         time.sleep(delay)
 
 
 def _show_progress(stats: SearchStats) -> None:
-    # One line on stderr, rewritten in place: long optimal searches (5x5) say how far they got.
-    sys.stderr.write(
-        f"\r  bound {stats.depth}, {stats.generated:,} nodes, {stats.seconds:.1f} s   "
-    )
+    # One line on stderr, rewritten in place on a terminal (one line per report elsewhere): long
+    # optimal searches (5x5) say how far they got.
+    text = f"  bound {stats.depth}, {stats.generated:,} nodes, {stats.seconds:.1f} s"
+    sys.stderr.write(f"\r{text}   " if sys.stderr.isatty() else f"{text}\n")
     sys.stderr.flush()
 
 
@@ -145,7 +198,9 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         limits=_limits(args),
     )
     print(table)
-    if args.csv:
+    if args.csv == "-":
+        sys.stdout.write(table.to_csv())
+    elif args.csv:
         table.to_csv(args.csv)
     if args.plot:
         import matplotlib
@@ -208,14 +263,22 @@ def _add_board_input(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "--format",
         default="auto",
-        choices=["auto", "board", "pair", "count", "lines"],
-        help="input layout: one board; start then goal; a count then boards; "
-        "one board per line (default: auto)",
+        choices=FORMATS,
+        help="input layout: auto (a stream of boards, see below); board (all numbers are one "
+        "board); pair (a start board then a goal board); count (a count then boards); lines "
+        "(one board per line); rows (boards written as rows)",
     )
     cmd.add_argument("--goal", help="goal board (default: 1..n-1 then the blank)")
     cmd.add_argument("--max-depth", type=int, help="longest solution to look for")
     cmd.add_argument("--time-limit", type=float, help="seconds per board")
     cmd.add_argument("--node-limit", type=int, help="expansions per board")
+    cmd.add_argument(
+        "--memory-limit",
+        type=_bytes,
+        metavar="BYTES",
+        help="bytes the search's tables may hold per board, e.g. 500M or 2G "
+        "(searches that store nodes default to 2G)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -225,12 +288,26 @@ def build_parser() -> argparse.ArgumentParser:
         description="Sliding-tile puzzles solved optimally. Moves are U, D, L, R: the direction "
         "the blank moves.",
     )
+    parser.add_argument("--version", action="version", version=f"fastpuzzle {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    solve = sub.add_parser("solve", help="solve boards given as arguments or on stdin")
+    solve = sub.add_parser(
+        "solve",
+        help="solve boards given as arguments or on stdin",
+        epilog=INPUT_RULES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _add_board_input(solve)
-    solve.add_argument("--algorithm", default="auto", help="default: the optimal workhorse")
-    solve.add_argument("--heuristic", default="auto")
+    solve.add_argument(
+        "--algorithm",
+        default="auto",
+        help=f"auto (IDA* with the best table: optimal) or one of {', '.join(ALGORITHMS)}",
+    )
+    solve.add_argument(
+        "--heuristic",
+        default="auto",
+        help=f"auto (the algorithm's best) or one of {', '.join(heuristic_names())}",
+    )
     solve.add_argument("--json", action="store_true", help="one JSON object per board")
     solve.add_argument("--show", action="store_true", help="print every board of the solution")
     solve.add_argument(
@@ -247,13 +324,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.set_defaults(run=_cmd_solve)
 
-    comp = sub.add_parser("compare", help="tabulate several algorithms on several boards")
+    comp = sub.add_parser(
+        "compare",
+        help="tabulate several algorithms on several boards",
+        epilog=INPUT_RULES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _add_board_input(comp)
-    comp.add_argument("--algorithms", default="bfs,astar,idastar,greedy")
-    comp.add_argument("--heuristics", default="manhattan")
+    comp.add_argument(
+        "--algorithms",
+        default="bfs,astar,idastar,greedy",
+        help=f"comma-separated, among {', '.join(ALGORITHMS)} (default: %(default)s)",
+    )
+    comp.add_argument(
+        "--heuristics",
+        default="manhattan",
+        help=f"comma-separated, among {', '.join(heuristic_names())} (default: %(default)s)",
+    )
     comp.add_argument("--random", type=int, default=0, help="compare on N random boards")
     comp.add_argument("--seed", type=int)
-    comp.add_argument("--csv", help="also write the table as CSV to this file")
+    comp.add_argument("--csv", help="also write the table as CSV to this file ('-': stdout)")
     comp.add_argument("--plot", help="also draw a bar chart (log scale) to this image file")
     comp.add_argument(
         "--metric",
@@ -301,13 +391,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 solved, 1 not solved, 2 bad input)."""
+    """Run the command line; returns the exit status (0 every board solved, 1 some board not
+    solvable or stopped by a limit, 2 usage or input error, 130 interrupted)."""
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (FastPuzzleError, ValueError) as error:
+    except (FastPuzzleError, ValueError, OSError) as error:
+        if isinstance(error, BrokenPipeError):
+            return _closed_pipe()
         print(f"fastpuzzle: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("fastpuzzle: interrupted", file=sys.stderr)
         return 130
+
+
+def _closed_pipe() -> int:
+    # The reader went away (``| head``): not an error of ours. Point stdout at devnull so the
+    # interpreter's final flush does not raise again.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 0

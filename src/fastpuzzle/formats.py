@@ -1,9 +1,24 @@
-"""Reading boards from text in the formats of the source documents.
+"""Reading boards from text: a stream of boards, never silently anything else.
 
-- one board: ``"1 2 3/4 5 6/7 8 _"`` or its numbers over several lines;
-- a **pair**: a start board then a goal board (the 15-puzzle report's input);
-- a **count** followed by that many boards, each written as a matrix (the 16-puzzle report's);
-- **lines**: one board per line.
+The rules (``fastpuzzle solve --help`` states them too):
+
+- **auto** (the default) reads a stream of boards, in order:
+
+  - a line with ``/`` is one whole board (``"1 2 3/4 5 6/7 8 _"``: what ``fastpuzzle random``
+    and ``scramble`` print, so their output goes back in unchanged);
+  - a line of a square number of tiles (9, 16, …; or of ``rows * cols`` with a shape) is one
+    board;
+  - lines of ``n`` numbers, ``n`` lines in a row, are one ``n x n`` board written as its rows
+    (with a shape: ``rows`` lines of ``cols`` numbers);
+  - when a square number of lines of that square width could be read either way (four lines of
+    four numbers: one 4x4 board, or four 2x2 boards), the input is refused with the flag that
+    decides;
+  - a first line holding one number ``N`` announces ``N`` boards (the 16-puzzle report's input).
+
+- **pair**: a start board then a goal board (the 15-puzzle report's input) — read only when
+  asked for, never guessed;
+- **board**: all the numbers are one board; **lines**: one board per line; **rows**: boards
+  written as rows, one line per row; **count**: a count then that many boards.
 """
 
 from __future__ import annotations
@@ -16,9 +31,12 @@ from typing import Literal
 from fastpuzzle.board import Board, Shape
 from fastpuzzle.errors import InvalidBoardError
 
-__all__ = ["Job", "read_jobs"]
+__all__ = ["FORMATS", "Job", "read_jobs"]
 
-Format = Literal["auto", "board", "pair", "count", "lines"]
+Format = Literal["auto", "board", "pair", "count", "lines", "rows"]
+
+#: The layouts :func:`read_jobs` takes.
+FORMATS: tuple[str, ...] = ("auto", "board", "pair", "count", "lines", "rows")
 
 _TOKEN = re.compile(r"[^\s,;/]+")
 
@@ -54,7 +72,7 @@ def _cells_for(total: int, parts: int, shape: Shape | None) -> int | None:
 
 
 def read_jobs(text: str, *, shape: Shape | None = None, fmt: Format = "auto") -> list[Job]:
-    """Parse ``text`` into boards (and goals) to solve.
+    """Parse ``text`` into boards (and goals) to solve, by the rules of the module docstring.
 
     Parameters
     ----------
@@ -62,46 +80,103 @@ def read_jobs(text: str, *, shape: Shape | None = None, fmt: Format = "auto") ->
         The input.
     shape : tuple of int, optional
         ``(rows, cols)`` of every board, needed when they are not square.
-    fmt : {"auto", "board", "pair", "count", "lines"}
-        The layout; ``"auto"`` tries count, then board, then pair, then lines.
+    fmt : {"auto", "board", "pair", "count", "lines", "rows"}
+        The layout; ``"auto"`` reads a stream of boards (or a count then boards).
 
     Raises
     ------
     InvalidBoardError
-        If the text fits no layout, naming what was expected.
+        If the text fits no layout, or could be read two ways; the message names the
+        ``--format`` (or ``--shape``) that decides.
 
     Examples
     --------
     >>> [str(job.board.shape) for job in read_jobs("2\\n1 2\\n3 _\\n_ 1\\n3 2")]
     ['(2, 2)', '(2, 2)']
-    >>> job, = read_jobs("1 2 3 4 5 6 7 _ 8\\n1 2 3 4 5 6 7 8 _")
+    >>> job, = read_jobs("1 2 3 4 5 6 7 _ 8\\n1 2 3 4 5 6 7 8 _", fmt="pair")
     >>> job.goal == Board.goal((3, 3))
     True
     """
+    if fmt not in FORMATS:
+        raise InvalidBoardError(f"expected a format among {', '.join(FORMATS)}, got {fmt!r}")
     tokens = _tokens(text)
     if not tokens:
         raise InvalidBoardError("expected at least one board, got no numbers")
     lines = [line for line in text.splitlines() if line.strip()]
     first = _tokens(lines[0])
-
-    if fmt in ("auto", "count") and len(first) == 1 and first[0].isdigit():
-        count, rest = int(first[0]), tokens[1:]
-        cells = _cells_for(len(rest), count, shape)
-        if cells is not None:
-            return [Job(_board(rest[i * cells : (i + 1) * cells], shape)) for i in range(count)]
-        if fmt == "count":
-            raise InvalidBoardError(
-                f"expected {count} boards after the count, got {len(rest)} numbers"
-            )
-    if fmt in ("auto", "board") and _cells_for(len(tokens), 1, shape):
+    if fmt == "count" or (fmt == "auto" and len(first) == 1 and "/" not in lines[0]):
+        return _counted(first[0], tokens[1:], shape)
+    if fmt == "board":
         return [Job(_board(tokens, shape))]
-    if fmt in ("auto", "pair"):
+    if fmt == "pair":
         cells = _cells_for(len(tokens), 2, shape)
-        if cells is not None:
-            start = _board(tokens[:cells], shape)
-            return [Job(start, _board(tokens[cells:], start.shape))]
-    if fmt in ("auto", "lines"):
+        if cells is None:
+            raise InvalidBoardError(
+                f"expected a start board then a goal board of as many tiles, got {len(tokens)} "
+                "numbers"
+            )
+        start = _board(tokens[:cells], shape)
+        return [Job(start, _board(tokens[cells:], start.shape))]
+    if fmt == "lines":
         return [Job(Board(line, shape=shape)) for line in lines]
-    raise InvalidBoardError(
-        f"expected input in the {fmt!r} layout, got {len(tokens)} numbers: {text[:60]!r}"
-    )
+    return _stream(lines, shape, rows_only=fmt == "rows")
+
+
+def _counted(head: str, rest: list[str], shape: Shape | None) -> list[Job]:
+    if not head.isdigit():
+        raise InvalidBoardError(f"expected a count of boards on the first line, got {head!r}")
+    count = int(head)
+    cells = _cells_for(len(rest), count, shape)
+    if cells is None:
+        raise InvalidBoardError(
+            f"expected {count} boards after the count on the first line, got {len(rest)} "
+            "numbers (pass --shape ROWS COLS for boards that are not square)"
+        )
+    return [Job(_board(rest[i * cells : (i + 1) * cells], shape)) for i in range(count)]
+
+
+def _stream(lines: list[str], shape: Shape | None, *, rows_only: bool) -> list[Job]:
+    """Boards one after another: whole-board lines, or runs of lines that are a board's rows."""
+    jobs: list[Job] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        width = len(_tokens(line))
+        if "/" in line and not rows_only:
+            jobs.append(Job(Board(line, shape=shape)))
+            i += 1
+            continue
+        whole = width == shape[0] * shape[1] if shape else _square_cells(width)
+        height = (shape[0] if width == shape[1] else 0) if shape else width
+        run = _run_length(lines, i, width)
+        as_rows = height >= 2 and run >= height
+        if whole and as_rows and not rows_only and run % height == 0:
+            side = math.isqrt(width)
+            raise InvalidBoardError(
+                f"ambiguous input: from line {i + 1}, {run} lines of {width} numbers are "
+                f"{run // height} board(s) written as rows, or {run} boards of {side}x{side}; "
+                "add --format rows (boards written as rows) or --format lines (one board per "
+                "line)"
+            )
+        if whole and not rows_only:
+            jobs.append(Job(Board(line, shape=shape)))
+            i += 1
+        elif as_rows:
+            jobs.append(Job(Board("\n".join(lines[i : i + height]), shape=shape)))
+            i += height
+        else:
+            wanted = f"{shape[0]} lines of {shape[1]}" if shape else f"{width} lines of {width}"
+            raise InvalidBoardError(
+                f"line {i + 1} has {width} numbers: not a whole board, and not the first of "
+                f"{wanted} numbers (a board written as rows); pass --shape ROWS COLS for boards "
+                f"that are not square: {line.strip()[:60]!r}"
+            )
+    return jobs
+
+
+def _run_length(lines: list[str], start: int, width: int) -> int:
+    """How many lines from ``start`` on have ``width`` numbers and no ``/``."""
+    end = start
+    while end < len(lines) and "/" not in lines[end] and len(_tokens(lines[end])) == width:
+        end += 1
+    return end - start
