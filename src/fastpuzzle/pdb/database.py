@@ -12,7 +12,7 @@ __all__ = ["Database", "PatternDatabaseError"]
 
 
 class PatternDatabaseError(FastPuzzleError):
-    """A pattern database is missing or cannot be built."""
+    """A pattern database is missing or cannot be built (the message says why, and where)."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,8 @@ class Database:
     reflect : tuple of int or None
         Cell mirrored about the main diagonal, when the reflected lookup is valid.
     path : Path or None
-        The file it was mapped from (None when held in memory only).
+        The file it was read from (None when built in memory only). The tables are a copy in
+        this process's memory, so changes to the file since do not reach them.
     """
 
     shape: tuple[int, int]
