@@ -1,5 +1,5 @@
 """Pattern-database files and builds that misbehave (issue 14): files changed under a search,
-things other than files at the cache path, bad arguments."""
+things other than files at the cache path, builds past their deadline, bad arguments."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import pdb
+from fastpuzzle import _pdb, pdb
 from fastpuzzle.cli import main
+from fastpuzzle.pdb import store, walking
+from fastpuzzle.problem import make_problem
 
 # 52 moves (tests/data/random50.tsv, id 1): IDA* with 5-5-5 expands a few hundred thousand nodes,
 # so the progress callback (every 65,536 expansions) runs mid-search.
@@ -181,6 +183,89 @@ def test_a_cache_that_cannot_be_written_is_refused_before_building(tmp_path: Pat
         if immutable:
             subprocess.run(["chattr", "-i", str(cache)], check=True)
         cache.chmod(0o755)
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Builds honour a deadline.
+
+
+def test_a_build_stops_at_its_deadline_and_writes_nothing(tmp_path: Path) -> None:
+    started = time.monotonic()
+    with pytest.raises(pdb.BuildTimeLimitError, match=r"6-6-3 .* not ready within") as caught:
+        pdb.build_pdb("6-6-3", cache_dir=tmp_path, progress=False, deadline=started + 0.3)
+    elapsed = time.monotonic() - started
+    assert elapsed < 2.0  # the whole build takes several seconds
+    assert isinstance(caught.value, fp.TimeLimitError)
+    assert caught.value.stats.expanded == 0
+    assert 0.2 < caught.value.stats.seconds <= elapsed
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_build_whose_deadline_has_passed_does_not_start(tmp_path: Path) -> None:
+    with pytest.raises(pdb.BuildTimeLimitError):
+        pdb.build_pdb(PARTITION, SHAPE, cache_dir=tmp_path, deadline=time.monotonic() - 1)
+    assert list(tmp_path.iterdir()) == []
+    # A file already there is loaded whatever the deadline: only building is limited.
+    pdb.build_pdb(PARTITION, SHAPE, cache_dir=tmp_path, progress=False)
+    assert pdb.build_pdb(PARTITION, SHAPE, cache_dir=tmp_path, deadline=time.monotonic() - 1)
+
+
+def test_database_for_passes_its_deadline_to_the_build(tmp_path: Path) -> None:
+    problem = make_problem(list(BOARD_4X4))
+    with pytest.raises(fp.TimeLimitError):
+        pdb.database_for(problem, "pdb663", tmp_path, deadline=time.monotonic() + 0.2)
+    assert list(tmp_path.iterdir()) == []
+    database = pdb.database_for(problem, "pdb555", tmp_path, deadline=time.monotonic() + 60)
+    assert database.name == "5-5-5"
+
+
+def test_waiting_for_another_threads_build_stops_at_the_deadline(tmp_path: Path) -> None:
+    problem = make_problem(list(BOARD_4X4))
+    with store._BUILD_LOCK:  # as while another thread of solve_many builds
+        started = time.monotonic()
+        with pytest.raises(pdb.BuildTimeLimitError, match="being built by another thread"):
+            pdb.database_for(problem, "pdb663", tmp_path, deadline=started + 0.2)
+        assert time.monotonic() - started < 1.0
+
+
+def test_walking_tables_stop_at_their_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(walking, "_BUILT", {})
+    # 2x6: the columns' abstraction has 367,560 states, a build of a second or more.
+    problem = make_problem(fp.Board([*range(1, 12), 0], shape=(2, 6)))
+    started = time.monotonic()
+    with pytest.raises(pdb.BuildTimeLimitError, match="walking-distance tables of 6 lines"):
+        pdb.walking_tables(problem, deadline=started + 0.1)
+    assert time.monotonic() - started < 1.0
+    # Not remembered: a later search with more time builds them (the rows' 2 lines were built).
+    assert [key for key in walking._BUILT if key[0] == 6] == []
+
+
+def test_walking_distance_too_big_is_known_without_searching(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The columns of 2x8 have 16.9 M states: the search gave up after 500,000 of them, seconds
+    # into a time limit; counting says so at once.
+    monkeypatch.setattr(walking, "_BUILT", {})
+    problem = make_problem(fp.Board([*range(1, 16), 0], shape=(2, 8)))
+    started = time.monotonic()
+    tables = pdb.walking_tables(problem, deadline=started + 0.5)
+    assert time.monotonic() - started < 0.5
+    assert tables[0] is not None and tables[4] is None
+
+
+def test_walking_state_counts_match_the_search() -> None:
+    for lines in range(2, 9):
+        for width in range(2, 9):
+            count = walking._walking_states(lines, width, 30_000)
+            if lines * width > 16 or count > 30_000:
+                continue
+            for goal_line in range(lines):
+                states, _, _ = _pdb.walking_table(lines, width, goal_line, 40_000)
+                assert len(states) == count, (lines, width, goal_line)
+    # Larger ones, as counted by the search once (seconds each): 2x6's columns are built, 2x7's
+    # are not.
+    assert walking._walking_states(6, 2, 500_000) == 367_560
+    assert walking._walking_states(7, 2, 500_000) > 500_000
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,13 +13,13 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from fastpuzzle import _pdb
 from fastpuzzle.errors import FastPuzzleError
-from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.database import BuildTimeLimitError, Database, PatternDatabaseError
 from fastpuzzle.pdb.fileformat import (
     _MAGIC,
     FORMAT_VERSION,
@@ -169,16 +169,45 @@ def _stderr_progress(message: str) -> None:
         print(message.rstrip("\n"), file=sys.stderr, flush=True)
 
 
+def _past(deadline: float | None, started: float, what: str, hint: str) -> None:
+    # One wording for every build stopped by a deadline; ``started`` is time.monotonic().
+    if deadline is not None and time.monotonic() >= deadline:
+        _stopped(started, what, hint)
+
+
+def _stopped(started: float, what: str, hint: str) -> NoReturn:
+    spent = time.monotonic() - started
+    raise BuildTimeLimitError(
+        f"{what} was not ready within the time limit (stopped after {spent:.1f} s of building, "
+        f"nothing written); build it once without a limit: {hint}",
+        spent,
+    )
+
+
+def _how_to_build(partition: str | Partition, shape: tuple[int, int], goal_blank: int) -> str:
+    if not isinstance(partition, str):
+        return "fastpuzzle.build_pdb() with these groups"
+    command = f"fastpuzzle pdb build {partition} --shape {shape[0]} {shape[1]}"
+    if goal_blank != shape[0] * shape[1] - 1:
+        command += f" --goal-blank {goal_blank}"
+    return f"`{command}`"
+
+
 def _build_tables(
     shape: tuple[int, int],
     goal_blank: int,
     cells: tuple[tuple[int, ...], ...],
     label: str,
     progress: Progress | None,
+    deadline: float | None = None,
+    hint: str = "",
 ) -> list[tuple[tuple[int, ...], bool, bool, np.ndarray]]:
     rows, cols = shape
     out = []
+    begun = time.monotonic()
+    what = f"pattern database {label}"
     for number, group in enumerate(cells, 1):
+        _past(deadline, begun, what, hint)
         tiles = tuple(_tile_of(c, goal_blank) for c in group)
         sparse = _is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
@@ -196,7 +225,13 @@ def _build_tables(
                     f"{time.perf_counter() - started:.0f} s"
                 )
 
-        levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), sparse, relay)
+        try:
+            levels = _pdb.build_levels(
+                rows, cols, goal_blank, list(tiles), sparse, relay, deadline=deadline
+            )
+        except _pdb.DeadlinePassed:
+            _stopped(begun, what, hint)
+        _past(deadline, begun, what, hint)
         table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
         del levels
         if progress is not None:
@@ -292,6 +327,7 @@ def build_pdb(
     *,
     progress: bool | Progress = True,
     force: bool = False,
+    deadline: float | None = None,
 ) -> Path:
     """Build a pattern database into the cache (unless a good file is already there).
 
@@ -312,6 +348,9 @@ def build_pdb(
         True: messages on stderr; a callable receives each message; False: silent.
     force : bool
         Rebuild even when a good file exists.
+    deadline : float, optional
+        A :func:`time.monotonic` time by which the build must end; it is checked every
+        2**18 states and between groups, and the build stops once it has passed.
 
     Returns
     -------
@@ -323,6 +362,8 @@ def build_pdb(
     PatternDatabaseError
         If the arguments are not valid, or the cache directory cannot take the file (checked
         before building).
+    BuildTimeLimitError
+        If ``deadline`` passed first (nothing is written).
     """
     shape, blank = _shape_and_blank(partition, shape, goal_blank)
     name, cells = resolve_partition(partition, shape, blank)
@@ -331,6 +372,8 @@ def build_pdb(
         return path
     label = f"{name} for {shape[0]}x{shape[1]} (goal blank {blank})"
     started = time.monotonic()
+    hint = _how_to_build(partition, shape, blank)
+    _past(deadline, started, f"pattern database {label}", hint)
     problem = _cache_problem(path.parent, path)
     if problem is not None:
         raise PatternDatabaseError(problem)
@@ -343,7 +386,7 @@ def build_pdb(
         report = None
     if report is not None:
         report(f"fastpuzzle: building pattern database {label} into {path.parent}\n")
-    tables = _build_tables(shape, blank, cells, label, report)
+    tables = _build_tables(shape, blank, cells, label, report, deadline, hint)
     try:
         _write(path, shape, blank, name, cells, tables)
     except OSError as error:
@@ -363,16 +406,27 @@ def _load_or_build(
     *,
     build: bool,
     cache_dir: str | os.PathLike[str] | None = None,
+    deadline: float | None = None,
 ) -> Database | None:
     database = load_pdb(partition, shape, goal_blank, cache_dir)
     if database is not None or not build:
         return database
-    with _BUILD_LOCK:
-        # Threads of one process (solve_many) wait for one build instead of each starting one.
+    # Threads of one process (solve_many) wait for one build instead of each starting one, but
+    # no longer than their deadline.
+    waiting = time.monotonic()
+    if not _BUILD_LOCK.acquire(timeout=-1 if deadline is None else max(0.0, deadline - waiting)):
+        _stopped(
+            waiting,
+            f"pattern database {partition!r} (being built by another thread)",
+            _how_to_build(partition, shape, goal_blank),
+        )
+    try:
         database = load_pdb(partition, shape, goal_blank, cache_dir)
         if database is not None:
             return database
-        build_pdb(partition, shape, goal_blank, cache_dir, force=True)
+        build_pdb(partition, shape, goal_blank, cache_dir, force=True, deadline=deadline)
+    finally:
+        _BUILD_LOCK.release()
     database = load_pdb(partition, shape, goal_blank, cache_dir)
     if database is None:
         raise PatternDatabaseError(
