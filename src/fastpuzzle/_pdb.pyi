@@ -6,6 +6,8 @@ import numpy.typing as npt
 
 __test__: dict[str, str]
 
+class DeadlinePassed(Exception): ...
+
 def level_length(cells: int, k: int, sparse: bool) -> int: ...
 def build_levels(
     rows: int,
@@ -14,6 +16,7 @@ def build_levels(
     tiles: Sequence[int],
     sparse: bool,
     progress: Callable[[int, int, int], Any] | None = None,
+    deadline: float | None = None,
 ) -> npt.NDArray[np.uint8]: ...
 def pack_table(
     levels: npt.NDArray[np.uint8],
@@ -25,5 +28,9 @@ def pack_table(
 ) -> tuple[npt.NDArray[np.uint8], bool]: ...
 def table_length(cells: int, k: int, sparse: bool, nibble: bool) -> int: ...
 def walking_table(
-    lines: int, width: int, goal_line: int, max_states: int = 2000000
+    lines: int,
+    width: int,
+    goal_line: int,
+    max_states: int = 2000000,
+    deadline: float | None = None,
 ) -> tuple[dict[tuple[int, ...], int], npt.NDArray[np.int32], npt.NDArray[np.uint8]]: ...

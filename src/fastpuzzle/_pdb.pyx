@@ -13,6 +13,8 @@ built (5x5 and rectangles such as 4x6 or 3x8); past 16 cells a group's cells are
 slot and only compact tables are made (a sparse 32**k range would be mostly empty).
 """
 
+from time import monotonic
+
 import numpy as np
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -31,6 +33,11 @@ cdef enum:
     SLICE = 1 << 18             # states expanded between two checks for Ctrl-C
     BUILD_MAX_CELLS = 25
     MAX_CHILDREN = 4 * BUILD_MAX_CELLS
+    WALKING_SLICE = 4096        # walking-distance states between two looks at the deadline
+
+
+class DeadlinePassed(Exception):
+    """A build was given a deadline (``time.monotonic()`` seconds) and it passed first."""
 
 
 cdef struct Builder:
@@ -239,14 +246,17 @@ def level_length(int cells, int k, bint sparse):
     return int(entries)
 
 
-def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progress=None):
+def build_levels(
+    int rows, int cols, int goal_blank, tiles, bint sparse, progress=None, deadline=None
+):
     """Exact blank-tracking distances of every placement of ``tiles`` (canonical labels).
 
     Returns a uint8 array indexed by sparse index (when ``sparse``; entries that are no placement
     hold 255) or by compact rank (see ``_ranking.pxd``): the fewest moves of the group's tiles
     that bring them home, whatever the other tiles do. ``progress(level, reached, total)``
-    (placements reached so far, of ``total``) is called after each BFS level; Ctrl-C is honoured
-    between levels.
+    (placements reached so far, of ``total``) is called after each BFS level; Ctrl-C is honoured,
+    and ``deadline`` (``time.monotonic()`` seconds; None: none) checked, every 2**18 states:
+    DeadlinePassed is raised once it has passed.
     """
     cdef Builder b
     cdef int slot, level = 0
@@ -303,6 +313,8 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
                     for i in range(first, last):
                         expand(&b, b.now[i], level + 1)
                 PyErr_CheckSignals()
+                if deadline is not None and monotonic() >= deadline:
+                    raise DeadlinePassed()
                 first = last
             level += 1
             if level >= UNSEEN:
@@ -425,14 +437,18 @@ def table_length(int cells, int k, bint sparse, bint nibble):
 # belong to each goal row, and the blank's row. Its exact distances are admissible for vertical
 # moves; the same on columns counts horizontal moves, and the two add up.
 
-def walking_table(int lines, int width, int goal_line, int max_states=2_000_000):
+def walking_table(
+    int lines, int width, int goal_line, int max_states=2_000_000, deadline=None
+):
     """Exact distances of the walking-distance abstraction with ``lines`` lines of ``width``.
 
     The goal's blank is on line ``goal_line``. Returns ``(states, next, dist)``: ``states`` maps
     each state (a tuple of ``lines * lines`` counts, then the blank's line) to its number,
     ``next[(state * 2 + d) * lines + cls]`` is the state after the blank moves to the previous
     (d = 0) or next (d = 1) line swapping with a tile whose goal line is ``cls`` (-1: no such
-    move), and ``dist[state]`` is the exact distance to the goal state.
+    move), and ``dist[state]`` is the exact distance to the goal state. ValueError past
+    ``max_states`` states; DeadlinePassed once ``deadline`` (``time.monotonic()`` seconds; None:
+    none) has passed, looked at every few thousand states.
     """
     cdef int i, d, cls, blank, target, count
     goal = [0] * (lines * lines)
@@ -447,6 +463,8 @@ def walking_table(int lines, int width, int goal_line, int max_states=2_000_000)
     while head < len(order):
         state = order[head]
         head += 1
+        if deadline is not None and head % WALKING_SLICE == 0 and monotonic() >= deadline:
+            raise DeadlinePassed()
         blank = state[lines * lines]
         row = [-1] * (2 * lines)
         for d in range(2):

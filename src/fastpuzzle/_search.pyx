@@ -1119,14 +1119,15 @@ cdef int run_depth_first(
         return 0
     r.cnt.iterations = 0
     while last < 0 or bound <= last:
+        # In 64 bits: bound + 1 overflows an int at the largest bound Limits allows.
         if <uint64_t>bound + 1 > nframes[0]:
             rc = budget_resize(&r.budget, <void**>frames, nframes[0] * sizeof(Frame),
-                               (bound + 1) * sizeof(Frame))
+                               (<uint64_t>bound + 1) * sizeof(Frame))
             if rc == MEM_OK:
-                rc = budget_resize(&r.budget, <void**>path, nframes[0], bound + 1)
+                rc = budget_resize(&r.budget, <void**>path, nframes[0], <uint64_t>bound + 1)
             if rc != MEM_OK:
                 return memory_status(r, rc)
-            nframes[0] = bound + 1
+            nframes[0] = <uint64_t>bound + 1
         r.cnt.iterations += 1
         r.cnt.depth = bound
         r.pruned = False
@@ -1136,6 +1137,8 @@ cdef int run_depth_first(
         if not r.pruned:
             r.status = STATUS_EXHAUSTED
             return 0
+        if bound == last:
+            break  # bound += 1 would overflow at the largest bound
         bound += 1
     r.status = STATUS_DEPTH_LIMIT
     return 0

@@ -18,7 +18,7 @@ from fastpuzzle._files import write_text_atomically
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal
 from fastpuzzle.errors import UnsolvableError
-from fastpuzzle.limits import Limits
+from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.solve import search
 
 __all__ = ["Comparison", "Row", "compare"]
@@ -311,6 +311,7 @@ def compare(
     >>> [(row.method, row.length) for row in table]
     [('bfs', 2), ('astar+manhattan', 2)]
     """
+    as_limits(limits)  # a wrong ``limits`` fails here, not inside every search
     items: Iterable[BoardLike] = [boards] if isinstance(boards, (str, Board)) else boards
     methods = _methods(algorithms, heuristics)
     rows: list[Row] = []

@@ -18,6 +18,7 @@ __all__ = [
     "FastPuzzleError",
     "IllegalMoveError",
     "InvalidBoardError",
+    "InvalidLimitsError",
     "InvalidMoveError",
     "InvalidOptionError",
     "MemoryLimitError",
@@ -73,6 +74,15 @@ class UnsolvableError(FastPuzzleError, ValueError):
             f"this puzzle is not solvable: {board.to_string()!r} cannot reach {goal.to_string()!r} "
             "(their permutation parities differ)"
         )
+
+
+class InvalidLimitsError(FastPuzzleError, ValueError, TypeError):
+    """A :class:`~fastpuzzle.Limits` value is of the wrong type or out of range, or ``limits`` is
+    not a :class:`~fastpuzzle.Limits`; the message names the field and what it accepts.
+
+    It is a ``ValueError`` like every bad-input error here, and a ``TypeError`` because a limit of
+    the wrong type raised ``TypeError`` before this class existed.
+    """
 
 
 class SearchLimitError(FastPuzzleError):

@@ -16,6 +16,8 @@ direction the **blank** moves.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -25,7 +27,7 @@ from fastpuzzle._result import CoreResult
 from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
-from fastpuzzle.limits import Limits
+from fastpuzzle.limits import CoreLimits, Limits
 from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
     ProgressCallback,
@@ -65,6 +67,7 @@ PACKED_HEURISTICS = tuple(h.name for h in CATALOGUE if "packed" in h.idastar)
 WIDE_HEURISTICS = tuple(h.name for h in CATALOGUE if "wide" in h.idastar)
 
 _DEPTH_LIMIT = list(Status).index(Status.DEPTH_LIMIT)
+_TIME_LIMIT = list(Status).index(Status.TIME_LIMIT)
 
 
 def run(
@@ -112,20 +115,45 @@ def run(
             f"unknown heuristic {heuristic!r} for idastar{where}; expected one of "
             f"{', '.join(valid)}"
         )
+    # A time limit covers building the tables the heuristic needs, then the search.
+    seconds = limits.seconds
+    deadline = (
+        time.monotonic() + seconds if seconds is not None and math.isfinite(seconds) else None
+    )
     if use_wide:
-        return _run_wide(problem, entry, limits, progress, weight)
-    return _run_packed(problem, entry, limits, progress)
+        return _run_wide(problem, entry, limits, progress, weight, deadline)
+    return _run_packed(problem, entry, limits, progress, deadline)
+
+
+def _search_limits(limits: Limits, deadline: float | None) -> CoreLimits | None:
+    """The core's limits with the time left after building tables; None when none is left."""
+    core = limits.core(stores_nodes=False)
+    if deadline is None:
+        return core
+    left = deadline - time.monotonic()
+    # The core reads a time limit of 0 as none, so an exhausted budget ends here instead.
+    return core._replace(time_limit=left) if left > 0 else None
+
+
+def _out_of_time(limits: Limits) -> CoreResult:
+    return CoreResult(_TIME_LIMIT, "", 0, 0, 0, 0, float(limits.seconds or 0.0), -1, 0)
 
 
 def _run_packed(
-    problem: Problem, entry: Heuristic, limits: Limits, progress: CoreProgress | None
+    problem: Problem,
+    entry: Heuristic,
+    limits: Limits,
+    progress: CoreProgress | None,
+    deadline: float | None,
 ) -> CoreResult:
     tables: object = None
     if entry.tables == "walking":
-        tables = pdb.walking_tables(problem)
+        tables = pdb.walking_tables(problem, deadline=deadline)
     elif entry.tables is not None:
-        tables = pdb.database_for(problem, entry.name)
-    core = limits.core(stores_nodes=False)
+        tables = pdb.database_for(problem, entry.name, deadline=deadline)
+    core = _search_limits(limits, deadline)
+    if core is None:
+        return _out_of_time(limits)
     return _idastar.idastar(
         problem.packed,
         problem.blank,
@@ -147,26 +175,35 @@ def _run_wide(
     limits: Limits,
     progress: CoreProgress | None,
     weight: float | None,
+    deadline: float | None,
 ) -> CoreResult:
     weighted = weight is not None and weight != 1
     if weighted and entry.tables == "pdb":
         raise ValueError("weighted IDA* takes manhattan or linear_conflict, not a pattern database")
-    core = limits.core(stores_nodes=False)
-    cap = MAX_OPTIMAL_DEPTH if core.max_depth < 0 else min(MAX_OPTIMAL_DEPTH, core.max_depth)
+    max_depth = limits.core(stores_nodes=False).max_depth
+    cap = MAX_OPTIMAL_DEPTH if max_depth < 0 else min(MAX_OPTIMAL_DEPTH, max_depth)
     rows, cols = problem.rows, problem.cols
     cells = problem.wide_cells()
     lower = _wide.heuristic(BY_NAME["manhattan"].code, cells, rows, cols, problem.goal_blank)
     if lower > cap:
         # No path within the cap: refused before any search.
         return CoreResult(_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
+    database = walking = None
     if entry.tables == "pdb":
+        database = pdb.database_for(problem, entry.name, deadline=deadline)
+    elif entry.tables == "walking":
+        walking = _walking_tables(problem, deadline)
+    core = _search_limits(limits, deadline)
+    if core is None:
+        return _out_of_time(limits)
+    if database is not None:
         return _wide_pdb.idastar(
             cells.astype(np.uint8),
             problem.blank,
             rows,
             cols,
             problem.goal_blank,
-            tables=pdb.database_for(problem, entry.name),
+            tables=database,
             node_limit=core.node_limit,
             time_limit=core.time_limit,
             max_depth=min(cap, _PDB_MAX_DEPTH),
@@ -180,7 +217,7 @@ def _run_wide(
         problem.goal_blank,
         heuristic=entry.code,
         weight=1.0 if weight is None else float(weight),
-        tables=_walking_tables(problem) if entry.tables == "walking" else None,
+        tables=walking,
         node_limit=core.node_limit,
         time_limit=core.time_limit,
         max_depth=cap,
@@ -188,7 +225,7 @@ def _run_wide(
     )
 
 
-def _walking_tables(problem: Problem) -> pdb.WalkingTables:
+def _walking_tables(problem: Problem, deadline: float | None) -> pdb.WalkingTables:
     rows, cols = problem.rows, problem.cols
     refusal = UnknownNameError(
         f"walking distance on {rows}x{cols}: the abstraction of each side has over "
@@ -198,7 +235,12 @@ def _walking_tables(problem: Problem) -> pdb.WalkingTables:
     if rows > WALKING_MAX_LINES and cols > WALKING_MAX_LINES:
         raise refusal
     tables = pdb.walking_args_for_cells(
-        rows, cols, problem.goal_blank, problem.wide_cells().tolist(), problem.blank
+        rows,
+        cols,
+        problem.goal_blank,
+        problem.wide_cells().tolist(),
+        problem.blank,
+        deadline=deadline,
     )
     if tables.vertical.next is None and tables.horizontal.next is None:
         raise refusal

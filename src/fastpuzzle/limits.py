@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import NamedTuple
 
-__all__ = ["DEFAULT_MEMORY_BYTES", "CoreLimits", "Limits"]
+from fastpuzzle.errors import InvalidLimitsError
+
+__all__ = ["DEFAULT_MEMORY_BYTES", "MAX_DEPTH", "MAX_NODES", "CoreLimits", "Limits", "as_limits"]
 
 #: Memory cap for searches that store nodes when :class:`Limits` sets none (2 GiB), so that no
 #: call can take a machine down by accident.
 DEFAULT_MEMORY_BYTES = 2 << 30
+
+#: Largest ``nodes`` and ``memory_bytes``: the compiled searches count both in 64 unsigned bits.
+MAX_NODES = 2**64 - 1
+
+#: Largest ``max_depth``: the compiled searches hold depths in 32 signed bits.
+MAX_DEPTH = 2**31 - 1
 
 
 class CoreLimits(NamedTuple):
@@ -26,17 +36,23 @@ class CoreLimits(NamedTuple):
 class Limits:
     """Limits on one search; ``None`` means no limit.
 
+    Every limit is checked when the object is made, so a search never meets a value it cannot
+    honour: :class:`~fastpuzzle.errors.InvalidLimitsError` names the field otherwise. Zero is
+    refused where it would stop a search before it starts (``seconds``, ``nodes``,
+    ``memory_bytes``; use ``None`` for no limit); ``max_depth=0`` is valid and explores the start
+    board only.
+
     Parameters
     ----------
     seconds : float, optional
-        Wall-clock time.
+        Wall-clock time: a positive number (``math.inf`` is no limit, as ``None``), not NaN.
     nodes : int, optional
-        Nodes expanded.
+        Nodes expanded: a whole number from 1 to :data:`MAX_NODES`.
     memory_bytes : int, optional
-        Bytes held by the search's tables (searches that store nodes default to
-        :data:`DEFAULT_MEMORY_BYTES`).
+        Bytes held by the search's tables, from 1 to :data:`MAX_NODES` (searches that store
+        nodes default to :data:`DEFAULT_MEMORY_BYTES`).
     max_depth : int, optional
-        Longest path explored (depth-bounded searches need it).
+        Longest path explored, from 0 to :data:`MAX_DEPTH` (depth-bounded searches need it).
     """
 
     seconds: float | None = None
@@ -45,16 +61,10 @@ class Limits:
     max_depth: int | None = None
 
     def __post_init__(self) -> None:
-        for name in ("seconds", "nodes", "memory_bytes", "max_depth"):
-            value = getattr(self, name)
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"Limits.{name} expected a number or None, got {value!r}")
-            if name != "seconds" and not float(value).is_integer():
-                raise ValueError(f"Limits.{name} expected a whole number, got {value!r}")
-            if value < 0:
-                raise ValueError(f"Limits.{name} expected a non-negative number, got {value!r}")
+        _check_seconds(self.seconds)
+        _check_whole("nodes", self.nodes, 1, MAX_NODES)
+        _check_whole("memory_bytes", self.memory_bytes, 1, MAX_NODES)
+        _check_whole("max_depth", self.max_depth, 0, MAX_DEPTH)
 
     @property
     def memory_cap(self) -> int:
@@ -69,7 +79,62 @@ class Limits:
         """
         return CoreLimits(
             int(self.nodes or 0),
-            float(self.seconds or 0.0),
+            _core_seconds(self.seconds),
             self.memory_cap if stores_nodes else int(self.memory_bytes or 0),
             -1 if self.max_depth is None else int(self.max_depth),
         )
+
+
+def _check_seconds(value: object) -> None:
+    if value is None:
+        return
+    expected = "a positive number of seconds or None (no limit)"
+    # bool is an int, but True seconds is a mistake, not one second.
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise InvalidLimitsError(f"Limits.seconds expected {expected}, got {value!r}")
+    try:
+        seconds = float(value)
+    except (OverflowError, ValueError):
+        seconds = math.nan
+    if math.isnan(seconds) or seconds <= 0:
+        raise InvalidLimitsError(f"Limits.seconds expected {expected}, got {value!r}")
+
+
+def _check_whole(name: str, value: object, low: int, high: int) -> None:
+    if value is None:
+        return
+    expected = f"a whole number from {low} to {high:,} or None (no limit)"
+    whole: int | None = None
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        whole = int(value)
+    elif isinstance(value, Real) and not isinstance(value, bool):
+        number = float(value)
+        if number.is_integer():  # False for NaN and infinities
+            whole = int(number)
+    if whole is None or not low <= whole <= high:
+        raise InvalidLimitsError(f"Limits.{name} expected {expected}, got {value!r}")
+
+
+_NO_LIMITS = Limits()
+
+
+def as_limits(limits: object) -> Limits:
+    """``limits`` as a search takes it: a :class:`Limits` unchanged, ``None`` as no limits.
+
+    Raises
+    ------
+    InvalidLimitsError
+        If ``limits`` is anything else (a number, a dict, ...).
+    """
+    if limits is None:
+        return _NO_LIMITS
+    if isinstance(limits, Limits):
+        return limits
+    raise InvalidLimitsError(
+        f"expected limits=fastpuzzle.Limits(...) or None, got {type(limits).__name__} {limits!r}"
+    )
+
+
+def _core_seconds(seconds: float | None) -> float:
+    # The core reads 0.0 as "no limit"; an infinite limit is none too.
+    return float(seconds) if seconds is not None and math.isfinite(seconds) else 0.0

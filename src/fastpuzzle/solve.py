@@ -20,7 +20,7 @@ from fastpuzzle.algorithms import (
 )
 from fastpuzzle.board import BoardLike, Shape
 from fastpuzzle.errors import BoardTooLargeError, DepthLimitError, TimeLimitError
-from fastpuzzle.limits import Limits
+from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.policy import WIDE_DEFAULT_SECONDS, auto_choice, auto_limits
 from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
@@ -167,13 +167,30 @@ def search(
     (<Status.SOLVED: 'solved'>, 'RR')
     """
     chosen = resolve_algorithm(algorithm)
+    if limits is not None:
+        limits = as_limits(limits)
     problem = make_problem(board, goal)
     if chosen.max_cells is not None and problem.board.size > chosen.max_cells:
         _refuse_size(problem, chosen, heuristic)
     heuristic_name = _check_options(chosen, heuristic, weight, seed, problem.board.shape)
-    return _run(
-        problem, chosen, heuristic_name, limits, weight=weight, seed=seed, progress=progress
-    )
+    try:
+        return _run(
+            problem, chosen, heuristic_name, limits, weight=weight, seed=seed, progress=progress
+        )
+    except TimeLimitError as error:
+        # Drivers report limits as statuses; only a table build (pdb.BuildTimeLimitError) raises
+        # one: its tables were not ready within the time limit, which ends the search the same.
+        if error.stats is None:
+            raise
+        return SearchResult(
+            problem.board,
+            problem.goal,
+            Status.TIME_LIMIT,
+            None,
+            error.stats,
+            chosen.name,
+            heuristic_name,
+        )
 
 
 def solve(
@@ -225,6 +242,8 @@ def solve(
     >>> solve("1 2 3/4 5 6/_ 7 8", algorithm="astar").moves
     'RR'
     """
+    if limits is not None:
+        limits = as_limits(limits)
     chosen_heuristic = None if heuristic == "auto" else heuristic
     is_auto = isinstance(algorithm, str) and algorithm.strip().lower() == "auto"
     if not optimal:

@@ -19,7 +19,7 @@ from fastpuzzle.batch.result import BatchResult, ChunkResult
 from fastpuzzle.batch.store import ChunkStore, OutFormat
 from fastpuzzle.board import Board, BoardLike, Shape
 from fastpuzzle.errors import InvalidBoardError
-from fastpuzzle.limits import Limits
+from fastpuzzle.limits import Limits, as_limits
 
 __all__ = ["ProgressArg", "solve_many"]
 
@@ -159,6 +159,7 @@ def solve_many(
     BatchResult
         Columns in input order.
     """
+    as_limits(limits)  # a wrong ``limits`` fails here, not in every worker
     rows, packed, found_shape = _normalise(boards, shape)
     total = len(rows)
     goal_tiles = None if goal is None else Board(goal, shape=found_shape).tiles

@@ -11,8 +11,10 @@ Files live in a cache directory: the ``cache_dir`` argument, else ``$FASTPUZZLE_
 name and renamed into place, so concurrent builders end with one good file. Its header records
 the format version, shape, goal blank cell, partition and a checksum of the tables; every size
 and offset is checked against the file's real length, and a file that fails any check is never
-used (it is rebuilt, or reported missing). Tables are memory-mapped read-only, so threads and
-processes share one copy.
+used (it is rebuilt, or reported missing). Only regular files are opened. Tables are read into
+memory once per process and checked there, so threads share one read-only copy and a file
+changed afterwards cannot change what a search reads. The cache directory is checked before a
+build starts; a build given a ``deadline`` stops when it passes (:class:`BuildTimeLimitError`).
 
 4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of a
 few minutes (``fastpuzzle pdb build 7-8`` or :func:`build_pdb`), never started by ``solve()``.
@@ -29,7 +31,7 @@ file and its checks), :mod:`~fastpuzzle.pdb.store` (the cache: building, loading
 
 # ``X as X``: outside __all__, but re-exported for the solvers, tests and benchmarks that use
 # them as ``pdb.X``.
-from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.database import BuildTimeLimitError, Database, PatternDatabaseError
 from fastpuzzle.pdb.fileformat import FORMAT_VERSION
 from fastpuzzle.pdb.partitions import MAX_PDB_CELLS as MAX_PDB_CELLS
 from fastpuzzle.pdb.partitions import NAMED as NAMED
@@ -63,6 +65,7 @@ __all__ = [
     "FORMAT_VERSION",
     "PARTITIONS",
     "PARTITIONS_5X5",
+    "BuildTimeLimitError",
     "Database",
     "PatternDatabaseError",
     "WalkingSide",

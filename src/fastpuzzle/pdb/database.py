@@ -6,13 +6,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fastpuzzle.errors import FastPuzzleError
+from fastpuzzle.errors import FastPuzzleError, TimeLimitError
+from fastpuzzle.results import SearchStats
 
-__all__ = ["Database", "PatternDatabaseError"]
+__all__ = ["BuildTimeLimitError", "Database", "PatternDatabaseError"]
 
 
 class PatternDatabaseError(FastPuzzleError):
-    """A pattern database is missing or cannot be built."""
+    """A pattern database is missing or cannot be built (the message says why, and where)."""
+
+
+class BuildTimeLimitError(PatternDatabaseError, TimeLimitError):
+    """Tables a search needs (a pattern database, walking-distance tables) were not ready by
+    the deadline they were asked for: the build was stopped and nothing was written.
+
+    A :class:`~fastpuzzle.errors.TimeLimitError` whose ``stats`` count no search, only the
+    seconds spent building.
+    """
+
+    def __init__(self, message: str, seconds: float) -> None:
+        super().__init__(message, SearchStats(seconds=seconds))
 
 
 @dataclass(frozen=True)
@@ -34,7 +47,8 @@ class Database:
     reflect : tuple of int or None
         Cell mirrored about the main diagonal, when the reflected lookup is valid.
     path : Path or None
-        The file it was mapped from (None when held in memory only).
+        The file it was read from (None when built in memory only). The tables are a copy in
+        this process's memory, so changes to the file since do not reach them.
     """
 
     shape: tuple[int, int]

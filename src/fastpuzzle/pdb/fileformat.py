@@ -9,7 +9,10 @@ a checksum of the tables.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -112,23 +115,112 @@ def _check(condition: bool, why: str) -> None:
         raise _Invalid(why)
 
 
+#: ``(inode, size, modification time)``: what tells a file replaced or rewritten since.
+Identity = tuple[int, int, int]
+
+
+def _identity(status: os.stat_result) -> Identity:
+    return (status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def _kind(mode: int) -> str:
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _open_regular(path: Path) -> io.FileIO:
+    """``path`` open for reading if it is a regular file, else _Invalid; never blocks.
+
+    O_NONBLOCK makes opening a FIFO return at once instead of waiting for a writer; fstat on the
+    open descriptor then tells what was opened (no race with a rename in between).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise _Invalid(f"cannot open it: {error.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise _Invalid(f"not a regular file: {_kind(mode)}")
+        return io.FileIO(fd, "rb", closefd=True)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _read_into(f: io.FileIO, buffer: memoryview) -> None:
+    # FileIO.readinto may return short counts; 0 before the end means the file shrank.
+    filled = 0
+    while filled < len(buffer):
+        count = f.readinto(buffer[filled:])
+        _check(bool(count), "file changed while reading (it is shorter now)")
+        filled += count or 0
+
+
+def _aligned_empty(length: int) -> np.ndarray:
+    # Tables start on 64-byte boundaries in the file; keep them so in memory.
+    raw = np.empty(length + _ALIGN, dtype=np.uint8)
+    begin = -raw.ctypes.data % _ALIGN
+    return raw[begin : begin + length]
+
+
+_STEP = 1 << 26
+
+
 def _read_valid(
     path: Path,
     shape: tuple[int, int],
     goal_blank: int,
     name: str,
     cells: tuple[tuple[int, ...], ...],
-) -> Database:
-    """Map ``path`` if every check passes, else raise _Invalid."""
+    *,
+    keep: bool = True,
+) -> tuple[Database | None, Identity]:
+    """Read ``path`` if every check passes, else raise _Invalid.
+
+    Returns the database (None unless ``keep``: checking only) and the identity of the file it
+    was read from. The tables are read into this process's memory, and the checksum is taken of
+    exactly those bytes: a file truncated or rewritten afterwards, or while it is read, cannot
+    change what a search sees (a memory map of it could: reads past a truncation raise SIGBUS,
+    and even a private mapping shows pages rewritten in place until the process writes them).
+    """
     try:
-        size = path.stat().st_size
-        with path.open("rb") as f:
-            start = f.read(len(_MAGIC) + 4)
-            _check(len(start) == len(_MAGIC) + 4 and start[: len(_MAGIC)] == _MAGIC, "bad magic")
-            length = int.from_bytes(start[len(_MAGIC) :], "little")
-            _check(len(_MAGIC) + 4 + length <= size, "header runs past the end")
-            header = json.loads(f.read(length).decode())
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+        with _open_regular(path) as f:
+            before = os.fstat(f.fileno())
+            database = _read_open(f, before.st_size, shape, goal_blank, name, cells, keep, path)
+            _check(f.read(1) == b"", "file changed while reading (it is longer now)")
+            after = os.fstat(f.fileno())
+    except OSError as error:
+        raise _Invalid(f"unreadable: {error.strerror or error}") from None
+    _check(_identity(before) == _identity(after), "file changed while reading")
+    return database, _identity(before)
+
+
+def _read_open(
+    f: io.FileIO,
+    size: int,
+    shape: tuple[int, int],
+    goal_blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+    keep: bool,
+    path: Path,
+) -> Database | None:
+    start = f.read(len(_MAGIC) + 4) or b""
+    _check(len(start) == len(_MAGIC) + 4 and start[: len(_MAGIC)] == _MAGIC, "bad magic")
+    length = int.from_bytes(start[len(_MAGIC) :], "little")
+    _check(len(_MAGIC) + 4 + length <= size, "header runs past the end")
+    try:
+        header = json.loads((f.read(length) or b"").decode())
+    except (UnicodeDecodeError, ValueError) as error:
         raise _Invalid(f"unreadable header: {error}") from None
     _check(isinstance(header, dict), "header is not an object")
     expected = {
@@ -168,15 +260,23 @@ def _read_valid(
         layout.append((tiles, sparse, nibble, offset, want))
         offset += want
     _check(offset == size, "file length differs from its tables")
-    mapped = np.memmap(path, dtype=np.uint8, mode="r")
-    _check(mapped.shape[0] == size, "file changed while reading")
+    # Only now, with every size checked against the file's, is memory for the tables taken.
+    f.seek(payload_offset)
     digest = hashlib.blake2b(digest_size=16)
-    step = 1 << 26
-    for begin in range(payload_offset, size, step):
-        digest.update(mapped[begin : min(size, begin + step)].data)
+    payload = _aligned_empty(size - payload_offset) if keep else None
+    # Checking only: one reused chunk, so a check never holds a whole file in memory.
+    chunk = memoryview(bytearray(0 if keep else min(_STEP, size - payload_offset)))
+    for begin in range(0, size - payload_offset, _STEP):
+        count = min(_STEP, size - payload_offset - begin)
+        part = payload.data[begin : begin + count] if payload is not None else chunk[:count]
+        _read_into(f, part)
+        digest.update(part)
     _check(digest.hexdigest() == header.get("checksum"), "checksum mismatch")
+    if payload is None:
+        return None
+    payload.setflags(write=False)
     tables = [
-        (tiles, sparse, nibble, mapped[offset : offset + want])
+        (tiles, sparse, nibble, payload[offset - payload_offset : offset - payload_offset + want])
         for tiles, sparse, nibble, offset, want in layout
     ]
     return Database(shape, goal_blank, name, cells, tables, _reflection(shape, goal_blank), path)

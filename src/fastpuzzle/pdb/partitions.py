@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import Any, TypeGuard
+
+import numpy as np
 
 from fastpuzzle.heuristics import CATALOGUE
 from fastpuzzle.pdb.database import PatternDatabaseError
@@ -69,12 +72,44 @@ def _is_sparse(tiles: int, cells: int) -> bool:
     return tiles <= SPARSE_MAX and cells <= 16
 
 
-def _shape_for(partition: str | Partition, shape: tuple[int, int] | None) -> tuple[int, int]:
-    if shape is not None:
-        return (int(shape[0]), int(shape[1]))
-    if isinstance(partition, str) and partition != "auto":
-        return shape_of_partition(partition)
-    return (4, 4)
+def _whole(value: object) -> TypeGuard[int | np.integer[Any]]:
+    # int or numpy integer, not bool: a float or a string that int() would accept is a mistake.
+    return type(value) is int or (
+        isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    )
+
+
+def _shape_for(partition: str | Partition, shape: object) -> tuple[int, int]:
+    if shape is None:
+        if isinstance(partition, str) and partition != "auto":
+            return shape_of_partition(partition)
+        return (4, 4)
+    if not (isinstance(shape, (tuple, list)) and len(shape) == 2 and all(map(_whole, shape))):
+        raise PatternDatabaseError(f"expected shape as (rows, cols) of two ints, got {shape!r}")
+    rows, cols = int(shape[0]), int(shape[1])
+    if rows < 2 or cols < 2 or rows * cols > MAX_PDB_CELLS:
+        raise PatternDatabaseError(
+            f"pattern databases are built for boards of at least 2 rows and 2 columns and up "
+            f"to {MAX_PDB_CELLS} cells, not {shape!r}"
+        )
+    return (rows, cols)
+
+
+def _shape_and_blank(
+    partition: str | Partition, shape: object, goal_blank: object
+) -> tuple[tuple[int, int], int]:
+    """``(shape, goal blank cell)`` as plain ints, checked, with their defaults filled in."""
+    checked = _shape_for(partition, shape)
+    cells = checked[0] * checked[1]
+    if goal_blank is None:
+        return checked, cells - 1
+    blank = int(goal_blank) if _whole(goal_blank) else -1
+    if not 0 <= blank < cells:
+        raise PatternDatabaseError(
+            f"expected goal_blank as a cell of the {checked[0]}x{checked[1]} board "
+            f"(an int from 0 to {cells - 1}), got {goal_blank!r}"
+        )
+    return checked, blank
 
 
 def shape_of_partition(name: str) -> tuple[int, int]:
@@ -94,13 +129,9 @@ def resolve_partition(
     partition: str | Partition, shape: tuple[int, int], goal_blank: int
 ) -> tuple[str, tuple[tuple[int, ...], ...]]:
     """``(name, goal cells per group)`` for a named or explicit partition, checked."""
+    shape, goal_blank = _shape_and_blank(partition, shape, goal_blank)
     rows, cols = shape
     cells = rows * cols
-    if cells > MAX_PDB_CELLS:
-        raise PatternDatabaseError(
-            f"pattern databases are built for boards of up to {MAX_PDB_CELLS} cells, "
-            f"not {rows}x{cols}"
-        )
     if partition == "auto":
         partition = default_partition(shape, goal_blank)
     if isinstance(partition, str):

@@ -1,29 +1,40 @@
 """The cache of pattern-database files: where each one lives, building into it, loading,
-listing and clearing it. A file is mapped once per process, so threads share one copy."""
+listing and clearing it. A file is read once per process, so threads share one copy."""
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from fastpuzzle import _pdb
 from fastpuzzle.errors import FastPuzzleError
-from fastpuzzle.pdb.database import Database, PatternDatabaseError
-from fastpuzzle.pdb.fileformat import _MAGIC, FORMAT_VERSION, _Invalid, _read_valid, _write
+from fastpuzzle.pdb.database import BuildTimeLimitError, Database, PatternDatabaseError
+from fastpuzzle.pdb.fileformat import (
+    _MAGIC,
+    FORMAT_VERSION,
+    Identity,
+    _identity,
+    _Invalid,
+    _open_regular,
+    _read_valid,
+    _write,
+)
 from fastpuzzle.pdb.partitions import (
     NAMED_PARTITIONS,
     Partition,
     _is_sparse,
-    _shape_for,
+    _shape_and_blank,
     _tile_of,
     resolve_partition,
 )
@@ -61,8 +72,7 @@ def pdb_path(
 ) -> Path:
     """Where the file of a partition lives in the cache directory (``shape`` as for
     :func:`build_pdb`)."""
-    shape = _shape_for(partition, shape)
-    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    shape, blank = _shape_and_blank(partition, shape, goal_blank)
     return Path(_locate(partition, shape, blank, cache_dir)[0])
 
 
@@ -159,16 +169,45 @@ def _stderr_progress(message: str) -> None:
         print(message.rstrip("\n"), file=sys.stderr, flush=True)
 
 
+def _past(deadline: float | None, started: float, what: str, hint: str) -> None:
+    # One wording for every build stopped by a deadline; ``started`` is time.monotonic().
+    if deadline is not None and time.monotonic() >= deadline:
+        _stopped(started, what, hint)
+
+
+def _stopped(started: float, what: str, hint: str) -> NoReturn:
+    spent = time.monotonic() - started
+    raise BuildTimeLimitError(
+        f"{what} was not ready within the time limit (stopped after {spent:.1f} s of building, "
+        f"nothing written); build it once without a limit: {hint}",
+        spent,
+    )
+
+
+def _how_to_build(partition: str | Partition, shape: tuple[int, int], goal_blank: int) -> str:
+    if not isinstance(partition, str):
+        return "fastpuzzle.build_pdb() with these groups"
+    command = f"fastpuzzle pdb build {partition} --shape {shape[0]} {shape[1]}"
+    if goal_blank != shape[0] * shape[1] - 1:
+        command += f" --goal-blank {goal_blank}"
+    return f"`{command}`"
+
+
 def _build_tables(
     shape: tuple[int, int],
     goal_blank: int,
     cells: tuple[tuple[int, ...], ...],
     label: str,
     progress: Progress | None,
+    deadline: float | None = None,
+    hint: str = "",
 ) -> list[tuple[tuple[int, ...], bool, bool, np.ndarray]]:
     rows, cols = shape
     out = []
+    begun = time.monotonic()
+    what = f"pattern database {label}"
     for number, group in enumerate(cells, 1):
+        _past(deadline, begun, what, hint)
         tiles = tuple(_tile_of(c, goal_blank) for c in group)
         sparse = _is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
@@ -186,7 +225,13 @@ def _build_tables(
                     f"{time.perf_counter() - started:.0f} s"
                 )
 
-        levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), sparse, relay)
+        try:
+            levels = _pdb.build_levels(
+                rows, cols, goal_blank, list(tiles), sparse, relay, deadline=deadline
+            )
+        except _pdb.DeadlinePassed:
+            _stopped(begun, what, hint)
+        _past(deadline, begun, what, hint)
         table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
         del levels
         if progress is not None:
@@ -204,10 +249,10 @@ def _build_tables(
 
 _LOCK = threading.Lock()
 _BUILD_LOCK = threading.Lock()
-# Mapped databases by file, with the identity (inode, size, mtime) of the file they were mapped
-# from: a file replaced, rewritten or deleted since is checked again (an old mapping of a file
-# replaced by rename stays valid for searches still using it).
-_LOADED: dict[str, tuple[Database, tuple[int, int, int]]] = {}
+# Loaded databases by file, with the identity (inode, size, mtime) of the file they were read
+# from: a file replaced, rewritten or deleted since is checked again. The tables are a copy in
+# memory, so searches still using an older one are unaffected by any change to the file.
+_LOADED: dict[str, tuple[Database, Identity]] = {}
 
 
 def load_pdb(
@@ -216,27 +261,62 @@ def load_pdb(
     goal_blank: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Database | None:
-    """The database from the cache if its file is present and passes every check, else None."""
-    shape = _shape_for(partition, shape)
-    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    """The database from the cache if its file is present and passes every check, else None.
+
+    Only a regular file is opened (a FIFO or a directory at its path is no database); its tables
+    are read into memory and checked there, so the file may change or vanish afterwards.
+    """
+    shape, blank = _shape_and_blank(partition, shape, goal_blank)
     file, name, cells = _locate(partition, shape, blank, cache_dir)
     with _LOCK:
         try:
-            stat = os.stat(file)
+            status = os.stat(file)
         except OSError:
             _LOADED.pop(file, None)
             return None
-        identity = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
         loaded = _LOADED.get(file)
-        if loaded is not None and loaded[1] == identity:
+        if loaded is not None and loaded[1] == _identity(status):
             return loaded[0]
         _LOADED.pop(file, None)
         try:
-            database = _read_valid(Path(file), shape, blank, name, cells)
+            database, identity = _read_valid(Path(file), shape, blank, name, cells)
         except _Invalid:
             return None
+        assert database is not None
         _LOADED[file] = (database, identity)
         return database
+
+
+def _cache_problem(directory: Path, path: Path) -> str | None:
+    """What keeps a file from being written at ``path`` in ``directory``, or None.
+
+    Checked before a build, which may take minutes, rather than found when its result is
+    renamed into place. Writing a probe file is the only test that also catches read-only
+    mounts and immutable directories, which permission bits do not show (nor do they bind root).
+    """
+    where = f"pattern-database cache directory {directory}"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return f"{where} is not a directory; set FASTPUZZLE_CACHE or cache_dir to a directory"
+    except OSError as error:
+        return f"cannot create the {where}: {error.strerror or error}"
+    try:
+        handle, probe = tempfile.mkstemp(dir=directory, prefix=".pdb-probe.", suffix=".tmp")
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        return f"cannot write into the {where}: {error.strerror or error}"
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot look at {path}: {error.strerror or error}"
+    if stat.S_ISDIR(mode):
+        # A rename cannot replace a directory; anything else there is replaced by the build.
+        return f"{path} is a directory, not a pattern-database file; remove it to build there"
+    return None
 
 
 def build_pdb(
@@ -247,6 +327,7 @@ def build_pdb(
     *,
     progress: bool | Progress = True,
     force: bool = False,
+    deadline: float | None = None,
 ) -> Path:
     """Build a pattern database into the cache (unless a good file is already there).
 
@@ -257,7 +338,8 @@ def build_pdb(
         partition ``heuristic="pdb"`` uses on the shape, see :func:`default_partition`), or
         groups of goal cells.
     shape : (rows, cols)
-        Board shape, at most 25 cells; default: the named partition's shape, else 4x4.
+        Board shape: two ints, at least 2 each, at most 25 cells; default: the named
+        partition's shape, else 4x4.
     goal_blank : int, optional
         The goal's blank cell (default: the last cell).
     cache_dir : path, optional
@@ -266,18 +348,35 @@ def build_pdb(
         True: messages on stderr; a callable receives each message; False: silent.
     force : bool
         Rebuild even when a good file exists.
+    deadline : float, optional
+        A :func:`time.monotonic` time by which the build must end; it is checked every
+        2**18 states and between groups, and the build stops once it has passed.
 
     Returns
     -------
     Path
         The file.
+
+    Raises
+    ------
+    PatternDatabaseError
+        If the arguments are not valid, or the cache directory cannot take the file (checked
+        before building).
+    BuildTimeLimitError
+        If ``deadline`` passed first (nothing is written).
     """
-    shape = _shape_for(partition, shape)
-    blank = shape[0] * shape[1] - 1 if goal_blank is None else goal_blank
+    shape, blank = _shape_and_blank(partition, shape, goal_blank)
     name, cells = resolve_partition(partition, shape, blank)
     path = pdb_path(partition, shape, blank, cache_dir)
     if not force and load_pdb(partition, shape, blank, cache_dir) is not None:
         return path
+    label = f"{name} for {shape[0]}x{shape[1]} (goal blank {blank})"
+    started = time.monotonic()
+    hint = _how_to_build(partition, shape, blank)
+    _past(deadline, started, f"pattern database {label}", hint)
+    problem = _cache_problem(path.parent, path)
+    if problem is not None:
+        raise PatternDatabaseError(problem)
     report: Progress | None
     if progress is True:
         report = _stderr_progress
@@ -285,15 +384,17 @@ def build_pdb(
         report = progress
     else:
         report = None
-    label = f"{name} for {shape[0]}x{shape[1]} (goal blank {blank})"
     if report is not None:
         report(f"fastpuzzle: building pattern database {label} into {path.parent}\n")
-    started = time.perf_counter()
-    tables = _build_tables(shape, blank, cells, name, report)
-    _write(path, shape, blank, name, cells, tables)
+    tables = _build_tables(shape, blank, cells, label, report, deadline, hint)
+    try:
+        _write(path, shape, blank, name, cells, tables)
+    except OSError as error:
+        # What the check before the build cannot foresee: a full disk, a directory removed.
+        raise PatternDatabaseError(f"cannot write {path}: {error.strerror or error}") from None
     if report is not None:
         report(
-            f"fastpuzzle: pattern database {label} ready in {time.perf_counter() - started:.1f} s\n"
+            f"fastpuzzle: pattern database {label} ready in {time.monotonic() - started:.1f} s\n"
         )
     return path
 
@@ -305,42 +406,59 @@ def _load_or_build(
     *,
     build: bool,
     cache_dir: str | os.PathLike[str] | None = None,
+    deadline: float | None = None,
 ) -> Database | None:
     database = load_pdb(partition, shape, goal_blank, cache_dir)
     if database is not None or not build:
         return database
-    with _BUILD_LOCK:
-        # Threads of one process (solve_many) wait for one build instead of each starting one.
+    # Threads of one process (solve_many) wait for one build instead of each starting one, but
+    # no longer than their deadline.
+    waiting = time.monotonic()
+    if not _BUILD_LOCK.acquire(timeout=-1 if deadline is None else max(0.0, deadline - waiting)):
+        _stopped(
+            waiting,
+            f"pattern database {partition!r} (being built by another thread)",
+            _how_to_build(partition, shape, goal_blank),
+        )
+    try:
         database = load_pdb(partition, shape, goal_blank, cache_dir)
         if database is not None:
             return database
-        build_pdb(partition, shape, goal_blank, cache_dir, force=True)
+        build_pdb(partition, shape, goal_blank, cache_dir, force=True, deadline=deadline)
+    finally:
+        _BUILD_LOCK.release()
     database = load_pdb(partition, shape, goal_blank, cache_dir)
     if database is None:
         raise PatternDatabaseError(
-            f"pattern database {partition!r} failed its checks after a build"
+            f"pattern database {partition!r} failed its checks after a build "
+            f"({pdb_path(partition, shape, goal_blank, cache_dir)})"
         )
     return database
 
 
 def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
-    """One entry per cache file: path, bytes, partition, and whether it passes every check."""
+    """One entry per cache file: path, bytes, partition, and whether it passes every check.
+
+    Never blocks: anything but a regular file under a database's name (a FIFO, a directory) is
+    listed as not valid, with what it is.
+    """
     directory = pdb_cache_dir(cache_dir)
     out = []
     for path in sorted(directory.glob("pdb-*.fpdb")) if directory.is_dir() else []:
-        entry: dict[str, Any] = {"path": str(path), "bytes": path.stat().st_size, "valid": False}
+        entry: dict[str, Any] = {"path": str(path), "bytes": 0, "valid": False}
         try:
-            with path.open("rb") as f:
-                start = f.read(len(_MAGIC) + 4)
+            entry["bytes"] = path.stat().st_size
+            with _open_regular(path) as f:
+                start = f.read(len(_MAGIC) + 4) or b""
                 length = int.from_bytes(start[len(_MAGIC) :], "little")
-                header = json.loads(f.read(min(length, 1 << 20)).decode())
+                header = json.loads((f.read(min(length, 1 << 20)) or b"").decode())
             shape = (int(header["rows"]), int(header["cols"]))
             blank = int(header["goal_blank"])
             named = header["partition"]
             spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
             name, cells = resolve_partition(spec, shape, blank)
             entry.update(partition=name, shape=shape, goal_blank=blank)
-            _read_valid(path, shape, blank, name, cells)
+            _read_valid(path, shape, blank, name, cells, keep=False)
             entry["valid"] = True
         except (_Invalid, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
             entry["problem"] = str(error)
@@ -349,13 +467,29 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
 
 
 def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
-    """Delete every pattern-database file (and leftover temporary file); returns how many."""
+    """Delete every pattern-database file (and leftover temporary file); returns how many.
+
+    A directory under a database's name is left alone (:func:`pdb_info` lists it, and a build
+    there says to remove it).
+
+    Raises
+    ------
+    PatternDatabaseError
+        If a file cannot be deleted.
+    """
     directory = pdb_cache_dir(cache_dir)
     count = 0
-    if directory.is_dir():
-        for path in list(directory.glob("pdb-*.fpdb")) + list(directory.glob(".pdb-*.tmp")):
-            path.unlink(missing_ok=True)
-            count += 1
-    with _LOCK:
-        _LOADED.clear()
+    try:
+        if directory.is_dir():
+            for path in list(directory.glob("pdb-*.fpdb")) + list(directory.glob(".pdb-*.tmp")):
+                if not stat.S_ISDIR(os.lstat(path).st_mode):
+                    path.unlink(missing_ok=True)
+                    count += 1
+    except OSError as error:
+        raise PatternDatabaseError(
+            f"cannot clear the pattern-database cache: {error.filename}: {error.strerror}"
+        ) from None
+    finally:
+        with _LOCK:
+            _LOADED.clear()
     return count

@@ -30,10 +30,18 @@ def exact_table(rows: int, cols: int, goal_blank: int) -> Database:
 
 
 def database_for(
-    problem: Problem, heuristic: str, cache_dir: str | os.PathLike[str] | None = None
+    problem: Problem,
+    heuristic: str,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    deadline: float | None = None,
 ) -> Database:
     """The tables ``heuristic`` (``"pdb"``, ``"pdb555"``, ``"pdb663"``, ``"pdb78"``, ``"table"``)
-    uses for ``problem``, loading or building them as :mod:`fastpuzzle.pdb` describes."""
+    uses for ``problem``, loading or building them as :mod:`fastpuzzle.pdb` describes.
+
+    A build stops at ``deadline`` (a :func:`time.monotonic` time; None: none) with
+    :class:`~fastpuzzle.pdb.BuildTimeLimitError`; loading a file already built is not limited.
+    """
     shape = (problem.rows, problem.cols)
     blank = problem.goal_blank
     if heuristic == "table":
@@ -46,7 +54,12 @@ def database_for(
                 f"{heuristic} is for {wanted[0]}x{wanted[1]} boards, not {shape[0]}x{shape[1]}"
             )
         database = _load_or_build(
-            partition, shape, blank, build=partition in _QUICK, cache_dir=cache_dir
+            partition,
+            shape,
+            blank,
+            build=partition in _QUICK,
+            cache_dir=cache_dir,
+            deadline=deadline,
         )
         if database is None:
             raise PatternDatabaseError(_missing(partition, shape))
@@ -56,12 +69,19 @@ def database_for(
     if shape == (4, 4):
         best = load_pdb("7-8", shape, blank, cache_dir)
         if best is None:
-            best = _load_or_build("6-6-3", shape, blank, build=True, cache_dir=cache_dir)
+            best = _load_or_build(
+                "6-6-3", shape, blank, build=True, cache_dir=cache_dir, deadline=deadline
+            )
         assert best is not None
         return best
     default = default_partition(shape, blank)
     found = _load_or_build(
-        default, shape, blank, build=problem.rows * problem.cols <= 16, cache_dir=cache_dir
+        default,
+        shape,
+        blank,
+        build=problem.rows * problem.cols <= 16,
+        cache_dir=cache_dir,
+        deadline=deadline,
     )
     if found is None:
         raise PatternDatabaseError(_missing(default, shape))
