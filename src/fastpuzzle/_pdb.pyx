@@ -15,11 +15,11 @@ slot and only compact tables are made (a sparse 32**k range would be mostly empt
 
 import numpy as np
 
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
+from fastpuzzle._interrupt cimport check_interrupt
 from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL
 from fastpuzzle._ranking cimport compact_rank_bits, init_weights, lowest_bit
 
@@ -302,7 +302,7 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
                 with nogil:
                     for i in range(first, last):
                         expand(&b, b.now[i], level + 1)
-                PyErr_CheckSignals()
+                check_interrupt()
                 first = last
             level += 1
             if level >= UNSEEN:

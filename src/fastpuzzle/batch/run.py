@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict
@@ -14,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from fastpuzzle._interrupt import run_stoppable
 from fastpuzzle.batch.chunk import BatchSpec, solve_chunk
 from fastpuzzle.batch.result import BatchResult, ChunkResult
 from fastpuzzle.batch.store import ChunkStore, OutFormat
@@ -227,17 +230,33 @@ def _run_threads(
     spec: BatchSpec,
     finished: Callable[[int, ChunkResult], None],
 ) -> None:
+    # Signals reach the main thread only: on Ctrl-C (or any error here) the stop event makes
+    # the searches running on the pool raise at their next check, so the pool's shutdown below
+    # does not wait for them to finish.
+    stop = threading.Event()
+
+    def solve_one(number: int) -> ChunkResult:
+        # solve_chunk is looked up at each call: tests replace it in this module.
+        return run_stoppable(stop, solve_chunk, starts[number], chunk_rows(number), spec)
+
+    # At most two chunks per thread are submitted ahead, so finished chunks waiting for the main
+    # thread cannot pile up in memory.
+    waiting = iter(todo)
     with ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="fastpuzzle") as pool:
-        pending: dict[Future[ChunkResult], int] = {
-            pool.submit(solve_chunk, starts[n], chunk_rows(n), spec): n for n in todo
-        }
+        pending: dict[Future[ChunkResult], int] = {}
         try:
+            for number in itertools.islice(waiting, 2 * pool_size):
+                pending[pool.submit(solve_one, number)] = number
             while pending:
                 # A timeout keeps the main thread responsive to Ctrl-C.
                 done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in done:
                     finished(pending.pop(future), future.result())
+                    number = next(waiting, -1)
+                    if number >= 0:
+                        pending[pool.submit(solve_one, number)] = number
         except BaseException:
+            stop.set()
             for future in pending:
                 future.cancel()
             raise
