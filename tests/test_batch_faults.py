@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
+import shutil
 import sys
+import tempfile
 import time
+from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    rule,
+    run_state_machine_as_test,
+)
 
 import fastpuzzle as fp
 from tests.instances import hard
@@ -328,3 +341,178 @@ def test_moves_index_iterate_and_compare_like_the_array_they_were(tmp_path, out)
     assert [r["moves"] for r in records] == plain
     assert records[-1]["status"] == "invalid" and records[-1]["message"]
     assert result.to_csv().count("\n") == n + 1
+
+
+# -- interruptions and damage, at random --------------------------------------------------------
+
+# 60 boards, one invalid word and one unsolvable board, in 9 chunks of 7 (the last of 6).
+GOAL = fp.Board.goal((3, 3))
+WORDS = np.concatenate(
+    [
+        _words([fp.random_board((3, 3), rng=500 + seed) for seed in range(60)]),
+        np.array([0, fp.Board("1 2 3/4 5 6/8 7 _").packed], dtype=np.uint64),
+    ]
+)
+TRUTH = _truth(WORDS)
+CHUNK = 7
+CHUNKS = -(-len(WORDS) // CHUNK)
+
+
+class Crash(Exception):
+    pass
+
+
+def _edit_rows(path, fmt: str, row: int, column: str) -> None:
+    """Change one field of one row of a chunk file, whatever its value was (a file too damaged
+    to parse, by an earlier truncation, is left as it is)."""
+    import csv
+    import io
+    import json
+
+    text = path.read_text(errors="replace")
+    try:
+        if fmt == "csv":
+            table = list(csv.reader(io.StringIO(text)))
+            header = table[0]
+            records = [dict(zip(header, line)) for line in table[1:] if len(line) == len(header)]
+        else:
+            records = [json.loads(line) for line in text.splitlines()]
+            header = list(records[0])
+        record = records[row % len(records)]
+        old = record[column]
+        new = {
+            "index": lambda: int(old) + 1 if int(old) % 2 else -1,
+            "length": lambda: int(old) + 2,
+            "status": lambda: "solved" if old != "solved" else "exhausted",
+            "moves": lambda: (old or "") + "UD",
+            "seconds": lambda: float(old) + 1.0,
+        }[column]()
+    except (ValueError, KeyError, IndexError, TypeError, ZeroDivisionError):
+        return
+    record[column] = new if fmt == "jsonl" else str(new)
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows([r[name] for name in header] for r in records)
+        path.write_text(buffer.getvalue())
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+class ResumeMachine(RuleBasedStateMachine):
+    """Runs interrupted after k chunks, and damage between runs; every run that finishes must
+    give every row's exact length (3x3 BFS), status and a solving move list."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.root = Path(tempfile.mkdtemp(prefix="fp-resume-"))
+        self.out = self.root / "run"
+        self.fmt = "csv"
+
+    @initialize(fmt=st.sampled_from(["csv", "jsonl"]))
+    def choose_format(self, fmt: str) -> None:
+        self.fmt = fmt
+
+    def _run(self, stop_after: int | None, workers: int) -> fp.BatchResult | None:
+        from fastpuzzle import batch
+
+        real = batch.run.solve_chunk
+        calls = itertools.count()
+
+        def crashing(first, rows, spec):
+            if stop_after is not None and next(calls) >= stop_after:
+                raise Crash
+            return real(first, rows, spec)
+
+        with mock.patch.object(batch.run, "solve_chunk", crashing):
+            try:
+                return fp.solve_many(
+                    WORDS,
+                    shape=(3, 3),
+                    out=self.out,
+                    out_format=self.fmt,
+                    chunk_size=CHUNK,
+                    workers=workers,
+                    resume=True,
+                )
+            except Crash:
+                return None
+
+    def _check(self, result: fp.BatchResult) -> None:
+        assert result.lengths.tolist() == TRUTH.tolist()
+        status = result.status.tolist()
+        assert status[:-2] == ["solved"] * 60 and status[-2:] == ["invalid", "unsolvable"]
+        for word, moves in zip(WORDS[:-2].tolist(), result.moves):
+            assert fp.Board.from_packed(word, shape=(3, 3)).apply(moves) == GOAL
+
+    @rule(stop_after=st.integers(0, CHUNKS), workers=st.sampled_from([1, 2]))
+    def run(self, stop_after: int, workers: int) -> None:
+        result = self._run(stop_after if stop_after < CHUNKS else None, workers)
+        if result is not None:
+            self._check(result)
+
+    def _part(self, chunk: int) -> Path:
+        return self.out / f"part-{chunk:06d}.{self.fmt}"
+
+    @rule(chunk=st.integers(0, CHUNKS - 1), keep=st.floats(0, 0.99))
+    def truncate(self, chunk: int, keep: float) -> None:
+        path = self._part(chunk)
+        if path.exists():
+            body = path.read_bytes()
+            path.write_bytes(body[: int(len(body) * keep)])
+
+    @rule(
+        chunk=st.integers(0, CHUNKS - 1),
+        row=st.integers(0, CHUNK - 1),
+        column=st.sampled_from(["index", "length", "status", "moves", "seconds"]),
+    )
+    def edit_a_field(self, chunk: int, row: int, column: str) -> None:
+        path = self._part(chunk)
+        if path.exists():
+            _edit_rows(path, self.fmt, row, column)
+
+    @rule(origin=st.integers(0, CHUNKS - 1), onto=st.integers(0, CHUNKS - 1), both=st.booleans())
+    def copy_a_chunk_over_another(self, origin: int, onto: int, both: bool) -> None:
+        if origin == onto:
+            return
+        pairs = [(self._part(origin), self._part(onto))]
+        if both:
+            checks = self.out / "checks"
+            pairs.append((checks / f"part-{origin:06d}.json", checks / f"part-{onto:06d}.json"))
+        for source, destination in pairs:
+            if source.exists() and destination.parent.exists():
+                shutil.copyfile(source, destination)
+
+    @rule()
+    def delete_the_manifest(self) -> None:
+        (self.out / "manifest.json").unlink(missing_ok=True)
+
+    def teardown(self) -> None:
+        try:
+            result = self._run(None, 2)
+            assert result is not None
+            self._check(result)
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+@pytest.fixture
+def no_fsync():
+    # Durability against power loss is not what these tests can see; fsync is most of their
+    # time on a virtual disk.
+    with mock.patch("os.fsync"):
+        yield
+
+
+def test_resume_survives_interruptions_and_damage(no_fsync):
+    machine = settings(max_examples=25, stateful_step_count=10, deadline=None, derandomize=True)(
+        ResumeMachine
+    )
+    run_state_machine_as_test(machine)
+
+
+@pytest.mark.slow
+def test_resume_survives_interruptions_and_damage_at_length(no_fsync):
+    machine = settings(max_examples=400, stateful_step_count=30, deadline=None)(ResumeMachine)
+    run_state_machine_as_test(machine)
