@@ -17,6 +17,7 @@ from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board, BoardLike, Shape, is_so
 from fastpuzzle.compare import Comparison, compare
 from fastpuzzle.datasets import Labelled, labelled, random_boards
 from fastpuzzle.errors import (
+    BatchFileError,
     BoardTooLargeError,
     DepthLimitError,
     FastPuzzleError,
@@ -46,6 +47,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_SIDE",
     "MOVES",
+    "BatchFileError",
     "BatchResult",
     "Board",
     "BoardLike",

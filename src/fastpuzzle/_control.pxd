@@ -3,12 +3,15 @@
 # A driver counts expansions in SearchCounters and calls checkpoint() whenever
 # counters.expanded reaches control.next_check: at most every CHECK_INTERVAL expansions, and
 # exactly at the node limit. The limits are read without the GIL; the GIL is taken only to let
-# Python handle signals (Ctrl-C raises KeyboardInterrupt) and to call the progress callback.
+# Python handle signals (Ctrl-C raises KeyboardInterrupt), to look at the thread's stop event (a
+# batch's worker threads, which never see signals: see _interrupt.pyx) and to call the progress
+# callback.
 
-from cpython.exc cimport PyErr_CheckSignals
 from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from fastpuzzle._interrupt cimport poll_interrupt, stop_requested
 
 cdef enum SearchStatus:
     STATUS_RUNNING = -1
@@ -63,6 +66,10 @@ cdef inline void init_control(
     c.next_check = CHECK_INTERVAL
     if node_limit and node_limit < c.next_check:
         c.next_check = node_limit
+    if stop_requested():
+        # A search started on a stopped batch thread stops at its first expansion, so a chunk
+        # of short searches, none reaching CHECK_INTERVAL, does not run on to its end.
+        c.next_check = 0
     c.progress = NULL if progress is None else <PyObject*>progress
 
 cdef inline double elapsed(const Control* c) noexcept nogil:
@@ -74,7 +81,8 @@ cdef inline void note_memory(SearchCounters* s, uint64_t memory_bytes) noexcept 
 
 cdef inline int checkpoint(Control* c, SearchCounters* s, uint64_t memory_bytes) except -2 nogil:
     # Returns STATUS_RUNNING to go on, or the status of the limit reached. Returns -2 with a
-    # Python exception set when Ctrl-C was pressed or the progress callback raised.
+    # Python exception set when Ctrl-C was pressed, the thread's stop event was set or the
+    # progress callback raised.
     cdef double seconds = elapsed(c)
     note_memory(s, memory_bytes)
     c.next_check = s.expanded + CHECK_INTERVAL
@@ -88,7 +96,7 @@ cdef inline int checkpoint(Control* c, SearchCounters* s, uint64_t memory_bytes)
     if c.memory_limit and memory_bytes >= c.memory_limit:
         return STATUS_MEMORY_LIMIT
     with gil:
-        if PyErr_CheckSignals() < 0:
+        if poll_interrupt() < 0:
             return -2
         if c.progress != NULL:
             (<object>c.progress)(s.expanded, s.generated, seconds, s.depth)

@@ -15,12 +15,8 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memmove, memset
 
 from fastpuzzle._control cimport monotonic_seconds
+from fastpuzzle._interrupt cimport poll_interrupt
 from fastpuzzle._packed cimport hash_board
-
-cdef extern from "Python.h":
-    # Declared without an exception value, unlike cpython.exc's: the exception that a handler
-    # raises must stay set until the search's driver, which can propagate it, returns.
-    int run_signal_handlers "PyErr_CheckSignals"() noexcept
 
 cdef extern from *:
     """
@@ -148,11 +144,12 @@ cdef inline void table_free(Table* t, Budget* b) noexcept nogil:
 
 cdef inline int growth_stopped(const Budget* b) noexcept nogil:
     # Between slices of a long growth: MEM_TIME_UP past the deadline, MEM_INTERRUPTED when a
-    # signal handler raised (its exception is left set), else MEM_OK.
+    # signal handler raised or the thread's stop event is set (the exception is left set until
+    # the search's driver, which can propagate it, returns), else MEM_OK.
     if b.deadline > 0 and monotonic_seconds() >= b.deadline:
         return MEM_TIME_UP
     with gil:
-        if run_signal_handlers() < 0:
+        if poll_interrupt() < 0:
             return MEM_INTERRUPTED
     return MEM_OK
 

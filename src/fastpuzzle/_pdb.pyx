@@ -17,11 +17,11 @@ from time import monotonic
 
 import numpy as np
 
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
+from fastpuzzle._interrupt cimport check_interrupt
 from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL
 from fastpuzzle._ranking cimport compact_rank_bits, init_weights, lowest_bit
 
@@ -312,7 +312,7 @@ def build_levels(
                 with nogil:
                     for i in range(first, last):
                         expand(&b, b.now[i], level + 1)
-                PyErr_CheckSignals()
+                check_interrupt()
                 if deadline is not None and monotonic() >= deadline:
                     raise DeadlinePassed()
                 first = last

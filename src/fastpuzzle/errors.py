@@ -7,12 +7,16 @@ know this library.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import os
+
     from fastpuzzle.board import Board
 
 __all__ = [
+    "BatchFileError",
     "BoardTooLargeError",
     "DepthLimitError",
     "FastPuzzleError",
@@ -114,3 +118,16 @@ class DepthLimitError(SearchLimitError):
 
 class UnknownNameError(FastPuzzleError, ValueError):
     """An algorithm or heuristic name is not known; the message lists the valid ones."""
+
+
+class BatchFileError(FastPuzzleError, ValueError):
+    """A file under :func:`~fastpuzzle.solve_many`'s ``out=`` directory cannot be used.
+
+    Raised when resuming into a directory whose manifest or chunks were written for another
+    batch, or whose manifest is damaged, and when a chunk file changed after it was written. The
+    file is named in the message and kept in the ``path`` attribute.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], message: str) -> None:
+        self.path = Path(path)
+        super().__init__(f"{self.path}: {message}")

@@ -1,21 +1,54 @@
-"""The columns of a batch: one chunk's rows as they are solved, the whole batch in input order."""
+"""The columns of a batch: one chunk's rows as they are solved, the whole batch in input order.
+
+A finished chunk is kept compactly (:class:`PackedChunk`: fixed-width numpy columns, the moves
+as one byte string, messages only where there is one), and :class:`BatchResult` turns rows into
+Python strings only when they are asked for. Where the rows live is a :class:`RowSource`: memory
+(:class:`MemoryRows`) or the chunk files of ``out=`` (:class:`~fastpuzzle.batch.store.ChunkStore`).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+import operator
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, overload
 
 import numpy as np
 
 from fastpuzzle._files import write_text_atomically
 
-__all__ = ["COLUMNS", "BatchResult", "ChunkResult"]
+__all__ = [
+    "COLUMNS",
+    "STATUSES",
+    "BatchResult",
+    "ChunkResult",
+    "MemoryRows",
+    "MoveStrings",
+    "Numbers",
+    "PackedChunk",
+    "RowSource",
+]
 
 COLUMNS = ("index", "length", "status", "expanded", "generated", "seconds", "moves", "message")
+
+#: Every status a row can have; a row's status is stored as its position here.
+STATUSES = (
+    "solved",
+    "unsolvable",
+    "invalid",
+    "time_limit",
+    "node_limit",
+    "memory_limit",
+    "depth_limit",
+    "exhausted",
+    "error",
+)
+_STATUS_CODE = {name: code for code, name in enumerate(STATUSES)}
+_STATUS_NAMES = np.array(STATUSES, dtype=object)
+_SOLVED = _STATUS_CODE["solved"]
 
 
 @dataclass
@@ -48,8 +81,252 @@ class ChunkResult:
 
 
 @dataclass(frozen=True)
+class PackedChunk:
+    """One chunk's rows, checked, in about 37 bytes a row plus one byte a move.
+
+    Attributes
+    ----------
+    first : int
+        Global index of the first row.
+    length, status, expanded, generated, seconds : numpy.ndarray
+        ``int32``, ``uint8`` (a position in :data:`STATUSES`), ``int64``, ``int64``, ``float64``.
+    moves : bytes
+        Every row's moves (ASCII U/D/L/R), one row after another.
+    offsets : numpy.ndarray
+        ``int64``, one more than the rows: row ``k``'s moves are ``moves[offsets[k]:offsets[k+1]]``.
+    messages : dict of int to str
+        The non-empty messages, by row number within the chunk.
+    """
+
+    first: int
+    length: np.ndarray
+    status: np.ndarray
+    expanded: np.ndarray
+    generated: np.ndarray
+    seconds: np.ndarray
+    moves: bytes
+    offsets: np.ndarray
+    messages: dict[int, str]
+
+    def __len__(self) -> int:
+        return len(self.length)
+
+    def move(self, k: int) -> str:
+        """Row ``k``'s moves."""
+        return self.moves[self.offsets[k] : self.offsets[k + 1]].decode("ascii")
+
+    @classmethod
+    def from_columns(cls, first: int, rows: int, columns: ChunkResult) -> PackedChunk:
+        """Check a chunk's columns and pack them.
+
+        Raises
+        ------
+        ValueError
+            A column has the wrong number of rows, the indexes are not ``first`` to
+            ``first + rows - 1`` in order, a status is unknown, or a length does not match its
+            moves (solved rows: one move per step in U/D/L/R; other rows: -1 and no moves).
+        """
+        for name in COLUMNS:
+            if len(getattr(columns, name)) != rows:
+                raise ValueError(f"expected {rows} rows, got {len(getattr(columns, name))}")
+        index = np.asarray(columns.index, dtype=np.int64)
+        if not np.array_equal(index, np.arange(first, first + rows, dtype=np.int64)):
+            raise ValueError(f"expected the indexes {first} to {first + rows - 1} in order")
+        try:
+            status = np.fromiter(
+                (_STATUS_CODE[name] for name in columns.status), dtype=np.uint8, count=rows
+            )
+        except KeyError as error:
+            raise ValueError(f"unknown status {error.args[0]!r}") from None
+        length = np.asarray(columns.length, dtype=np.int64)
+        sizes = np.fromiter(map(len, columns.moves), dtype=np.int64, count=rows)
+        solved = status == _SOLVED
+        if (length[solved] != sizes[solved]).any() or (length[~solved] != -1).any():
+            row = int(np.flatnonzero(np.where(solved, length != sizes, length != -1))[0])
+            raise ValueError(
+                f"row {first + row}: length {int(length[row])} does not fit status "
+                f"{columns.status[row]!r} and {sizes[row]} moves"
+            )
+        moves = "".join(columns.moves).encode("ascii", errors="replace")
+        if moves.translate(None, b"UDLR"):
+            raise ValueError("moves hold letters other than U, D, L, R")
+        offsets = np.zeros(rows + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        return cls(
+            first,
+            length.astype(np.int32),
+            status,
+            np.asarray(columns.expanded, dtype=np.int64),
+            np.asarray(columns.generated, dtype=np.int64),
+            np.asarray(columns.seconds, dtype=np.float64),
+            moves,
+            offsets,
+            {k: text for k, text in enumerate(columns.message) if text},
+        )
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """A whole batch's fixed-width columns (29 bytes a row) and its non-empty messages."""
+
+    length: np.ndarray
+    status: np.ndarray
+    expanded: np.ndarray
+    generated: np.ndarray
+    seconds: np.ndarray
+    messages: dict[int, str]
+
+
+class RowSource(Protocol):
+    """Where a batch's rows live: ``total`` rows in chunks of ``chunk_size`` (the last shorter)."""
+
+    total: int
+    chunk_size: int
+
+    def chunk_moves(self, number: int) -> tuple[bytes, np.ndarray]:
+        """Chunk ``number``'s moves and offsets, as in :class:`PackedChunk`."""
+        ...
+
+    def numbers(self) -> Numbers:
+        """Every row's fixed-width columns and messages."""
+        ...
+
+
+class MemoryRows:
+    """A batch's rows in memory: preallocated columns, filled as chunks finish (about 59 bytes a
+    3x3 board: 29 fixed, 8 of offsets, 22 moves)."""
+
+    def __init__(self, total: int, chunk_size: int) -> None:
+        self.total = total
+        self.chunk_size = chunk_size
+        self._numbers = Numbers(
+            np.full(total, -1, dtype=np.int32),
+            np.zeros(total, dtype=np.uint8),
+            np.zeros(total, dtype=np.int64),
+            np.zeros(total, dtype=np.int64),
+            np.zeros(total, dtype=np.float64),
+            {},
+        )
+        self._moves: dict[int, tuple[bytes, np.ndarray]] = {}
+
+    def put(self, number: int, chunk: PackedChunk) -> None:
+        """Store chunk ``number``."""
+        start, stop = chunk.first, chunk.first + len(chunk)
+        n = self._numbers
+        n.length[start:stop] = chunk.length
+        n.status[start:stop] = chunk.status
+        n.expanded[start:stop] = chunk.expanded
+        n.generated[start:stop] = chunk.generated
+        n.seconds[start:stop] = chunk.seconds
+        n.messages.update((start + k, text) for k, text in chunk.messages.items())
+        self._moves[number] = (chunk.moves, chunk.offsets)
+
+    def chunk_moves(self, number: int) -> tuple[bytes, np.ndarray]:
+        return self._moves[number]
+
+    def numbers(self) -> Numbers:
+        return self._numbers
+
+
+class MoveStrings(Sequence[str]):
+    """A batch's move strings, decoded one row at a time.
+
+    Indexes, slices, iterates and compares like the object array it stands for: an integer
+    gives a ``str``; a slice, an integer array or a boolean mask gives an object array; ``==``
+    and ``!=`` compare row by row (as arrays do); ``numpy.asarray`` and :meth:`tolist` give every
+    string at once.
+    """
+
+    def __init__(self, source: RowSource) -> None:
+        self._source = source
+        self._cached: tuple[int, bytes, np.ndarray] | None = None
+
+    def __len__(self) -> int:
+        return self._source.total
+
+    def _chunk(self, number: int) -> tuple[bytes, np.ndarray]:
+        # One chunk is kept decoded: reading rows in order reads each chunk once.
+        if self._cached is None or self._cached[0] != number:
+            moves, offsets = self._source.chunk_moves(number)
+            self._cached = (number, moves, offsets)
+        return self._cached[1], self._cached[2]
+
+    def _one(self, i: int) -> str:
+        number, k = divmod(i, self._source.chunk_size)
+        moves, offsets = self._chunk(number)
+        return moves[offsets[k] : offsets[k + 1]].decode("ascii")
+
+    @overload
+    def __getitem__(self, key: int) -> str: ...
+
+    @overload
+    def __getitem__(self, key: Any) -> Any: ...
+
+    def __getitem__(self, key: Any) -> Any:
+        total = len(self)
+        if isinstance(key, (int, np.integer)):
+            i = operator.index(key)
+            if not -total <= i < total:
+                raise IndexError(f"index {i} is out of bounds for {total} rows")
+            return self._one(i % total if i < 0 else i)
+        if isinstance(key, slice):
+            picked: Iterable[int] = range(total)[key]
+        else:
+            where = np.asarray(key)
+            if where.dtype == bool:
+                if where.shape != (total,):
+                    raise IndexError(f"a boolean mask needs {total} entries, got {where.shape}")
+                where = np.flatnonzero(where)
+            elif where.dtype.kind not in "iu" or where.ndim != 1:
+                raise IndexError("rows are picked by an integer, a slice, integers or a mask")
+            if len(where) and not (-total <= where.min() and where.max() < total):
+                raise IndexError(f"an index is out of bounds for {total} rows")
+            picked = (where % total).tolist() if total else []
+        out = [self._one(i) for i in picked]
+        array = np.empty(len(out), dtype=object)
+        array[:] = out
+        return array
+
+    def __iter__(self) -> Iterator[str]:
+        size = self._source.chunk_size
+        for number, start in enumerate(range(0, len(self), size)):
+            moves, offsets = self._chunk(number)
+            bounds = offsets.tolist()
+            for k in range(min(size, len(self) - start)):
+                yield moves[bounds[k] : bounds[k + 1]].decode("ascii")
+
+    def tolist(self) -> list[str]:
+        """Every move string."""
+        return list(self)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        array = np.empty(len(self), dtype=object)
+        array[:] = self.tolist()
+        return array if dtype is None else array.astype(dtype)
+
+    def __eq__(self, other: object) -> Any:
+        return np.asarray(self) == other
+
+    def __ne__(self, other: object) -> Any:
+        return np.asarray(self) != other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        head = ", ".join(repr(self._one(i)) for i in range(min(3, len(self))))
+        more = ", ..." if len(self) > 3 else ""
+        return f"MoveStrings([{head}{more}], rows={len(self)})"
+
+
+_COLUMN_NAMES = ("lengths", "status", "expanded", "generated", "seconds", "moves", "messages")
+
+
 class BatchResult:
     """Columns of a batch, in input order.
+
+    A batch solved without ``out=`` keeps its rows compactly in memory; with ``out=`` it reads
+    them back from the chunk files when a column is first asked for. Either way a column is
+    built on first use and kept.
 
     Attributes
     ----------
@@ -62,42 +339,138 @@ class BatchResult:
         Nodes (int64) per row.
     seconds : numpy.ndarray
         Search time per row (float64).
-    moves : numpy.ndarray
-        Move strings (U/D/L/R, blank directions), ``""`` where not solved.
+    moves : MoveStrings or numpy.ndarray
+        Move strings (U/D/L/R, blank directions), ``""`` where not solved; from
+        :func:`~fastpuzzle.solve_many`, a :class:`~fastpuzzle.batch.result.MoveStrings` that
+        decodes rows as they are read.
     messages : numpy.ndarray
         Error messages, ``""`` for solved rows.
     """
 
-    lengths: np.ndarray
-    status: np.ndarray
-    expanded: np.ndarray
-    generated: np.ndarray
-    seconds: np.ndarray
-    moves: np.ndarray
-    messages: np.ndarray
+    def __init__(
+        self,
+        lengths: np.ndarray,
+        status: np.ndarray,
+        expanded: np.ndarray,
+        generated: np.ndarray,
+        seconds: np.ndarray,
+        moves: Any,
+        messages: np.ndarray,
+    ) -> None:
+        self._source: RowSource | None = None
+        self._total = len(lengths)
+        columns = (lengths, status, expanded, generated, seconds, moves, messages)
+        self._columns: dict[str, Any] = dict(zip(_COLUMN_NAMES, columns))
+
+    @classmethod
+    def over(cls, source: RowSource) -> BatchResult:
+        """A result whose columns are read from ``source`` when first asked for."""
+        self = cls.__new__(cls)
+        self._source = source
+        self._total = source.total
+        self._columns = {}
+        return self
+
+    def _column(self, name: str) -> Any:
+        if name not in self._columns:
+            assert self._source is not None  # an eager result has every column
+            if name == "moves":
+                self._columns[name] = MoveStrings(self._source)
+            else:
+                self._columns[name] = self._numbered(name)
+        return self._columns[name]
+
+    def _numbers(self) -> Numbers:
+        if "_numbers" not in self._columns:
+            assert self._source is not None
+            self._columns["_numbers"] = self._source.numbers()
+        numbers: Numbers = self._columns["_numbers"]
+        return numbers
+
+    def _numbered(self, name: str) -> np.ndarray:
+        numbers = self._numbers()
+        if name == "status":
+            return np.asarray(_STATUS_NAMES[numbers.status])
+        if name == "messages":
+            messages = np.full(self._total, "", dtype=object)
+            for i, text in numbers.messages.items():
+                messages[i] = text
+            return messages
+        column: np.ndarray = getattr(numbers, "length" if name == "lengths" else name)
+        return column
+
+    @property
+    def lengths(self) -> np.ndarray:
+        column: np.ndarray = self._column("lengths")
+        return column
+
+    @property
+    def status(self) -> np.ndarray:
+        column: np.ndarray = self._column("status")
+        return column
+
+    @property
+    def expanded(self) -> np.ndarray:
+        column: np.ndarray = self._column("expanded")
+        return column
+
+    @property
+    def generated(self) -> np.ndarray:
+        column: np.ndarray = self._column("generated")
+        return column
+
+    @property
+    def seconds(self) -> np.ndarray:
+        column: np.ndarray = self._column("seconds")
+        return column
+
+    @property
+    def moves(self) -> Any:
+        return self._column("moves")
+
+    @property
+    def messages(self) -> np.ndarray:
+        column: np.ndarray = self._column("messages")
+        return column
 
     def __len__(self) -> int:
-        return len(self.lengths)
+        return self._total
+
+    def __repr__(self) -> str:
+        return f"BatchResult(rows={self._total})"
 
     @property
     def solved(self) -> np.ndarray:
         """Boolean mask of solved rows."""
+        if self._source is not None and "status" not in self._columns:
+            return np.asarray(self._numbers().status == _SOLVED)
         return np.asarray(self.status == "solved", dtype=bool)
 
     def to_records(self) -> list[dict[str, Any]]:
         """One dict per row."""
+        columns = zip(
+            self.lengths.tolist(),
+            self.status.tolist(),
+            self.expanded.tolist(),
+            self.generated.tolist(),
+            self.seconds.tolist(),
+            self.moves,
+            self.messages.tolist(),
+        )
         return [
             {
                 "index": i,
-                "length": int(self.lengths[i]),
-                "status": str(self.status[i]),
-                "expanded": int(self.expanded[i]),
-                "generated": int(self.generated[i]),
-                "seconds": float(self.seconds[i]),
-                "moves": str(self.moves[i]),
-                "message": str(self.messages[i]),
+                "length": int(length),
+                "status": str(status),
+                "expanded": int(expanded),
+                "generated": int(generated),
+                "seconds": float(seconds),
+                "moves": str(moves),
+                "message": str(message),
             }
-            for i in range(len(self))
+            for i, (length, status, expanded, generated, seconds, moves, message) in enumerate(
+                columns
+            )
         ]
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:

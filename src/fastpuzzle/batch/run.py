@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-import json
+import itertools
 import math
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from fastpuzzle._interrupt import run_stoppable
 from fastpuzzle.batch.chunk import BatchSpec, solve_chunk
-from fastpuzzle.batch.result import BatchResult, ChunkResult
+from fastpuzzle.batch.result import (
+    BatchResult,
+    ChunkResult,
+    MemoryRows,
+    PackedChunk,
+)
 from fastpuzzle.batch.store import ChunkStore, OutFormat
 from fastpuzzle.board import Board, BoardLike, Shape
 from fastpuzzle.errors import InvalidBoardError
@@ -101,6 +107,16 @@ class _Progress:
 # -- the entry point --------------------------------------------------------------------------
 
 
+def _default_chunk_size(total: int) -> int:
+    # From the number of boards only, never the workers or the cluster: a resume with other
+    # workers (or none of a lost manifest) cuts the same chunks. 64 chunks keep up to 8 threads
+    # busy to the end; 4096 rows bound what a chunk holds in memory.
+    return max(1, min(_MAX_DEFAULT_CHUNK, -(-total // 64)))
+
+
+_MAX_DEFAULT_CHUNK = 4096
+
+
 def solve_many(
     boards: np.ndarray | Iterable[BoardLike],
     goal: BoardLike | None = None,
@@ -139,18 +155,24 @@ def solve_many(
     client : dask.distributed.Client, optional
         Send chunks to this Dask cluster instead of local threads.
     chunk_size : int, optional
-        Boards per task (default: a few tasks per worker; thousands per task on Dask).
+        Boards per task (default: the number of boards over 64, at most 4096, whatever the
+        workers; when resuming, the chunk size the batch was written with).
     progress : bool or callable, optional
         ``True`` shows a progress bar (tqdm if installed, else a line on stderr); a callable
         receives ``(done, total)``.
     out : path, optional
-        Directory that receives one file per finished chunk (written atomically) and a
-        manifest.
+        Directory that receives one file per finished chunk (written atomically), a check file
+        per chunk and a manifest. The rows are not kept in memory: the result reads them back
+        from the chunk files when a column is first used.
     out_format : {"csv", "jsonl", "parquet"}
         Format of the chunk files (parquet needs pyarrow).
     resume : bool
-        Reuse the chunks already in ``out`` (written by the same batch) instead of solving
-        them again.
+        Reuse the chunks already in ``out``. A chunk is reused only when its check file says it
+        holds this batch's rows for the same boards and its bytes are as written; any other
+        chunk (missing, truncated, edited, copied from another chunk) is solved again.
+        The manifest may be missing (it is written again); a manifest or chunk of another batch
+        (other boards or options) or a damaged manifest raises :class:`~fastpuzzle.BatchFileError`
+        naming the file, and the directory is left as it was.
     optimal : bool
         ``False``: fast solutions not guaranteed shortest, as ``solve(..., optimal=False)``.
 
@@ -158,6 +180,14 @@ def solve_many(
     -------
     BatchResult
         Columns in input order.
+
+    Raises
+    ------
+    FileExistsError
+        ``out`` already holds results and ``resume`` is False.
+    BatchFileError
+        Resuming into a directory that cannot be trusted (see ``resume``), or a chunk file
+        changed before the result read it back.
     """
     as_limits(limits)  # a wrong ``limits`` fails here, not in every worker
     rows, packed, found_shape = _normalise(boards, shape)
@@ -166,79 +196,92 @@ def solve_many(
     spec = BatchSpec(found_shape, packed, goal_tiles, algorithm, heuristic, limits, optimal)
     if workers is not None and workers < 1:
         raise ValueError(f"expected workers >= 1, got {workers}")
-    pool_size = workers or _default_workers()
-    if chunk_size is None:
-        if client is not None:
-            n_workers = max(1, len(client.scheduler_info().get("workers", {})))
-            chunk_size = max(1000, math.ceil(total / (n_workers * 4)))
-        else:
-            chunk_size = max(1, min(4096, math.ceil(total / (pool_size * 8))))
-    if chunk_size < 1:
+    if chunk_size is not None and chunk_size < 1:
         raise ValueError(f"expected chunk_size >= 1, got {chunk_size}")
-    starts = list(range(0, total, chunk_size))
 
-    store = None
+    store: ChunkStore | None = None
     if out is not None:
-        manifest = {
-            "version": 1,
-            "rows": total,
-            "chunk_size": chunk_size,
-            "spec": json.loads(json.dumps(asdict(spec), default=str)),
-        }
-        store = ChunkStore(Path(out), out_format, manifest)
-        store.open(resume)
-
-    tracker = _Progress(total, progress)
-    results: list[ChunkResult] = []
-    todo: list[int] = []
-    for number, start in enumerate(starts):
-        size = min(chunk_size, total - start)
-        done = store.read(number, size) if (store is not None and resume) else None
-        if done is not None:
-            results.append(done)
-            tracker.advance(size)
-        else:
-            todo.append(number)
-
-    def finished(number: int, result: ChunkResult) -> None:
-        if store is not None:
-            store.write(number, result)
-        results.append(result)
-        tracker.advance(len(result.index))
+        store = ChunkStore(Path(out), out_format, spec)
+        store.open(rows, resume, chunk_size, _default_chunk_size(total))
+        chunk_size = store.chunk_size
+    elif chunk_size is None:
+        chunk_size = _default_chunk_size(total)
+    # Without out=, the rows are kept here; with it, only in the chunk files.
+    memory = MemoryRows(total, chunk_size) if store is None else None
+    starts = list(range(0, total, chunk_size))
 
     def chunk_rows(number: int) -> Sequence[Any]:
         start = starts[number]
         return rows[start : start + chunk_size]
 
-    try:
-        if client is not None:
-            _run_dask(client, todo, starts, chunk_rows, spec, finished)
+    def save(number: int, result: ChunkResult) -> int:
+        # Runs on the pool's threads (the Dask client's thread for Dask): writing and packing
+        # a chunk overlaps with solving the next ones. Returns the chunk's row count.
+        if store is not None:
+            store.put(number, result, chunk_rows(number))
         else:
-            _run_threads(pool_size, todo, starts, chunk_rows, spec, finished)
+            assert memory is not None
+            size = len(chunk_rows(number))
+            memory.put(number, PackedChunk.from_columns(starts[number], size, result))
+        return len(result.index)
+
+    def solve_and_save(number: int) -> int:
+        # solve_chunk is looked up at each call: tests replace it in this module.
+        return save(number, solve_chunk(starts[number], chunk_rows(number), spec))
+
+    tracker = _Progress(total, progress)
+    try:
+        todo: list[int] = []
+        for number in range(len(starts)):
+            if store is not None and resume and store.reusable(number, chunk_rows(number)):
+                tracker.advance(len(chunk_rows(number)))
+            else:
+                todo.append(number)
+        if store is not None:
+            store.start()
+        if client is not None:
+            _run_dask(client, todo, starts, chunk_rows, spec, save, tracker.advance)
+        else:
+            pool_size = workers or _default_workers()
+            _run_threads(pool_size, todo, solve_and_save, tracker.advance)
     finally:
         tracker.close()
-    return BatchResult.from_chunks(total, results)
+    if memory is not None:
+        return BatchResult.over(memory)
+    assert store is not None
+    return BatchResult.over(store)
 
 
 def _run_threads(
     pool_size: int,
     todo: list[int],
-    starts: list[int],
-    chunk_rows: Callable[[int], Sequence[Any]],
-    spec: BatchSpec,
-    finished: Callable[[int, ChunkResult], None],
+    solve_and_save: Callable[[int], int],
+    advance: Callable[[int], None],
 ) -> None:
+    """Run ``solve_and_save`` over the chunks ``todo`` on a thread pool; ``advance`` (on this
+    thread) receives each finished chunk's row count."""
+    # Signals reach the main thread only: on Ctrl-C (or any error here) the stop event makes
+    # the searches running on the pool raise at their next check, so the pool's shutdown below
+    # does not wait for them to finish.
+    stop = threading.Event()
+    # At most two chunks per thread are submitted ahead, so that chunks do not wait in memory
+    # for long and Ctrl-C has little to cancel.
+    waiting = iter(todo)
     with ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="fastpuzzle") as pool:
-        pending: dict[Future[ChunkResult], int] = {
-            pool.submit(solve_chunk, starts[n], chunk_rows(n), spec): n for n in todo
-        }
+        pending: set[Future[int]] = set()
         try:
+            for number in itertools.islice(waiting, 2 * pool_size):
+                pending.add(pool.submit(run_stoppable, stop, solve_and_save, number))
             while pending:
                 # A timeout keeps the main thread responsive to Ctrl-C.
-                done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in done:
-                    finished(pending.pop(future), future.result())
+                    advance(future.result())
+                    number = next(waiting, -1)
+                    if number >= 0:
+                        pending.add(pool.submit(run_stoppable, stop, solve_and_save, number))
         except BaseException:
+            stop.set()
             for future in pending:
                 future.cancel()
             raise
@@ -250,16 +293,31 @@ def _run_dask(
     starts: list[int],
     chunk_rows: Callable[[int], Sequence[Any]],
     spec: BatchSpec,
-    finished: Callable[[int, ChunkResult], None],
+    save: Callable[[int, ChunkResult], int],
+    advance: Callable[[int], None],
 ) -> None:
     from distributed import as_completed
 
-    futures = {
-        client.submit(solve_chunk, starts[n], chunk_rows(n), spec, pure=False): n for n in todo
-    }
+    # As on threads, at most two chunks per worker are out at once, so that neither the
+    # client nor the cluster holds every chunk's rows and results.
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    waiting = iter(todo)
+    futures: dict[Any, int] = {}
+
+    def submit(number: int) -> Any:
+        future = client.submit(solve_chunk, starts[number], chunk_rows(number), spec, pure=False)
+        futures[future] = number
+        return future
+
+    running = as_completed(  # type: ignore[no-untyped-call]
+        [submit(number) for number in itertools.islice(waiting, 2 * workers)]
+    )
     try:
-        for future in as_completed(list(futures)):  # type: ignore[no-untyped-call]
-            finished(futures[future], future.result())
+        for future in running:
+            advance(save(futures.pop(future), future.result()))
+            number = next(waiting, -1)
+            if number >= 0:
+                running.add(submit(number))  # type: ignore[no-untyped-call]
     except BaseException:
         client.cancel(list(futures))
         raise

@@ -1,61 +1,393 @@
-"""Chunk files under ``out=``: one file per finished chunk, written atomically, and a manifest
-that ``resume=True`` checks before it reuses them."""
+"""Chunk files under ``out=``: one file per finished chunk, written atomically, a check file per
+chunk and a manifest, so that ``resume=True`` reuses only what it can prove belongs to the batch.
+
+The layout of ``out=DIR``:
+
+``manifest.json``
+    The batch's fingerprint (a SHA-256 of its boards and of every option that changes a row:
+    shape, goal, algorithm, heuristic, limits, ``optimal``, the file format) and its chunk size.
+``part-NNNNNN.{csv,jsonl,parquet}``
+    The rows of chunk ``NNNNNN`` (``chunk_size`` rows from row ``NNNNNN * chunk_size``).
+``checks/part-NNNNNN.json``
+    What that file holds: the batch's fingerprint, the chunk's number, first row and row count, a
+    SHA-256 of the chunk's boards and a SHA-256 of the chunk file's bytes. It is written after
+    the chunk file, so a crash between the two leaves a chunk that is solved again.
+
+A chunk is reused only when its check file names this batch and this chunk, the boards it covers
+hash the same now, and the chunk file's bytes hash to what the check file says; any other chunk
+is solved again and rewritten. A directory that holds another batch (its manifest's fingerprint,
+or a check file's, differs) or a damaged manifest is refused with
+:class:`~fastpuzzle.errors.BatchFileError`, never overwritten.
+"""
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Literal
 
-from fastpuzzle._files import atomic_writer, write_text_atomically
-from fastpuzzle.batch.result import COLUMNS, ChunkResult
+import numpy as np
 
-__all__ = ["ChunkStore", "OutFormat"]
+from fastpuzzle._files import atomic_writer, write_text_atomically
+from fastpuzzle.batch.chunk import BatchSpec
+from fastpuzzle.batch.result import COLUMNS, ChunkResult, Numbers, PackedChunk
+from fastpuzzle.board import Board, Shape
+from fastpuzzle.errors import BatchFileError
+
+__all__ = ["ChunkStore", "OutFormat", "boards_digest"]
 
 OutFormat = Literal["csv", "jsonl", "parquet"]
 
+#: Version of the directory layout; a manifest or check file of another layout is not reused.
+LAYOUT = 2
+MANIFEST = "manifest.json"
+CHECKS = "checks"
+
+# Rows hashed per numpy block: arrays are hashed without copying more than this many rows.
+_BLOCK = 1 << 16
+
+
+def _row_bytes(row: Any, shape: Shape | None) -> bytes:
+    # The same board gives the same bytes whatever it was written as (text, tiles, a Board);
+    # a row that is no board (it gets status "invalid") is hashed as written.
+    try:
+        board = Board(row, shape=shape)
+    except (ValueError, TypeError):
+        text = f"?{row!r}"
+    else:
+        text = f"{board.shape}{board.tiles}"
+    data = text.encode("utf-8", errors="surrogatepass")
+    return len(data).to_bytes(8, "little") + data
+
+
+def boards_digest(rows: Sequence[Any], shape: Shape | None) -> str:
+    """SHA-256 (hex) of rows of boards, the same for the same boards in the same input form.
+
+    Packed words are hashed as little-endian ``uint64``, rows of tiles as little-endian
+    ``int64`` whatever their dtype, and other rows board by board.
+    """
+    hasher = hashlib.sha256()
+    if isinstance(rows, np.ndarray):
+        kind = "<u8" if rows.ndim == 1 else "<i8"
+        hasher.update(f"{rows.ndim}:{rows.shape[1:]}".encode())
+        for start in range(0, len(rows), _BLOCK):
+            hasher.update(np.ascontiguousarray(rows[start : start + _BLOCK], dtype=kind).data)
+    else:
+        for row in rows:
+            hasher.update(_row_bytes(row, shape))
+    return hasher.hexdigest()
+
+
+def _read_json(path: Path) -> Any:
+    """The JSON in ``path``, or None when it is missing or not JSON."""
+    try:
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+
 
 class ChunkStore:
-    """One file per chunk under a directory, written atomically, with a manifest."""
+    """The chunk files of one batch under a directory; also the batch's rows
+    (a :class:`~fastpuzzle.batch.result.RowSource`) once every chunk is written.
 
-    def __init__(self, directory: Path, fmt: OutFormat, manifest: dict[str, Any]) -> None:
+    Use: :meth:`open`, then :meth:`reusable` for each chunk when resuming, :meth:`start`, then
+    :meth:`put` for each chunk solved.
+    """
+
+    def __init__(self, directory: Path, fmt: OutFormat, spec: BatchSpec) -> None:
+        if fmt not in ("csv", "jsonl", "parquet"):
+            raise ValueError(f"expected out_format 'csv', 'jsonl' or 'parquet', got {fmt!r}")
         self.directory = directory
         self.fmt = fmt
-        self.manifest = manifest
+        self.spec = spec
+        self.total = 0
+        self.chunk_size = 1
+        self.options: dict[str, Any] = {}
+        self.boards = ""
+        self.fingerprint = ""
+        self._manifest_written = False
+        # SHA-256 of each chunk file as written or verified, and of its boards: a chunk read
+        # back must match the first, or be this batch's chunk again (solved again by a resume
+        # since) by its check file.
+        self._sums = np.zeros((0, 32), dtype=np.uint8)
+        self._boards = np.zeros((0, 32), dtype=np.uint8)
+        self._known = np.zeros(0, dtype=bool)
 
-    def open(self, resume: bool) -> None:
+    # -- opening --------------------------------------------------------------------------
+
+    def open(
+        self, rows: Sequence[Any], resume: bool, chunk_size: int | None, default_chunk_size: int
+    ) -> None:
+        """Fingerprint the batch and check the directory; decide the chunk size.
+
+        Resuming takes the chunk size from the manifest when ``chunk_size`` is None.
+
+        Raises
+        ------
+        FileExistsError
+            The directory holds results and ``resume`` is False.
+        BatchFileError
+            Resuming, and the manifest is damaged or written for another batch (or another chunk
+            size than ``chunk_size``), or a check file names another batch.
+        """
+        self.total = len(rows)
+        options = {**asdict(self.spec), "rows": self.total, "format": self.fmt}
+        self.options = json.loads(json.dumps(options))  # tuples become lists, as when read back
+        self.boards = boards_digest(rows, self.spec.shape)
+        identity = {"layout": LAYOUT, "options": self.options, "boards": self.boards}
+        self.fingerprint = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
+
         self.directory.mkdir(parents=True, exist_ok=True)
-        path = self.directory / "manifest.json"
-        if path.exists():
-            found = json.loads(path.read_text())
+        manifest = self.directory / MANIFEST
+        if manifest.exists():
             if not resume:
                 raise FileExistsError(
                     f"{self.directory} already holds results; pass resume=True to continue them "
                     "or choose another out="
                 )
-            if found != self.manifest:
-                raise ValueError(
-                    f"cannot resume: {path} was written for another batch "
-                    f"({found}), expected {self.manifest}"
+            found = self._read_manifest(manifest)
+            if chunk_size is not None and chunk_size != found:
+                raise BatchFileError(
+                    manifest,
+                    f"cannot resume: the batch was written in chunks of {found} rows, not "
+                    f"{chunk_size}; pass chunk_size={found} or leave chunk_size out",
                 )
+            chunk_size = found
+            self._manifest_written = True
         else:
-            write_text_atomically(path, json.dumps(self.manifest, indent=1, sort_keys=True))
+            if not resume and self._holds_chunks():
+                raise FileExistsError(
+                    f"{self.directory} already holds chunk files; pass resume=True to continue "
+                    "them or choose another out="
+                )
+            if resume:
+                for check in sorted((self.directory / CHECKS).glob("part-*.json")):
+                    self._refuse_foreign(check, _read_json(check))
+            chunk_size = chunk_size or default_chunk_size
+        self.chunk_size = chunk_size
+        count = -(-self.total // chunk_size)
+        self._sums = np.zeros((count, 32), dtype=np.uint8)
+        self._boards = np.zeros((count, 32), dtype=np.uint8)
+        self._known = np.zeros(count, dtype=bool)
+
+    def _read_manifest(self, path: Path) -> int:
+        """The chunk size of the manifest at ``path``, which must be this batch's."""
+        try:
+            found = json.loads(path.read_bytes())
+        except (OSError, ValueError) as error:
+            raise BatchFileError(
+                path,
+                f"cannot resume: not a readable manifest ({error}); remove it to resume anyway "
+                "(each chunk file is checked on its own)",
+            ) from None
+        if not isinstance(found, dict) or found.get("layout") != LAYOUT:
+            raise BatchFileError(
+                path, "cannot resume: the manifest was written for another batch or version"
+            )
+        if found.get("fingerprint") != self.fingerprint:
+            raise BatchFileError(path, f"cannot resume: {self._difference(found)}")
+        chunk_size = found.get("chunk_size")
+        if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
+            raise BatchFileError(path, f"cannot resume: bad chunk_size {chunk_size!r}")
+        return chunk_size
+
+    def _difference(self, found: dict[str, Any]) -> str:
+        theirs = found.get("options")
+        if not isinstance(theirs, dict):
+            theirs = {}
+        keys = self.options.keys() | theirs.keys()
+        names = sorted(k for k in keys if theirs.get(k) != self.options.get(k))
+        if found.get("boards") != self.boards:
+            names.append("boards")
+        return f"written for another batch (it differs in: {', '.join(names) or 'its fingerprint'})"
+
+    def _holds_chunks(self) -> bool:
+        return any(self.directory.glob("part-*")) or any((self.directory / CHECKS).glob("*"))
+
+    def _refuse_foreign(self, check: Path, meta: Any) -> None:
+        batch = meta.get("batch") if isinstance(meta, dict) else None
+        if isinstance(batch, str) and batch != self.fingerprint:
+            data = self.directory / check.name.replace(".json", f".{meta.get('format', '?')}")
+            raise BatchFileError(
+                data if data.exists() else check,
+                f"cannot resume: written by another batch (its check file {check} names batch "
+                f"{batch[:12]}..., this batch is {self.fingerprint[:12]}...); choose another out=",
+            )
+
+    # -- chunks ---------------------------------------------------------------------------
 
     def path(self, chunk: int) -> Path:
         return self.directory / f"part-{chunk:06d}.{self.fmt}"
 
-    def write(self, chunk: int, result: ChunkResult) -> None:
-        target = self.path(chunk)
+    def check_path(self, chunk: int) -> Path:
+        return self.directory / CHECKS / f"part-{chunk:06d}.json"
+
+    def _bounds(self, chunk: int) -> tuple[int, int]:
+        first = chunk * self.chunk_size
+        return first, min(self.chunk_size, self.total - first)
+
+    def _meta(self, chunk: int, rows: Sequence[Any]) -> dict[str, Any]:
+        first, size = self._bounds(chunk)
+        return {
+            "layout": LAYOUT,
+            "batch": self.fingerprint,
+            "format": self.fmt,
+            "chunk": chunk,
+            "first": first,
+            "rows": size,
+            "boards": boards_digest(rows, self.spec.shape),
+        }
+
+    def reusable(self, chunk: int, rows: Sequence[Any]) -> bool:
+        """Whether chunk ``chunk`` (of boards ``rows``) is on disk, whole and this batch's.
+
+        Raises
+        ------
+        BatchFileError
+            Its check file names another batch.
+        """
+        meta = _read_json(self.check_path(chunk))
+        path = self.path(chunk)
+        if not isinstance(meta, dict) or not path.exists():
+            return False
+        self._refuse_foreign(self.check_path(chunk), meta)
+        expected = self._meta(chunk, rows)
+        if any(meta.get(key) != value for key, value in expected.items()):
+            return False
+        try:
+            digest = hashlib.sha256(path.read_bytes())
+        except OSError:
+            return False
+        if digest.hexdigest() != meta.get("sha256"):
+            return False
+        self._remember(chunk, digest.digest(), expected["boards"])
+        return True
+
+    def start(self) -> None:
+        """Write the manifest, if it is not there (after every check, so that a refused
+        directory is left as it was)."""
+        (self.directory / CHECKS).mkdir(exist_ok=True)
+        if not self._manifest_written:
+            manifest = {
+                "layout": LAYOUT,
+                "fingerprint": self.fingerprint,
+                "chunk_size": self.chunk_size,
+                "options": self.options,
+                "boards": self.boards,
+            }
+            text = json.dumps(manifest, indent=1, sort_keys=True)
+            write_text_atomically(self.directory / MANIFEST, text)
+            self._manifest_written = True
+
+    def put(self, chunk: int, result: ChunkResult, rows: Sequence[Any]) -> None:
+        """Check chunk ``chunk``'s rows, then write its file and its check file."""
+        first, size = self._bounds(chunk)
+        PackedChunk.from_columns(first, size, result)  # raises on rows that do not fit
+        body = self._encode(result)
+        digest = hashlib.sha256(body)
+        with atomic_writer(self.path(chunk)) as stream:
+            stream.write(body)
+        meta = {**self._meta(chunk, rows), "sha256": digest.hexdigest()}
+        write_text_atomically(self.check_path(chunk), json.dumps(meta, sort_keys=True))
+        self._remember(chunk, digest.digest(), meta["boards"])
+
+    def _remember(self, chunk: int, digest: bytes, boards: str) -> None:
+        self._sums[chunk] = np.frombuffer(digest, dtype=np.uint8)
+        self._boards[chunk] = np.frombuffer(bytes.fromhex(boards), dtype=np.uint8)
+        self._known[chunk] = True
+
+    def _still_ours(self, chunk: int, digest: Any) -> bool:
+        # A chunk file whose bytes changed since is still read when its check file shows it is
+        # this batch's same chunk, solved again (by a resume into the same directory).
+        meta = _read_json(self.check_path(chunk))
+        first, size = self._bounds(chunk)
+        expected = {
+            "layout": LAYOUT,
+            "batch": self.fingerprint,
+            "format": self.fmt,
+            "chunk": chunk,
+            "first": first,
+            "rows": size,
+            "boards": self._boards[chunk].tobytes().hex(),
+            "sha256": digest.hexdigest(),
+        }
+        if not isinstance(meta, dict) or any(meta.get(k) != v for k, v in expected.items()):
+            return False
+        self._sums[chunk] = np.frombuffer(digest.digest(), dtype=np.uint8)
+        return True
+
+    # -- reading back ---------------------------------------------------------------------
+
+    def load(self, chunk: int) -> PackedChunk:
+        """Chunk ``chunk``'s rows read back from its file.
+
+        Raises
+        ------
+        BatchFileError
+            The file is gone, changed since it was written or verified, or unreadable.
+        """
+        path = self.path(chunk)
+        if not self._known[chunk]:
+            raise BatchFileError(path, "this chunk was never written")
+        try:
+            body = path.read_bytes()
+        except OSError as error:
+            raise BatchFileError(path, f"cannot read the chunk file: {error}") from None
+        digest = hashlib.sha256(body)
+        if digest.digest() != self._sums[chunk].tobytes() and not self._still_ours(chunk, digest):
+            raise BatchFileError(
+                path,
+                "the chunk file changed after it was written; solve_many(..., resume=True) "
+                "solves it again",
+            )
+        first, size = self._bounds(chunk)
+        try:
+            return PackedChunk.from_columns(first, size, self._decode(body))
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            raise BatchFileError(path, f"rows that cannot be read back: {error}") from None
+
+    def chunk_moves(self, number: int) -> tuple[bytes, np.ndarray]:
+        chunk = self.load(number)
+        return chunk.moves, chunk.offsets
+
+    def numbers(self) -> Numbers:
+        total = self.total
+        out = Numbers(
+            np.full(total, -1, dtype=np.int32),
+            np.zeros(total, dtype=np.uint8),
+            np.zeros(total, dtype=np.int64),
+            np.zeros(total, dtype=np.int64),
+            np.zeros(total, dtype=np.float64),
+            {},
+        )
+        for number in range(len(self._known)):
+            chunk = self.load(number)
+            start, stop = chunk.first, chunk.first + len(chunk)
+            out.length[start:stop] = chunk.length
+            out.status[start:stop] = chunk.status
+            out.expanded[start:stop] = chunk.expanded
+            out.generated[start:stop] = chunk.generated
+            out.seconds[start:stop] = chunk.seconds
+            out.messages.update((start + k, text) for k, text in chunk.messages.items())
+        return out
+
+    # -- formats --------------------------------------------------------------------------
+
+    def _encode(self, result: ChunkResult) -> bytes:
         if self.fmt == "parquet":
             import pyarrow as pa
             import pyarrow.parquet as pq
 
             table = pa.table({name: getattr(result, name) for name in COLUMNS})
-            with atomic_writer(target) as stream:
-                pq.write_table(table, stream)
-            return
+            sink = pa.BufferOutputStream()
+            pq.write_table(table, sink)
+            data: bytes = sink.getvalue().to_pybytes()
+            return data
         buffer = io.StringIO()
         if self.fmt == "csv":
             writer = csv.writer(buffer, lineterminator="\n")
@@ -64,37 +396,32 @@ class ChunkStore:
         else:
             for row in result.rows():
                 buffer.write(json.dumps(dict(zip(COLUMNS, row))) + "\n")
-        write_text_atomically(target, buffer.getvalue())
+        return buffer.getvalue().encode("utf-8")
 
-    def read(self, chunk: int, expected_rows: int) -> ChunkResult | None:
-        """The chunk's rows if its file is there and whole, else None."""
-        target = self.path(chunk)
-        if not target.exists():
-            return None
-        try:
-            records = self._records(target)
-        except (OSError, ValueError, KeyError):
-            return None
-        if len(records) != expected_rows:
-            return None
-        out = ChunkResult()
-        for r in records:
-            out.index.append(int(r["index"]))
-            out.length.append(int(r["length"]))
-            out.status.append(str(r["status"]))
-            out.expanded.append(int(r["expanded"]))
-            out.generated.append(int(r["generated"]))
-            out.seconds.append(float(r["seconds"]))
-            out.moves.append("" if r["moves"] is None else str(r["moves"]))
-            out.message.append("" if r["message"] is None else str(r["message"]))
-        return out
-
-    def _records(self, target: Path) -> list[dict[str, Any]]:
+    def _decode(self, body: bytes) -> ChunkResult:
         if self.fmt == "parquet":
+            import pyarrow as pa
             import pyarrow.parquet as pq
 
-            return pq.read_table(target).to_pylist()  # type: ignore[no-any-return]
-        text = target.read_text()
-        if self.fmt == "csv":
-            return list(csv.DictReader(io.StringIO(text)))
-        return [json.loads(line) for line in text.splitlines() if line]
+            columns: dict[str, list[Any]] = pq.read_table(pa.BufferReader(body)).to_pydict()
+        elif self.fmt == "csv":
+            reader = csv.reader(io.StringIO(body.decode("utf-8"), newline=""))
+            if next(reader, None) != list(COLUMNS):
+                raise ValueError("the header is not " + ",".join(COLUMNS))
+            table = list(reader)
+            if any(len(row) != len(COLUMNS) for row in table):
+                raise ValueError(f"a row has not {len(COLUMNS)} fields")
+            columns = {name: [row[k] for row in table] for k, name in enumerate(COLUMNS)}
+        else:
+            records = [json.loads(line) for line in body.decode("utf-8").splitlines() if line]
+            columns = {name: [record[name] for record in records] for name in COLUMNS}
+        return ChunkResult(
+            index=[int(v) for v in columns["index"]],
+            length=[int(v) for v in columns["length"]],
+            status=[str(v) for v in columns["status"]],
+            expanded=[int(v) for v in columns["expanded"]],
+            generated=[int(v) for v in columns["generated"]],
+            seconds=[float(v) for v in columns["seconds"]],
+            moves=["" if v is None else str(v) for v in columns["moves"]],
+            message=["" if v is None else str(v) for v in columns["message"]],
+        )
