@@ -209,3 +209,15 @@ def test_memory_limit_option(capsys):
     board = "13 7 6 11/12 9 15 8/5 4 10 0/14 2 3 1"
     assert main(["solve", "--algorithm", "bfs", "--memory-limit", "4M", board]) == 1
     assert "memory_limit" in capsys.readouterr().out
+
+
+def test_one_bad_line_costs_only_itself():
+    text = "1 2 3/4 5 6/7 _ 8\n1 2 3/4 5 6/7 7 _\n1 2 3/4 5 6/_ 7 8\n1 2 3 4 5\n"
+    done = _run(["solve", "--json", "--algorithm", "astar"], stdin=text)
+    assert done.returncode == 2
+    solved = [json.loads(line)["board"] for line in done.stdout.splitlines()]
+    assert solved == ["1 2 3/4 5 6/7 _ 8", "1 2 3/4 5 6/_ 7 8"]
+    errors = done.stderr.splitlines()
+    assert len(errors) == 2
+    assert errors[0].startswith("fastpuzzle: error: line 2: ") and "twice" in errors[0]
+    assert errors[1].startswith("fastpuzzle: error: line 4 has 5 numbers")

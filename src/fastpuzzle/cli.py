@@ -63,7 +63,13 @@ def _jobs(args: argparse.Namespace) -> list[Job]:
         )
     else:
         text = sys.stdin.read()
-    jobs = read_jobs(text, shape=_shape(args), fmt=args.format)
+    bad: list[tuple[int, str]] = []
+    jobs = read_jobs(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
+    # One bad line costs only itself: the others are still solved, and the exit status says.
+    for number, why in bad:
+        where = "" if why.startswith(f"line {number} ") else f"line {number}: "
+        print(f"fastpuzzle: error: {where}{why}", file=sys.stderr)
+    args.bad_lines = len(bad)
     if args.goal:
         return [Job(job.board, Board(args.goal, shape=job.board.shape)) for job in jobs]
     return jobs
@@ -177,7 +183,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             _animate(solution, args.delay)
         print(solution)
         print(f"elapsed {elapsed:.3f} s")
-    return status
+    return 2 if args.bad_lines else status
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -209,7 +215,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         ax = table.plot(metric=args.metric)
         ax.figure.tight_layout()
         ax.figure.savefig(args.plot)
-    return 0
+    return 2 if getattr(args, "bad_lines", 0) else 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:

@@ -71,7 +71,13 @@ def _cells_for(total: int, parts: int, shape: Shape | None) -> int | None:
     return cells if _square_cells(cells) else None
 
 
-def read_jobs(text: str, *, shape: Shape | None = None, fmt: Format = "auto") -> list[Job]:
+def read_jobs(
+    text: str,
+    *,
+    shape: Shape | None = None,
+    fmt: Format = "auto",
+    bad_lines: list[tuple[int, str]] | None = None,
+) -> list[Job]:
     """Parse ``text`` into boards (and goals) to solve, by the rules of the module docstring.
 
     Parameters
@@ -82,6 +88,9 @@ def read_jobs(text: str, *, shape: Shape | None = None, fmt: Format = "auto") ->
         ``(rows, cols)`` of every board, needed when they are not square.
     fmt : {"auto", "board", "pair", "count", "lines", "rows"}
         The layout; ``"auto"`` reads a stream of boards (or a count then boards).
+    bad_lines : list, optional
+        For a stream of boards (``"auto"``, ``"lines"``, ``"rows"``): collect ``(line number,
+        reason)`` of each line that is not a board here and go on, instead of raising.
 
     Raises
     ------
@@ -117,9 +126,18 @@ def read_jobs(text: str, *, shape: Shape | None = None, fmt: Format = "auto") ->
             )
         start = _board(tokens[:cells], shape)
         return [Job(start, _board(tokens[cells:], start.shape))]
+    numbered = [(n + 1, line) for n, line in enumerate(text.splitlines()) if line.strip()]
     if fmt == "lines":
-        return [Job(Board(line, shape=shape)) for line in lines]
-    return _stream(lines, shape, rows_only=fmt == "rows")
+        jobs = []
+        for number, line in numbered:
+            try:
+                jobs.append(Job(Board(line, shape=shape)))
+            except InvalidBoardError as error:
+                if bad_lines is None:
+                    raise
+                bad_lines.append((number, str(error)))
+        return jobs
+    return _stream(numbered, shape, rows_only=fmt == "rows", bad_lines=bad_lines)
 
 
 def _counted(head: str, rest: list[str], shape: Shape | None) -> list[Job]:
@@ -135,48 +153,64 @@ def _counted(head: str, rest: list[str], shape: Shape | None) -> list[Job]:
     return [Job(_board(rest[i * cells : (i + 1) * cells], shape)) for i in range(count)]
 
 
-def _stream(lines: list[str], shape: Shape | None, *, rows_only: bool) -> list[Job]:
-    """Boards one after another: whole-board lines, or runs of lines that are a board's rows."""
+def _stream(
+    lines: list[tuple[int, str]],
+    shape: Shape | None,
+    *,
+    rows_only: bool,
+    bad_lines: list[tuple[int, str]] | None,
+) -> list[Job]:
+    """Boards one after another: whole-board lines, or runs of lines that are a board's rows.
+
+    ``lines`` holds ``(line number, text)`` of the non-empty lines. With ``bad_lines``, a line
+    that is not a board is recorded there (number, reason) and skipped; without, it raises.
+    """
     jobs: list[Job] = []
     i = 0
     while i < len(lines):
-        line = lines[i]
+        number, line = lines[i]
         width = len(_tokens(line))
-        if "/" in line and not rows_only:
-            jobs.append(Job(Board(line, shape=shape)))
-            i += 1
-            continue
         whole = width == shape[0] * shape[1] if shape else _square_cells(width)
         height = (shape[0] if width == shape[1] else 0) if shape else width
         run = _run_length(lines, i, width)
         as_rows = height >= 2 and run >= height
-        if whole and as_rows and not rows_only and run % height == 0:
+        if "/" in line and not rows_only:
+            taken, text = 1, line
+        elif whole and as_rows and not rows_only and run % height == 0:
             side = math.isqrt(width)
             raise InvalidBoardError(
-                f"ambiguous input: from line {i + 1}, {run} lines of {width} numbers are "
+                f"ambiguous input: from line {number}, {run} lines of {width} numbers are "
                 f"{run // height} board(s) written as rows, or {run} boards of {side}x{side}; "
                 "add --format rows (boards written as rows) or --format lines (one board per "
                 "line)"
             )
-        if whole and not rows_only:
-            jobs.append(Job(Board(line, shape=shape)))
-            i += 1
+        elif whole and not rows_only:
+            taken, text = 1, line
         elif as_rows:
-            jobs.append(Job(Board("\n".join(lines[i : i + height]), shape=shape)))
-            i += height
+            taken, text = height, "\n".join(text for _, text in lines[i : i + height])
         else:
             wanted = f"{shape[0]} lines of {shape[1]}" if shape else f"{width} lines of {width}"
-            raise InvalidBoardError(
-                f"line {i + 1} has {width} numbers: not a whole board, and not the first of "
+            taken, text = 1, ""
+            why = (
+                f"line {number} has {width} numbers: not a whole board, and not the first of "
                 f"{wanted} numbers (a board written as rows); pass --shape ROWS COLS for boards "
                 f"that are not square: {line.strip()[:60]!r}"
             )
+        try:
+            if not text:
+                raise InvalidBoardError(why)
+            jobs.append(Job(Board(text, shape=shape)))
+        except InvalidBoardError as error:
+            if bad_lines is None:
+                raise
+            bad_lines.append((number, str(error)))
+        i += taken
     return jobs
 
 
-def _run_length(lines: list[str], start: int, width: int) -> int:
+def _run_length(lines: list[tuple[int, str]], start: int, width: int) -> int:
     """How many lines from ``start`` on have ``width`` numbers and no ``/``."""
     end = start
-    while end < len(lines) and "/" not in lines[end] and len(_tokens(lines[end])) == width:
+    while end < len(lines) and "/" not in lines[end][1] and len(_tokens(lines[end][1])) == width:
         end += 1
     return end - start
