@@ -158,7 +158,7 @@ def test_4x4_seed_cases_astar(case, heuristic):
 
 
 # Beyond 36 moves A* with misplaced tiles outgrows the default 2 GiB cap (it stops with
-# MEMORY_LIMIT, as test_limits checks); the 40- and 45-move boards are left out.
+# MEMORY_LIMIT, as api/test_limits.py checks); the 40- and 45-move boards are left out.
 @pytest.mark.parametrize("case", [*_cases_4x4(30), *_slow_cases_4x4(30, 36)])
 def test_4x4_seed_cases_astar_misplaced(case):
     _check(case.tiles, None, "astar", "misplaced", case.optimal_length)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import fastpuzzle as fp
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_algorithm_page_lists_every_algorithm():

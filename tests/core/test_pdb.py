@@ -191,7 +191,7 @@ def test_foreign_file_is_rejected(tmp_path: Path) -> None:
 
 def test_loaded_tables_are_read_only_private_copies(tmp_path: Path) -> None:
     # Not memory maps: a file truncated under a map kills the process with SIGBUS on the next
-    # read (tests/test_pdb_faults.py), so the tables are read into this process's memory.
+    # read (tests/api/test_pdb_faults.py), so the tables are read into this process's memory.
     _fresh(tmp_path)
     database = pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path)
     assert database is not None

@@ -9,7 +9,7 @@ import pytest
 
 import fastpuzzle
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 MODULES = sorted(
     info.name

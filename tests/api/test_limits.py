@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import sys
-import threading
 import time
 
 import pytest
 
 import fastpuzzle as fp
 import fastpuzzle.limits
+from tests.interrupts import interrupt_latency
 
 # A 59-move board of tests/data/random50.tsv: far beyond what BFS or A* can finish.
 HARD_4X4 = (13, 7, 6, 11, 12, 9, 15, 8, 5, 4, 10, 0, 14, 2, 3, 1)
@@ -166,31 +164,6 @@ def test_progress_callback_exception_stops_the_search(algorithm, heuristic):
 
     with pytest.raises(Stop):
         fp.search(HARD_4X4, algorithm=algorithm, heuristic=heuristic, progress=progress)
-
-
-def _interrupt_after(delay: float, sent: list[float]) -> threading.Timer:
-    def fire():
-        sent.append(time.perf_counter())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Timer(delay, fire)
-    timer.start()
-    return timer
-
-
-def interrupt_latency(delay: float, board, **options) -> float:
-    """Seconds from a SIGINT sent ``delay`` s into ``fp.search(board, **options)`` to the
-    KeyboardInterrupt it raises (the search must still be running when the signal comes)."""
-    sent: list[float] = []
-    timer = _interrupt_after(delay, sent)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            fp.search(board, **options)
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
-    assert sent, "the search ended before the signal"
-    return stopped - sent[0]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

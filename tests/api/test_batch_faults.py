@@ -23,15 +23,15 @@ from hypothesis.stateful import (
 
 import fastpuzzle as fp
 from tests.instances import hard
+from tests.interrupts import interrupt_after as _interrupt_after
 from tests.oracle import distances_3x3
-from tests.test_limits import _interrupt_after
 
 # -- Ctrl-C -----------------------------------------------------------------------------------
 
 
 def batch_interrupt_latency(delay: float, boards, **options) -> float:
     """Seconds from a SIGINT sent ``delay`` s into ``fp.solve_many(boards, **options)`` to the
-    KeyboardInterrupt it raises (as ``interrupt_latency`` of test_limits, for a batch)."""
+    KeyboardInterrupt it raises (as ``interrupt_latency`` of tests/interrupts.py, for a batch)."""
     sent: list[float] = []
     timer = _interrupt_after(delay, sent)
     try:

@@ -20,8 +20,8 @@ import fastpuzzle as fp
 from fastpuzzle import _search
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.problem import make_problem
+from tests.interrupts import interrupt_latency
 from tests.oracle import distances_3x3, distances_from
-from tests.test_limits import interrupt_latency
 
 HARD_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves
 HARD_2X5 = fp.Board("0 5 3 2 1/9 4 8 7 6")  # 55 moves: the farthest 2x5 board

@@ -14,7 +14,7 @@ import pytest
 
 from tests.instances import random50
 
-SOURCE = Path(__file__).resolve().parent.parent / "benchmarks" / "ida_manhattan.c"
+SOURCE = Path(__file__).resolve().parents[2] / "benchmarks" / "ida_manhattan.c"
 
 #: The boards the baseline solves in well under a second together.
 QUICK_NODES = 5_000_000

@@ -1,0 +1,43 @@
+"""Ctrl-C in tests: a SIGINT sent to this process after a delay, and how long a search takes to
+stop once it arrives."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+import pytest
+
+import fastpuzzle as fp
+
+__all__ = ["interrupt_after", "interrupt_latency"]
+
+
+def interrupt_after(delay: float, sent: list[float]) -> threading.Timer:
+    """Send SIGINT to this process after ``delay`` s, appending the time it was sent."""
+
+    def fire() -> None:
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(delay, fire)
+    timer.start()
+    return timer
+
+
+def interrupt_latency(delay: float, board: Any, **options: Any) -> float:
+    """Seconds from a SIGINT sent ``delay`` s into ``fp.search(board, **options)`` to the
+    KeyboardInterrupt it raises (the search must still be running when the signal comes)."""
+    sent: list[float] = []
+    timer = interrupt_after(delay, sent)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fp.search(board, **options)
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "the search ended before the signal"
+    return stopped - sent[0]
