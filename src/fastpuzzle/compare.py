@@ -1,7 +1,7 @@
 """``compare()``: run several searches on several boards and tabulate what each did.
 
 The table is the one the course reports print: one row per board and method (algorithm, plus
-heuristic for informed ones) with status, solution length, whether it is optimal, nodes
+heuristic for informed ones) with status, solution length, whether it is the shortest, nodes
 expanded and generated, peak memory and seconds.
 """
 
@@ -40,9 +40,12 @@ class Row:
         ``"solved"``, the limit that stopped the search, or ``"unsolvable"``.
     length : int or None
         Solution length (moves), when solved.
-    optimal : bool or None
-        Whether the length is optimal: known when the method guarantees it, or when a method
-        that does solved the same board in this comparison; else None.
+    shortest : bool or None
+        Whether the length is the shortest possible: known when the method guarantees shortest
+        solutions, or when such a method solved the same board in this comparison (a greedy
+        solution of that length is then as short as one can be, though its method promised
+        nothing); else None. Not :attr:`Solution.optimal <fastpuzzle.Solution.optimal>`, which
+        is the method's guarantee.
     expanded, generated, peak_memory_bytes : int
         As in :class:`~fastpuzzle.SearchStats`.
     seconds : float
@@ -54,11 +57,16 @@ class Row:
     heuristic: str
     status: str
     length: int | None
-    optimal: bool | None
+    shortest: bool | None
     expanded: int
     generated: int
     peak_memory_bytes: int
     seconds: float
+
+    @property
+    def optimal(self) -> bool | None:
+        """The older name of :attr:`shortest`."""
+        return self.shortest
 
     @property
     def method(self) -> str:
@@ -67,6 +75,7 @@ class Row:
 
 
 _COLUMNS = tuple(f.name for f in fields(Row))
+_OLD_COLUMNS = tuple("optimal" if name == "shortest" else name for name in _COLUMNS)
 
 
 def _parse_optional_int(text: str) -> int | None:
@@ -133,8 +142,11 @@ class Comparison:
     def from_csv(cls, text: str) -> Comparison:
         """Read back what :meth:`to_csv` wrote."""
         reader = csv.DictReader(io.StringIO(text))
-        if tuple(reader.fieldnames or ()) != _COLUMNS:
+        names = tuple(reader.fieldnames or ())
+        # Files written before the column's rename call it "optimal".
+        if names != _COLUMNS and names != _OLD_COLUMNS:
             raise ValueError(f"expected the columns {', '.join(_COLUMNS)}, got {reader.fieldnames}")
+        shortest = "shortest" if names == _COLUMNS else "optimal"
         rows = [
             Row(
                 board=record["board"],
@@ -142,7 +154,7 @@ class Comparison:
                 heuristic=record["heuristic"],
                 status=record["status"],
                 length=_parse_optional_int(record["length"]),
-                optimal=_parse_optional_bool(record["optimal"]),
+                shortest=_parse_optional_bool(record[shortest]),
                 expanded=int(record["expanded"]),
                 generated=int(record["generated"]),
                 peak_memory_bytes=int(record["peak_memory_bytes"]),
@@ -158,7 +170,7 @@ class Comparison:
             "method",
             "status",
             "length",
-            "optimal",
+            "shortest",
             "expanded",
             "generated",
             "memory",
@@ -170,7 +182,7 @@ class Comparison:
                 row.method,
                 row.status,
                 "-" if row.length is None else str(row.length),
-                {True: "yes", False: "no", None: "?"}[row.optimal],
+                {True: "yes", False: "no", None: "?"}[row.shortest],
                 f"{row.expanded:,}",
                 f"{row.generated:,}",
                 _memory(row.peak_memory_bytes),
@@ -343,18 +355,18 @@ def compare(
                     heuristic=heuristic or "",
                     status=str(result.status),
                     length=None if solution is None else len(solution),
-                    optimal=True if solution is not None and solution.optimal else None,
+                    shortest=True if solution is not None and solution.optimal else None,
                     expanded=stats.expanded,
                     generated=stats.generated,
                     peak_memory_bytes=stats.peak_memory_bytes,
                     seconds=stats.seconds,
                 )
             )
-        known = {row.length for row in group if row.optimal and row.length is not None}
+        known = {row.length for row in group if row.shortest and row.length is not None}
         best = min(known) if known else None
         for row in group:
-            if row.length is not None and row.optimal is None and best is not None:
-                rows.append(replace(row, optimal=row.length == best))
+            if row.length is not None and row.shortest is None and best is not None:
+                rows.append(replace(row, shortest=row.length == best))
             else:
                 rows.append(row)
     return Comparison(tuple(rows))
