@@ -75,6 +75,7 @@ def run(
     *,
     weight: float | None = None,
     wide: bool | None = None,
+    workers: int = 1,
 ) -> CoreResult:
     """Run IDA* with ``heuristic`` on a validated problem, on the kernel that fits it.
 
@@ -94,6 +95,10 @@ def run(
         optimal.
     wide : bool, optional
         Force the wide kernel (True) on a board of up to 16 cells; default: by size.
+    workers : int
+        Threads for the large iterations of the packed kernel (boards of up to 16 cells, every
+        heuristic); the wide kernels run serially. 1 (the default): the serial search, whose
+        node counts are exact and reproducible.
 
     Returns
     -------
@@ -112,13 +117,19 @@ def run(
             f"unknown heuristic {heuristic!r} for idastar{where}; expected one of "
             f"{', '.join(valid)}"
         )
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"expected workers >= 1, got {workers!r}")
     if use_wide:
         return _run_wide(problem, entry, limits, progress, weight)
-    return _run_packed(problem, entry, limits, progress)
+    return _run_packed(problem, entry, limits, progress, workers)
 
 
 def _run_packed(
-    problem: Problem, entry: Heuristic, limits: Limits, progress: CoreProgress | None
+    problem: Problem,
+    entry: Heuristic,
+    limits: Limits,
+    progress: CoreProgress | None,
+    workers: int,
 ) -> CoreResult:
     tables: object = None
     if entry.tables == "walking":
@@ -138,6 +149,7 @@ def _run_packed(
         time_limit=core.time_limit,
         max_depth=core.max_depth,
         progress=progress,
+        workers=workers,
     )
 
 

@@ -1,0 +1,267 @@
+"""Parallel IDA*: the same optimal lengths on any number of threads; limits and Ctrl-C stop all.
+
+Optimal lengths come from tests/data and tests/oracle.py. Most tests share every iteration among
+the threads from the first one, over a frontier of a few nodes per thread (the ``eager``
+fixture), so that boards searched in milliseconds go through the parallel code, down to the
+iteration that finds the goal while the frontier is being collected.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import _idastar, _parallel, idastar
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import make_problem
+from tests.instances import hard, random50
+from tests.oracle import distances_3x3
+from tests.test_limits import HARD_4X4, interrupt_latency
+
+SOLVED, EXHAUSTED, TIME_LIMIT, NODE_LIMIT, MEMORY_LIMIT, DEPTH_LIMIT = range(6)
+
+#: random50 boards whose Manhattan IDA* takes a few million nodes at most.
+EASY = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[:6]
+
+HEURISTICS_4X4 = ["manhattan", "linear_conflict", "walking_distance", "pdb555", "pdb663"]
+HEURISTICS_3X3 = ["misplaced", "manhattan", "linear_conflict", "walking_distance", "pdb", "table"]
+
+
+@pytest.fixture(autouse=True)
+def _tmp_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # test_idastar.py's temporary cache: a test process builds 6-6-3 once for both files.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path_factory.getbasetemp() / "pdb-idastar"))
+
+
+@pytest.fixture
+def eager(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every iteration shared among the threads, over a frontier of 3 nodes per thread."""
+    monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
+
+
+def _pool_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("fastpuzzle-idastar")]
+
+
+@pytest.mark.usefixtures("eager")
+@pytest.mark.parametrize("workers", [2, 3])
+@pytest.mark.parametrize("heuristic", HEURISTICS_4X4)
+def test_random50_lengths_on_several_threads(heuristic: str, workers: int) -> None:
+    for instance in EASY:
+        result = fp.search(
+            instance.tiles, algorithm="idastar", heuristic=heuristic, workers=workers
+        )
+        assert result.status is fp.Status.SOLVED, instance.name
+        assert len(result.solution) == instance.optimal_length, instance.name
+        assert result.solution.verify()
+        assert result.stats.depth == instance.optimal_length
+
+
+@pytest.mark.usefixtures("eager")
+@pytest.mark.parametrize("heuristic", HEURISTICS_3X3)
+def test_3x3_lengths_against_the_oracle(heuristic: str) -> None:
+    distances = distances_3x3()
+    boards = random.Random(15).sample(sorted(distances), 40)
+    for board in boards:
+        result = fp.search(board, algorithm="idastar", heuristic=heuristic, workers=2)
+        assert len(result.unwrap()) == distances[board], board
+        assert result.solution.verify()
+
+
+@pytest.mark.usefixtures("eager")
+@pytest.mark.parametrize("heuristic", [*HEURISTICS_4X4, "misplaced"])
+def test_exhausted_iterations_count_every_node_once(heuristic: str) -> None:
+    # Searched to their end, the parallel iterations generate and expand exactly the nodes of
+    # the serial ones: every frontier node carries its heuristic state faithfully.
+    cases = [(i.tiles, i.optimal_length) for i in EASY[:3]]
+    if heuristic == "misplaced":
+        cases = [((8, 6, 7, 2, 5, 4, 3, 0, 1), 31)]
+    for tiles, length in cases:
+        problem = make_problem(list(tiles))
+        limits = Limits(max_depth=length - 1)
+        serial = idastar.run(problem, heuristic, limits)
+        parallel = idastar.run(problem, heuristic, limits, workers=2)
+        assert serial.status == parallel.status == DEPTH_LIMIT
+        assert (parallel.expanded, parallel.generated) == (serial.expanded, serial.generated)
+        assert parallel.iterations == serial.iterations
+
+
+@pytest.mark.usefixtures("eager")
+def test_one_worker_keeps_the_exact_node_counts() -> None:
+    for instance in EASY[:4]:
+        problem = make_problem(list(instance.tiles))
+        assert idastar.run(problem, "manhattan", Limits()).generated == (
+            instance.manhattan_ida_nodes
+        )
+        for stats in (
+            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
+            fp.solve(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
+        ):
+            assert stats.generated == instance.manhattan_ida_nodes
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_default_threshold_gives_the_same_lengths(workers: int) -> None:
+    # The default switch to threads: the first iterations serial, the large ones shared.
+    for instance in sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[4:8]:
+        solution = fp.solve(
+            instance.tiles, algorithm="idastar", heuristic="linear_conflict", workers=workers
+        )
+        assert len(solution) == instance.optimal_length
+        assert solution.verify()
+
+
+@pytest.mark.parametrize("nodes", [1, 1000, 65536, 100_003, 1_000_000])
+@pytest.mark.parametrize("eager_start", [True, False])
+def test_node_limit_stops_every_thread(
+    monkeypatch: pytest.MonkeyPatch, nodes: int, eager_start: bool
+) -> None:
+    if eager_start:
+        monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    result = fp.search(
+        HARD_4X4,
+        algorithm="idastar",
+        heuristic="manhattan",
+        limits=fp.Limits(nodes=nodes),
+        workers=2,
+    )
+    assert result.status is fp.Status.NODE_LIMIT
+    # The threads draw their expansions from one budget: never past the limit, and short of it
+    # by at most the unspent grant (2**16 expansions) of each thread.
+    assert nodes - 2 * 65536 < result.stats.expanded <= nodes
+    with pytest.raises(fp.NodeLimitError):
+        result.unwrap()
+
+
+def test_time_limit_stops_every_thread() -> None:
+    started = time.perf_counter()
+    result = fp.search(
+        HARD_4X4,
+        algorithm="idastar",
+        heuristic="manhattan",
+        limits=fp.Limits(seconds=0.2),
+        workers=2,
+    )
+    wall = time.perf_counter() - started
+    assert result.status is fp.Status.TIME_LIMIT
+    assert 0.2 <= result.stats.seconds < 1.0
+    assert wall < 1.5
+    assert result.stats.expanded > 0
+    assert not _pool_threads()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize(
+    ("board", "heuristic"),
+    [
+        (HARD_4X4, "manhattan"),
+        (HARD_4X4, "linear_conflict"),
+        (hard()[0].tiles, "pdb555"),
+    ],
+)
+def test_ctrl_c_stops_every_thread_quickly(board: tuple[int, ...], heuristic: str) -> None:
+    if heuristic.startswith("pdb"):
+        fp.solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15", heuristic=heuristic)  # build it first
+    latency = interrupt_latency(
+        0.3,
+        board,
+        algorithm="idastar",
+        heuristic=heuristic,
+        limits=fp.Limits(seconds=30),
+        workers=2,
+    )
+    assert latency < 0.5
+    assert not _pool_threads()
+
+
+def test_progress_comes_from_the_calling_thread() -> None:
+    caller = threading.get_ident()
+    seen: list[tuple[int, int]] = []
+
+    def progress(stats: fp.SearchStats) -> None:
+        seen.append((threading.get_ident(), stats.expanded))
+
+    result = fp.search(
+        HARD_4X4,
+        algorithm="idastar",
+        heuristic="manhattan",
+        limits=fp.Limits(nodes=20_000_000),
+        progress=progress,
+        workers=2,
+    )
+    assert result.status is fp.Status.NODE_LIMIT
+    assert seen
+    assert {thread for thread, _ in seen} == {caller}
+    counts = [expanded for _, expanded in seen]
+    assert counts == sorted(counts) and counts[-1] <= result.stats.expanded
+
+
+class Stop(Exception):
+    pass
+
+
+def test_progress_exception_stops_every_thread() -> None:
+    def progress(stats: fp.SearchStats) -> None:
+        if stats.expanded > 1_000_000:
+            raise Stop(stats.expanded)
+
+    with pytest.raises(Stop):
+        fp.search(
+            HARD_4X4, algorithm="idastar", heuristic="manhattan", progress=progress, workers=2
+        )
+    assert not _pool_threads()
+
+
+def test_solve_many_runs_one_board_per_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A parallel search inside a batch thread would oversubscribe the cores: batches call the
+    # serial search, which never reaches the thread pool even when every iteration could.
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a batch started a parallel search")
+
+    monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(_parallel, "run_team", refuse)
+    tiles = [instance.tiles for instance in EASY[:3]]
+    words = np.array([fp.Board(t).packed for t in tiles], dtype=np.uint64)
+    lengths = [instance.optimal_length for instance in EASY[:3]]
+    for boards in (tiles, np.array(tiles), words):
+        result = fp.solve_many(boards, shape=(4, 4), workers=2)
+        assert result.lengths.tolist() == lengths
+
+
+def test_workers_are_checked() -> None:
+    board = "1 2 3/4 5 6/_ 7 8"
+    for workers in (None, 1, 2):
+        assert fp.search(board, algorithm="idastar", workers=workers).solution.moves == "RR"
+    for workers in (None, 1):
+        assert fp.search(board, algorithm="astar", workers=workers).solved
+    with pytest.raises(ValueError, match="only idastar"):
+        fp.search(board, algorithm="astar", workers=2)
+    with pytest.raises(ValueError, match="only idastar"):
+        fp.solve(board, algorithm="bfs", workers=4)
+    with pytest.raises(ValueError, match="one thread"):
+        fp.solve(board, optimal=False, workers=2)
+    with pytest.raises(ValueError, match="workers >= 1"):
+        fp.solve(board, workers=0)
+    for bad in (True, 1.5, "2"):
+        with pytest.raises(TypeError):
+            fp.solve(board, workers=bad)  # type: ignore[arg-type]
+
+
+def test_every_core_by_default() -> None:
+    assert _parallel.resolve_workers(None) == _parallel.available_cores() >= 1
+    assert _parallel.resolve_workers(3) == 3
+
+
+def test_wide_kernels_without_threads_run_serially() -> None:
+    board = fp.scramble(fp.Board.goal((5, 5)), 40, rng=3)
+    one = fp.search(board, algorithm="idastar", heuristic="linear_conflict", workers=1)
+    two = fp.search(board, algorithm="idastar", heuristic="linear_conflict", workers=2)
+    assert len(one.solution) == len(two.solution)
+    assert one.stats.generated == two.stats.generated
