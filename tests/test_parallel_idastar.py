@@ -17,12 +17,13 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _idastar, _parallel, idastar
+from fastpuzzle import _idastar, _parallel, _wide_pdb, idastar, large, pdb
+from fastpuzzle._result import CoreResult
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
 from tests.instances import hard, random50
 from tests.oracle import distances_3x3
-from tests.test_limits import HARD_4X4, interrupt_latency
+from tests.test_limits import HARD_4X4, _interrupt_after, interrupt_latency
 
 SOLVED, EXHAUSTED, TIME_LIMIT, NODE_LIMIT, MEMORY_LIMIT, DEPTH_LIMIT = range(6)
 
@@ -42,8 +43,34 @@ def _tmp_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
 @pytest.fixture
 def eager(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every iteration shared among the threads, over a frontier of 3 nodes per thread."""
-    monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
+    for kernel in (_idastar, _wide_pdb):
+        monkeypatch.setattr(kernel, "PARALLEL_FROM", 0)
+        monkeypatch.setattr(kernel, "FRONTIER_PER_WORKER", 3)
+
+
+@pytest.fixture(scope="module")
+def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
+    """Eight 3-tile groups for 5x5 (built in milliseconds), as in test_wide_pdb.py."""
+    cells = list(range(24))
+    partition = tuple(tuple(cells[i : i + 3]) for i in range(0, 24, 3))
+    cache = tmp_path_factory.mktemp("parallel5x5")
+    pdb.build_pdb(partition, (5, 5), cache_dir=cache, progress=False)
+    database = pdb.load_pdb(partition, (5, 5), cache_dir=cache)
+    assert database is not None and database.reflect is not None
+    return database
+
+
+def _wide_pdb_core(database: pdb.Database, board: fp.Board, **options: object) -> CoreResult:
+    problem = make_problem(board, None)
+    return _wide_pdb.idastar(
+        problem.wide_cells().astype(np.uint8),
+        problem.blank,
+        problem.rows,
+        problem.cols,
+        problem.goal_blank,
+        tables=database,
+        **options,  # type: ignore[arg-type]
+    )
 
 
 def _pool_threads() -> list[threading.Thread]:
@@ -257,6 +284,51 @@ def test_workers_are_checked() -> None:
 def test_every_core_by_default() -> None:
     assert _parallel.resolve_workers(None) == _parallel.available_cores() >= 1
     assert _parallel.resolve_workers(3) == 3
+
+
+@pytest.mark.usefixtures("eager")
+@pytest.mark.parametrize("seed", range(6))
+def test_5x5_pattern_databases_on_several_threads(small_5x5: pdb.Database, seed: int) -> None:
+    board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
+    optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
+    for workers in (2, 3):
+        core = _wide_pdb_core(small_5x5, board, workers=workers)
+        assert core.status == SOLVED
+        assert len(core.moves) == core.depth == optimum
+        assert board.apply(core.moves) == fp.Board.goal((5, 5))
+    # Searched to their end, the shared iterations count exactly the serial nodes.
+    serial = _wide_pdb_core(small_5x5, board, max_depth=optimum - 1)
+    shared = _wide_pdb_core(small_5x5, board, max_depth=optimum - 1, workers=2)
+    assert serial.status == shared.status == DEPTH_LIMIT
+    assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
+
+
+@pytest.mark.usefixtures("eager")
+def test_5x5_pattern_database_limits_on_several_threads(small_5x5: pdb.Database) -> None:
+    board = fp.random_board((5, 5), rng=11)
+    core = _wide_pdb_core(small_5x5, board, node_limit=300_000, workers=2)
+    assert fp.Status.from_code(core.status) is fp.Status.NODE_LIMIT
+    assert 300_000 - 2 * 65536 < core.expanded <= 300_000
+    started = time.perf_counter()
+    core = _wide_pdb_core(small_5x5, board, time_limit=0.2, workers=2)
+    assert fp.Status.from_code(core.status) is fp.Status.TIME_LIMIT
+    assert time.perf_counter() - started < 1.5
+    assert not _pool_threads()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_5x5_pattern_database_search(small_5x5: pdb.Database) -> None:
+    sent: list[float] = []
+    timer = _interrupt_after(0.3, sent)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _wide_pdb_core(small_5x5, fp.random_board((5, 5), rng=11), time_limit=30, workers=2)
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "the search ended before the signal"
+    assert stopped - sent[0] < 0.5
+    assert not _pool_threads()
 
 
 def test_wide_kernels_without_threads_run_serially() -> None:

@@ -10,6 +10,9 @@ specialised kernel:
   conflict and walking distance (weighted IDA* too), ``_wide_pdb.idastar`` for additive pattern
   databases of up to 25 cells.
 
+``workers > 1`` shares the large iterations of ``_idastar`` and ``_wide_pdb`` among threads
+(:mod:`fastpuzzle._parallel`); ``_wide.idastar`` has no parallel version and runs serially.
+
 Every kernel returns the same :data:`~fastpuzzle.results.CoreResult`. Moves are U, D, L, R: the
 direction the **blank** moves.
 """
@@ -97,8 +100,9 @@ def run(
         Force the wide kernel (True) on a board of up to 16 cells; default: by size.
     workers : int
         Threads for the large iterations of the packed kernel (boards of up to 16 cells, every
-        heuristic); the wide kernels run serially. 1 (the default): the serial search, whose
-        node counts are exact and reproducible.
+        heuristic) and of the wide pattern-database kernel; the wide Manhattan, linear-conflict
+        and walking-distance kernel (and weighted IDA*) runs serially. 1 (the default): the
+        serial search, whose node counts are exact and reproducible.
 
     Returns
     -------
@@ -120,7 +124,7 @@ def run(
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"expected workers >= 1, got {workers!r}")
     if use_wide:
-        return _run_wide(problem, entry, limits, progress, weight)
+        return _run_wide(problem, entry, limits, progress, weight, workers)
     return _run_packed(problem, entry, limits, progress, workers)
 
 
@@ -159,6 +163,7 @@ def _run_wide(
     limits: Limits,
     progress: CoreProgress | None,
     weight: float | None,
+    workers: int,
 ) -> CoreResult:
     weighted = weight is not None and weight != 1
     if weighted and entry.tables == "pdb":
@@ -183,6 +188,7 @@ def _run_wide(
             time_limit=core.time_limit,
             max_depth=min(cap, _PDB_MAX_DEPTH),
             progress=progress,
+            workers=workers,
         )
     return _wide.idastar(
         cells,
