@@ -4,12 +4,16 @@ Usage: ``python benchmarks/parallel_report.py [--threads 1,2] [--rounds 5] [--ha
 
 Each board is solved with every thread count in turn, round after round (1, 2, 1, 2, ...), so that
 other load on the machine falls on both sides. For every board and thread count it prints the
-fastest and slowest wall time of ``fp.search`` and the nodes generated (summed over threads); for
-every count past the first, the speedup over the first count round by round (slowest to fastest
-round). Boards: those of ``random50.tsv`` whose serial search takes at least ``--min-seconds``,
-and with ``--hard N`` the first N 80-move boards of ``hard.tsv`` (about a minute each on one
-thread with 6-6-3: one round). The 6-6-3 database is built into ``--cache-dir`` (default: a
-temporary directory) unless it is there.
+fastest and slowest wall time of ``fp.search``, the process's CPU time (every thread) of its
+cheapest round, close to the serial one when the threads waste no work whatever else runs on the
+machine, and the nodes generated (summed over threads); for every count past the first, the
+speedup over the first count round by round (slowest to fastest round). Boards: those of
+``random50.tsv`` whose serial search takes at least ``--min-seconds``; with ``--random N``, those of
+``fp.random_board((4, 4), rng=seed)`` for seeds below N that take that long too (their length
+is the serial one's, checked on every thread count); with ``--hard N`` the first N 80-move boards
+of ``hard.tsv`` (about a minute each on one thread with 6-6-3: one round).
+The 6-6-3 database is built into ``--cache-dir`` (default: a temporary directory) unless it is
+there.
 """
 
 from __future__ import annotations
@@ -28,28 +32,31 @@ from fastpuzzle import pdb
 from tests.instances import Instance, hard, random50
 
 
-def timed(instance: Instance, heuristic: str, workers: int) -> tuple[float, int]:
-    """Wall seconds and generated nodes of one optimal search, its length checked."""
-    started = time.perf_counter()
+def timed(instance: Instance, heuristic: str, workers: int) -> tuple[float, float, int]:
+    """Wall and CPU seconds (every thread of the process) and generated nodes of one optimal
+    search, its length checked."""
+    started, cpu = time.perf_counter(), time.process_time()
     result = fp.search(instance.tiles, algorithm="idastar", heuristic=heuristic, workers=workers)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert result.solution is not None and len(result.solution) == instance.optimal_length
-    return seconds, result.stats.generated
+    return seconds, cpu, result.stats.generated
 
 
 def measure(instance: Instance, heuristic: str, threads: list[int], rounds: int) -> None:
     times: dict[int, list[float]] = {n: [] for n in threads}
+    cpus: dict[int, list[float]] = {n: [] for n in threads}
     nodes: dict[int, list[int]] = {n: [] for n in threads}
     for _ in range(rounds):
         for n in threads:
-            seconds, generated = timed(instance, heuristic, n)
+            seconds, cpu, generated = timed(instance, heuristic, n)
             times[n].append(seconds)
+            cpus[n].append(cpu)
             nodes[n].append(generated)
     base = threads[0]
     for n in threads:
         line = (
             f"{instance.name:<12} {instance.optimal_length:>3} moves  {n:>2} threads  "
-            f"{min(times[n]):8.3f}-{max(times[n]):8.3f} s  "
+            f"{min(times[n]):8.3f}-{max(times[n]):8.3f} s  cpu {min(cpus[n]):8.3f} s  "
             f"{min(nodes[n]):>13,}-{max(nodes[n]):>13,} nodes"
         )
         if n != base:
@@ -64,6 +71,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--heuristic", default="pdb663")
     parser.add_argument("--min-seconds", type=float, default=0.02)
+    parser.add_argument("--random", type=int, default=0, help="also random boards of seeds < N")
     parser.add_argument("--hard", type=int, default=0, help="also the first N 80-move boards")
     parser.add_argument("--cache-dir", default=None)
     args = parser.parse_args()
@@ -77,9 +85,16 @@ def main() -> None:
 
     chosen = []
     for instance in random50():
-        seconds, _ = timed(instance, args.heuristic, 1)  # also maps the tables
+        seconds, _, _ = timed(instance, args.heuristic, 1)  # also maps the tables
         if seconds >= args.min_seconds:
             chosen.append((seconds, instance))
+    for seed in range(args.random):
+        tiles = fp.random_board((4, 4), rng=seed).tiles
+        started = time.perf_counter()
+        length = len(fp.solve(tiles, algorithm="idastar", heuristic=args.heuristic, workers=1))
+        seconds = time.perf_counter() - started
+        if seconds >= args.min_seconds:
+            chosen.append((seconds, Instance(f"random-{seed}", 4, tiles, length)))
     for _, instance in sorted(chosen, key=lambda pair: pair[0], reverse=True):
         measure(instance, args.heuristic, threads, args.rounds)
     eighty = [i for i in hard() if i.optimal_length == 80][: args.hard]
