@@ -7,11 +7,14 @@ other load on the machine falls on both sides. For every board and thread count 
 fastest and slowest wall time of ``fp.search``, the process's CPU time (every thread) of its
 cheapest round, close to the serial one when the threads waste no work whatever else runs on the
 machine, and the nodes generated (summed over threads); for every count past the first, the
-speedup over the first count round by round (slowest to fastest round). Boards: those of
-``random50.tsv`` whose serial search takes at least ``--min-seconds``; with ``--random N``, those of
-``fp.random_board((4, 4), rng=seed)`` for seeds below N that take that long too (their length
-is the serial one's, checked on every thread count); with ``--hard N`` the first N 80-move boards
-of ``hard.tsv`` (about a minute each on one thread with 6-6-3: one round).
+speedup over the first count round by round (slowest to fastest round), and with ``--reference``
+the throughput the machine gave that many threads in the same round (that many serial searches of
+the board run at once, against one alone): on a shared machine, the speedup to compare with.
+
+Boards: those of ``random50.tsv`` whose serial search takes at least ``--min-seconds``; with
+``--random N``, those of ``fp.random_board((4, 4), rng=seed)`` for seeds below N that take that
+long too (their length is the serial one's, checked on every thread count); with ``--hard N`` the
+first N 80-move boards of ``hard.tsv`` (about a minute each on one thread with 6-6-3: one round).
 The 6-6-3 database is built into ``--cache-dir`` (default: a temporary directory) unless it is
 there.
 """
@@ -23,6 +26,7 @@ import os
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -42,16 +46,30 @@ def timed(instance: Instance, heuristic: str, workers: int) -> tuple[float, floa
     return seconds, cpu, result.stats.generated
 
 
-def measure(instance: Instance, heuristic: str, threads: list[int], rounds: int) -> None:
+def independent(instance: Instance, heuristic: str, copies: int) -> float:
+    """Wall seconds of ``copies`` serial searches of the board run at once, one per thread."""
+    with ThreadPoolExecutor(copies) as pool:
+        started = time.perf_counter()
+        list(pool.map(lambda _: timed(instance, heuristic, 1), range(copies)))
+        return time.perf_counter() - started
+
+
+def measure(
+    instance: Instance, heuristic: str, threads: list[int], rounds: int, reference: bool
+) -> None:
     times: dict[int, list[float]] = {n: [] for n in threads}
     cpus: dict[int, list[float]] = {n: [] for n in threads}
     nodes: dict[int, list[int]] = {n: [] for n in threads}
+    alone: dict[int, list[float]] = {n: [] for n in threads}
     for _ in range(rounds):
         for n in threads:
             seconds, cpu, generated = timed(instance, heuristic, n)
             times[n].append(seconds)
             cpus[n].append(cpu)
             nodes[n].append(generated)
+            if reference and n > 1:
+                # What the machine gives n threads right now: n copies of the serial search.
+                alone[n].append(n * times[threads[0]][-1] / independent(instance, heuristic, n))
     base = threads[0]
     for n in threads:
         line = (
@@ -62,6 +80,9 @@ def measure(instance: Instance, heuristic: str, threads: list[int], rounds: int)
         if n != base:
             ratios = sorted(b / t for b, t in zip(times[base], times[n]))
             line += f"  {ratios[0]:.2f}-{ratios[-1]:.2f}x"
+            if alone[n]:
+                capacity = sorted(alone[n])
+                line += f"  (independent copies: {capacity[0]:.2f}-{capacity[-1]:.2f}x)"
         print(line, flush=True)
 
 
@@ -74,6 +95,11 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=0, help="also random boards of seeds < N")
     parser.add_argument("--hard", type=int, default=0, help="also the first N 80-move boards")
     parser.add_argument("--cache-dir", default=None)
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="also time N serial searches at once: the throughput the machine gives N threads",
+    )
     args = parser.parse_args()
     threads = [int(n) for n in args.threads.split(",")]
 
@@ -96,10 +122,10 @@ def main() -> None:
         if seconds >= args.min_seconds:
             chosen.append((seconds, Instance(f"random-{seed}", 4, tiles, length)))
     for _, instance in sorted(chosen, key=lambda pair: pair[0], reverse=True):
-        measure(instance, args.heuristic, threads, args.rounds)
+        measure(instance, args.heuristic, threads, args.rounds, args.reference)
     eighty = [i for i in hard() if i.optimal_length == 80][: args.hard]
     for instance in eighty:
-        measure(instance, args.heuristic, threads, 1)
+        measure(instance, args.heuristic, threads, 1, args.reference)
 
 
 if __name__ == "__main__":

@@ -473,7 +473,8 @@ cdef class _Team:
         self.shared = False
         self.target = <size_t>workers * FRONTIER_PER_WORKER
         self.members = <Search*>malloc(workers * sizeof(Search))
-        self.frontier.capacity = self.spare.capacity = 4 * self.target
+        # Room for a level past the target (it grows when needed).
+        self.frontier.capacity = self.spare.capacity = 4 * self.target + 64
         self.frontier.nodes = <Node*>malloc(self.frontier.capacity * sizeof(Node))
         self.spare.nodes = <Node*>malloc(self.spare.capacity * sizeof(Node))
         if self.members == NULL or self.frontier.nodes == NULL or self.spare.nodes == NULL:
