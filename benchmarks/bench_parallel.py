@@ -1,9 +1,10 @@
-"""Parallel IDA*: random50's largest 6-6-3 searches on 1 and 2 threads.
+"""Parallel IDA*: 6-6-3 searches on 1 and 2 threads.
 
-Both thread counts run in the same session on the same boards (each benchmark asserts the
-optimal lengths) and record ``impl`` (``"1 thread"``, ``"2 threads"``), ``nodes`` (generated,
-summed over threads) and ``core_seconds``. The 80-move boards of ``hard.tsv`` (about a minute on
-one thread) are marked ``slow``.
+Both thread counts run in the same session on the same boards and record ``impl`` (``"1 thread"``,
+``"2 threads"``), ``nodes`` (generated, summed over threads) and ``core_seconds``. Boards:
+random50's largest 6-6-3 searches (lengths from ``random50.tsv``), four seeded random boards
+whose serial search takes 0.13-0.45 s (each length checked against the serial search's, run
+first), and, marked ``slow``, an 80-move board of ``hard.tsv`` (10-20 s on one thread).
 
 Run: ``python -m pytest benchmarks/bench_parallel.py --benchmark-json=r.json`` (``-m ''`` for the
 slow ones), then ``python benchmarks/report.py r.json``. ``python benchmarks/parallel_report.py``
@@ -24,6 +25,10 @@ from tests.instances import Instance, hard, random50
 
 #: The random50 boards with the most 6-6-3 nodes (0.8 to 3.1 million generated on one thread).
 BOARDS = ("random50-48", "random50-39", "random50-3", "random50-33")
+
+#: Seeds of ``fp.random_board((4, 4), rng=seed)`` whose 6-6-3 search generates 8 to 27 million
+#: nodes on one thread.
+RANDOM_SEEDS = (37, 65, 885, 398)
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +69,22 @@ def _run(benchmark, cases: list[Instance], workers: int, rounds: int) -> None:  
 def test_random50_largest_pdb663(benchmark, cache_663: Path, workers: int) -> None:  # type: ignore[no-untyped-def]
     cases = [case for case in random50() if case.name in BOARDS]
     _run(benchmark, cases, workers, rounds=5)
+
+
+@pytest.fixture(scope="module")
+def random_boards(cache_663: Path) -> list[Instance]:
+    boards = []
+    for seed in RANDOM_SEEDS:
+        tiles = fp.random_board((4, 4), rng=seed).tiles
+        length = len(fp.solve(tiles, algorithm="idastar", heuristic="pdb663", workers=1))
+        boards.append(Instance(f"random-{seed}", 4, tiles, length))
+    return boards
+
+
+@pytest.mark.benchmark(group="random4x4-pdb663-threads")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_random_boards_pdb663(benchmark, random_boards: list[Instance], workers: int) -> None:  # type: ignore[no-untyped-def]
+    _run(benchmark, random_boards, workers, rounds=5)
 
 
 @pytest.mark.slow
