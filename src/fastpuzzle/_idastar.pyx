@@ -784,6 +784,7 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
 
 # ---------------------------------------------------------------------------------------------
 # Parallel iterations: the calling thread collects a frontier, pool threads search its subtrees.
+# _wide_pdb has the same _Team over its own Search, Node and descend: change both together.
 
 cdef class _Team:
     """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).

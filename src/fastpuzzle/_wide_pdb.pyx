@@ -431,6 +431,8 @@ cdef int init_groups(Search* s, int goal_blank, groups, reflect, list keep) exce
 
 # ---------------------------------------------------------------------------------------------
 # Parallel iterations: the calling thread collects a frontier, pool threads search its subtrees.
+# The same text as _idastar's _Team over this module's Search, Node and descend (a cdef class
+# cannot be shared across modules without calls through pointers): change both together.
 
 cdef class _Team:
     """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).
