@@ -12,15 +12,26 @@ in the final iteration; children are tried with the blank moving D, R, L, U, ski
 move that undoes the previous one; a child whose f exceeds the bound is generated but not expanded.
 
 Boards are canonical packed boards (see ``_packed.pxd``); the Python layer validates them.
+
+With ``workers > 1`` the iterations run in the calling thread until one expands
+``PARALLEL_FROM`` nodes; each later iteration is shared among threads (``_Team`` below, driven
+by ``fastpuzzle/_parallel.py``): the calling thread expands the tree level by level down to a
+frontier of about ``FRONTIER_PER_WORKER`` nodes per thread, each node carrying the state its
+heuristic's recursion goes on from, and the pool threads take frontier nodes in order from a
+shared counter and search their subtrees with the same recursive drivers. The counts are summed
+over threads; an iteration searched to its end counts exactly the nodes the serial search does.
 """
 
-from libc.stdint cimport int32_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 from fastpuzzle._control cimport (
     Control,
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
+    STATUS_MEMORY_LIMIT,
+    STATUS_NODE_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
     SearchCounters,
@@ -55,6 +66,20 @@ from fastpuzzle._packed cimport (
     slide,
 )
 
+from fastpuzzle._team cimport (
+    Member,
+    STOP_ABORTED,
+    Team,
+    atomic_add,
+    atomic_claim,
+    atomic_read,
+    atomic_read_int,
+    give_back,
+    init_team,
+    refill,
+    team_checkpoint,
+    team_stop,
+)
 from fastpuzzle._pdbgroups cimport (
     GROUP_MAX_CELLS,
     GROUP_MAX_COUNT,
@@ -74,11 +99,69 @@ cdef enum:
     MAX_GROUPS = GROUP_MAX_COUNT
     MAX_LINE_TABLE = 6      # lines up to this long use a lookup table; longer ones are computed
     INFINITE = 1 << 30
+    NODE_GROUPS = 16        # a packed board has at most 15 tiles, so at most 15 groups
+    MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
+    SWITCH = -3             # run_search: go on with threads from s.bound
+
+#: With several workers, the iterations that follow one of at least this many expansions are
+#: shared among threads (0: every iteration). Smaller ones take well under a millisecond; the
+#: next is several times larger, where sharing pays for waking the threads (about 0.1 ms).
+PARALLEL_FROM = 1 << 13
+
+#: Frontier nodes per thread in a shared iteration. Subtree sizes vary by orders of magnitude,
+#: so many nodes keep the threads busy to the end; but the calling thread collects them alone.
+#: On random50's largest 6-6-3 searches, replaying each node's measured work on 2 to 16 threads
+#: put 64 to 128 nodes per thread at the best balance of the two (512: up to 1.6x slower on 16).
+FRONTIER_PER_WORKER = 128
+
+# The drivers below are compiled twice (a fused type on a dummy pointer): ``Descend`` searches
+# as always; ``Collect`` stops at s.collector.cut and adds the nodes it reaches there to the
+# frontier, writing the path on the way down. The serial search runs the ``Descend`` copy, which
+# has no trace of collecting.
+cdef struct Descend:
+    char unused
+
+cdef struct Collect:
+    char unused
+
+ctypedef fused Mode:
+    Descend
+    Collect
+
+cdef Descend* DESCEND = NULL
+cdef Collect* COLLECT = NULL
 
 DIRECTION_LETTERS = "UDLR"
 
 # Children are tried with the blank moving D, R, L, U (the order random50.tsv's counts assume).
 cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
+
+
+cdef struct Node:
+    # A frontier node: where its subtree starts, and the state its heuristic goes on from.
+    uint64_t board
+    int blank
+    int depth
+    int previous
+    int h                   # pdb: the Manhattan part (md)
+    int plain
+    int mirrored
+    int wd_v
+    int wd_h
+    int row_key[16]
+    int col_key[16]
+    uint64_t index[NODE_GROUPS]
+    uint64_t mindex[NODE_GROUPS]
+    int value[NODE_GROUPS]
+    int mvalue[NODE_GROUPS]
+    uint8_t path[MAX_CUT]
+
+
+cdef struct Collector:
+    Node* nodes
+    size_t count
+    size_t capacity
+    int cut
 
 
 cdef struct Search:
@@ -130,6 +213,9 @@ cdef struct Search:
     int mshift_of[GROUP_MAX_CELLS]
     uint64_t mindex[MAX_GROUPS]
     int mvalue[MAX_GROUPS]
+    # parallel search: the team this thread belongs to, and where Collect mode puts nodes
+    Member member
+    Collector* collector
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,17 +380,49 @@ cdef inline int enter(Search* s, int h, int f) except -2 nogil:
         return 1
     s.counters.expanded += 1
     if s.counters.expanded >= s.control.next_check:
-        status = checkpoint(&s.control, &s.counters, sizeof(Search))
+        if s.member.team == NULL:
+            status = checkpoint(&s.control, &s.counters, sizeof(Search))
+        else:
+            status = team_checkpoint(&s.member, &s.control, &s.counters)
         if status != STATUS_RUNNING:
             s.status = status
             return 2
     return 0
 
 
+cdef int collect(Search* s, uint64_t board, int blank, int depth, int h, int md, int plain,
+                 int mirrored, int previous) noexcept nogil:
+    # Collect mode at the cut: enter()'s bound and goal tests, then the node joins the frontier
+    # instead of being expanded (the thread that searches it counts its expansion).
+    cdef int f = depth + h
+    cdef Collector* c = s.collector
+    cdef Node* grown
+    if f > s.bound:
+        if f < s.next_bound:
+            s.next_bound = f
+        return 0
+    if h == 0:
+        return 1
+    if c.count == c.capacity:
+        grown = <Node*>realloc(c.nodes, 2 * c.capacity * sizeof(Node))
+        if grown == NULL:
+            s.status = STATUS_MEMORY_LIMIT
+            return 2
+        c.nodes = grown
+        c.capacity *= 2
+    save_node(s, &c.nodes[c.count], board, blank, depth, h if s.kind != H_PDB else md, plain,
+              mirrored, previous)
+    c.count += 1
+    return 0
+
+
 cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
-                       int previous) except -2 nogil:
-    cdef int r = enter(s, h, depth + h)
-    cdef int k, cell, tile, home
+                       int previous, Mode* mode) except -2 nogil:
+    cdef int r, k, cell, tile, home
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            return collect(s, board, blank, depth, h, 0, 0, 0, previous)
+    r = enter(s, h, depth + h)
     if r:
         return 0 if r == 3 else r
     for k in range(s.n_moves[blank]):
@@ -314,8 +432,10 @@ cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
         tile = get_tile(board, cell)
         home = s.t.goal_cell[tile]
         s.counters.generated += 1
+        if Mode is Collect:
+            s.path[depth] = s.move_dir[blank][k]
         r = dfs_misplaced(s, slide(board, blank, cell), cell, depth + 1,
-                          h + (cell == home) - (blank == home), blank)
+                          h + (cell == home) - (blank == home), blank, mode)
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
@@ -324,9 +444,12 @@ cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
 
 
 cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
-                       int previous) except -2 nogil:
-    cdef int r = enter(s, h, depth + h)
-    cdef int k, cell, tile
+                       int previous, Mode* mode) except -2 nogil:
+    cdef int r, k, cell, tile
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            return collect(s, board, blank, depth, h, 0, 0, 0, previous)
+    r = enter(s, h, depth + h)
     if r:
         return 0 if r == 3 else r
     for k in range(s.n_moves[blank]):
@@ -335,8 +458,10 @@ cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
             continue
         tile = get_tile(board, cell)
         s.counters.generated += 1
+        if Mode is Collect:
+            s.path[depth] = s.move_dir[blank][k]
         r = dfs_manhattan(s, slide(board, blank, cell), cell, depth + 1,
-                          h - s.t.distance[tile][cell] + s.t.distance[tile][blank], blank)
+                          h - s.t.distance[tile][cell] + s.t.distance[tile][blank], blank, mode)
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
@@ -345,9 +470,12 @@ cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
 
 
 cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, int h,
-                             int previous) except -2 nogil:
-    cdef int r = enter(s, h, depth + h)
-    cdef int k, cell, tile, d, a, b, before, after, child_h
+                             int previous, Mode* mode) except -2 nogil:
+    cdef int r, k, cell, tile, d, a, b, before, after, child_h
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            return collect(s, board, blank, depth, h, 0, 0, 0, previous)
+    r = enter(s, h, depth + h)
     if r:
         return 0 if r == 3 else r
     for k in range(s.n_moves[blank]):
@@ -380,8 +508,10 @@ cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, in
                      + line_extra(s.col_table, s.col_key[b], s.col_len))
             s.row_key[s.g.row_of[cell]] += s.row_delta[tile][blank] - s.row_delta[tile][cell]
         s.counters.generated += 1
+        if Mode is Collect:
+            s.path[depth] = d
         r = dfs_linear_conflict(s, slide(board, blank, cell), cell, depth + 1,
-                                child_h + after - before, blank)
+                                child_h + after - before, blank, mode)
         if d <= DIR_D:
             s.row_key[a] += s.row_delta[tile][cell]
             s.row_key[b] -= s.row_delta[tile][blank]
@@ -403,10 +533,13 @@ cdef inline int walking_h(const Search* s) noexcept nogil:
 
 
 cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
-                              int previous) except -2 nogil:
+                              int previous, Mode* mode) except -2 nogil:
     cdef int h = walking_h(s)
-    cdef int r = enter(s, h, depth + h)
-    cdef int k, cell, tile, d, old
+    cdef int r, k, cell, tile, d, old
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            return collect(s, board, blank, depth, h, 0, 0, 0, previous)
+    r = enter(s, h, depth + h)
     if r:
         return 0 if r == 3 else r
     for k in range(s.n_moves[blank]):
@@ -431,7 +564,9 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
                 s.wd_h += (abs(s.g.col_of[blank] - s.wd_h_class[tile])
                            - abs(s.g.col_of[cell] - s.wd_h_class[tile]))
         s.counters.generated += 1
-        r = dfs_walking_distance(s, slide(board, blank, cell), cell, depth + 1, blank)
+        if Mode is Collect:
+            s.path[depth] = d
+        r = dfs_walking_distance(s, slide(board, blank, cell), cell, depth + 1, blank, mode)
         if d <= DIR_D:
             s.wd_v = old
         else:
@@ -444,17 +579,20 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
 
 
 cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int plain,
-                 int mirrored, int previous) except -2 nogil:
+                 int mirrored, int previous, Mode* mode) except -2 nogil:
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
     cdef int best = plain if plain >= mirrored else mirrored
     cdef int h = md + 2 * best
-    cdef int r = enter(s, h, depth + h)
-    cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, old_value, old_mvalue
+    cdef int r, k, cell, tile, grp, mgrp, child_plain, child_mirrored, old_value, old_mvalue
     cdef uint64_t old_index, old_mindex
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
     cdef uint64_t new_mindex[4]
     cdef uint64_t new_mentry[4]
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            return collect(s, board, blank, depth, h, md, plain, mirrored, previous)
+    r = enter(s, h, depth + h)
     if r:
         return 0 if r == 3 else r
     # First every child's table entries, prefetched: the lookups are cache misses (the tables
@@ -499,9 +637,11 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
             s.mvalue[mgrp] = read_entry(&s.groups[mgrp], new_mentry[k])
             child_mirrored += s.mvalue[mgrp] - old_mvalue
         s.counters.generated += 1
+        if Mode is Collect:
+            s.path[depth] = s.move_dir[blank][k]
         r = dfs_pdb(s, slide(board, blank, cell), cell, depth + 1,
                     md - s.t.distance[tile][cell] + s.t.distance[tile][blank],
-                    child_plain, child_mirrored, blank)
+                    child_plain, child_mirrored, blank, mode)
         if grp >= 0:
             s.index[grp] = old_index
             s.value[grp] = old_value
@@ -515,9 +655,80 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
     return 0
 
 
-cdef int run_search(Search* s, uint64_t board, int blank, int max_depth) except -2 nogil:
-    # Iterative deepening on f. Returns the status; the path and counters are in s.
-    cdef int h, r, plain = 0, mirrored = 0, md = 0
+# ---------------------------------------------------------------------------------------------
+# Frontier nodes: a subtree's start and its heuristic state, saved and restored.
+
+cdef void save_node(const Search* s, Node* node, uint64_t board, int blank, int depth, int h,
+                    int plain, int mirrored, int previous) noexcept nogil:
+    # h: the driver's h argument (dfs_pdb: md); s holds the node's incremental state.
+    cdef int i
+    node.board = board
+    node.blank = blank
+    node.depth = depth
+    node.previous = previous
+    node.h = h
+    node.plain = plain
+    node.mirrored = mirrored
+    for i in range(depth):
+        node.path[i] = s.path[i]
+    if s.kind == H_LINEAR_CONFLICT:
+        for i in range(s.g.rows):
+            node.row_key[i] = s.row_key[i]
+        for i in range(s.g.cols):
+            node.col_key[i] = s.col_key[i]
+    elif s.kind == H_WALKING_DISTANCE:
+        node.wd_v = s.wd_v
+        node.wd_h = s.wd_h
+    elif s.kind == H_PDB:
+        for i in range(s.n_groups):
+            node.index[i] = s.index[i]
+            node.value[i] = s.value[i]
+            if s.mirror:
+                node.mindex[i] = s.mindex[i]
+                node.mvalue[i] = s.mvalue[i]
+
+
+cdef void load_node(Search* s, const Node* node) noexcept nogil:
+    # The inverse of save_node: s's incremental state and path prefix become the node's.
+    cdef int i
+    for i in range(node.depth):
+        s.path[i] = node.path[i]
+    if s.kind == H_LINEAR_CONFLICT:
+        for i in range(s.g.rows):
+            s.row_key[i] = node.row_key[i]
+        for i in range(s.g.cols):
+            s.col_key[i] = node.col_key[i]
+    elif s.kind == H_WALKING_DISTANCE:
+        s.wd_v = node.wd_v
+        s.wd_h = node.wd_h
+    elif s.kind == H_PDB:
+        for i in range(s.n_groups):
+            s.index[i] = node.index[i]
+            s.value[i] = node.value[i]
+            if s.mirror:
+                s.mindex[i] = node.mindex[i]
+                s.mvalue[i] = node.mvalue[i]
+
+
+cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
+    # The heuristic's driver from a node whose state s holds.
+    if s.kind == H_MISPLACED:
+        return dfs_misplaced(s, node.board, node.blank, node.depth, node.h, node.previous, mode)
+    if s.kind == H_MANHATTAN:
+        return dfs_manhattan(s, node.board, node.blank, node.depth, node.h, node.previous, mode)
+    if s.kind == H_LINEAR_CONFLICT:
+        return dfs_linear_conflict(s, node.board, node.blank, node.depth, node.h,
+                                   node.previous, mode)
+    if s.kind == H_WALKING_DISTANCE:
+        return dfs_walking_distance(s, node.board, node.blank, node.depth, node.previous, mode)
+    return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain, node.mirrored,
+                   node.previous, mode)
+
+
+cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept nogil:
+    # The start's heuristic, with its incremental state in s (linear conflict's line keys were
+    # set by init_lines, walking distance's states by the caller).
+    cdef int h, plain = 0, mirrored = 0
     if s.kind == H_MISPLACED:
         h = misplaced_of(board, &s.g, &s.t)
     elif s.kind == H_MANHATTAN:
@@ -527,29 +738,38 @@ cdef int run_search(Search* s, uint64_t board, int blank, int max_depth) except 
     elif s.kind == H_WALKING_DISTANCE:
         h = walking_h(s)
     else:
-        md = manhattan_of(board, &s.g, &s.t)
+        h = manhattan_of(board, &s.g, &s.t)     # dfs_pdb's md
         plain = pdb_sum(s, board, 0)
         if s.mirror:
             mirrored = pdb_sum(s, board, 1)
-        h = md + 2 * (plain if plain >= mirrored else mirrored)
-    s.bound = h
+    save_node(s, root, board, blank, 0, h, plain, mirrored, NO_CELL)
+
+
+cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
+    if s.kind == H_PDB:
+        return root.h + 2 * (root.plain if root.plain >= root.mirrored else root.mirrored)
+    return root.h
+
+
+cdef int run_search(Search* s, const Node* root, int max_depth,
+                    int64_t switch_after) except -2 nogil:
+    # Iterative deepening on f. Returns the status; the path and counters are in s. With
+    # switch_after >= 0, returns SWITCH (s.bound the next bound) once an iteration has expanded
+    # at least that many nodes (0: before the first).
+    cdef int r
+    cdef uint64_t before = 0
+    s.bound = root_h(s, root)
     while True:
         if s.bound > max_depth:
             s.counters.depth = s.bound
             return STATUS_DEPTH_LIMIT
+        if switch_after >= 0 and <int64_t>(s.counters.expanded - before) >= switch_after:
+            return SWITCH
         s.next_bound = INFINITE
         s.counters.iterations += 1
         s.counters.depth = s.bound
-        if s.kind == H_MISPLACED:
-            r = dfs_misplaced(s, board, blank, 0, h, NO_CELL)
-        elif s.kind == H_MANHATTAN:
-            r = dfs_manhattan(s, board, blank, 0, h, NO_CELL)
-        elif s.kind == H_LINEAR_CONFLICT:
-            r = dfs_linear_conflict(s, board, blank, 0, h, NO_CELL)
-        elif s.kind == H_WALKING_DISTANCE:
-            r = dfs_walking_distance(s, board, blank, 0, NO_CELL)
-        else:
-            r = dfs_pdb(s, board, blank, 0, md, plain, mirrored, NO_CELL)
+        before = s.counters.expanded
+        r = descend(s, root, DESCEND)
         if r == 1:
             s.counters.depth = s.bound
             return STATUS_SOLVED
@@ -560,6 +780,231 @@ cdef int run_search(Search* s, uint64_t board, int blank, int max_depth) except 
         # With Manhattan, linear conflict and the pattern databases (stored relative to
         # Manhattan) every f has the parity of the root's h, so this is a rise of at least 2.
         s.bound = s.next_bound
+
+
+# ---------------------------------------------------------------------------------------------
+# Parallel iterations: the calling thread collects a frontier, pool threads search its subtrees.
+# _wide_pdb has the same _Team over its own Search, Node and descend: change both together.
+
+cdef class _Team:
+    """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).
+
+    ``prepare()`` and ``finish()`` run in the calling thread, ``work(i)`` in pool thread ``i``;
+    every field is written by the calling thread between iterations, except the ``Team`` atomics
+    and each pool thread's own search.
+    """
+
+    cdef Search* s              # the calling thread's search (and the tables' one copy)
+    cdef Search* members        # one search per pool thread
+    cdef int workers
+    cdef Team team
+    cdef Node root
+    cdef Collector frontier
+    cdef Collector spare
+    cdef size_t target
+    cdef int max_depth
+    cdef int status
+    cdef int solver             # the pool thread whose path is the solution; -1: the caller's
+    cdef bint shared            # pool threads searched the current iteration
+    cdef list keep
+
+    def __dealloc__(self):
+        free(self.s)
+        free(self.members)
+        free(self.frontier.nodes)
+        free(self.spare.nodes)
+
+    cdef int adopt(self, Search* s, const Node* root, int workers, int max_depth,
+                   list keep) except -1:
+        # Takes ownership of s, which run_search left at its next bound.
+        self.s = s
+        self.root = root[0]
+        self.workers = workers
+        self.max_depth = max_depth
+        self.keep = keep
+        self.status = STATUS_RUNNING
+        self.solver = -1
+        self.shared = False
+        self.target = <size_t>workers * FRONTIER_PER_WORKER
+        self.members = <Search*>malloc(workers * sizeof(Search))
+        # Room for a level past the target (it grows when needed).
+        self.frontier.capacity = self.spare.capacity = 4 * self.target + 64
+        self.frontier.nodes = <Node*>malloc(self.frontier.capacity * sizeof(Node))
+        self.spare.nodes = <Node*>malloc(self.spare.capacity * sizeof(Node))
+        if self.members == NULL or self.frontier.nodes == NULL or self.spare.nodes == NULL:
+            raise MemoryError()
+        # The serial grant is handed back: from here on every thread draws on one budget.
+        init_team(&self.team, workers, s.control.node_limit, s.counters.expanded)
+        s.control.next_check = s.counters.expanded
+        s.member.team = &self.team
+        s.member.main = 1
+        return 0
+
+    cdef int _prepare(self) except -2 nogil:
+        # 1: the frontier is ready for the pool; 0: this iteration ended here (self.status set
+        # if the search did, else the next bound is in s.next_bound).
+        cdef Search* s = self.s
+        cdef Search* m
+        cdef Collector swap
+        cdef size_t i
+        cdef int r = 0, w
+        if s.bound > self.max_depth:
+            s.counters.depth = s.bound
+            self.status = STATUS_DEPTH_LIMIT
+            return 0
+        s.next_bound = INFINITE
+        s.counters.iterations += 1
+        s.counters.depth = s.bound
+        give_back(&self.team, &s.control, &s.counters)
+        if not refill(&self.team, &s.control, &s.counters):
+            self.status = team_stop(&self.team, STATUS_NODE_LIMIT)
+            return 0
+        # Level by level from the root: each node of the frontier is expanded (Collect mode,
+        # cut one level below it), in order, so the frontier keeps the serial search's order.
+        self.frontier.nodes[0] = self.root
+        self.frontier.count = 1
+        self.frontier.cut = 0
+        while self.frontier.count < self.target and self.frontier.cut < MAX_CUT:
+            self.spare.count = 0
+            self.spare.cut = self.frontier.cut + 1
+            s.collector = &self.spare
+            for i in range(self.frontier.count):
+                load_node(s, &self.frontier.nodes[i])
+                r = descend(s, &self.frontier.nodes[i], COLLECT)
+                if r:
+                    break
+            s.collector = NULL
+            if r == 1:
+                s.counters.depth = s.bound
+                self.status = STATUS_SOLVED
+                return 0
+            if r == 2:
+                self.status = s.status
+                return 0
+            swap = self.frontier
+            self.frontier = self.spare
+            self.spare = swap
+            if self.frontier.count == 0:
+                return 0
+        # The pool threads search now: the calling thread's unspent grant goes to them.
+        give_back(&self.team, &s.control, &s.counters)
+        self.team.next_node = 0
+        self.team.live_expanded = 0
+        self.team.live_generated = 0
+        for w in range(self.workers):
+            m = &self.members[w]
+            memcpy(m, s, sizeof(Search))
+            init_counters(&m.counters)
+            m.counters.depth = s.bound
+            m.next_bound = INFINITE
+            m.status = STATUS_RUNNING
+            m.member.main = 0
+            m.member.flushed_expanded = 0
+            m.member.flushed_generated = 0
+            m.control.next_check = 0
+        self.shared = True
+        return 1
+
+    def prepare(self):
+        """Start the next iteration; True when its frontier waits for the pool threads."""
+        cdef int r
+        if self.status != STATUS_RUNNING:
+            return False
+        with nogil:
+            r = self._prepare()
+        return r == 1
+
+    cdef int _work(self, int index) except -2 nogil:
+        cdef Search* m = &self.members[index]
+        cdef uint64_t i
+        cdef int r
+        if not refill(&self.team, &m.control, &m.counters):
+            team_stop(&self.team, STATUS_NODE_LIMIT)
+            return 0
+        while atomic_read_int(&self.team.stop) == STATUS_RUNNING:
+            i = atomic_add(&self.team.next_node, 1)
+            if i >= self.frontier.count:
+                break
+            load_node(m, &self.frontier.nodes[i])
+            r = descend(m, &self.frontier.nodes[i], DESCEND)
+            if r == 1:
+                # Every solution within this bound is optimal: the first one claimed is kept.
+                if atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
+                    self.solver = index
+                break
+            if r == 2:
+                break
+        give_back(&self.team, &m.control, &m.counters)
+        return 0
+
+    def work(self, int index):
+        """Search frontier nodes until none is left or the team stops (a pool thread)."""
+        with nogil:
+            self._work(index)
+
+    def abort(self):
+        """Stop every pool thread at its next checkpoint (the caller raised)."""
+        team_stop(&self.team, STOP_ABORTED)
+
+    def finish(self):
+        """End the iteration; True when the search is over."""
+        cdef Search* s = self.s
+        cdef Search* m
+        cdef int w, stop
+        if self.shared:
+            self.shared = False
+            for w in range(self.workers):
+                m = &self.members[w]
+                self.team.done_expanded += m.counters.expanded
+                self.team.done_generated += m.counters.generated
+                if m.next_bound < s.next_bound:
+                    s.next_bound = m.next_bound
+            self.team.live_expanded = 0
+            self.team.live_generated = 0
+            stop = self.team.stop
+            if stop == STATUS_SOLVED:
+                s.counters.depth = s.bound
+            if stop != STATUS_RUNNING:
+                self.status = stop
+        if self.status != STATUS_RUNNING:
+            return True
+        if s.next_bound >= INFINITE:
+            self.status = STATUS_EXHAUSTED
+            return True
+        s.bound = s.next_bound
+        return False
+
+    def snapshot(self):
+        """``(expanded, generated, seconds, bound)`` so far, over every thread."""
+        cdef Search* s = self.s
+        return (
+            s.counters.expanded + self.team.done_expanded + atomic_read(&self.team.live_expanded),
+            s.counters.generated + self.team.done_generated
+            + atomic_read(&self.team.live_generated),
+            elapsed(&s.control),
+            s.bound,
+        )
+
+    def result(self):
+        """The finished search's ``CoreResult``."""
+        cdef Search* s = self.s
+        cdef Search* solver = s if self.solver < 0 else &self.members[self.solver]
+        cdef const uint8_t* path = &solver.path[0]
+        cdef int i, status = self.status
+        moves = "".join([DIRECTION_LETTERS[path[i]] for i in range(s.counters.depth)]
+                        ) if status == STATUS_SOLVED else ""
+        return core_result(
+            status,
+            moves,
+            s.counters.expanded + self.team.done_expanded,
+            s.counters.generated + self.team.done_generated,
+            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
+            (self.workers + 1) * sizeof(Search)
+            + (self.frontier.capacity + self.spare.capacity) * sizeof(Node),
+            elapsed(&s.control),
+            s.counters.depth,
+            s.counters.iterations,
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -578,6 +1023,7 @@ def idastar(
     double time_limit=0.0,
     int max_depth=-1,
     progress=None,
+    int workers=1,
 ):
     """Run IDA* on a canonical packed board.
 
@@ -597,7 +1043,11 @@ def idastar(
         Limits (0, 0.0 and -1 mean none); the search stops with DEPTH_LIMIT before a bound above
         ``max_depth``.
     progress : callable, optional
-        ``progress(expanded, generated, seconds, depth)``, called at most every 2**16 expansions.
+        ``progress(expanded, generated, seconds, depth)``, called at most every 2**16 expansions
+        (with ``workers > 1``, from the calling thread, also while the pool threads search).
+    workers : int
+        Threads for the large iterations (see the module docstring); 1: the serial search,
+        whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
 
     Returns
     -------
@@ -605,6 +1055,10 @@ def idastar(
         Moves are blank directions.
     """
     cdef Search* s = <Search*>malloc(sizeof(Search))
+    cdef Search* owned
+    cdef Node root
+    cdef _Team team
+    cdef int64_t switch_after
     cdef const uint8_t[::1] v_dist, h_dist
     cdef const int32_t[::1] v_next, h_next
     cdef list keep = []
@@ -627,6 +1081,10 @@ def idastar(
         s.status = STATUS_RUNNING
         s.n_groups = 0
         s.mirror = 0
+        s.member.team = NULL
+        s.collector = NULL
+        if workers < 1:
+            raise ValueError(f"expected workers >= 1, got {workers}")
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         if s.kind == H_LINEAR_CONFLICT:
@@ -663,8 +1121,17 @@ def idastar(
                 load_mirror(s.reflect_cell, s.mgroup_of, s.mshift_of, s.group_of, s.shift_of,
                             s.g.cells, goal_blank, tables.reflect)
                 s.mirror = 1
+        init_root(s, &root, packed, blank)
+        switch_after = PARALLEL_FROM if workers > 1 else -1
         with nogil:
-            status = run_search(s, packed, blank, max_depth)
+            status = run_search(s, &root, max_depth, switch_after)
+        if status == SWITCH:
+            from fastpuzzle._parallel import run_team
+
+            team = _Team.__new__(_Team)
+            owned, s = s, NULL
+            team.adopt(owned, &root, workers, max_depth, keep)
+            return run_team(team, workers, progress)
         moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
                         ) if status == STATUS_SOLVED else ""
         return core_result(

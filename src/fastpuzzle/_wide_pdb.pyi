@@ -7,6 +7,8 @@ import numpy.typing as npt
 from fastpuzzle._result import CoreResult
 
 DIRECTION_LETTERS: str
+PARALLEL_FROM: int
+FRONTIER_PER_WORKER: int
 
 def idastar(
     cells: npt.NDArray[np.uint8],
@@ -20,4 +22,5 @@ def idastar(
     time_limit: float = 0.0,
     max_depth: int = -1,
     progress: Callable[[int, int, float, int], Any] | None = None,
+    workers: int = 1,
 ) -> CoreResult: ...

@@ -10,16 +10,23 @@ scrambles, same nodes).
 
 Node counting and child order (D, R, L, U; no move that undoes the previous one) are those of
 ``_idastar``, so node counts compare with the 4x4 drivers and with ``_wide.idastar``.
+
+With ``workers > 1`` the large iterations are shared among threads exactly as in ``_idastar``
+(see its docstring): a frontier collected level by level by the calling thread, each node with
+its board, group indices and path prefix, searched by pool threads (``fastpuzzle/_parallel.py``).
 """
 
-from libc.stdint cimport uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 from fastpuzzle._result cimport core_result
 from fastpuzzle._control cimport (
     Control,
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
+    STATUS_MEMORY_LIMIT,
+    STATUS_NODE_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
     SearchCounters,
@@ -38,6 +45,20 @@ from fastpuzzle._pdbgroups cimport (
     read_entry,
 )
 from fastpuzzle._ranking cimport compact_rank_bits
+from fastpuzzle._team cimport (
+    Member,
+    STOP_ABORTED,
+    Team,
+    atomic_add,
+    atomic_claim,
+    atomic_read,
+    atomic_read_int,
+    give_back,
+    init_team,
+    refill,
+    team_checkpoint,
+    team_stop,
+)
 
 cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) nogil
@@ -49,10 +70,57 @@ cdef enum:
     MAX_PATH = 400          # the longest optimal 5x5 solution is far shorter
     SLOT_BITS = 5
     INFINITE = 1 << 30
+    MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
+    SWITCH = -3             # run_search: go on with threads from s.bound
+
+#: As in ``_idastar``: with several workers, the iterations after one of at least this many
+#: expansions are shared among threads (0: every iteration).
+PARALLEL_FROM = 1 << 13
+
+#: As in ``_idastar``: frontier nodes per thread in a shared iteration.
+FRONTIER_PER_WORKER = 128
 
 DIRECTION_LETTERS = "UDLR"
 
 cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
+
+# The driver is compiled twice, as in _idastar: ``Descend`` searches, ``Collect`` stops at
+# s.collector.cut and adds the nodes it reaches there to the frontier.
+cdef struct Descend:
+    char unused
+
+cdef struct Collect:
+    char unused
+
+ctypedef fused Mode:
+    Descend
+    Collect
+
+cdef Descend* DESCEND = NULL
+cdef Collect* COLLECT = NULL
+
+
+cdef struct Node:
+    # A frontier node: its board, where its subtree starts, and its groups' indices and values.
+    uint8_t cells[MAX_CELLS]
+    int blank
+    int depth
+    int previous
+    int md
+    int plain
+    int mirrored
+    uint64_t index[MAX_GROUPS]
+    uint64_t mindex[MAX_GROUPS]
+    int value[MAX_GROUPS]
+    int mvalue[MAX_GROUPS]
+    uint8_t path[MAX_CUT]
+
+
+cdef struct Collector:
+    Node* nodes
+    size_t count
+    size_t capacity
+    int cut
 
 
 cdef struct Search:
@@ -80,6 +148,9 @@ cdef struct Search:
     uint8_t path[MAX_PATH + 1]
     SearchCounters counters
     Control control
+    # parallel search: the team this thread belongs to, and where Collect mode puts nodes
+    Member member
+    Collector* collector
 
 
 cdef inline uint64_t entry_of(const Group* grp, uint64_t index) noexcept nogil:
@@ -112,8 +183,71 @@ cdef int group_sum(Search* s, int mirrored) noexcept nogil:
     return total
 
 
+cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, int plain,
+                    int mirrored, int previous) noexcept nogil:
+    # s holds the node's board, path prefix and group state.
+    cdef int i
+    node.blank = blank
+    node.depth = depth
+    node.previous = previous
+    node.md = md
+    node.plain = plain
+    node.mirrored = mirrored
+    for i in range(s.n):
+        node.cells[i] = s.cells[i]
+    for i in range(depth):
+        node.path[i] = s.path[i]
+    for i in range(s.n_groups):
+        node.index[i] = s.index[i]
+        node.value[i] = s.value[i]
+        if s.mirror:
+            node.mindex[i] = s.mindex[i]
+            node.mvalue[i] = s.mvalue[i]
+
+
+cdef void load_node(Search* s, const Node* node) noexcept nogil:
+    # The inverse of save_node.
+    cdef int i
+    for i in range(s.n):
+        s.cells[i] = node.cells[i]
+    for i in range(node.depth):
+        s.path[i] = node.path[i]
+    for i in range(s.n_groups):
+        s.index[i] = node.index[i]
+        s.value[i] = node.value[i]
+        if s.mirror:
+            s.mindex[i] = node.mindex[i]
+            s.mvalue[i] = node.mvalue[i]
+
+
+cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrored,
+                 int previous) noexcept nogil:
+    # Collect mode at the cut: the bound and goal tests, then the node joins the frontier
+    # instead of being expanded (the thread that searches it counts its expansion).
+    cdef int h = md + 2 * (plain if plain >= mirrored else mirrored)
+    cdef int f = depth + h
+    cdef Collector* c = s.collector
+    cdef Node* grown
+    if f > s.bound:
+        if f < s.next_bound:
+            s.next_bound = f
+        return 0
+    if h == 0:
+        return 1
+    if c.count == c.capacity:
+        grown = <Node*>realloc(c.nodes, 2 * c.capacity * sizeof(Node))
+        if grown == NULL:
+            s.status = STATUS_MEMORY_LIMIT
+            return 2
+        c.nodes = grown
+        c.capacity *= 2
+    save_node(s, &c.nodes[c.count], blank, depth, md, plain, mirrored, previous)
+    c.count += 1
+    return 0
+
+
 cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
-             int previous) except -2 nogil:
+             int previous, Mode* mode) except -2 nogil:
     # 0: not found under this bound; 1: found (path in s.path); 2: stopped (s.status set).
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
     cdef int h = md + 2 * (plain if plain >= mirrored else mirrored)
@@ -123,6 +257,9 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     cdef uint64_t old_index = 0, old_mindex = 0
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            return collect(s, blank, depth, md, plain, mirrored, previous)
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
@@ -131,7 +268,10 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         return 1
     s.counters.expanded += 1
     if s.counters.expanded >= s.control.next_check:
-        status = checkpoint(&s.control, &s.counters, sizeof(Search))
+        if s.member.team == NULL:
+            status = checkpoint(&s.control, &s.counters, sizeof(Search))
+        else:
+            status = team_checkpoint(&s.member, &s.control, &s.counters)
         if status != STATUS_RUNNING:
             s.status = status
             return 2
@@ -185,7 +325,9 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         s.counters.generated += 1
         s.cells[blank] = tile
         s.cells[cell] = 0
-        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, blank)
+        if Mode is Collect:
+            s.path[depth] = s.move_dir[blank][k]
+        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, blank, mode)
         s.cells[cell] = tile
         s.cells[blank] = 0
         if grp >= 0:
@@ -201,9 +343,14 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     return 0
 
 
-cdef int run_search(Search* s, int blank, int max_depth) except -2 nogil:
-    # Iterative deepening on f. Returns the status; the path and counters are in s.
-    cdef int cell, tile, r, md = 0, plain, mirrored = 0
+cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
+    # The driver from a node whose state s holds.
+    return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.previous,
+               mode)
+
+
+cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
+    cdef int cell, tile, md = 0, plain, mirrored = 0
     for cell in range(s.n):
         tile = s.cells[cell]
         if tile != 0:
@@ -211,15 +358,28 @@ cdef int run_search(Search* s, int blank, int max_depth) except -2 nogil:
     plain = group_sum(s, 0)
     if s.mirror:
         mirrored = group_sum(s, 1)
-    s.bound = md + 2 * (plain if plain >= mirrored else mirrored)
+    save_node(s, root, blank, 0, md, plain, mirrored, NO_CELL)
+
+
+cdef int run_search(Search* s, const Node* root, int max_depth,
+                    int64_t switch_after) except -2 nogil:
+    # Iterative deepening on f. Returns the status; the path and counters are in s. With
+    # switch_after >= 0, returns SWITCH (s.bound the next bound) once an iteration has expanded
+    # at least that many nodes (0: before the first).
+    cdef int r
+    cdef uint64_t before = 0
+    s.bound = root.md + 2 * (root.plain if root.plain >= root.mirrored else root.mirrored)
     while True:
         if s.bound > max_depth:
             s.counters.depth = s.bound
             return STATUS_DEPTH_LIMIT
+        if switch_after >= 0 and <int64_t>(s.counters.expanded - before) >= switch_after:
+            return SWITCH
         s.next_bound = INFINITE
         s.counters.iterations += 1
         s.counters.depth = s.bound
-        r = dfs(s, blank, 0, md, plain, mirrored, NO_CELL)
+        before = s.counters.expanded
+        r = descend(s, root, DESCEND)
         if r == 1:
             return STATUS_SOLVED
         if r == 2:
@@ -269,6 +429,235 @@ cdef int init_groups(Search* s, int goal_blank, groups, reflect, list keep) exce
     return 0
 
 
+# ---------------------------------------------------------------------------------------------
+# Parallel iterations: the calling thread collects a frontier, pool threads search its subtrees.
+# The same text as _idastar's _Team over this module's Search, Node and descend (a cdef class
+# cannot be shared across modules without calls through pointers): change both together.
+
+cdef class _Team:
+    """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).
+
+    ``prepare()`` and ``finish()`` run in the calling thread, ``work(i)`` in pool thread ``i``;
+    every field is written by the calling thread between iterations, except the ``Team`` atomics
+    and each pool thread's own search.
+    """
+
+    cdef Search* s              # the calling thread's search (and the tables' one copy)
+    cdef Search* members        # one search per pool thread
+    cdef int workers
+    cdef Team team
+    cdef Node root
+    cdef Collector frontier
+    cdef Collector spare
+    cdef size_t target
+    cdef int max_depth
+    cdef int status
+    cdef int solver             # the pool thread whose path is the solution; -1: the caller's
+    cdef bint shared            # pool threads searched the current iteration
+    cdef list keep
+
+    def __dealloc__(self):
+        free(self.s)
+        free(self.members)
+        free(self.frontier.nodes)
+        free(self.spare.nodes)
+
+    cdef int adopt(self, Search* s, const Node* root, int workers, int max_depth,
+                   list keep) except -1:
+        # Takes ownership of s, which run_search left at its next bound.
+        self.s = s
+        self.root = root[0]
+        self.workers = workers
+        self.max_depth = max_depth
+        self.keep = keep
+        self.status = STATUS_RUNNING
+        self.solver = -1
+        self.shared = False
+        self.target = <size_t>workers * FRONTIER_PER_WORKER
+        self.members = <Search*>malloc(workers * sizeof(Search))
+        # Room for a level past the target (it grows when needed).
+        self.frontier.capacity = self.spare.capacity = 4 * self.target + 64
+        self.frontier.nodes = <Node*>malloc(self.frontier.capacity * sizeof(Node))
+        self.spare.nodes = <Node*>malloc(self.spare.capacity * sizeof(Node))
+        if self.members == NULL or self.frontier.nodes == NULL or self.spare.nodes == NULL:
+            raise MemoryError()
+        # The serial grant is handed back: from here on every thread draws on one budget.
+        init_team(&self.team, workers, s.control.node_limit, s.counters.expanded)
+        s.control.next_check = s.counters.expanded
+        s.member.team = &self.team
+        s.member.main = 1
+        return 0
+
+    cdef int _prepare(self) except -2 nogil:
+        # 1: the frontier is ready for the pool; 0: this iteration ended here (self.status set
+        # if the search did, else the next bound is in s.next_bound).
+        cdef Search* s = self.s
+        cdef Search* m
+        cdef Collector swap
+        cdef size_t i
+        cdef int r = 0, w
+        if s.bound > self.max_depth:
+            s.counters.depth = s.bound
+            self.status = STATUS_DEPTH_LIMIT
+            return 0
+        s.next_bound = INFINITE
+        s.counters.iterations += 1
+        s.counters.depth = s.bound
+        give_back(&self.team, &s.control, &s.counters)
+        if not refill(&self.team, &s.control, &s.counters):
+            self.status = team_stop(&self.team, STATUS_NODE_LIMIT)
+            return 0
+        # Level by level from the root: each node of the frontier is expanded (Collect mode,
+        # cut one level below it), in order, so the frontier keeps the serial search's order.
+        self.frontier.nodes[0] = self.root
+        self.frontier.count = 1
+        self.frontier.cut = 0
+        while self.frontier.count < self.target and self.frontier.cut < MAX_CUT:
+            self.spare.count = 0
+            self.spare.cut = self.frontier.cut + 1
+            s.collector = &self.spare
+            for i in range(self.frontier.count):
+                load_node(s, &self.frontier.nodes[i])
+                r = descend(s, &self.frontier.nodes[i], COLLECT)
+                if r:
+                    break
+            s.collector = NULL
+            if r == 1:
+                s.counters.depth = s.bound
+                self.status = STATUS_SOLVED
+                return 0
+            if r == 2:
+                self.status = s.status
+                return 0
+            swap = self.frontier
+            self.frontier = self.spare
+            self.spare = swap
+            if self.frontier.count == 0:
+                return 0
+        # The pool threads search now: the calling thread's unspent grant goes to them.
+        give_back(&self.team, &s.control, &s.counters)
+        self.team.next_node = 0
+        self.team.live_expanded = 0
+        self.team.live_generated = 0
+        for w in range(self.workers):
+            m = &self.members[w]
+            memcpy(m, s, sizeof(Search))
+            init_counters(&m.counters)
+            m.counters.depth = s.bound
+            m.next_bound = INFINITE
+            m.status = STATUS_RUNNING
+            m.member.main = 0
+            m.member.flushed_expanded = 0
+            m.member.flushed_generated = 0
+            m.control.next_check = 0
+        self.shared = True
+        return 1
+
+    def prepare(self):
+        """Start the next iteration; True when its frontier waits for the pool threads."""
+        cdef int r
+        if self.status != STATUS_RUNNING:
+            return False
+        with nogil:
+            r = self._prepare()
+        return r == 1
+
+    cdef int _work(self, int index) except -2 nogil:
+        cdef Search* m = &self.members[index]
+        cdef uint64_t i
+        cdef int r
+        if not refill(&self.team, &m.control, &m.counters):
+            team_stop(&self.team, STATUS_NODE_LIMIT)
+            return 0
+        while atomic_read_int(&self.team.stop) == STATUS_RUNNING:
+            i = atomic_add(&self.team.next_node, 1)
+            if i >= self.frontier.count:
+                break
+            load_node(m, &self.frontier.nodes[i])
+            r = descend(m, &self.frontier.nodes[i], DESCEND)
+            if r == 1:
+                # Every solution within this bound is optimal: the first one claimed is kept.
+                if atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
+                    self.solver = index
+                break
+            if r == 2:
+                break
+        give_back(&self.team, &m.control, &m.counters)
+        return 0
+
+    def work(self, int index):
+        """Search frontier nodes until none is left or the team stops (a pool thread)."""
+        with nogil:
+            self._work(index)
+
+    def abort(self):
+        """Stop every pool thread at its next checkpoint (the caller raised)."""
+        team_stop(&self.team, STOP_ABORTED)
+
+    def finish(self):
+        """End the iteration; True when the search is over."""
+        cdef Search* s = self.s
+        cdef Search* m
+        cdef int w, stop
+        if self.shared:
+            self.shared = False
+            for w in range(self.workers):
+                m = &self.members[w]
+                self.team.done_expanded += m.counters.expanded
+                self.team.done_generated += m.counters.generated
+                if m.next_bound < s.next_bound:
+                    s.next_bound = m.next_bound
+            self.team.live_expanded = 0
+            self.team.live_generated = 0
+            stop = self.team.stop
+            if stop == STATUS_SOLVED:
+                s.counters.depth = s.bound
+            if stop != STATUS_RUNNING:
+                self.status = stop
+        if self.status != STATUS_RUNNING:
+            return True
+        if s.next_bound >= INFINITE:
+            self.status = STATUS_EXHAUSTED
+            return True
+        s.bound = s.next_bound
+        return False
+
+    def snapshot(self):
+        """``(expanded, generated, seconds, bound)`` so far, over every thread."""
+        cdef Search* s = self.s
+        return (
+            s.counters.expanded + self.team.done_expanded + atomic_read(&self.team.live_expanded),
+            s.counters.generated + self.team.done_generated
+            + atomic_read(&self.team.live_generated),
+            elapsed(&s.control),
+            s.bound,
+        )
+
+    def result(self):
+        """The finished search's ``CoreResult``."""
+        cdef Search* s = self.s
+        cdef Search* solver = s if self.solver < 0 else &self.members[self.solver]
+        cdef const uint8_t* path = &solver.path[0]
+        cdef int i, status = self.status
+        moves = "".join([DIRECTION_LETTERS[path[i]] for i in range(s.counters.depth)]
+                        ) if status == STATUS_SOLVED else ""
+        return core_result(
+            status,
+            moves,
+            s.counters.expanded + self.team.done_expanded,
+            s.counters.generated + self.team.done_generated,
+            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
+            (self.workers + 1) * sizeof(Search)
+            + (self.frontier.capacity + self.spare.capacity) * sizeof(Node),
+            elapsed(&s.control),
+            s.counters.depth,
+            s.counters.iterations,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# The Python entry.
+
 def idastar(
     const uint8_t[::1] cells,
     int blank,
@@ -281,6 +670,7 @@ def idastar(
     double time_limit=0.0,
     int max_depth=-1,
     progress=None,
+    int workers=1,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
 
@@ -299,7 +689,11 @@ def idastar(
     node_limit, time_limit, max_depth
         Limits (0, 0.0 and -1 mean none); DEPTH_LIMIT before a bound above ``max_depth``.
     progress : callable, optional
-        ``progress(expanded, generated, seconds, bound)``, at most every 2**16 expansions.
+        ``progress(expanded, generated, seconds, bound)``, at most every 2**16 expansions
+        (with ``workers > 1``, from the calling thread, also while the pool threads search).
+    workers : int
+        Threads for the large iterations (see the module docstring); 1: the serial search,
+        whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
 
     Returns
     -------
@@ -307,6 +701,10 @@ def idastar(
         Moves are blank directions.
     """
     cdef Search* s
+    cdef Search* owned
+    cdef Node root
+    cdef _Team team
+    cdef int64_t switch_after
     cdef list keep = []
     cdef int status, cell, n = rows * cols
     cdef unsigned int present = 0
@@ -321,6 +719,8 @@ def idastar(
         raise ValueError("cells must hold every tile 0..n-1 once")
     if not 0 <= goal_blank < n:
         raise ValueError(f"goal blank {goal_blank} is not a cell")
+    if workers < 1:
+        raise ValueError(f"expected workers >= 1, got {workers}")
     s = <Search*>malloc(sizeof(Search))
     if s == NULL:
         raise MemoryError()
@@ -333,10 +733,21 @@ def idastar(
         init_counters(&s.counters)
         init_control(&s.control, node_limit, time_limit, 0, progress)
         s.status = STATUS_RUNNING
+        s.member.team = NULL
+        s.collector = NULL
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
+        init_root(s, &root, blank)
+        switch_after = PARALLEL_FROM if workers > 1 else -1
         with nogil:
-            status = run_search(s, blank, max_depth)
+            status = run_search(s, &root, max_depth, switch_after)
+        if status == SWITCH:
+            from fastpuzzle._parallel import run_team
+
+            team = _Team.__new__(_Team)
+            owned, s = s, NULL
+            team.adopt(owned, &root, workers, max_depth, keep)
+            return run_team(team, workers, progress)
         moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
                         ) if status == STATUS_SOLVED else ""
         return core_result(

@@ -76,6 +76,8 @@ class Request:
     weight: float | None = None
     seed: int | None = None
     progress: CoreProgress | None = None
+    #: Threads (IDA* only; every other driver runs serially and is never given more than 1).
+    workers: int = 1
 
 
 Driver = Callable[[Request], CoreResult]
@@ -287,7 +289,11 @@ def _idastar(request: Request) -> CoreResult:
     from fastpuzzle import idastar
 
     return idastar.run(
-        request.problem, request.heuristic or "manhattan", request.limits, request.progress
+        request.problem,
+        request.heuristic or "manhattan",
+        request.limits,
+        request.progress,
+        workers=request.workers,
     )
 
 

@@ -150,6 +150,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                     limits=_limits(args) if not args.fast else Limits(seconds=args.time_limit),
                     progress=_show_progress if args.progress else None,
                     optimal=not args.fast,
+                    workers=1 if args.fast else args.workers,
                 )
             finally:
                 if args.progress:
@@ -327,6 +328,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--progress", action="store_true", help="show the search's bound and nodes on stderr"
+    )
+    solve.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="threads for IDA* (default: every core; 1: the serial search)",
     )
     solve.set_defaults(run=_cmd_solve)
 

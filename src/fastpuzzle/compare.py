@@ -342,6 +342,8 @@ def compare(
                     limits=limits,
                     weight=weight if algorithm == "wastar" else None,
                     seed=seed if algorithm == "random" else None,
+                    # Every method on one thread, so that times and node counts compare.
+                    workers=1,
                 )
             except UnsolvableError:
                 group = [Row(name, "", "", "unsolvable", None, None, 0, 0, 0, 0.0)]

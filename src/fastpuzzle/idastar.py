@@ -10,6 +10,9 @@ specialised kernel:
   conflict and walking distance (weighted IDA* too), ``_wide_pdb.idastar`` for additive pattern
   databases of up to 25 cells.
 
+``workers > 1`` shares the large iterations of ``_idastar`` and ``_wide_pdb`` among threads
+(:mod:`fastpuzzle._parallel`); ``_wide.idastar`` has no parallel version and runs serially.
+
 Every kernel returns the same :data:`~fastpuzzle.results.CoreResult`. Moves are U, D, L, R: the
 direction the **blank** moves.
 """
@@ -78,6 +81,7 @@ def run(
     *,
     weight: float | None = None,
     wide: bool | None = None,
+    workers: int = 1,
 ) -> CoreResult:
     """Run IDA* with ``heuristic`` on a validated problem, on the kernel that fits it.
 
@@ -97,6 +101,11 @@ def run(
         optimal.
     wide : bool, optional
         Force the wide kernel (True) on a board of up to 16 cells; default: by size.
+    workers : int
+        Threads for the large iterations of the packed kernel (boards of up to 16 cells, every
+        heuristic) and of the wide pattern-database kernel; the wide Manhattan, linear-conflict
+        and walking-distance kernel (and weighted IDA*) runs serially. 1 (the default): the
+        serial search, whose node counts are exact and reproducible.
 
     Returns
     -------
@@ -115,14 +124,16 @@ def run(
             f"unknown heuristic {heuristic!r} for idastar{where}; expected one of "
             f"{', '.join(valid)}"
         )
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"expected workers >= 1, got {workers!r}")
     # A time limit covers building the tables the heuristic needs, then the search.
     seconds = limits.seconds
     deadline = (
         time.monotonic() + seconds if seconds is not None and math.isfinite(seconds) else None
     )
     if use_wide:
-        return _run_wide(problem, entry, limits, progress, weight, deadline)
-    return _run_packed(problem, entry, limits, progress, deadline)
+        return _run_wide(problem, entry, limits, progress, weight, deadline, workers)
+    return _run_packed(problem, entry, limits, progress, deadline, workers)
 
 
 def _search_limits(limits: Limits, deadline: float | None) -> CoreLimits | None:
@@ -145,6 +156,7 @@ def _run_packed(
     limits: Limits,
     progress: CoreProgress | None,
     deadline: float | None,
+    workers: int,
 ) -> CoreResult:
     tables: object = None
     if entry.tables == "walking":
@@ -166,6 +178,7 @@ def _run_packed(
         time_limit=core.time_limit,
         max_depth=core.max_depth,
         progress=progress,
+        workers=workers,
     )
 
 
@@ -176,6 +189,7 @@ def _run_wide(
     progress: CoreProgress | None,
     weight: float | None,
     deadline: float | None,
+    workers: int,
 ) -> CoreResult:
     weighted = weight is not None and weight != 1
     if weighted and entry.tables == "pdb":
@@ -208,6 +222,7 @@ def _run_wide(
             time_limit=core.time_limit,
             max_depth=min(cap, _PDB_MAX_DEPTH),
             progress=progress,
+            workers=workers,
         )
     return _wide.idastar(
         cells,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import NoReturn
 
+from fastpuzzle._parallel import resolve_workers
 from fastpuzzle.algorithms import (
     ALGORITHMS,
     Algorithm,
@@ -34,6 +35,17 @@ from fastpuzzle.results import (
 )
 
 __all__ = ["WIDE_DEFAULT_SECONDS", "search", "solve"]
+
+
+def _check_workers(algorithm: Algorithm, workers: int | None) -> int:
+    """The threads ``algorithm`` runs on: ``workers`` (None: every core) for IDA*, else 1."""
+    if algorithm.name == "idastar":
+        return resolve_workers(workers)
+    if workers is not None and resolve_workers(workers) != 1:
+        raise ValueError(
+            f"only idastar runs on several threads, got workers={workers!r} for {algorithm.name}"
+        )
+    return 1
 
 
 def _check_options(
@@ -81,6 +93,7 @@ def _run(
     seed: int | None = None,
     progress: ProgressCallback | None = None,
     label: str | None = None,
+    workers: int = 1,
 ) -> SearchResult:
     """Every search's one path: a request to the algorithm's driver, its result as a record."""
     request = _record(
@@ -91,6 +104,7 @@ def _run(
         weight=None if weight is None else float(weight),
         seed=seed,
         progress=core_progress(progress),
+        workers=workers,
     )
     core = algorithm.driver(request)
     optimal = algorithm.optimal or (
@@ -121,6 +135,7 @@ def search(
     weight: float | None = None,
     seed: int | None = None,
     progress: ProgressCallback | None = None,
+    workers: int | None = None,
 ) -> SearchResult:
     """Run one search algorithm and report how it ended; never raises on limits.
 
@@ -144,6 +159,11 @@ def search(
         ``random`` only: seed of the walk (default: fresh randomness).
     progress : callable, optional
         Called with a :class:`SearchStats` snapshot at most every 2**16 expansions.
+    workers : int, optional
+        ``idastar`` only: threads for its large iterations (None, the default: every core this
+        process may use; 1: the serial search, whose node counts are reproducible). The length
+        found is the same on any number; the statistics sum every thread's nodes. Other
+        algorithms run serially and refuse ``workers`` other than None or 1.
 
     Returns
     -------
@@ -173,9 +193,17 @@ def search(
     if chosen.max_cells is not None and problem.board.size > chosen.max_cells:
         _refuse_size(problem, chosen, heuristic)
     heuristic_name = _check_options(chosen, heuristic, weight, seed, problem.board.shape)
+    threads = _check_workers(chosen, workers)
     try:
         return _run(
-            problem, chosen, heuristic_name, limits, weight=weight, seed=seed, progress=progress
+            problem,
+            chosen,
+            heuristic_name,
+            limits,
+            weight=weight,
+            seed=seed,
+            progress=progress,
+            workers=threads,
         )
     except TimeLimitError as error:
         # Drivers report limits as statuses; only a table build (pdb.BuildTimeLimitError) raises
@@ -204,6 +232,7 @@ def solve(
     seed: int | None = None,
     progress: ProgressCallback | None = None,
     optimal: bool = True,
+    workers: int | None = None,
 ) -> Solution:
     """Solve a board, optimally by default.
 
@@ -223,6 +252,12 @@ def solve(
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see
         :func:`fastpuzzle.constructive.solve_fast`). Only ``limits.seconds`` applies.
+    workers : int, optional
+        Threads for IDA* (the default optimal search): None, the default, uses every core this
+        process may run on; 1 gives the serial search. Several threads find a solution of the
+        same, optimal length (not always the same moves) and share the limits; Ctrl-C stops
+        them all. Boards of up to 16 cells use them with every heuristic, larger boards with
+        their pattern databases; the other searches run on one thread.
 
     Returns
     -------
@@ -249,6 +284,8 @@ def solve(
     if not optimal:
         if not is_auto or chosen_heuristic is not None or weight is not None or seed is not None:
             raise ValueError("optimal=False picks its own method: pass no algorithm or heuristic")
+        if workers is not None and resolve_workers(workers) != 1:
+            raise ValueError("optimal=False runs on one thread: pass no workers")
         from fastpuzzle.constructive import solve_fast
 
         return solve_fast(board, goal, limits=limits, progress=progress)
@@ -263,6 +300,7 @@ def solve(
                 weight=weight,
                 seed=seed,
                 progress=progress,
+                workers=workers,
             )
         )
     if weight is not None or seed is not None:
@@ -276,7 +314,15 @@ def solve(
     else:
         label, name = idastar.name, resolve_heuristic(chosen_heuristic, idastar, shape=shape).name
     run_limits = auto_limits(shape, limits)
-    result = _run(problem, idastar, name, run_limits, progress=progress, label=label)
+    result = _run(
+        problem,
+        idastar,
+        name,
+        run_limits,
+        progress=progress,
+        label=label,
+        workers=resolve_workers(workers),
+    )
     if limits is None and run_limits is not None and result.status is Status.TIME_LIMIT:
         hint = ""
         if shape == (5, 5) and name != "pdb":

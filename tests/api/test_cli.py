@@ -58,9 +58,11 @@ def test_fast_mode_solves_a_big_board(capsys):
 
 
 def test_progress_shows_the_bound_on_stderr(capsys):
-    # IDA* + Manhattan on a 50-move 4x4 board: millions of nodes, so several progress calls.
+    # IDA* + Manhattan on a 50-move 4x4 board: millions of nodes, so several progress calls on
+    # one thread (several threads report every 0.05 s, and may finish before the first report).
     board = "12 1 10 2/7 11 4 14/5 _ 9 15/8 13 6 3"
     args = ["solve", "--algorithm", "idastar", "--heuristic", "manhattan", "--progress", board]
+    args += ["--workers", "1"]
     assert main(args) == 0
     captured = capsys.readouterr()
     # Not a terminal: one report per line, no carriage returns.

@@ -74,8 +74,9 @@ def test_a_file_changed_during_a_search_changes_nothing(tmp_path: Path, change: 
                         f.write(b"\\xff" * (os.path.getsize(path) - 4096))
             calls.append(1)
 
+        # One thread: its progress comes every 65,536 expansions, so mid-search for sure.
         solution = fp.solve({BOARD_4X4}, heuristic="pdb555", progress=change,
-                            limits=fp.Limits(seconds=30))
+                            limits=fp.Limits(seconds=30), workers=1)
         print(len(solution), len(calls))
         """,
         tmp_path,

@@ -126,7 +126,8 @@ def _walk_exact(
 
 
 def _run_each(goal: Board, words: np.ndarray, heuristic: str, limits: Limits) -> ChunkResult:
-    """Larger boards: the default solver board by board (the core releases the GIL)."""
+    """Larger boards: the default solver board by board (the core releases the GIL), each on one
+    thread (``Request.workers`` is 1: the batch runs one board per thread)."""
     idastar = ALGORITHMS["idastar"]
     out = ChunkResult()
     for word in words.tolist():
@@ -200,6 +201,8 @@ def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> Chunk
                 heuristic=spec.heuristic,
                 limits=spec.limits,
                 optimal=spec.optimal,
+                # One board per thread already: a parallel search inside would oversubscribe.
+                workers=1,
             )
         except FastPuzzleError as error:
             out.add(index, -1, _error_status(error), getattr(error, "stats", None), "", str(error))

@@ -1,0 +1,355 @@
+"""Parallel IDA*: the same optimal lengths on any number of threads; limits and Ctrl-C stop all.
+
+Optimal lengths come from tests/data and tests/oracle.py. Most tests share every iteration among
+the threads from the first one, over a frontier of a few nodes per thread (the ``eager``
+fixture), so that boards searched in milliseconds go through the parallel code, down to the
+iteration that finds the goal while the frontier is being collected.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import _idastar, _parallel, _wide_pdb, idastar, large, pdb
+from fastpuzzle._result import CoreResult
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import make_problem
+from tests.api.test_limits import HARD_4X4
+from tests.instances import hard, random50
+from tests.interrupts import interrupt_after as _interrupt_after
+from tests.interrupts import interrupt_latency
+from tests.oracle import distances_3x3
+
+SOLVED, EXHAUSTED, TIME_LIMIT, NODE_LIMIT, MEMORY_LIMIT, DEPTH_LIMIT = range(6)
+
+#: random50 boards whose Manhattan IDA* takes a few million nodes at most.
+EASY = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[:6]
+
+HEURISTICS_4X4 = ["manhattan", "linear_conflict", "walking_distance", "pdb555", "pdb663"]
+HEURISTICS_3X3 = ["misplaced", "manhattan", "linear_conflict", "walking_distance", "pdb", "table"]
+
+
+@pytest.fixture(autouse=True)
+def _tmp_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # test_idastar.py's temporary cache: a test process builds 6-6-3 once for both files.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path_factory.getbasetemp() / "pdb-idastar"))
+
+
+@pytest.fixture
+def eager(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every iteration shared among the threads, over a frontier of 3 nodes per thread."""
+    for kernel in (_idastar, _wide_pdb):
+        monkeypatch.setattr(kernel, "PARALLEL_FROM", 0)
+        monkeypatch.setattr(kernel, "FRONTIER_PER_WORKER", 3)
+
+
+@pytest.fixture(scope="module")
+def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
+    """Eight 3-tile groups for 5x5 (built in milliseconds), as in test_wide_pdb.py."""
+    cells = list(range(24))
+    partition = tuple(tuple(cells[i : i + 3]) for i in range(0, 24, 3))
+    cache = tmp_path_factory.mktemp("parallel5x5")
+    pdb.build_pdb(partition, (5, 5), cache_dir=cache, progress=False)
+    database = pdb.load_pdb(partition, (5, 5), cache_dir=cache)
+    assert database is not None and database.reflect is not None
+    return database
+
+
+def _wide_pdb_core(database: pdb.Database, board: fp.Board, **options: object) -> CoreResult:
+    problem = make_problem(board, None)
+    return _wide_pdb.idastar(
+        problem.wide_cells().astype(np.uint8),
+        problem.blank,
+        problem.rows,
+        problem.cols,
+        problem.goal_blank,
+        tables=database,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def _pool_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("fastpuzzle-idastar")]
+
+
+@pytest.mark.usefixtures("eager")
+@pytest.mark.parametrize("workers", [2, 3])
+@pytest.mark.parametrize("heuristic", HEURISTICS_4X4)
+def test_random50_lengths_on_several_threads(heuristic: str, workers: int) -> None:
+    for instance in EASY:
+        result = fp.search(
+            instance.tiles, algorithm="idastar", heuristic=heuristic, workers=workers
+        )
+        assert result.status is fp.Status.SOLVED, instance.name
+        assert len(result.solution) == instance.optimal_length, instance.name
+        assert result.solution.verify()
+        assert result.stats.depth == instance.optimal_length
+
+
+@pytest.mark.usefixtures("eager")
+@pytest.mark.parametrize("heuristic", HEURISTICS_3X3)
+def test_3x3_lengths_against_the_oracle(heuristic: str) -> None:
+    distances = distances_3x3()
+    boards = random.Random(15).sample(sorted(distances), 40)
+    for board in boards:
+        result = fp.search(board, algorithm="idastar", heuristic=heuristic, workers=2)
+        assert len(result.unwrap()) == distances[board], board
+        assert result.solution.verify()
+
+
+@pytest.mark.usefixtures("eager")
+@pytest.mark.parametrize("heuristic", [*HEURISTICS_4X4, "misplaced"])
+def test_exhausted_iterations_count_every_node_once(heuristic: str) -> None:
+    # Searched to their end, the parallel iterations generate and expand exactly the nodes of
+    # the serial ones: every frontier node carries its heuristic state faithfully.
+    cases = [(i.tiles, i.optimal_length) for i in EASY[:3]]
+    if heuristic == "misplaced":
+        cases = [((8, 6, 7, 2, 5, 4, 3, 0, 1), 31)]
+    for tiles, length in cases:
+        problem = make_problem(list(tiles))
+        limits = Limits(max_depth=length - 1)
+        serial = idastar.run(problem, heuristic, limits)
+        parallel = idastar.run(problem, heuristic, limits, workers=2)
+        assert serial.status == parallel.status == DEPTH_LIMIT
+        assert (parallel.expanded, parallel.generated) == (serial.expanded, serial.generated)
+        assert parallel.iterations == serial.iterations
+
+
+@pytest.mark.usefixtures("eager")
+def test_one_worker_keeps_the_exact_node_counts() -> None:
+    for instance in EASY[:4]:
+        problem = make_problem(list(instance.tiles))
+        assert idastar.run(problem, "manhattan", Limits()).generated == (
+            instance.manhattan_ida_nodes
+        )
+        for stats in (
+            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
+            fp.solve(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
+        ):
+            assert stats.generated == instance.manhattan_ida_nodes
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_default_threshold_gives_the_same_lengths(workers: int) -> None:
+    # The default switch to threads: the first iterations serial, the large ones shared.
+    for instance in sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[4:8]:
+        solution = fp.solve(
+            instance.tiles, algorithm="idastar", heuristic="linear_conflict", workers=workers
+        )
+        assert len(solution) == instance.optimal_length
+        assert solution.verify()
+
+
+@pytest.mark.parametrize("nodes", [1, 1000, 65536, 100_003, 1_000_000])
+@pytest.mark.parametrize("eager_start", [True, False])
+def test_node_limit_stops_every_thread(
+    monkeypatch: pytest.MonkeyPatch, nodes: int, eager_start: bool
+) -> None:
+    if eager_start:
+        monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    result = fp.search(
+        HARD_4X4,
+        algorithm="idastar",
+        heuristic="manhattan",
+        limits=fp.Limits(nodes=nodes),
+        workers=2,
+    )
+    assert result.status is fp.Status.NODE_LIMIT
+    # The threads draw their expansions from one budget: never past the limit, and short of it
+    # by at most the unspent grant (2**16 expansions) of each thread.
+    assert nodes - 2 * 65536 < result.stats.expanded <= nodes
+    with pytest.raises(fp.NodeLimitError):
+        result.unwrap()
+
+
+def test_time_limit_stops_every_thread() -> None:
+    started = time.perf_counter()
+    result = fp.search(
+        HARD_4X4,
+        algorithm="idastar",
+        heuristic="manhattan",
+        limits=fp.Limits(seconds=0.2),
+        workers=2,
+    )
+    wall = time.perf_counter() - started
+    assert result.status is fp.Status.TIME_LIMIT
+    assert 0.2 <= result.stats.seconds < 1.0
+    assert wall < 1.5
+    assert result.stats.expanded > 0
+    assert not _pool_threads()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize(
+    ("board", "heuristic"),
+    [
+        (HARD_4X4, "manhattan"),
+        (HARD_4X4, "linear_conflict"),
+        (hard()[0].tiles, "pdb555"),
+    ],
+)
+def test_ctrl_c_stops_every_thread_quickly(board: tuple[int, ...], heuristic: str) -> None:
+    if heuristic.startswith("pdb"):
+        fp.solve("1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15", heuristic=heuristic)  # build it first
+    latency = interrupt_latency(
+        0.3,
+        board,
+        algorithm="idastar",
+        heuristic=heuristic,
+        limits=fp.Limits(seconds=30),
+        workers=2,
+    )
+    assert latency < 0.5
+    assert not _pool_threads()
+
+
+def test_progress_comes_from_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reports come from the waiting loop; polling often makes some certain on a fast machine.
+    monkeypatch.setattr(_parallel, "POLL_SECONDS", 0.002)
+    caller = threading.get_ident()
+    seen: list[tuple[int, int]] = []
+
+    def progress(stats: fp.SearchStats) -> None:
+        seen.append((threading.get_ident(), stats.expanded))
+
+    result = fp.search(
+        HARD_4X4,
+        algorithm="idastar",
+        heuristic="manhattan",
+        limits=fp.Limits(nodes=20_000_000),
+        progress=progress,
+        workers=2,
+    )
+    assert result.status is fp.Status.NODE_LIMIT
+    assert seen
+    assert {thread for thread, _ in seen} == {caller}
+    counts = [expanded for _, expanded in seen]
+    assert counts == sorted(counts) and counts[-1] <= result.stats.expanded
+
+
+class Stop(Exception):
+    pass
+
+
+def test_progress_exception_stops_every_thread() -> None:
+    def progress(stats: fp.SearchStats) -> None:
+        if stats.expanded > 1_000_000:
+            raise Stop(stats.expanded)
+
+    with pytest.raises(Stop):
+        fp.search(
+            HARD_4X4, algorithm="idastar", heuristic="manhattan", progress=progress, workers=2
+        )
+    assert not _pool_threads()
+
+
+def test_solve_many_runs_one_board_per_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A parallel search inside a batch thread would oversubscribe the cores: batches call the
+    # serial search, which never reaches the thread pool even when every iteration could.
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a batch started a parallel search")
+
+    monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(_parallel, "run_team", refuse)
+    tiles = [instance.tiles for instance in EASY[:3]]
+    words = np.array([fp.Board(t).packed for t in tiles], dtype=np.uint64)
+    lengths = [instance.optimal_length for instance in EASY[:3]]
+    for boards in (tiles, np.array(tiles), words):
+        result = fp.solve_many(boards, shape=(4, 4), workers=2)
+        assert result.lengths.tolist() == lengths
+
+
+def test_workers_are_checked() -> None:
+    board = "1 2 3/4 5 6/_ 7 8"
+    for workers in (None, 1, 2):
+        assert fp.search(board, algorithm="idastar", workers=workers).solution.moves == "RR"
+    for workers in (None, 1):
+        assert fp.search(board, algorithm="astar", workers=workers).solved
+    with pytest.raises(ValueError, match="only idastar"):
+        fp.search(board, algorithm="astar", workers=2)
+    with pytest.raises(ValueError, match="only idastar"):
+        fp.solve(board, algorithm="bfs", workers=4)
+    with pytest.raises(ValueError, match="one thread"):
+        fp.solve(board, optimal=False, workers=2)
+    with pytest.raises(ValueError, match="workers >= 1"):
+        fp.solve(board, workers=0)
+    for bad in (True, 1.5, "2"):
+        with pytest.raises(TypeError):
+            fp.solve(board, workers=bad)  # type: ignore[arg-type]
+
+
+def test_every_core_by_default() -> None:
+    assert _parallel.resolve_workers(None) == _parallel.available_cores() >= 1
+    assert _parallel.resolve_workers(3) == 3
+
+
+@pytest.mark.usefixtures("eager")
+@pytest.mark.parametrize("seed", range(6))
+def test_5x5_pattern_databases_on_several_threads(small_5x5: pdb.Database, seed: int) -> None:
+    board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
+    optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
+    for workers in (2, 3):
+        core = _wide_pdb_core(small_5x5, board, workers=workers)
+        assert core.status == SOLVED
+        assert len(core.moves) == core.depth == optimum
+        assert board.apply(core.moves) == fp.Board.goal((5, 5))
+    # Searched to their end, the shared iterations count exactly the serial nodes.
+    serial = _wide_pdb_core(small_5x5, board, max_depth=optimum - 1)
+    shared = _wide_pdb_core(small_5x5, board, max_depth=optimum - 1, workers=2)
+    assert serial.status == shared.status == DEPTH_LIMIT
+    assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
+
+
+@pytest.mark.usefixtures("eager")
+def test_5x5_pattern_database_limits_on_several_threads(small_5x5: pdb.Database) -> None:
+    board = fp.random_board((5, 5), rng=11)
+    core = _wide_pdb_core(small_5x5, board, node_limit=300_000, workers=2)
+    assert fp.Status.from_code(core.status) is fp.Status.NODE_LIMIT
+    assert 300_000 - 2 * 65536 < core.expanded <= 300_000
+    started = time.perf_counter()
+    core = _wide_pdb_core(small_5x5, board, time_limit=0.2, workers=2)
+    assert fp.Status.from_code(core.status) is fp.Status.TIME_LIMIT
+    assert time.perf_counter() - started < 1.5
+    assert not _pool_threads()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_5x5_pattern_database_search(small_5x5: pdb.Database) -> None:
+    sent: list[float] = []
+    timer = _interrupt_after(0.3, sent)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _wide_pdb_core(small_5x5, fp.random_board((5, 5), rng=11), time_limit=30, workers=2)
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "the search ended before the signal"
+    assert stopped - sent[0] < 0.5
+    assert not _pool_threads()
+
+
+def test_both_kernels_share_one_team_text() -> None:
+    # _idastar and _wide_pdb each hold a copy of _Team over their own types: a fix to one must
+    # reach the other.
+    def team(module: str) -> str:
+        text = (Path(fp.__file__).parent / f"{module}.pyx").read_text()
+        start = text.index("cdef class _Team:")
+        return text[start : text.index("# The Python entry.", start)]
+
+    assert team("_idastar") == team("_wide_pdb")
+
+
+def test_wide_kernels_without_threads_run_serially() -> None:
+    board = fp.scramble(fp.Board.goal((5, 5)), 40, rng=3)
+    one = fp.search(board, algorithm="idastar", heuristic="linear_conflict", workers=1)
+    two = fp.search(board, algorithm="idastar", heuristic="linear_conflict", workers=2)
+    assert len(one.solution) == len(two.solution)
+    assert one.stats.generated == two.stats.generated
