@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from functools import cache
 from typing import Any, Protocol
 
 __all__ = ["POLL_SECONDS", "available_cores", "resolve_workers", "run_team"]
@@ -28,8 +29,10 @@ POLL_SECONDS = 0.05
 _REPORT_EVERY = 1 << 16
 
 
+@cache
 def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the platform tells it)."""
+    """The cores this process may run on (its CPU affinity where the platform tells it), read
+    once per process: every solve() asks, and a board of one move takes microseconds."""
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return os.cpu_count() or 1

@@ -24,7 +24,7 @@ from math import floor
 from types import MappingProxyType
 from typing import Literal
 
-from fastpuzzle import _search
+from fastpuzzle import _search, idastar
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import (
@@ -284,10 +284,7 @@ def _random(request: Request) -> CoreResult:
 
 
 def _idastar(request: Request) -> CoreResult:
-    # IDA* for every board size picks its kernel itself; imported here so that importing the
-    # registry does not load the pattern databases.
-    from fastpuzzle import idastar
-
+    # IDA* for every board size picks its kernel itself.
     return idastar.run(
         request.problem,
         request.heuristic or "manhattan",

@@ -95,9 +95,10 @@ def _infer_shape(count: int, source: object) -> Shape:
 def _parse_token(token: str, source: str) -> int:
     if token in _BLANK_TOKENS:
         return 0
-    # ASCII digits only: str.isdigit() also takes superscripts (which int() refuses) and
-    # full-width or other scripts' digits (which int() would silently read).
-    if token.isascii() and token.isdigit():
+    # ASCII digits only (_parse_string checks the whole text is ASCII first): str.isdigit()
+    # also takes superscripts, which int() refuses, and other scripts' digits, which int()
+    # would silently read.
+    if token.isdigit():
         return int(token)
     raise InvalidBoardError(
         f"expected integer tiles or '_' for the blank, got {token!r} in {_quote(source)}"
@@ -105,6 +106,11 @@ def _parse_token(token: str, source: str) -> int:
 
 
 def _parse_string(text: str) -> tuple[list[int], Shape | None]:
+    if not text.isascii():
+        bad = next(ch for ch in text if not ch.isascii())
+        raise InvalidBoardError(
+            f"expected integer tiles or '_' for the blank, got {bad!r} in {_quote(text)}"
+        )
     lines = [line for line in _ROW_SPLIT.split(text.strip()) if line]
     if not lines:
         raise InvalidBoardError(f"expected tiles, got an empty board: {_quote(text)}")

@@ -77,10 +77,21 @@ class Limits:
         Searches that store nodes run under :attr:`memory_cap`; the others (IDA*, IDDFS) only
         under an explicit ``memory_bytes``.
         """
+        # Kept on the (frozen) instance, as every search of a session converts the same limits
+        # again; keyed on the memory limit it used, since the default cap is a module setting.
+        memory = self.memory_cap if stores_nodes else int(self.memory_bytes or 0)
+        key = "_core_storing" if stores_nodes else "_core_path"
+        kept: CoreLimits | None = self.__dict__.get(key)
+        if kept is None or kept.memory_limit != memory:
+            kept = self._convert(memory)
+            object.__setattr__(self, key, kept)
+        return kept
+
+    def _convert(self, memory: int) -> CoreLimits:
         return CoreLimits(
             int(self.nodes or 0),
             _core_seconds(self.seconds),
-            self.memory_cap if stores_nodes else int(self.memory_bytes or 0),
+            memory,
             -1 if self.max_depth is None else int(self.max_depth),
         )
 

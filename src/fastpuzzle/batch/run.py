@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle._interrupt import run_stoppable
+from fastpuzzle._parallel import available_cores
 from fastpuzzle.batch.chunk import BatchSpec, solve_chunk
 from fastpuzzle.batch.result import (
     BatchResult,
@@ -62,10 +63,7 @@ def _normalise(boards: Any, shape: Shape | None) -> tuple[Sequence[Any], bool, S
 
 
 def _default_workers() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    return available_cores()
 
 
 # -- progress ---------------------------------------------------------------------------------
