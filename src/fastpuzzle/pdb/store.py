@@ -159,6 +159,19 @@ def _stderr_progress(message: str) -> None:
         print(message.rstrip("\n"), file=sys.stderr, flush=True)
 
 
+def _group_meter(progress: Progress | None, description: str, total: int) -> Any:
+    # With the ``progress`` extra (tqdm) installed, a terminal shows a bar per group with the
+    # time left instead of the level lines; a log keeps its line every 15 s, and a callable
+    # still receives the text.
+    if progress is not _stderr_progress or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=description, unit=" placements", unit_scale=True, file=sys.stderr)
+
+
 def _build_tables(
     shape: tuple[int, int],
     goal_blank: int,
@@ -172,11 +185,23 @@ def _build_tables(
         tiles = tuple(_tile_of(c, goal_blank) for c in group)
         sparse = _is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
+        placements = _pdb.level_length(rows * cols, len(tiles), False)
+        meter = _group_meter(
+            progress, f"fastpuzzle: {label} group {number}/{len(cells)}", placements
+        )
 
         def relay(
-            level: int, reached: int, total: int, number: int = number, started: float = started
+            level: int,
+            reached: int,
+            total: int,
+            number: int = number,
+            started: float = started,
+            meter: Any = meter,
         ) -> None:
-            if progress is not None:
+            if meter is not None:
+                meter.set_postfix_str(f"level {level}", refresh=False)
+                meter.update(reached - meter.n)
+            elif progress is not None:
                 share = min(1.0, reached / max(total, 1))
                 filled = round(share * _BAR_WIDTH)
                 bar = "#" * filled + "." * (_BAR_WIDTH - filled)
@@ -186,9 +211,15 @@ def _build_tables(
                     f"{time.perf_counter() - started:.0f} s"
                 )
 
-        levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), sparse, relay)
-        table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
-        del levels
+        try:
+            levels = _pdb.build_levels(rows, cols, goal_blank, list(tiles), sparse, relay)
+            table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
+            del levels
+            if meter is not None:
+                meter.update(placements - meter.n)  # a group of every tile reaches half of them
+        finally:
+            if meter is not None:
+                meter.close()
         if progress is not None:
             progress(
                 f"fastpuzzle: pattern database {label} group {number}/{len(cells)} "
