@@ -163,11 +163,13 @@ cdef enum:
     BLOCK_BITS = 12             # placements per block: the unit of work a thread takes
     BLOCK = 1 << BLOCK_BITS
     CHECK_EVERY = 32            # blocks the main thread runs between two checks for Ctrl-C
-    # A level runs backward once fewer placements are left unreached than regions were reached
-    # at the previous one (both in 1/8ths here): from then on, looking for a neighbour holding the
-    # current code from each unreached region costs less than expanding the frontier.
-    BACKWARD_UNREACHED = 8
-    BACKWARD_FRONTIER = 8
+    # A level runs backward once the placements left unreached are fewer than a quarter of the
+    # regions reached at the previous one: from then on, looking for a neighbour holding the
+    # current code from each unreached region costs less than expanding the frontier. (Earlier,
+    # most unreached regions find none, level after level: on 7-8's groups switching where the
+    # two counts meet cost 10% more than never switching.)
+    BACKWARD_UNREACHED = 4
+    BACKWARD_FRONTIER = 1
 
 cdef enum Pass:
     FORWARD = 0
@@ -507,6 +509,17 @@ cdef uint64_t reach(Job* job, Decoder* dec, uint64_t rank, uint64_t unseen,
     return out
 
 
+cdef inline uint64_t frontier_in(const void* state, uint64_t byte, uint64_t current8,
+                                 uint64_t low8) noexcept nogil:
+    # Whether 64 bytes of the state array hold a cell with the current code (a fixed count of
+    # steps without branches, which the compiler can turn into wide instructions).
+    cdef uint64_t found = 0
+    cdef int i
+    for i in range(8):
+        found |= cells_with(fp_eight(state, byte + 8 * i), current8, low8)
+    return found
+
+
 cdef void scan_block(Job* job, uint64_t block, uint64_t* counts) noexcept nogil:
     cdef Decoder dec
     cdef Batch batches[2]
@@ -523,6 +536,12 @@ cdef void scan_block(Job* job, uint64_t block, uint64_t* counts) noexcept nogil:
     reset_decoder(&job.b, &dec)
     rank = first
     while rank < last:
+        if job.kind == FORWARD and (rank & (8 * per - 1)) == 0 and not frontier_in(
+            job.state, rank * <uint64_t>(job.width // 8), current8, low8
+        ):
+            # Most words hold no current region: 64 bytes at once pass them by.
+            rank += 8 * per
+            continue
         eight = fp_eight(job.state, rank * <uint64_t>(job.width // 8))
         if job.kind == FORWARD:
             if not cells_with(eight, current8, low8):
