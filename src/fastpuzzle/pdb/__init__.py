@@ -14,11 +14,12 @@ and offset is checked against the file's real length, and a file that fails any 
 used (it is rebuilt, or reported missing). Tables are memory-mapped read-only, so threads and
 processes share one copy.
 
-4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of a
-few minutes (``fastpuzzle pdb build 7-8`` or :func:`build_pdb`), never started by ``solve()``.
-The 5x5 partition ``"6-6-6-6"`` (four groups of 127.5 M placements, about 8 minutes and 1.1 GiB
-while building, 243 MiB on disk) is built the same way, once; boards of 17 to 25 cells use a
-database only once it is on disk.
+4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of
+about a minute and a half on two cores and 1.5 GiB (``fastpuzzle pdb build 7-8`` or
+:func:`build_pdb`), never started by ``solve()``.
+The 5x5 partition ``"6-6-6-6"`` (four groups of 127.5 M placements, about a minute and a half on
+two cores and 1.3 GiB while building, 243 MiB on disk) is built the same way, once; boards of 17
+to 25 cells use a database only once it is on disk.
 
 One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the

@@ -294,7 +294,9 @@ def build_pdb(
     cache_dir : path, optional
         Overrides ``$FASTPUZZLE_CACHE`` and the user's cache directory.
     progress : bool or callable
-        True: messages on stderr; a callable receives each message; False: silent.
+        True: progress on stderr (on a terminal with tqdm installed, the ``progress`` extra, a
+        bar per group with the time left; else a line per level); a callable receives each
+        message; False: silent.
     force : bool
         Rebuild even when a good file exists.
 
