@@ -12,9 +12,9 @@ per free cell (the cells the group leaves free, in order), each cell of a region
 region's code: 0 not reached yet, 3 reached at an earlier level, 1 or 2 (alternately) reached at
 the current level or at the next one. Each level scans the words in order. Forward, a word holding
 current cells expands those regions and marks each unreached neighbouring region with the next
-code; once fewer placements are left unreached than regions were just reached, backward, a word
-holding unreached regions marks those with a neighbour holding the current code. Forward scans
-skip blocks that the previous level marked nothing in, so early levels cost little.
+code; once the placements left unreached are under a quarter of the regions just reached,
+backward, a word holding unreached regions marks those with a neighbour holding the current code.
+Forward scans skip blocks that the previous level marked nothing in, so early levels cost little.
 
 Blocks of words are shared out to threads (Python threads, each running with the GIL released)
 as they come free. Marks are atomic ORs of the same code into cells that held 0, so they commute:
@@ -774,8 +774,9 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     that bring them home, whatever the other tiles do. ``progress(level, reached, total)``
     (placements reached so far, of ``total``) is called after each BFS level; Ctrl-C is honoured
     within a fraction of a second. ``threads``: how many share the work (default: every usable
-    core). ``backward_from``: the level from which scans run backward (default: once fewer
-    placements are left unreached than regions were just reached; tests force either way).
+    core). ``backward_from``: the level from which scans run backward (default: once the
+    placements left unreached are under a quarter of the regions just reached; tests force either
+    way).
     """
     cdef _Run run = new_run(threads)
     cdef Job* job = &run.job
