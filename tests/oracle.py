@@ -44,3 +44,62 @@ def distances_from(goal: Tiles, rows: int, cols: int) -> dict[Tiles, int]:
 def distances_3x3() -> dict[Tiles, int]:
     """Distance to 1..8 then blank of all 181,440 solvable 3x3 boards."""
     return distances_from((1, 2, 3, 4, 5, 6, 7, 8, 0), 3, 3)
+
+
+def group_distances(
+    rows: int, cols: int, goal_blank: int, cells: tuple[int, ...]
+) -> dict[tuple[int, ...], int]:
+    """Fewest moves of the group's tiles (blank steps elsewhere free) from every placement home.
+
+    A plain 0-1 BFS over (placement, blank cell), written independently of ``_pdb``: moves are
+    reversible, so distances from the goal are distances to it.
+    """
+    n = rows * cols
+
+    def neighbours(cell: int) -> list[int]:
+        r, c = divmod(cell, cols)
+        out = []
+        if r > 0:
+            out.append(cell - cols)
+        if r < rows - 1:
+            out.append(cell + cols)
+        if c > 0:
+            out.append(cell - 1)
+        if c < cols - 1:
+            out.append(cell + 1)
+        return out
+
+    start = (cells, goal_blank)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        placement, blank = state
+        for target in neighbours(blank):
+            if target in placement:
+                slot = placement.index(target)
+                moved = (*placement[:slot], blank, *placement[slot + 1 :])
+                child, cost = (moved, target), 1
+            else:
+                child, cost = (placement, target), 0
+            step = dist[state] + cost
+            if step < dist.get(child, n * n * n):
+                dist[child] = step
+                if cost:
+                    queue.append(child)
+                else:
+                    queue.appendleft(child)
+    best: dict[tuple[int, ...], int] = {}
+    for (placement, _), value in dist.items():
+        best[placement] = min(value, best.get(placement, value))
+    return best
+
+
+def compact_rank(placement: tuple[int, ...], n: int) -> int:
+    """Index of a placement (a cell per tile) among all placements of as many tiles on n cells,
+    in lexicographic order of the cells."""
+    rank, free = 0, list(range(n))
+    for cell in placement:
+        rank = rank * len(free) + free.index(cell)
+        free.remove(cell)
+    return rank

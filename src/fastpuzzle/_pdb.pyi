@@ -16,6 +16,8 @@ def build_levels(
     tiles: Sequence[int],
     sparse: bool,
     progress: Callable[[int, int, int], Any] | None = None,
+    threads: int | None = None,
+    backward_from: int | None = None,
     deadline: float | None = None,
 ) -> npt.NDArray[np.uint8]: ...
 def pack_table(
@@ -25,6 +27,7 @@ def pack_table(
     goal_blank: int,
     tiles: Sequence[int],
     sparse: bool,
+    threads: int | None = None,
 ) -> tuple[npt.NDArray[np.uint8], bool]: ...
 def table_length(cells: int, k: int, sparse: bool, nibble: bool) -> int: ...
 def walking_table(

@@ -1,10 +1,27 @@
-"""Pattern-database construction (0-1 BFS tracking the blank) and walking-distance tables.
+"""Pattern-database construction (a breadth-first search tracking the blank) and walking-distance
+tables.
 
 A group's abstract state is the cells of its k tiles plus the blank's cell. Moving the blank onto a
 cell no group tile holds costs 0; sliding a group tile costs 1. States that differ only by where
-the blank sits in one connected region of free cells are therefore the same, so the builder keys a
-state by (placement, lowest cell of the blank's region) and runs a plain BFS on unit-cost moves.
-The value of a placement is the least over blank cells: the level at which BFS first reaches it.
+the blank sits in one connected region of free cells are therefore the same, so the builder's
+states are (placement, region of free cells) and it runs a plain BFS on unit-cost moves. The value
+of a placement is the least over its regions: the level at which BFS first reaches it.
+
+The BFS keeps no queue: one word per placement (by compact rank) is the frontier. It holds 2 bits
+per free cell (the cells the group leaves free, in order), each cell of a region holding its
+region's code: 0 not reached yet, 3 reached at an earlier level, 1 or 2 (alternately) reached at
+the current level or at the next one. Each level scans the words in order. Forward, a word holding
+current cells expands those regions and marks each unreached neighbouring region with the next
+code; once the placements left unreached are under a quarter of the regions just reached,
+backward, a word holding unreached regions marks those with a neighbour holding the current code.
+Forward scans skip blocks that the previous level marked nothing in, so early levels cost little.
+
+Blocks of words are shared out to threads (Python threads, each running with the GIL released)
+as they come free. Marks are atomic ORs of the same code into cells that held 0, so they commute:
+the interleaving changes nothing, and the levels are exactly those of a one-thread BFS. Threads
+started by the interpreter need no OpenMP (no compile flags, and no runtime that breaks in a
+forked child); the main thread checks for Ctrl-C between blocks. Compilers without GCC-style
+atomics build a one-thread builder.
 
 Tables store ``(value - Manhattan distance of the group's tiles) / 2`` (always a whole number:
 every tile move changes that Manhattan distance by one), 4 bits per entry where every entry fits,
@@ -13,31 +30,157 @@ built (5x5 and rectangles such as 4x6 or 3x8); past 16 cells a group's cells are
 slot and only compact tables are made (a sparse 32**k range would be mostly empty).
 """
 
+import os
+import threading
 from time import monotonic
 
 import numpy as np
 
-from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
-from fastpuzzle._interrupt cimport check_interrupt
-from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL
 from fastpuzzle._ranking cimport compact_rank_bits, init_weights, lowest_bit
 
+from fastpuzzle._control cimport monotonic_seconds
+from fastpuzzle._interrupt cimport poll_interrupt
+
 cdef extern from *:
-    void prefetch "__builtin_prefetch"(const void* address) nogil
+    """
+    #include <stdint.h>
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__GNUC__) || defined(__clang__)
+    #define FP_THREADS 1
+    #define FP_LOAD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+    #define FP_OR(p, v) __atomic_fetch_or((p), (v), __ATOMIC_RELAXED)
+    #define FP_PREFETCH(p) __builtin_prefetch(p)
+    static inline uint64_t fp_take(uint64_t* p, uint64_t v) {
+        return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    }
+    static inline int fp_flag(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void fp_raise(int* p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
+    static inline void fp_set_byte(uint8_t* p) { __atomic_store_n(p, 1, __ATOMIC_RELAXED); }
+    static inline void fp_max(int* p, int v) {
+        int seen = __atomic_load_n(p, __ATOMIC_RELAXED);
+        while (v > seen && !__atomic_compare_exchange_n(p, &seen, v, 1, __ATOMIC_RELAXED,
+                                                        __ATOMIC_RELAXED)) {}
+    }
+    #else
+    /* No atomics known: the builder runs on one thread, where plain accesses do. */
+    #define FP_THREADS 0
+    #define FP_LOAD(p) (*(p))
+    #define FP_PREFETCH(p) ((void)(p))
+    static inline uint64_t fp_take(uint64_t* p, uint64_t v) {
+        uint64_t old = *p;
+        *p = old + v;
+        return old;
+    }
+    static inline int fp_flag(const int* p) { return *p; }
+    static inline void fp_raise(int* p) { *p = 1; }
+    static inline void fp_set_byte(uint8_t* p) { *p = 1; }
+    static inline void fp_max(int* p, int v) { if (v > *p) *p = v; }
+    #endif
+
+    /* A word of the state array, 16, 32 or 64 bits wide. */
+    static inline uint64_t fp_word(const void* s, int width, uint64_t i) {
+        if (width == 16) return FP_LOAD((const uint16_t*)s + i);
+        if (width == 32) return FP_LOAD((const uint32_t*)s + i);
+        return FP_LOAD((const uint64_t*)s + i);
+    }
+
+    /* ORs bits into a word; returns the word before. */
+    static inline uint64_t fp_mark(void* s, int width, uint64_t i, uint64_t bits) {
+    #if FP_THREADS
+        if (width == 16) return FP_OR((uint16_t*)s + i, (uint16_t)bits);
+        if (width == 32) return FP_OR((uint32_t*)s + i, (uint32_t)bits);
+        return FP_OR((uint64_t*)s + i, bits);
+    #else
+        uint64_t old = fp_word(s, width, i);
+        if (width == 16) ((uint16_t*)s)[i] = (uint16_t)(old | bits);
+        else if (width == 32) ((uint32_t*)s)[i] = (uint32_t)(old | bits);
+        else ((uint64_t*)s)[i] = old | bits;
+        return old;
+    #endif
+    }
+
+    /* Eight bytes of the state array at once, to skip words with nothing to do. A stale
+       value only costs a word-by-word look: what decides is read word by word, atomically. */
+    static inline uint64_t fp_eight(const void* s, uint64_t byte) {
+        uint64_t out;
+        memcpy(&out, (const char*)s + byte, 8);
+        return out;
+    }
+
+    static inline void fp_prefetch_word(const void* s, int width, uint64_t i) {
+        FP_PREFETCH((const char*)s + i * (uint64_t)(width / 8));
+    }
+
+    /* Zeroed memory for the state array, on 2 MiB huge pages where the system has them: its
+       reads and writes land anywhere in up to a gigabyte, and with 4 KiB pages nearly every one
+       would also miss the TLB. */
+    #if defined(__unix__) || defined(__APPLE__)
+    #include <sys/mman.h>
+    #define FP_HUGE ((uint64_t)2 << 20)
+    static void* fp_map(uint64_t bytes, void** base, uint64_t* mapped) {
+        char* p = (char*)mmap(NULL, bytes + FP_HUGE, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char* aligned;
+        if (p == MAP_FAILED) return NULL;
+        *base = p;
+        *mapped = bytes + FP_HUGE;
+        aligned = (char*)(((uintptr_t)p + FP_HUGE - 1) & ~(uintptr_t)(FP_HUGE - 1));
+    #ifdef MADV_HUGEPAGE
+        madvise(aligned, bytes, MADV_HUGEPAGE);
+    #endif
+        return aligned;
+    }
+    static void fp_unmap(void* base, uint64_t mapped) { if (base) munmap(base, mapped); }
+    #else
+    static void* fp_map(uint64_t bytes, void** base, uint64_t* mapped) {
+        *base = calloc(bytes, 1);
+        *mapped = bytes;
+        return *base;
+    }
+    static void fp_unmap(void* base, uint64_t mapped) { free(base); }
+    #endif
+    """
+    enum: FP_THREADS
+    uint64_t fp_take(uint64_t* p, uint64_t v) noexcept nogil
+    int fp_flag(const int* p) noexcept nogil
+    void fp_raise(int* p) noexcept nogil
+    void fp_set_byte(uint8_t* p) noexcept nogil
+    void fp_max(int* p, int v) noexcept nogil
+    uint64_t fp_word(const void* s, int width, uint64_t i) noexcept nogil
+    uint64_t fp_mark(void* s, int width, uint64_t i, uint64_t bits) noexcept nogil
+    uint64_t fp_eight(const void* s, uint64_t byte) noexcept nogil
+    void fp_prefetch_word(const void* s, int width, uint64_t i) noexcept nogil
+    void* fp_map(uint64_t bytes, void** base, uint64_t* mapped) noexcept nogil
+    void fp_unmap(void* base, uint64_t mapped) noexcept nogil
 
 cdef enum:
     UNSEEN = 255
-    SLICE = 1 << 18             # states expanded between two checks for Ctrl-C
     BUILD_MAX_CELLS = 25
     MAX_CHILDREN = 4 * BUILD_MAX_CELLS
+    BLOCK_BITS = 12             # placements per block: the unit of work a thread takes
+    BLOCK = 1 << BLOCK_BITS
+    CHECK_EVERY = 32            # blocks the main thread runs between two checks for Ctrl-C
+    # A level runs backward once the placements left unreached are fewer than a quarter of the
+    # regions reached at the previous one: from then on, looking for a neighbour holding the
+    # current code from each unreached region costs less than expanding the frontier. (Earlier,
+    # most unreached regions find none, level after level: on 7-8's groups switching where the
+    # two counts meet cost 10% more than never switching.)
+    BACKWARD_UNREACHED = 4
+    BACKWARD_FRONTIER = 1
     WALKING_SLICE = 4096        # walking-distance states between two looks at the deadline
 
 
 class DeadlinePassed(Exception):
     """A build was given a deadline (``time.monotonic()`` seconds) and it passed first."""
+
+
+cdef enum Pass:
+    FORWARD = 0
+    BACKWARD = 1
+    PACK = 2
 
 
 cdef struct Builder:
@@ -46,27 +189,50 @@ cdef struct Builder:
     int n
     int k
     int bits                    # bits per slot of a sparse index: 4 up to 16 cells, else 5
-    uint64_t slot_mask
-    int8_t neighbour[BUILD_MAX_CELLS][4]
     int8_t row_of[BUILD_MAX_CELLS]
     int8_t col_of[BUILD_MAX_CELLS]
     int home[BUILD_MAX_CELLS]   # [slot] -> goal cell of the slot's tile
     unsigned int not_first_col  # cells not in the first column
     unsigned int not_last_col
-    int sparse                  # 1: states keyed by sparse index (k <= 6), 0: by compact rank
+    int sparse                  # 1: tables indexed by sparse index (k <= 6), 0: by compact rank
     uint64_t weight[BUILD_MAX_CELLS]
     uint64_t placements
-    uint64_t filled             # placements reached so far (what progress reports)
-    # [key] -> blank cells of the regions queued so far: 16-bit masks up to 16 cells (half the
-    # memory of the 7-8 build), 32-bit ones past that
-    uint16_t* seen16
-    uint32_t* seen32
-    uint8_t* level              # [placement] -> BFS level first reached (UNSEEN: not yet)
-    uint64_t* now
-    uint64_t now_len
-    uint64_t* nxt
-    uint64_t nxt_len
-    uint64_t nxt_cap
+
+
+cdef struct Decoder:
+    # A placement decoded from its compact rank. It is kept from one rank to the next: ranks met
+    # in increasing order mostly differ in their last slots, and only those are worked out again.
+    uint64_t quotient[BUILD_MAX_CELLS]          # [slot] -> rank // weight[slot]
+    int pos[BUILD_MAX_CELLS]                    # [slot] -> cell
+    unsigned int before[BUILD_MAX_CELLS + 1]    # [slot] -> cells of the slots before it
+    int8_t slot_at[BUILD_MAX_CELLS]             # [cell] -> slot, -1: none
+
+
+cdef struct Job:
+    # What the threads of one pass share.
+    Builder b
+    void* state                 # [rank] -> word of 2-bit codes, one per free cell
+    int width                   # bits per word: 16, 32 or 64
+    uint64_t low                # 01 repeated over the free cells of a word
+    uint8_t* levels             # [rank] -> BFS level first reached, UNSEEN: not yet
+    uint8_t* dirty              # [block] -> 1 where the current level's regions may lie
+    uint8_t* dirty_next
+    uint64_t blocks
+    int kind                    # a Pass
+    int level
+    int current                 # code of the current level's regions: 1 or 2
+    uint64_t next_block
+    uint64_t new_regions
+    uint64_t new_placements
+    int stop
+    double deadline             # CLOCK_MONOTONIC seconds (time.monotonic()); 0: none
+    int deadline_passed
+    # pack_table's pass
+    const uint8_t* values
+    uint8_t* extra
+    int largest
+    int bad
+    int distance[BUILD_MAX_CELLS][BUILD_MAX_CELLS]  # [slot][cell] -> Manhattan distance home
 
 
 cdef inline unsigned int flood(const Builder* b, int start, unsigned int free_cells) noexcept nogil:
@@ -80,116 +246,492 @@ cdef inline unsigned int flood(const Builder* b, int start, unsigned int free_ce
         region = grown
 
 
-cdef inline uint64_t unrank(const Builder* b, uint64_t rank, int* pos) noexcept nogil:
-    # The cells of each slot for a compact rank; returns the sparse index.
-    cdef unsigned int used = 0
-    cdef uint64_t index = 0, digit
-    cdef int slot, cell, count
-    for slot in range(b.k):
-        digit = rank // b.weight[slot]
-        rank -= digit * b.weight[slot]
-        count = -1
-        for cell in range(b.n):
-            if not (used >> cell) & 1:
-                count += 1
-                if count == <int>digit:
-                    break
-        pos[slot] = cell
-        used |= 1u << cell
-        index |= (<uint64_t>cell) << (b.bits * slot)
-    return index
-
-
-cdef int push(Builder* b, uint64_t state) except -1 nogil:
-    cdef uint64_t* grown
-    if b.nxt_len == b.nxt_cap:
-        b.nxt_cap = b.nxt_cap * 2 if b.nxt_cap else 1 << 16
-        grown = <uint64_t*>realloc(b.nxt, b.nxt_cap * sizeof(uint64_t))
-        if grown == NULL:
-            with gil:
-                raise MemoryError()
-        b.nxt = grown
-    b.nxt[b.nxt_len] = state
-    b.nxt_len += 1
-    return 0
-
-
-cdef inline uint64_t key_of(const Builder* b, uint64_t index) noexcept nogil:
-    return index if b.sparse else compact_rank_bits(index, b.k, b.weight, b.bits)
-
-
-cdef inline void prefetch_seen(const Builder* b, uint64_t key) noexcept nogil:
-    if b.seen16 != NULL:
-        prefetch(&b.seen16[key])
-    else:
-        prefetch(&b.seen32[key])
-
-
-cdef inline unsigned int seen_of(const Builder* b, uint64_t key) noexcept nogil:
-    return b.seen16[key] if b.seen16 != NULL else b.seen32[key]
-
-
-cdef inline void mark_seen(Builder* b, uint64_t key, unsigned int region) noexcept nogil:
-    if b.seen16 != NULL:
-        b.seen16[key] |= <uint16_t>region
-    else:
-        b.seen32[key] |= region
-
-
-cdef int expand(Builder* b, uint64_t state, int next_level) except -1 nogil:
-    # state = sparse index * 32 + the lowest cell of the blank's region.
-    cdef int slot_at[BUILD_MAX_CELLS]
-    cdef uint64_t keys[MAX_CHILDREN]
-    cdef uint64_t indices[MAX_CHILDREN]
-    cdef unsigned int frees[MAX_CHILDREN]
-    cdef int targets[MAX_CHILDREN]
-    cdef uint64_t index = state >> 5, child_key
-    cdef int start = state & 31, cell, d, q, slot, n = 0, i
-    cdef unsigned int occupied = 0, full = (1u << b.n) - 1, region, bits, child_region
-    for cell in range(b.n):
-        slot_at[cell] = -1
-    for slot in range(b.k):
-        cell = (index >> (b.bits * slot)) & b.slot_mask
-        occupied |= 1u << cell
-        slot_at[cell] = slot
-    region = flood(b, start, full & ~occupied)
-    bits = region
-    # First every child's key, with its seen entry prefetched: the table lookups are cache misses,
-    # and issuing them together lets them overlap.
-    while bits:
-        cell = lowest_bit(bits)
+cdef inline int nth_bit(unsigned int bits, int nth) noexcept nogil:
+    while nth > 0:
         bits &= bits - 1
-        for d in range(4):
-            q = b.neighbour[cell][d]
-            if q == NO_CELL or slot_at[q] < 0:
-                continue
-            # The group tile on q slides onto the blank's cell; the blank lands on q.
-            slot = slot_at[q]
-            indices[n] = (index + ((<uint64_t>cell) << (b.bits * slot))
-                          - ((<uint64_t>q) << (b.bits * slot)))
-            keys[n] = key_of(b, indices[n])
-            frees[n] = full & ~(occupied ^ (1u << q) ^ (1u << cell))
-            targets[n] = q
-            prefetch_seen(b, keys[n])
-            n += 1
-    for i in range(n):
-        child_key = keys[i]
-        q = targets[i]
-        # seen[key] has a bit for every blank cell of every region already queued, so a repeat
-        # costs one test and only a new region is flooded.
-        if (seen_of(b, child_key) >> q) & 1:
+        nth -= 1
+    return lowest_bit(bits)
+
+
+cdef inline void reset_decoder(const Builder* b, Decoder* dec) noexcept nogil:
+    cdef int slot, cell
+    for slot in range(b.k):
+        dec.quotient[slot] = <uint64_t>-1     # no rank: the first decode works out every slot
+        dec.pos[slot] = 0
+    for cell in range(BUILD_MAX_CELLS):
+        dec.slot_at[cell] = -1
+    dec.before[0] = 0
+
+
+cdef inline void decode(const Builder* b, Decoder* dec, uint64_t rank) noexcept nogil:
+    # Slot s's digit is quotient[s] - quotient[s - 1] * (n - s): the cell it picks among those
+    # the earlier slots left free. Quotients are compared from the last slot up, and the first
+    # that is unchanged leaves every earlier slot as it was.
+    cdef int slot = b.k - 1, first, digit
+    cdef uint64_t quotient = rank
+    cdef unsigned int full = (1u << b.n) - 1
+    while slot >= 0 and dec.quotient[slot] != quotient:
+        dec.quotient[slot] = quotient
+        if quotient <= 0xffffffffu:
+            # A 32-bit division takes a fraction of the time of a 64-bit one.
+            quotient = <unsigned int>quotient // <unsigned int>(b.n - slot)
+        else:
+            quotient //= <uint64_t>(b.n - slot)
+        slot -= 1
+    first = slot + 1
+    for slot in range(first, b.k):
+        dec.slot_at[dec.pos[slot]] = -1
+    for slot in range(first, b.k):
+        digit = <int>(dec.quotient[slot]
+                      - (dec.quotient[slot - 1] * <uint64_t>(b.n - slot) if slot else 0))
+        dec.pos[slot] = nth_bit(full & ~dec.before[slot], digit)
+        dec.before[slot + 1] = dec.before[slot] | (1u << dec.pos[slot])
+        dec.slot_at[dec.pos[slot]] = slot
+
+
+cdef struct Word:
+    # What expanding a placement needs beyond its decoded cells.
+    unsigned int occupied
+    unsigned int free_cells
+    int below[BUILD_MAX_CELLS]  # [cell] -> free cells below it: a free cell's index among them
+
+
+cdef inline void describe(const Builder* b, const Decoder* dec, Word* w) noexcept nogil:
+    cdef int cell, count = 0
+    w.occupied = dec.before[b.k]
+    w.free_cells = ((1u << b.n) - 1) & ~w.occupied
+    for cell in range(b.n):
+        w.below[cell] = count
+        count += (w.free_cells >> cell) & 1
+
+
+cdef inline uint64_t vertical_rank(const Builder* b, const Decoder* dec, const Word* w,
+                                   uint64_t rank, int source, int target) noexcept nogil:
+    # The rank once the tile on source slides to target, a row away. Its slot's digit moves by
+    # the cells between them less those the earlier slots hold; each later slot whose cell lies
+    # between gains or loses one used cell below it. (A sideways move has no cell between: the
+    # digit moves by one.)
+    cdef int slot = dec.slot_at[source], other
+    cdef int64_t weight = <int64_t>b.weight[slot]
+    cdef int64_t change = (target - source) * weight
+    cdef unsigned int between
+    if target > source:
+        between = ((1u << target) - (2u << source)) & w.occupied
+        while between:
+            other = dec.slot_at[lowest_bit(between)]
+            change += -weight if other < slot else <int64_t>b.weight[other]
+            between &= between - 1
+    else:
+        between = ((1u << source) - (2u << target)) & w.occupied
+        while between:
+            other = dec.slot_at[lowest_bit(between)]
+            change += weight if other < slot else -<int64_t>b.weight[other]
+            between &= between - 1
+    return rank + <uint64_t>change
+
+
+cdef inline int child_index(const Word* w, int cell, int source, int target) noexcept nogil:
+    # Index of cell among the free cells once the tile on source has slid to target.
+    return w.below[cell] + (source < cell) - (target < cell)
+
+
+cdef inline uint64_t child_marks(const Job* job, const Word* w, unsigned int region,
+                                 int source, int target) noexcept nogil:
+    # A bit at 2 * (index among the child's free cells) for each cell of region.
+    cdef uint64_t out = 0
+    cdef int cell
+    if region == (w.free_cells ^ (1u << source) ^ (1u << target)):
+        return job.low
+    while region:
+        cell = lowest_bit(region)
+        region &= region - 1
+        out |= (<uint64_t>1) << (2 * child_index(w, cell, source, target))
+    return out
+
+
+cdef inline uint64_t own_marks(const Job* job, const Word* w, unsigned int region) noexcept nogil:
+    cdef uint64_t out = 0
+    cdef int cell
+    if region == w.free_cells:
+        return job.low
+    while region:
+        cell = lowest_bit(region)
+        region &= region - 1
+        out |= (<uint64_t>1) << (2 * w.below[cell])
+    return out
+
+
+cdef inline unsigned int gather(unsigned int free_cells, uint64_t marks) noexcept nogil:
+    # The cells whose bit is set in marks (one bit at 2 * index among the free cells).
+    cdef unsigned int out = 0
+    cdef int cell
+    while free_cells:
+        cell = lowest_bit(free_cells)
+        free_cells &= free_cells - 1
+        if marks & 1:
+            out |= 1u << cell
+        marks >>= 2
+    return out
+
+
+cdef inline uint64_t cells_with(uint64_t word, uint64_t pattern, uint64_t low) noexcept nogil:
+    # A bit at 2 * i for each free cell i whose code in word is the one repeated in pattern.
+    cdef uint64_t x = word ^ pattern
+    return ~(x | (x >> 1)) & low
+
+
+cdef inline int children(const Job* job, const Decoder* dec, const Word* w, uint64_t rank,
+                         unsigned int region, uint64_t* ranks, int8_t* sources, int8_t* targets,
+                         int8_t* shifts, int n) noexcept nogil:
+    # Appends the placements one tile move away with the blank in region (the tile on a cell
+    # next to the region slides onto it; the blank lands where the tile was), their words
+    # fetched ahead: those reads miss the cache, and issuing them together lets them overlap.
+    # One mask per direction keeps the branches few and predictable. shifts: 2 * the index of
+    # the tile's old cell among the child's free cells, where the child's region code sits.
+    cdef const Builder* b = &job.b
+    cdef unsigned int m
+    cdef int c, q
+    m = region & (w.occupied >> 1) & b.not_last_col
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        q = c + 1
+        ranks[n] = rank - b.weight[dec.slot_at[q]]
+        sources[n] = q
+        targets[n] = c
+        shifts[n] = 2 * w.below[c]
+        fp_prefetch_word(job.state, job.width, ranks[n])
+        n += 1
+    m = region & (w.occupied << 1) & b.not_first_col
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        q = c - 1
+        ranks[n] = rank + b.weight[dec.slot_at[q]]
+        sources[n] = q
+        targets[n] = c
+        shifts[n] = 2 * w.below[c]
+        fp_prefetch_word(job.state, job.width, ranks[n])
+        n += 1
+    m = region & (w.occupied >> b.cols)
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        q = c + b.cols
+        ranks[n] = vertical_rank(b, dec, w, rank, q, c)
+        sources[n] = q
+        targets[n] = c
+        shifts[n] = 2 * (w.below[q] - 1)
+        fp_prefetch_word(job.state, job.width, ranks[n])
+        n += 1
+    m = region & (w.occupied << b.cols)
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        q = c - b.cols
+        ranks[n] = vertical_rank(b, dec, w, rank, q, c)
+        sources[n] = q
+        targets[n] = c
+        shifts[n] = 2 * w.below[q]
+        fp_prefetch_word(job.state, job.width, ranks[n])
+        n += 1
+    return n
+
+
+cdef struct Batch:
+    # A word's children, their words fetched ahead; settled after the next word's are fetched,
+    # so the fetches have that long to arrive.
+    Word w
+    int n
+    uint64_t ranks[MAX_CHILDREN]
+    int8_t sources[MAX_CHILDREN]
+    int8_t targets[MAX_CHILDREN]
+    int8_t shifts[MAX_CHILDREN]
+
+
+cdef void collect(Job* job, Decoder* dec, uint64_t rank, uint64_t current,
+                  Batch* batch) noexcept nogil:
+    # Forward: the children of the word's current regions, all at once (their children are
+    # those of each region), into batch; the regions then become 3, so the code can be reused
+    # two levels on.
+    decode(&job.b, dec, rank)
+    describe(&job.b, dec, &batch.w)
+    batch.n = children(
+        job, dec, &batch.w, rank,
+        batch.w.free_cells if current == job.low else gather(batch.w.free_cells, current),
+        batch.ranks, batch.sources, batch.targets, batch.shifts, 0,
+    )
+    fp_mark(job.state, job.width, rank, current * (job.current ^ 3))
+
+
+cdef void settle(Job* job, const Batch* batch, uint64_t* counts) noexcept nogil:
+    # Forward: marks the batch's unreached children with the next code.
+    cdef const Word* w = &batch.w
+    cdef unsigned int region
+    cdef uint64_t old, rank, code = 3 - job.current
+    cdef int i, q, c, shift
+    for i in range(batch.n):
+        rank = batch.ranks[i]
+        shift = batch.shifts[i]
+        # A repeat costs one test: only a new region is flooded.
+        if (fp_word(job.state, job.width, rank) >> shift) & 3:
             continue
-        child_region = flood(b, q, frees[i])
-        mark_seen(b, child_key, child_region)
-        if b.level[child_key] == UNSEEN:
-            b.level[child_key] = next_level
-            b.filled += 1
-        push(b, indices[i] * 32 + lowest_bit(child_region))
-    return 0
+        q = batch.sources[i]
+        c = batch.targets[i]
+        region = flood(&job.b, q, w.free_cells ^ (1u << q) ^ (1u << c))
+        old = fp_mark(job.state, job.width, rank, child_marks(job, w, region, q, c) * code)
+        if not (old >> shift) & 3:
+            # This thread marked it (another one marking it too found the code there).
+            counts[0] += 1
+            counts[1] += old == 0
+            if not job.dirty_next[rank >> BLOCK_BITS]:
+                # Read first: writing a line other threads read and write costs far more.
+                fp_set_byte(&job.dirty_next[rank >> BLOCK_BITS])
+
+
+cdef uint64_t reach(Job* job, Decoder* dec, uint64_t rank, uint64_t unseen,
+                    uint64_t* counts) noexcept nogil:
+    # Backward: the bits that mark the word's unreached regions that have a neighbour holding
+    # the current code with the next code.
+    cdef uint64_t ranks[MAX_CHILDREN]
+    cdef int8_t sources[MAX_CHILDREN]
+    cdef int8_t targets[MAX_CHILDREN]
+    cdef int8_t shifts[MAX_CHILDREN]
+    cdef Word w
+    cdef const Builder* b = &job.b
+    cdef unsigned int pending, region
+    cdef uint64_t out = 0, code = 3 - job.current
+    cdef int n, i
+    decode(b, dec, rank)
+    describe(b, dec, &w)
+    pending = w.free_cells if unseen == job.low else gather(w.free_cells, unseen)
+    while pending:
+        region = flood(b, lowest_bit(pending), w.free_cells)
+        pending &= ~region
+        n = children(job, dec, &w, rank, region, ranks, sources, targets, shifts, 0)
+        for i in range(n):
+            if <int>((fp_word(job.state, job.width, ranks[i]) >> shifts[i]) & 3) == job.current:
+                out |= own_marks(job, &w, region) * code
+                counts[0] += 1
+                break
+    return out
+
+
+cdef inline uint64_t frontier_in(const void* state, uint64_t byte, uint64_t current8,
+                                 uint64_t low8) noexcept nogil:
+    # Whether 64 bytes of the state array hold a cell with the current code (a fixed count of
+    # steps without branches, which the compiler can turn into wide instructions).
+    cdef uint64_t found = 0
+    cdef int i
+    for i in range(8):
+        found |= cells_with(fp_eight(state, byte + 8 * i), current8, low8)
+    return found
+
+
+cdef void scan_block(Job* job, uint64_t block, uint64_t* counts) noexcept nogil:
+    cdef Decoder dec
+    cdef Batch batches[2]
+    cdef int filling = 0, waiting = 0
+    cdef uint64_t rank, first = block << BLOCK_BITS, last, word, eight, marks, unseen, add
+    cdef uint64_t low = job.low, current = job.current * job.low, nxt = (3 - job.current) * job.low
+    cdef uint64_t low8 = 0, current8, nxt8
+    cdef int per = 64 // job.width, i, j
+    for i in range(per):
+        low8 |= low << (i * job.width)
+    current8 = job.current * low8
+    nxt8 = (3 - job.current) * low8
+    last = min(first + BLOCK, job.b.placements)
+    reset_decoder(&job.b, &dec)
+    rank = first
+    while rank < last:
+        if job.kind == FORWARD and (rank & (8 * per - 1)) == 0 and not frontier_in(
+            job.state, rank * <uint64_t>(job.width // 8), current8, low8
+        ):
+            # Most words hold no current region: 64 bytes at once pass them by.
+            rank += 8 * per
+            continue
+        eight = fp_eight(job.state, rank * <uint64_t>(job.width // 8))
+        if job.kind == FORWARD:
+            if not cells_with(eight, current8, low8):
+                rank += per
+                continue
+        elif not (cells_with(eight, current8, low8) | cells_with(eight, 0, low8)
+                  | cells_with(eight, nxt8, low8)):
+            rank += per
+            continue
+        for j in range(per):
+            if rank + j >= last:
+                break
+            word = fp_word(job.state, job.width, rank + j)
+            marks = cells_with(word, current, low)
+            if marks and job.levels[rank + j] == UNSEEN:
+                job.levels[rank + j] = job.level
+            if job.kind == FORWARD:
+                if marks:
+                    collect(job, &dec, rank + j, marks, &batches[filling])
+                    if waiting:
+                        settle(job, &batches[1 - filling], counts)
+                    waiting = 1
+                    filling = 1 - filling
+                continue
+            # The previous level's regions become 3 (next code ^ 3 is the current one)
+            # before this level's marks reuse their code.
+            add = cells_with(word, nxt, low) * job.current
+            unseen = cells_with(word, 0, low)
+            if unseen:
+                marks = reach(job, &dec, rank + j, unseen, counts)
+                if marks:
+                    counts[1] += word == 0
+                    add |= marks
+            if add:
+                fp_mark(job.state, job.width, rank + j, add)
+        rank += per
+    if waiting:
+        settle(job, &batches[1 - filling], counts)
+
+
+cdef int pack_block(Job* job, uint64_t block) noexcept nogil:
+    # Extras of one block of ranks; returns the largest, or -1 when a level is inconsistent.
+    cdef Decoder dec
+    cdef const Builder* b = &job.b
+    cdef uint64_t rank, first = block << BLOCK_BITS, last = min(first + BLOCK, b.placements)
+    cdef int slot, md, value, largest = 0, extra
+    reset_decoder(b, &dec)
+    for rank in range(first, last):
+        value = job.values[rank]
+        if value == UNSEEN:
+            # Only when the group is every tile: the placements of the other parity.
+            job.extra[rank] = 0
+            continue
+        decode(b, &dec, rank)
+        md = 0
+        for slot in range(b.k):
+            md += job.distance[slot][dec.pos[slot]]
+        if value < md or (value - md) & 1:
+            return -1
+        extra = (value - md) >> 1
+        job.extra[rank] = extra
+        if extra > largest:
+            largest = extra
+    return largest
+
+
+cdef int run_blocks(Job* job, bint main) except -1 nogil:
+    # Takes blocks until none is left; the main thread also checks for Ctrl-C between blocks.
+    cdef uint64_t counts[2]
+    cdef uint64_t block
+    cdef int largest = 0, found, since = 0, interrupted = 0
+    counts[0] = counts[1] = 0
+    while not fp_flag(&job.stop):
+        block = fp_take(&job.next_block, 1)
+        if block >= job.blocks:
+            break
+        if job.kind == FORWARD and not job.dirty[block]:
+            continue
+        if job.kind == PACK:
+            found = pack_block(job, block)
+            if found < 0:
+                fp_raise(&job.bad)
+                fp_raise(&job.stop)
+                break
+            largest = max(largest, found)
+        else:
+            scan_block(job, block, counts)
+        if main:
+            since += 1
+            if since == CHECK_EVERY:
+                since = 0
+                # Ctrl-C, and a batch thread's stop event, as at every checkpoint.
+                with gil:
+                    interrupted = poll_interrupt() < 0
+                if interrupted:
+                    fp_raise(&job.stop)
+                    break
+                if job.deadline > 0 and monotonic_seconds() >= job.deadline:
+                    job.deadline_passed = 1
+                    fp_raise(&job.stop)
+                    break
+    fp_take(&job.new_regions, counts[0])
+    fp_take(&job.new_placements, counts[1])
+    fp_max(&job.largest, largest)
+    return -1 if interrupted else 0
+
+
+def _usable_cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+cdef class _Run:
+    # A Job and the memory it points into; runs passes over its blocks on several threads.
+    cdef Job job
+    cdef int threads
+    cdef void* base
+    cdef uint64_t mapped
+
+    def __cinit__(self):
+        self.base = NULL
+        self.mapped = 0
+
+    def __dealloc__(self):
+        fp_unmap(self.base, self.mapped)
+
+    cdef void release(self):
+        fp_unmap(self.base, self.mapped)
+        self.base = NULL
+        self.job.state = NULL
+
+    def _work(self):
+        with nogil:
+            run_blocks(&self.job, False)
+
+    cdef int run(self, int kind) except -1:
+        cdef int count = <int>min(<uint64_t>self.threads, self.job.blocks)
+        self.job.kind = kind
+        self.job.next_block = 0
+        self.job.new_regions = 0
+        self.job.new_placements = 0
+        self.job.stop = 0
+        workers = []
+        try:
+            for _ in range(count - 1):
+                worker = threading.Thread(target=self._work, daemon=True)
+                try:
+                    worker.start()
+                except RuntimeError:  # no more threads to be had: those started do
+                    break
+                workers.append(worker)
+            with nogil:
+                run_blocks(&self.job, True)
+        finally:
+            fp_raise(&self.job.stop)
+            # The workers read the arrays until they return: wait, even through a second Ctrl-C.
+            pending = None
+            for worker in workers:
+                while worker.is_alive():
+                    try:
+                        worker.join()
+                    except BaseException as error:
+                        pending = error
+            if pending is not None:
+                raise pending
+        return 0
+
+
+cdef _Run new_run(threads):
+    cdef _Run run = _Run()
+    if threads is None:
+        threads = _usable_cores()
+    run.threads = max(1, min(int(threads), 256)) if FP_THREADS else 1
+    run.job.deadline = 0.0
+    run.job.deadline_passed = 0
+    return run
 
 
 cdef void init_builder(Builder* b, int rows, int cols, int goal_blank, tiles, bint sparse):
-    cdef int slot, cell, d
+    cdef int slot, cell
     if rows < 1 or cols < 1 or rows * cols > BUILD_MAX_CELLS:
         raise ValueError(f"pattern databases are built for up to 25 cells, not {rows}x{cols}")
     b.rows = rows
@@ -197,11 +739,11 @@ cdef void init_builder(Builder* b, int rows, int cols, int goal_blank, tiles, bi
     b.n = rows * cols
     b.k = len(tiles)
     b.bits = 4 if b.n <= 16 else 5
-    b.slot_mask = (1u << b.bits) - 1
     if not 1 <= b.k < b.n:
         raise ValueError(f"expected 1 to {b.n - 1} tiles in a group, got {b.k}")
     if b.k * b.bits > 58:
-        # A state is the sparse index times 32 plus a cell: it must fit 64 bits.
+        # Its sparse index must fit 64 bits (with room to spare, as before); no table of
+        # such a group would fit memory anyway.
         raise ValueError(f"a group of {b.k} tiles is too large to build")
     if sparse and b.n > 16:
         raise ValueError("sparse tables are only made for boards of up to 16 cells")
@@ -219,17 +761,9 @@ cdef void init_builder(Builder* b, int rows, int cols, int goal_blank, tiles, bi
     for cell in range(b.n):
         b.row_of[cell] = cell // cols
         b.col_of[cell] = cell % cols
-        for d in range(4):
-            b.neighbour[cell][d] = NO_CELL
-        if cell >= cols:
-            b.neighbour[cell][DIR_U] = cell - cols
-        if cell + cols < b.n:
-            b.neighbour[cell][DIR_D] = cell + cols
         if cell % cols != 0:
-            b.neighbour[cell][DIR_L] = cell - 1
             b.not_first_col |= 1u << cell
         if cell % cols != cols - 1:
-            b.neighbour[cell][DIR_R] = cell + 1
             b.not_last_col |= 1u << cell
     init_weights(b.weight, b.k, b.n)
     b.placements = b.weight[0] * b.n
@@ -246,143 +780,155 @@ def level_length(int cells, int k, bint sparse):
     return int(entries)
 
 
-def build_levels(
-    int rows, int cols, int goal_blank, tiles, bint sparse, progress=None, deadline=None
-):
+def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progress=None,
+                 threads=None, backward_from=None, deadline=None):
     """Exact blank-tracking distances of every placement of ``tiles`` (canonical labels).
 
     Returns a uint8 array indexed by sparse index (when ``sparse``; entries that are no placement
     hold 255) or by compact rank (see ``_ranking.pxd``): the fewest moves of the group's tiles
     that bring them home, whatever the other tiles do. ``progress(level, reached, total)``
-    (placements reached so far, of ``total``) is called after each BFS level; Ctrl-C is honoured,
-    and ``deadline`` (``time.monotonic()`` seconds; None: none) checked, every 2**18 states:
+    (placements reached so far, of ``total``) is called after each BFS level; Ctrl-C is honoured
+    within a fraction of a second. ``threads``: how many share the work (default: every usable
+    core). ``backward_from``: the level from which scans run backward (default: once the
+    placements left unreached are under a quarter of the regions just reached; tests force either
+    way). ``deadline`` (``time.monotonic()`` seconds; None: none) is looked at with Ctrl-C:
     DeadlinePassed is raised once it has passed.
     """
-    cdef Builder b
-    cdef int slot, level = 0
-    cdef uint64_t i, start_key, start_index = 0, seen_bytes, now_cap = 0, entries, first, last
-    cdef uint64_t* swap
-    cdef unsigned int occupied = 0, region
-    cdef uint8_t[::1] levels
-    cdef void* seen = NULL
-    init_builder(&b, rows, cols, goal_blank, tiles, sparse)
-    result = np.full(level_length(b.n, b.k, sparse), UNSEEN, dtype=np.uint8)
-    levels = result
-    b.level = &levels[0]
-    entries = <uint64_t>levels.shape[0]
-    b.seen16 = NULL
-    b.seen32 = NULL
-    b.now = NULL
-    b.nxt = NULL
-    b.now_len = b.nxt_len = b.nxt_cap = 0
-    if b.n <= 16:
-        seen_bytes = entries * sizeof(uint16_t)
-        b.seen16 = <uint16_t*>malloc(seen_bytes)
-        seen = <void*>b.seen16
-    else:
-        seen_bytes = entries * sizeof(uint32_t)
-        b.seen32 = <uint32_t*>malloc(seen_bytes)
-        seen = <void*>b.seen32
-    if seen == NULL:
+    cdef _Run run = new_run(threads)
+    cdef Job* job = &run.job
+    cdef Builder* b = &job.b
+    cdef int slot, level = 0, backward = 0, switch = -1 if backward_from is None else backward_from
+    cdef uint64_t start_index = 0, start_rank, filled = 1, frontier = 1, bytes_
+    cdef unsigned int free_cells
+    cdef Decoder dec
+    cdef Word w
+    cdef uint8_t[::1] lv
+    cdef uint8_t[::1] dirty
+    cdef uint8_t[::1] dirty_next
+    init_builder(b, rows, cols, goal_blank, tiles, sparse)
+    job.deadline = 0.0 if deadline is None else float(deadline)
+    job.deadline_passed = 0
+    if deadline is not None and monotonic() >= deadline:
+        raise DeadlinePassed()
+    job.width = 16 if b.n - b.k <= 8 else 32 if b.n - b.k <= 16 else 64
+    job.low = 0
+    for slot in range(b.n - b.k):
+        job.low |= (<uint64_t>1) << (2 * slot)
+    job.blocks = (b.placements + BLOCK - 1) >> BLOCK_BITS
+    levels = np.full(b.placements, UNSEEN, dtype=np.uint8)
+    lv = levels
+    job.levels = &lv[0]
+    dirty = np.zeros(job.blocks, dtype=np.uint8)
+    dirty_next = np.zeros(job.blocks, dtype=np.uint8)
+    bytes_ = job.blocks * BLOCK * (job.width // 8)
+    job.state = fp_map(bytes_, &run.base, &run.mapped)
+    if job.state == NULL:
         raise MemoryError()
     try:
-        memset(seen, 0, seen_bytes)
+        free_cells = (1u << b.n) - 1
         for slot in range(b.k):
             start_index |= (<uint64_t>b.home[slot]) << (b.bits * slot)
-            occupied |= 1u << b.home[slot]
-        start_key = key_of(&b, start_index)
-        region = flood(&b, goal_blank, ((1u << b.n) - 1) & ~occupied)
-        b.level[start_key] = 0
-        b.filled = 1
-        mark_seen(&b, start_key, region)
-        push(&b, start_index * 32 + lowest_bit(region))
-        while b.nxt_len:
-            # The next level becomes the current one; the old buffer is reused for the next.
-            swap = b.now
-            b.now = b.nxt
-            b.now_len = b.nxt_len
-            b.nxt = swap
-            b.nxt_len = 0
-            b.nxt_cap, now_cap = now_cap, b.nxt_cap
-            # In slices, so Ctrl-C is honoured within a fraction of a second even when one
-            # level of a 5x5 group takes tens of seconds.
-            first = 0
-            while first < b.now_len:
-                last = min(first + SLICE, b.now_len)
-                with nogil:
-                    for i in range(first, last):
-                        expand(&b, b.now[i], level + 1)
-                check_interrupt()
-                if deadline is not None and monotonic() >= deadline:
-                    raise DeadlinePassed()
-                first = last
+            free_cells &= ~(1u << b.home[slot])
+        start_rank = compact_rank_bits(start_index, b.k, b.weight, b.bits)
+        reset_decoder(b, &dec)
+        decode(b, &dec, start_rank)
+        describe(b, &dec, &w)
+        fp_mark(job.state, job.width, start_rank,
+                own_marks(job, &w, flood(b, goal_blank, free_cells)))
+        job.current = 1
+        dirty[start_rank >> BLOCK_BITS] = 1
+        while True:
+            if switch < 0:
+                backward = backward or ((b.placements - filled) * BACKWARD_UNREACHED
+                                        < frontier * BACKWARD_FRONTIER)
+            else:
+                backward = level >= switch
+            job.level = level
+            job.dirty = &dirty[0]
+            job.dirty_next = &dirty_next[0]
+            run.run(BACKWARD if backward else FORWARD)
+            if job.deadline_passed:
+                raise DeadlinePassed()
+            filled += job.new_placements
+            if job.new_regions == 0:
+                break
+            frontier = job.new_regions
             level += 1
             if level >= UNSEEN:
                 raise ValueError("pattern database values exceed 254 moves")
+            dirty, dirty_next = dirty_next, dirty
+            dirty_next[:] = 0
+            job.current = 3 - job.current
             if progress is not None:
-                progress(level, b.filled, b.placements)
+                progress(level, filled, b.placements)
     finally:
-        free(seen)
-        free(b.now)
-        free(b.nxt)
-    return result
+        run.release()
+    if not sparse:
+        return levels
+    out = np.full(level_length(b.n, b.k, True), UNSEEN, dtype=np.uint8)
+    _to_sparse(b, lv, out)
+    return out
 
 
-def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse):
+cdef void _to_sparse(const Builder* b, const uint8_t[::1] lv, uint8_t[::1] out):
+    cdef Decoder dec
+    cdef uint64_t rank, index
+    cdef int slot
+    reset_decoder(b, &dec)
+    with nogil:
+        for rank in range(b.placements):
+            decode(b, &dec, rank)
+            index = 0
+            for slot in range(b.k):
+                index |= (<uint64_t>dec.pos[slot]) << (4 * slot)
+            out[index] = lv[rank]
+
+
+def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse, threads=None):
     """Turn ``build_levels`` output (built with the same ``sparse``) into the stored table.
 
     Returns ``(table, nibble)``: a uint8 array holding ``(value - group Manhattan) / 2`` per entry,
     two entries per byte (low nibble first) when ``nibble``; sparse tables are indexed by the
-    4-bit-per-slot cell index, compact ones by rank.
+    4-bit-per-slot cell index, compact ones by rank. ``threads`` as for ``build_levels``.
     """
-    cdef Builder b
+    cdef _Run run = new_run(threads)
+    cdef Job* job = &run.job
+    cdef Builder* b = &job.b
     cdef const uint8_t[::1] lv = levels
+    cdef uint8_t[::1] ex
     cdef uint8_t[::1] out
-    cdef int pos[BUILD_MAX_CELLS]
-    cdef int slot, md, value, largest = 0
-    cdef uint64_t rank, index, entries, entry
-    cdef bint nibble
-    init_builder(&b, rows, cols, goal_blank, tiles, sparse)
+    cdef uint64_t i, half
+    cdef int slot, cell
+    init_builder(b, rows, cols, goal_blank, tiles, sparse)
     if <uint64_t>lv.shape[0] != <uint64_t>level_length(b.n, b.k, sparse):
         raise ValueError("levels do not match the group")
-    # Extras per rank first, to learn whether every entry fits 4 bits.
-    extra = np.empty(b.placements, dtype=np.uint8)
-    cdef uint8_t[::1] ex = extra
     if sparse:
-        return _pack_sparse(&b, lv)
-    with nogil:
-        for rank in range(b.placements):
-            index = unrank(&b, rank, pos)
-            md = 0
-            for slot in range(b.k):
-                md += (abs(b.row_of[pos[slot]] - b.row_of[b.home[slot]])
-                       + abs(b.col_of[pos[slot]] - b.col_of[b.home[slot]]))
-            value = lv[key_of(&b, index)]
-            if value == UNSEEN:
-                # Only when the group is every tile: the placements of the other parity.
-                ex[rank] = 0
-                continue
-            if value < md or (value - md) & 1:
-                largest = -1
-                break
-            ex[rank] = (value - md) >> 1
-            if ex[rank] > largest:
-                largest = ex[rank]
-    if largest < 0:
+        return _pack_sparse(b, lv)
+    for slot in range(b.k):
+        for cell in range(b.n):
+            job.distance[slot][cell] = (abs(b.row_of[cell] - b.row_of[b.home[slot]])
+                                        + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
+    extra = np.empty(b.placements, dtype=np.uint8)
+    ex = extra
+    job.values = &lv[0]
+    job.extra = &ex[0]
+    job.largest = 0
+    job.bad = 0
+    job.blocks = (b.placements + BLOCK - 1) >> BLOCK_BITS
+    run.run(PACK)
+    if job.bad:
         raise ValueError("pattern database levels are inconsistent with Manhattan distance")
-    nibble = largest <= 15
-    entries = level_length(b.n, b.k, sparse)
-    table = np.zeros((entries + 1) // 2 if nibble else entries, dtype=np.uint8)
+    if job.largest > 15:
+        return extra, False
+    table = np.empty((b.placements + 1) // 2, dtype=np.uint8)
     out = table
+    half = b.placements // 2
     with nogil:
-        for rank in range(b.placements):
-            index = unrank(&b, rank, pos)
-            entry = index if sparse else rank
-            if nibble:
-                out[entry >> 1] |= ex[rank] << ((entry & 1) << 2)
-            else:
-                out[entry] = ex[rank]
-    return table, bool(nibble)
+        for i in range(half):
+            out[i] = ex[2 * i] | (ex[2 * i + 1] << 4)
+        if b.placements & 1:
+            out[half] = ex[2 * half]
+    return table, True
 
 
 cdef object _pack_sparse(const Builder* b, const uint8_t[::1] lv):

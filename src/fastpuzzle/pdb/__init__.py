@@ -16,11 +16,12 @@ memory once per process and checked there, so threads share one read-only copy a
 changed afterwards cannot change what a search reads. The cache directory is checked before a
 build starts; a build given a ``deadline`` stops when it passes (:class:`BuildTimeLimitError`).
 
-4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of a
-few minutes (``fastpuzzle pdb build 7-8`` or :func:`build_pdb`), never started by ``solve()``.
-The 5x5 partition ``"6-6-6-6"`` (four groups of 127.5 M placements, about 8 minutes and 1.1 GiB
-while building, 243 MiB on disk) is built the same way, once; boards of 17 to 25 cells use a
-database only once it is on disk.
+4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of
+about a minute and a half on two cores and 1.5 GiB (``fastpuzzle pdb build 7-8`` or
+:func:`build_pdb`), never started by ``solve()``.
+The 5x5 partition ``"6-6-6-6"`` (four groups of 127.5 M placements, about a minute and a half on
+two cores and 1.3 GiB while building, 243 MiB on disk) is built the same way, once; boards of 17
+to 25 cells use a database only once it is on disk.
 
 One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the

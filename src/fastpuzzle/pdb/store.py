@@ -193,6 +193,19 @@ def _how_to_build(partition: str | Partition, shape: tuple[int, int], goal_blank
     return f"`{command}`"
 
 
+def _group_meter(progress: Progress | None, description: str, total: int) -> Any:
+    # With the ``progress`` extra (tqdm) installed, a terminal shows a bar per group with the
+    # time left instead of the level lines; a log keeps its line every 15 s, and a callable
+    # still receives the text.
+    if progress is not _stderr_progress or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=description, unit=" placements", unit_scale=True, file=sys.stderr)
+
+
 def _build_tables(
     shape: tuple[int, int],
     goal_blank: int,
@@ -211,11 +224,23 @@ def _build_tables(
         tiles = tuple(_tile_of(c, goal_blank) for c in group)
         sparse = _is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
+        placements = _pdb.level_length(rows * cols, len(tiles), False)
+        meter = _group_meter(
+            progress, f"fastpuzzle: {label} group {number}/{len(cells)}", placements
+        )
 
         def relay(
-            level: int, reached: int, total: int, number: int = number, started: float = started
+            level: int,
+            reached: int,
+            total: int,
+            number: int = number,
+            started: float = started,
+            meter: Any = meter,
         ) -> None:
-            if progress is not None:
+            if meter is not None:
+                meter.set_postfix_str(f"level {level}", refresh=False)
+                meter.update(reached - meter.n)
+            elif progress is not None:
                 share = min(1.0, reached / max(total, 1))
                 filled = round(share * _BAR_WIDTH)
                 bar = "#" * filled + "." * (_BAR_WIDTH - filled)
@@ -226,14 +251,20 @@ def _build_tables(
                 )
 
         try:
-            levels = _pdb.build_levels(
-                rows, cols, goal_blank, list(tiles), sparse, relay, deadline=deadline
-            )
-        except _pdb.DeadlinePassed:
-            _stopped(begun, what, hint)
-        _past(deadline, begun, what, hint)
-        table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
-        del levels
+            try:
+                levels = _pdb.build_levels(
+                    rows, cols, goal_blank, list(tiles), sparse, relay, deadline=deadline
+                )
+            except _pdb.DeadlinePassed:
+                _stopped(begun, what, hint)
+            _past(deadline, begun, what, hint)
+            table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
+            del levels
+            if meter is not None:
+                meter.update(placements - meter.n)  # a group of every tile reaches half of them
+        finally:
+            if meter is not None:
+                meter.close()
         if progress is not None:
             progress(
                 f"fastpuzzle: pattern database {label} group {number}/{len(cells)} "
@@ -345,7 +376,9 @@ def build_pdb(
     cache_dir : path, optional
         Overrides ``$FASTPUZZLE_CACHE`` and the user's cache directory.
     progress : bool or callable
-        True: messages on stderr; a callable receives each message; False: silent.
+        True: progress on stderr (on a terminal with tqdm installed, the ``progress`` extra, a
+        bar per group with the time left; else a line per level); a callable receives each
+        message; False: silent.
     force : bool
         Rebuild even when a good file exists.
     deadline : float, optional
