@@ -20,7 +20,12 @@ from fastpuzzle.algorithms import (
     resolve_heuristic,
 )
 from fastpuzzle.board import BoardLike, Shape
-from fastpuzzle.errors import BoardTooLargeError, DepthLimitError, TimeLimitError
+from fastpuzzle.errors import (
+    BoardTooLargeError,
+    DepthLimitError,
+    InvalidOptionError,
+    TimeLimitError,
+)
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.policy import WIDE_DEFAULT_SECONDS, auto_choice, auto_limits
 from fastpuzzle.problem import Problem, make_problem
@@ -35,6 +40,17 @@ from fastpuzzle.results import (
 )
 
 __all__ = ["WIDE_DEFAULT_SECONDS", "search", "solve"]
+
+
+#: The largest weight of ``wastar``: its bucket queue has a level per priority ``den*g + num*h``
+#: (a weight of 10**6 took 800 MB on a 3x3 board; 1,000 takes 2 MB).
+MAX_WEIGHT = 1_000
+
+
+def check_optimal_flag(optimal: object) -> None:
+    """Refuse an ``optimal=`` that is not a bool: ``None`` or ``"yes"`` would read as a choice."""
+    if not isinstance(optimal, bool):
+        raise InvalidOptionError(f"expected optimal=True or optimal=False, got {optimal!r}")
 
 
 def _check_workers(algorithm: Algorithm, workers: int | None) -> int:
@@ -69,8 +85,15 @@ def _check_options(
             raise ValueError(
                 f"only wastar takes a weight, got weight={weight!r} for {algorithm.name}"
             )
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 1:
-            raise ValueError(f"expected a weight >= 1, got {weight!r}")
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, (int, float))
+            or not 1 <= weight <= MAX_WEIGHT
+        ):
+            raise InvalidOptionError(
+                f"expected a weight from 1 to {MAX_WEIGHT:,} (past that, weighted A* is greedy "
+                f"in all but name: use algorithm='greedy'), got {weight!r}"
+            )
     if seed is not None:
         if algorithm.name != "random":
             raise ValueError(f"only random takes a seed, got seed={seed!r} for {algorithm.name}")
@@ -154,7 +177,7 @@ def search(
         (DEPTH_LIMIT when nothing within it reaches the goal) and is ``dfs``'s bound (default
         :data:`~fastpuzzle.algorithms.DEFAULT_DFS_DEPTH`, 50).
     weight : float, optional
-        ``wastar`` only: ``w >= 1`` in ``f = g + w*h`` (default 2).
+        ``wastar`` only: ``1 <= w <= 1000`` in ``f = g + w*h`` (default 2).
     seed : int, optional
         ``random`` only: seed of the walk (default: fresh randomness).
     progress : callable, optional
@@ -279,6 +302,7 @@ def solve(
     """
     if limits is not None:
         limits = as_limits(limits)
+    check_optimal_flag(optimal)
     chosen_heuristic = None if heuristic == "auto" else heuristic
     is_auto = isinstance(algorithm, str) and algorithm.strip().lower() == "auto"
     if not optimal:

@@ -109,3 +109,28 @@ def test_random_walk_never_undoes_a_move_and_stays_on_the_board():
     assert fp.scramble(fp.Board.goal((4, 4)), 500, rng=9) == fp.scramble(
         fp.Board.goal((4, 4)), 500, rng=9
     )
+
+
+@pytest.mark.parametrize("weight", [float("inf"), float("nan"), 10**9, 0.5])
+def test_a_weight_the_queue_cannot_hold_is_refused(weight):
+    # inf raised OverflowError inside the search; 10**6 took 800 MB on a 3x3 board.
+    with pytest.raises(fp.InvalidOptionError, match="expected a weight from 1 to 1,000"):
+        fp.search("8 6 7/2 5 4/3 _ 1", algorithm="wastar", weight=weight)
+
+
+@pytest.mark.parametrize("optimal", [None, "yes", 0, 1])
+def test_optimal_must_be_a_bool(optimal):
+    # optimal=None used to give a fast, non-optimal solution.
+    with pytest.raises(fp.InvalidOptionError, match="optimal=True or optimal=False"):
+        fp.solve("1 2 3/4 5 6/7 _ 8", optimal=optimal)
+
+
+def test_solve_many_refuses_unknown_names_up_front():
+    # Every row used to come back with status 'error'.
+    boards = np.array([fp.Board("1 2 3/4 5 6/7 _ 8").packed], dtype=np.uint64)
+    with pytest.raises(fp.UnknownNameError, match="unknown algorithm 'nope'"):
+        fp.solve_many(boards, shape=(3, 3), algorithm="nope")
+    with pytest.raises(fp.UnknownNameError, match="unknown heuristic 'nope'"):
+        fp.solve_many(boards, shape=(3, 3), algorithm="astar", heuristic="nope")
+    with pytest.raises(fp.InvalidOptionError):
+        fp.solve_many(boards, shape=(3, 3), optimal=None)

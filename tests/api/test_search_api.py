@@ -126,7 +126,7 @@ def test_option_checks():
         fp.search(EASY, algorithm="bfs", heuristic="manhattan")
     with pytest.raises(ValueError, match="weight"):
         fp.search(EASY, algorithm="astar", weight=2)
-    with pytest.raises(ValueError, match="weight >= 1"):
+    with pytest.raises(ValueError, match="weight from 1 to"):
         fp.search(EASY, algorithm="wastar", weight=0.5)
     with pytest.raises(ValueError, match="seed"):
         fp.search(EASY, algorithm="bfs", seed=1)

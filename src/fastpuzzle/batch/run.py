@@ -62,6 +62,19 @@ def _normalise(boards: Any, shape: Shape | None) -> tuple[Sequence[Any], bool, S
     return list(boards), False, None if shape is None else tuple(shape)  # type: ignore[return-value]
 
 
+def _check_names(algorithm: str, heuristic: str, optimal: bool) -> None:
+    from fastpuzzle.algorithms import resolve_algorithm
+    from fastpuzzle.heuristics import resolve_heuristic
+    from fastpuzzle.solve import check_optimal_flag
+
+    check_optimal_flag(optimal)
+    chosen = None
+    if not (isinstance(algorithm, str) and algorithm.strip().lower() == "auto"):
+        chosen = resolve_algorithm(algorithm)
+    if not (isinstance(heuristic, str) and heuristic.strip().lower() == "auto"):
+        resolve_heuristic(heuristic, chosen)
+
+
 def _default_workers() -> int:
     return available_cores()
 
@@ -188,6 +201,7 @@ def solve_many(
         changed before the result read it back.
     """
     as_limits(limits)  # a wrong ``limits`` fails here, not in every worker
+    _check_names(algorithm, heuristic, optimal)  # so do wrong names: not one error row per board
     rows, packed, found_shape = _normalise(boards, shape)
     total = len(rows)
     goal_tiles = None if goal is None else Board(goal, shape=found_shape).tiles
