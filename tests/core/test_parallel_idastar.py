@@ -12,7 +12,6 @@ import random
 import sys
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -334,17 +333,6 @@ def test_ctrl_c_stops_a_5x5_pattern_database_search(small_5x5: pdb.Database) -> 
     assert sent, "the search ended before the signal"
     assert stopped - sent[0] < 0.5
     assert not _pool_threads()
-
-
-def test_both_kernels_share_one_team_text() -> None:
-    # _idastar and _wide_pdb each hold a copy of _Team over their own types: a fix to one must
-    # reach the other.
-    def team(module: str) -> str:
-        text = (Path(fp.__file__).parent / f"{module}.pyx").read_text()
-        start = text.index("cdef class _Team:")
-        return text[start : text.index("# The Python entry.", start)]
-
-    assert team("_idastar") == team("_wide_pdb")
 
 
 def test_wide_kernels_without_threads_run_serially() -> None:

@@ -1,0 +1,224 @@
+# The parallel iterations of IDA*, included by _idastar.pyx and _wide_pdb.pyx: the calling thread
+# collects a frontier, pool threads search its subtrees. It is compiled once in each module over
+# that module's own Search, Node and descend (a cdef class cannot be shared across modules
+# without calls through pointers), so both kernels run one text.
+
+cdef class _Team:
+    """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).
+
+    ``prepare()`` and ``finish()`` run in the calling thread, ``work(i)`` in pool thread ``i``;
+    every field is written by the calling thread between iterations, except the ``Team`` atomics
+    and each pool thread's own search.
+    """
+
+    cdef Search* s              # the calling thread's search (and the tables' one copy)
+    cdef Search* members        # one search per pool thread
+    cdef int workers
+    cdef Team team
+    cdef Node root
+    cdef Collector frontier
+    cdef Collector spare
+    cdef size_t target
+    cdef int max_depth
+    cdef int status
+    cdef int solver             # the pool thread whose path is the solution; -1: the caller's
+    cdef bint shared            # pool threads searched the current iteration
+    cdef list keep
+
+    def __dealloc__(self):
+        free(self.s)
+        free(self.members)
+        free(self.frontier.nodes)
+        free(self.spare.nodes)
+
+    cdef int adopt(self, Search* s, const Node* root, int workers, int max_depth,
+                   list keep) except -1:
+        # Takes ownership of s, which run_search left at its next bound.
+        self.s = s
+        self.root = root[0]
+        self.workers = workers
+        self.max_depth = max_depth
+        self.keep = keep
+        self.status = STATUS_RUNNING
+        self.solver = -1
+        self.shared = False
+        self.target = <size_t>workers * FRONTIER_PER_WORKER
+        self.members = <Search*>malloc(workers * sizeof(Search))
+        # Room for a level past the target (it grows when needed).
+        self.frontier.capacity = self.spare.capacity = 4 * self.target + 64
+        self.frontier.nodes = <Node*>malloc(self.frontier.capacity * sizeof(Node))
+        self.spare.nodes = <Node*>malloc(self.spare.capacity * sizeof(Node))
+        if self.members == NULL or self.frontier.nodes == NULL or self.spare.nodes == NULL:
+            raise MemoryError()
+        # The serial grant is handed back: from here on every thread draws on one budget.
+        init_team(&self.team, workers, s.control.node_limit, s.counters.expanded)
+        s.control.next_check = s.counters.expanded
+        s.member.team = &self.team
+        s.member.main = 1
+        return 0
+
+    cdef int _prepare(self) except -2 nogil:
+        # 1: the frontier is ready for the pool; 0: this iteration ended here (self.status set
+        # if the search did, else the next bound is in s.next_bound).
+        cdef Search* s = self.s
+        cdef Search* m
+        cdef Collector swap
+        cdef size_t i
+        cdef int r = 0, w
+        if s.bound > self.max_depth:
+            s.counters.depth = s.bound
+            self.status = STATUS_DEPTH_LIMIT
+            return 0
+        s.next_bound = INFINITE
+        s.counters.iterations += 1
+        s.counters.depth = s.bound
+        give_back(&self.team, &s.control, &s.counters)
+        if not refill(&self.team, &s.control, &s.counters):
+            self.status = team_stop(&self.team, STATUS_NODE_LIMIT)
+            return 0
+        # Level by level from the root: each node of the frontier is expanded (Collect mode,
+        # cut one level below it), in order, so the frontier keeps the serial search's order.
+        self.frontier.nodes[0] = self.root
+        self.frontier.count = 1
+        self.frontier.cut = 0
+        while self.frontier.count < self.target and self.frontier.cut < MAX_CUT:
+            self.spare.count = 0
+            self.spare.cut = self.frontier.cut + 1
+            s.collector = &self.spare
+            for i in range(self.frontier.count):
+                load_node(s, &self.frontier.nodes[i])
+                r = descend(s, &self.frontier.nodes[i], COLLECT)
+                if r:
+                    break
+            s.collector = NULL
+            if r == 1:
+                s.counters.depth = s.bound
+                self.status = STATUS_SOLVED
+                return 0
+            if r == 2:
+                self.status = s.status
+                return 0
+            swap = self.frontier
+            self.frontier = self.spare
+            self.spare = swap
+            if self.frontier.count == 0:
+                return 0
+        # The pool threads search now: the calling thread's unspent grant goes to them.
+        give_back(&self.team, &s.control, &s.counters)
+        self.team.next_node = 0
+        self.team.live_expanded = 0
+        self.team.live_generated = 0
+        for w in range(self.workers):
+            m = &self.members[w]
+            memcpy(m, s, sizeof(Search))
+            init_counters(&m.counters)
+            m.counters.depth = s.bound
+            m.next_bound = INFINITE
+            m.status = STATUS_RUNNING
+            m.member.main = 0
+            m.member.flushed_expanded = 0
+            m.member.flushed_generated = 0
+            m.control.next_check = 0
+        self.shared = True
+        return 1
+
+    def prepare(self):
+        """Start the next iteration; True when its frontier waits for the pool threads."""
+        cdef int r
+        if self.status != STATUS_RUNNING:
+            return False
+        with nogil:
+            r = self._prepare()
+        return r == 1
+
+    cdef int _work(self, int index) except -2 nogil:
+        cdef Search* m = &self.members[index]
+        cdef uint64_t i
+        cdef int r
+        if not refill(&self.team, &m.control, &m.counters):
+            team_stop(&self.team, STATUS_NODE_LIMIT)
+            return 0
+        while atomic_read_int(&self.team.stop) == STATUS_RUNNING:
+            i = atomic_add(&self.team.next_node, 1)
+            if i >= self.frontier.count:
+                break
+            load_node(m, &self.frontier.nodes[i])
+            r = descend(m, &self.frontier.nodes[i], DESCEND)
+            if r == 1:
+                # Every solution within this bound is optimal: the first one claimed is kept.
+                if atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
+                    self.solver = index
+                break
+            if r == 2:
+                break
+        give_back(&self.team, &m.control, &m.counters)
+        return 0
+
+    def work(self, int index):
+        """Search frontier nodes until none is left or the team stops (a pool thread)."""
+        with nogil:
+            self._work(index)
+
+    def abort(self):
+        """Stop every pool thread at its next checkpoint (the caller raised)."""
+        team_stop(&self.team, STOP_ABORTED)
+
+    def finish(self):
+        """End the iteration; True when the search is over."""
+        cdef Search* s = self.s
+        cdef Search* m
+        cdef int w, stop
+        if self.shared:
+            self.shared = False
+            for w in range(self.workers):
+                m = &self.members[w]
+                self.team.done_expanded += m.counters.expanded
+                self.team.done_generated += m.counters.generated
+                if m.next_bound < s.next_bound:
+                    s.next_bound = m.next_bound
+            self.team.live_expanded = 0
+            self.team.live_generated = 0
+            stop = self.team.stop
+            if stop == STATUS_SOLVED:
+                s.counters.depth = s.bound
+            if stop != STATUS_RUNNING:
+                self.status = stop
+        if self.status != STATUS_RUNNING:
+            return True
+        if s.next_bound >= INFINITE:
+            self.status = STATUS_EXHAUSTED
+            return True
+        s.bound = s.next_bound
+        return False
+
+    def snapshot(self):
+        """``(expanded, generated, seconds, bound)`` so far, over every thread."""
+        cdef Search* s = self.s
+        return (
+            s.counters.expanded + self.team.done_expanded + atomic_read(&self.team.live_expanded),
+            s.counters.generated + self.team.done_generated
+            + atomic_read(&self.team.live_generated),
+            elapsed(&s.control),
+            s.bound,
+        )
+
+    def result(self):
+        """The finished search's ``CoreResult``."""
+        cdef Search* s = self.s
+        cdef Search* solver = s if self.solver < 0 else &self.members[self.solver]
+        cdef const uint8_t* path = &solver.path[0]
+        cdef int i, status = self.status
+        moves = "".join([DIRECTION_LETTERS[path[i]] for i in range(s.counters.depth)]
+                        ) if status == STATUS_SOLVED else ""
+        return core_result(
+            status,
+            moves,
+            s.counters.expanded + self.team.done_expanded,
+            s.counters.generated + self.team.done_generated,
+            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
+            (self.workers + 1) * sizeof(Search)
+            + (self.frontier.capacity + self.spare.capacity) * sizeof(Node),
+            elapsed(&s.control),
+            s.counters.depth,
+            s.counters.iterations,
+        )
