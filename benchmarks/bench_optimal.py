@@ -13,7 +13,6 @@ Run: ``python -m pytest benchmarks/bench_optimal.py --benchmark-json=results.jso
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from fastpuzzle.limits import Limits
 from fastpuzzle.optimal import run_idastar
 from fastpuzzle.problem import make_problem
 from tests.instances import random50
+from tests.pdbcache import cache_holding
 
 #: Where a one-time 7-8 build lives, read before any fixture points the cache elsewhere.
 USER_CACHE = pdb.pdb_cache_dir()
@@ -42,17 +42,8 @@ def yardstick_binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def cache_663(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    directory = tmp_path_factory.mktemp("pdb-bench")
-    before = os.environ.get("FASTPUZZLE_CACHE")
-    os.environ["FASTPUZZLE_CACHE"] = str(directory)
-    try:
-        pdb.build_pdb("6-6-3", progress=False)
+    with cache_holding("6-6-3", tmp_path_factory.mktemp("pdb-bench")) as directory:
         yield directory
-    finally:
-        if before is None:
-            os.environ.pop("FASTPUZZLE_CACHE", None)
-        else:
-            os.environ["FASTPUZZLE_CACHE"] = before
 
 
 def _record(benchmark, impl: str, nodes: int, core_seconds: float) -> None:  # type: ignore[no-untyped-def]

@@ -13,15 +13,14 @@ interleaves the thread counts round by round and prints each board's speedup ran
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import pdb
 from tests.instances import Instance, hard, random50
+from tests.pdbcache import cache_holding
 
 #: The random50 boards with the most 6-6-3 nodes (0.8 to 3.1 million generated on one thread).
 BOARDS = ("random50-48", "random50-39", "random50-3", "random50-33")
@@ -33,17 +32,8 @@ RANDOM_SEEDS = (37, 65, 885, 398)
 
 @pytest.fixture(scope="module")
 def cache_663(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    directory = tmp_path_factory.mktemp("pdb-parallel")
-    before = os.environ.get("FASTPUZZLE_CACHE")
-    os.environ["FASTPUZZLE_CACHE"] = str(directory)
-    try:
-        pdb.build_pdb("6-6-3", progress=False)
+    with cache_holding("6-6-3", tmp_path_factory.mktemp("pdb-parallel")) as directory:
         yield directory
-    finally:
-        if before is None:
-            os.environ.pop("FASTPUZZLE_CACHE", None)
-        else:
-            os.environ["FASTPUZZLE_CACHE"] = before
 
 
 def _solve(cases: list[Instance], workers: int) -> tuple[int, float]:

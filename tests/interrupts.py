@@ -7,13 +7,14 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import fastpuzzle as fp
 
-__all__ = ["interrupt_after", "interrupt_latency"]
+__all__ = ["interrupt_after", "interrupt_latency", "latency_of"]
 
 
 def interrupt_after(delay: float, sent: list[float]) -> threading.Timer:
@@ -28,16 +29,21 @@ def interrupt_after(delay: float, sent: list[float]) -> threading.Timer:
     return timer
 
 
-def interrupt_latency(delay: float, board: Any, **options: Any) -> float:
-    """Seconds from a SIGINT sent ``delay`` s into ``fp.search(board, **options)`` to the
-    KeyboardInterrupt it raises (the search must still be running when the signal comes)."""
+def latency_of(delay: float, call: Callable[[], object], what: str = "search") -> float:
+    """Seconds from a SIGINT sent ``delay`` s into ``call()`` to the KeyboardInterrupt it raises
+    (the call must still be running when the signal comes)."""
     sent: list[float] = []
     timer = interrupt_after(delay, sent)
     try:
         with pytest.raises(KeyboardInterrupt):
-            fp.search(board, **options)
+            call()
         stopped = time.perf_counter()
     finally:
         timer.cancel()
-    assert sent, "the search ended before the signal"
+    assert sent, f"the {what} ended before the signal"
     return stopped - sent[0]
+
+
+def interrupt_latency(delay: float, board: Any, **options: Any) -> float:
+    """:func:`latency_of` ``fp.search(board, **options)``."""
+    return latency_of(delay, lambda: fp.search(board, **options))

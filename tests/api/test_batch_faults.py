@@ -6,7 +6,6 @@ import itertools
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 from unittest import mock
 
@@ -23,7 +22,7 @@ from hypothesis.stateful import (
 
 import fastpuzzle as fp
 from tests.instances import hard
-from tests.interrupts import interrupt_after as _interrupt_after
+from tests.interrupts import latency_of
 from tests.oracle import distances_3x3
 
 # -- Ctrl-C -----------------------------------------------------------------------------------
@@ -31,17 +30,8 @@ from tests.oracle import distances_3x3
 
 def batch_interrupt_latency(delay: float, boards, **options) -> float:
     """Seconds from a SIGINT sent ``delay`` s into ``fp.solve_many(boards, **options)`` to the
-    KeyboardInterrupt it raises (as ``interrupt_latency`` of tests/interrupts.py, for a batch)."""
-    sent: list[float] = []
-    timer = _interrupt_after(delay, sent)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            fp.solve_many(boards, **options)
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
-    assert sent, "the batch ended before the signal"
-    return stopped - sent[0]
+    KeyboardInterrupt it raises."""
+    return latency_of(delay, lambda: fp.solve_many(boards, **options), "batch")
 
 
 HARD = [fp.Board(case.tiles) for case in hard()]  # 70 and 80 moves: tens of seconds each

@@ -6,7 +6,6 @@ run solves every random50 board, most of them 50+ moves, with the default solver
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,22 +18,14 @@ from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
 from tests.instances import random50, seed_cases
 from tests.oracle import distances_3x3, distances_from
+from tests.pdbcache import cache_holding
 
 
 @pytest.fixture(scope="module")
 def cache_663(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A cache directory holding the 6-6-3 database, set as ``$FASTPUZZLE_CACHE``."""
-    directory = tmp_path_factory.mktemp("pdb-optimal")
-    before = os.environ.get("FASTPUZZLE_CACHE")
-    os.environ["FASTPUZZLE_CACHE"] = str(directory)
-    try:
-        pdb.build_pdb("6-6-3", progress=False)
+    with cache_holding("6-6-3", tmp_path_factory.mktemp("pdb-optimal")) as directory:
         yield directory
-    finally:
-        if before is None:
-            os.environ.pop("FASTPUZZLE_CACHE", None)
-        else:
-            os.environ["FASTPUZZLE_CACHE"] = before
 
 
 def test_random50_all_optimal_with_default_solver(cache_663: Path) -> None:
