@@ -80,15 +80,18 @@ from fastpuzzle._team cimport (
     team_checkpoint,
     team_stop,
 )
+from fastpuzzle._patterns cimport LoadedPatterns, copy_patterns, patterns_for
 from fastpuzzle._pdbgroups cimport (
-    GROUP_MAX_CELLS,
-    GROUP_MAX_COUNT,
-    Group,
+    Patterns,
     entry_address,
+    fill_patterns,
     group_entry,
-    load_groups,
-    load_mirror,
+    mirrored_child_index,
+    pattern_h,
+    plain_child_index,
     read_entry,
+    restore_patterns,
+    save_patterns,
 )
 
 cdef extern from *:
@@ -96,7 +99,6 @@ cdef extern from *:
 
 cdef enum:
     MAX_PATH = 255          # longest solution a driver can hold
-    MAX_GROUPS = GROUP_MAX_COUNT
     MAX_LINE_TABLE = 6      # lines up to this long use a lookup table; longer ones are computed
     INFINITE = 1 << 30
     NODE_GROUPS = 16        # a packed board has at most 15 tiles, so at most 15 groups
@@ -200,19 +202,8 @@ cdef struct Search:
     int wd_h_class[16]      # [tile] -> goal column
     # A side whose abstraction is too big (2x8's columns) has no tables: its state is then the
     # Manhattan component along it (still a lower bound on the moves along it).
-    # pattern databases: sparse index and value per group, plain and reflected
-    int n_groups
-    Group groups[MAX_GROUPS]
-    int group_of[GROUP_MAX_CELLS]   # [tile] -> group, or -1 (the tile counts its Manhattan)
-    int shift_of[GROUP_MAX_CELLS]   # [tile] -> 4 * slot
-    uint64_t index[MAX_GROUPS]
-    int value[MAX_GROUPS]
-    int mirror
-    int reflect_cell[GROUP_MAX_CELLS]
-    int mgroup_of[GROUP_MAX_CELLS]  # [tile] -> group of the reflected tile
-    int mshift_of[GROUP_MAX_CELLS]
-    uint64_t mindex[MAX_GROUPS]
-    int mvalue[MAX_GROUPS]
+    # pattern databases: the groups and their incremental state, plain and reflected
+    Patterns pat
     # parallel search: the team this thread belongs to, and where Collect mode puts nodes
     Member member
     Collector* collector
@@ -332,36 +323,13 @@ cdef int lines_extra(const Search* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Pattern-database lookups.
 
-cdef inline int group_lookup(const Group* grp, uint64_t index) noexcept nogil:
-    return read_entry(grp, group_entry(grp, index))
-
-
 cdef int pdb_sum(Search* s, uint64_t board, int mirrored) noexcept nogil:
-    # Fill index/value (or mindex/mvalue) from a whole board; returns the sum of the values.
-    cdef int cell, tile, grp, total = 0
-    cdef uint64_t* index = &s.index[0]
-    cdef int* value = &s.value[0]
-    if mirrored:
-        index = &s.mindex[0]
-        value = &s.mvalue[0]
-    for grp in range(s.n_groups):
-        index[grp] = 0
+    # Fill the groups' indices and values (plain or mirrored) from a whole board; their sum.
+    cdef uint8_t tile_at[16]
+    cdef int cell
     for cell in range(s.g.cells):
-        tile = get_tile(board, cell)
-        if tile == 0:
-            continue
-        if mirrored:
-            grp = s.mgroup_of[tile]
-            if grp >= 0:
-                index[grp] |= (<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]
-        else:
-            grp = s.group_of[tile]
-            if grp >= 0:
-                index[grp] |= (<uint64_t>cell) << s.shift_of[tile]
-    for grp in range(s.n_groups):
-        value[grp] = group_lookup(&s.groups[grp], index[grp])
-        total += value[grp]
-    return total
+        tile_at[cell] = get_tile(board, cell)
+    return fill_patterns(&s.pat, tile_at, s.g.cells, mirrored)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -581,8 +549,7 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
 cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int plain,
                  int mirrored, int previous, Mode* mode) except -2 nogil:
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
-    cdef int best = plain if plain >= mirrored else mirrored
-    cdef int h = md + 2 * best
+    cdef int h = pattern_h(md, plain, mirrored)
     cdef int r, k, cell, tile, grp, mgrp, child_plain, child_mirrored, old_value, old_mvalue
     cdef uint64_t old_index, old_mindex
     cdef uint64_t new_index[4]
@@ -602,19 +569,16 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
         if cell == previous:
             continue
         tile = get_tile(board, cell)
-        grp = s.group_of[tile]
+        grp = s.pat.group_of[tile]
         if grp >= 0:
-            new_index[k] = (s.index[grp] + ((<uint64_t>blank) << s.shift_of[tile])
-                            - ((<uint64_t>cell) << s.shift_of[tile]))
-            new_entry[k] = group_entry(&s.groups[grp], new_index[k])
-            prefetch(entry_address(&s.groups[grp], new_entry[k]))
-        mgrp = s.mgroup_of[tile] if s.mirror else -1
+            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
+            new_entry[k] = group_entry(&s.pat.groups[grp], new_index[k])
+            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
         if mgrp >= 0:
-            new_mindex[k] = (s.mindex[mgrp]
-                             + ((<uint64_t>s.reflect_cell[blank]) << s.mshift_of[tile])
-                             - ((<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]))
-            new_mentry[k] = group_entry(&s.groups[mgrp], new_mindex[k])
-            prefetch(entry_address(&s.groups[mgrp], new_mentry[k]))
+            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+            new_mentry[k] = group_entry(&s.pat.groups[mgrp], new_mindex[k])
+            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
@@ -622,20 +586,20 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
         tile = get_tile(board, cell)
         child_plain = plain
         child_mirrored = mirrored
-        grp = s.group_of[tile]
+        grp = s.pat.group_of[tile]
         if grp >= 0:
-            old_index = s.index[grp]
-            old_value = s.value[grp]
-            s.index[grp] = new_index[k]
-            s.value[grp] = read_entry(&s.groups[grp], new_entry[k])
-            child_plain += s.value[grp] - old_value
-        mgrp = s.mgroup_of[tile] if s.mirror else -1
+            old_index = s.pat.index[grp]
+            old_value = s.pat.value[grp]
+            s.pat.index[grp] = new_index[k]
+            s.pat.value[grp] = read_entry(&s.pat.groups[grp], new_entry[k])
+            child_plain += s.pat.value[grp] - old_value
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
         if mgrp >= 0:
-            old_mindex = s.mindex[mgrp]
-            old_mvalue = s.mvalue[mgrp]
-            s.mindex[mgrp] = new_mindex[k]
-            s.mvalue[mgrp] = read_entry(&s.groups[mgrp], new_mentry[k])
-            child_mirrored += s.mvalue[mgrp] - old_mvalue
+            old_mindex = s.pat.mindex[mgrp]
+            old_mvalue = s.pat.mvalue[mgrp]
+            s.pat.mindex[mgrp] = new_mindex[k]
+            s.pat.mvalue[mgrp] = read_entry(&s.pat.groups[mgrp], new_mentry[k])
+            child_mirrored += s.pat.mvalue[mgrp] - old_mvalue
         s.counters.generated += 1
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
@@ -643,11 +607,11 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
                     md - s.t.distance[tile][cell] + s.t.distance[tile][blank],
                     child_plain, child_mirrored, blank, mode)
         if grp >= 0:
-            s.index[grp] = old_index
-            s.value[grp] = old_value
+            s.pat.index[grp] = old_index
+            s.pat.value[grp] = old_value
         if mgrp >= 0:
-            s.mindex[mgrp] = old_mindex
-            s.mvalue[mgrp] = old_mvalue
+            s.pat.mindex[mgrp] = old_mindex
+            s.pat.mvalue[mgrp] = old_mvalue
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
@@ -680,12 +644,7 @@ cdef void save_node(const Search* s, Node* node, uint64_t board, int blank, int 
         node.wd_v = s.wd_v
         node.wd_h = s.wd_h
     elif s.kind == H_PDB:
-        for i in range(s.n_groups):
-            node.index[i] = s.index[i]
-            node.value[i] = s.value[i]
-            if s.mirror:
-                node.mindex[i] = s.mindex[i]
-                node.mvalue[i] = s.mvalue[i]
+        save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
 
 
 cdef void load_node(Search* s, const Node* node) noexcept nogil:
@@ -702,12 +661,7 @@ cdef void load_node(Search* s, const Node* node) noexcept nogil:
         s.wd_v = node.wd_v
         s.wd_h = node.wd_h
     elif s.kind == H_PDB:
-        for i in range(s.n_groups):
-            s.index[i] = node.index[i]
-            s.value[i] = node.value[i]
-            if s.mirror:
-                s.mindex[i] = node.mindex[i]
-                s.mvalue[i] = node.mvalue[i]
+        restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
 
 
 cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
@@ -740,14 +694,14 @@ cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept n
     else:
         h = manhattan_of(board, &s.g, &s.t)     # dfs_pdb's md
         plain = pdb_sum(s, board, 0)
-        if s.mirror:
+        if s.pat.mirror:
             mirrored = pdb_sum(s, board, 1)
     save_node(s, root, board, blank, 0, h, plain, mirrored, NO_CELL)
 
 
 cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
     if s.kind == H_PDB:
-        return root.h + 2 * (root.plain if root.plain >= root.mirrored else root.mirrored)
+        return pattern_h(root.h, root.plain, root.mirrored)
     return root.h
 
 
@@ -844,6 +798,7 @@ def idastar(
     cdef const uint8_t[::1] v_dist, h_dist
     cdef const int32_t[::1] v_next, h_next
     cdef list keep = []
+    cdef LoadedPatterns loaded
     cdef int status, i, tile
     if s == NULL:
         raise MemoryError()
@@ -861,8 +816,8 @@ def idastar(
         s.kind = heuristic
         s.goal = goal_board(&s.g, &s.t)
         s.status = STATUS_RUNNING
-        s.n_groups = 0
-        s.mirror = 0
+        s.pat.n_groups = 0
+        s.pat.mirror = 0
         s.member.team = NULL
         s.collector = NULL
         if workers < 1:
@@ -897,12 +852,9 @@ def idastar(
         elif s.kind == H_PDB:
             if tables is None:
                 raise ValueError("pattern databases need their tables")
-            s.n_groups = load_groups(s.groups, s.group_of, s.shift_of, s.g.cells, 4,
-                                     tables.groups, keep)
-            if tables.reflect is not None:
-                load_mirror(s.reflect_cell, s.mgroup_of, s.mshift_of, s.group_of, s.shift_of,
-                            s.g.cells, goal_blank, tables.reflect)
-                s.mirror = 1
+            loaded = patterns_for(tables, s.g.cells, 4, goal_blank)
+            keep.append(loaded)
+            copy_patterns(&s.pat, &loaded.pat)
         init_root(s, &root, packed, blank)
         switch_after = PARALLEL_FROM if workers > 1 else -1
         with nogil:

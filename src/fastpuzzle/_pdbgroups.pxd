@@ -102,3 +102,99 @@ cdef inline int load_mirror(
         mgroup_of[tile] = group_of[mirror]
         mshift_of[tile] = shift_of[mirror]
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The incremental state both IDA* kernels keep: one text for the packed and the wide encodings,
+# so an index formula or a snapshot field cannot drift between them.
+
+cdef struct Patterns:
+    # What every node reads first, then the mirrored side, then the groups (the largest part:
+    # each holds 25 rank weights, and only the first n_groups are used).
+    int n_groups
+    int mirror                          # 1: also look up the board mirrored about the diagonal
+    int group_of[GROUP_MAX_CELLS]       # [tile] -> group, or -1 (the tile counts its Manhattan)
+    int shift_of[GROUP_MAX_CELLS]       # [tile] -> bits * slot
+    uint64_t index[GROUP_MAX_COUNT]     # each group's sparse index on the board
+    int value[GROUP_MAX_COUNT]          # and its table value
+    int mgroup_of[GROUP_MAX_CELLS]      # [tile] -> group of the tile that mirrors it
+    int mshift_of[GROUP_MAX_CELLS]
+    int reflect_cell[GROUP_MAX_CELLS]
+    uint64_t mindex[GROUP_MAX_COUNT]    # the same on the mirrored board
+    int mvalue[GROUP_MAX_COUNT]
+    Group groups[GROUP_MAX_COUNT]
+
+cdef inline int load_patterns(Patterns* p, int n, int bits, int goal_blank, groups, reflect,
+                              list keep) except -1:
+    # Fill p's groups (and their mirror when ``reflect`` is not None) from the tables.
+    p.n_groups = load_groups(p.groups, p.group_of, p.shift_of, n, bits, groups, keep)
+    p.mirror = 0
+    if reflect is not None:
+        load_mirror(p.reflect_cell, p.mgroup_of, p.mshift_of, p.group_of, p.shift_of, n,
+                    goal_blank, reflect)
+        p.mirror = 1
+    return 0
+
+cdef inline int fill_patterns(Patterns* p, const uint8_t* tile_at, int n,
+                              int mirrored) noexcept nogil:
+    # Every group's index and value (plain, or mirrored) from a whole board; returns their sum.
+    cdef int cell, tile, grp, total = 0
+    cdef uint64_t* index = &p.mindex[0] if mirrored else &p.index[0]
+    cdef int* value = &p.mvalue[0] if mirrored else &p.value[0]
+    for grp in range(p.n_groups):
+        index[grp] = 0
+    for cell in range(n):
+        tile = tile_at[cell]
+        if tile == 0:
+            continue
+        if mirrored:
+            grp = p.mgroup_of[tile]
+            if grp >= 0:
+                index[grp] |= (<uint64_t>p.reflect_cell[cell]) << p.mshift_of[tile]
+        else:
+            grp = p.group_of[tile]
+            if grp >= 0:
+                index[grp] |= (<uint64_t>cell) << p.shift_of[tile]
+    for grp in range(p.n_groups):
+        value[grp] = read_entry(&p.groups[grp], group_entry(&p.groups[grp], index[grp]))
+        total += value[grp]
+    return total
+
+cdef inline uint64_t plain_child_index(const Patterns* p, int grp, int tile, int blank,
+                                       int cell) noexcept nogil:
+    # Group grp's index once ``tile`` slides from ``cell`` into the blank's cell.
+    return (p.index[grp] + ((<uint64_t>blank) << p.shift_of[tile])
+            - ((<uint64_t>cell) << p.shift_of[tile]))
+
+cdef inline uint64_t mirrored_child_index(const Patterns* p, int mgrp, int tile, int blank,
+                                          int cell) noexcept nogil:
+    # The same on the mirrored board, where the move is reflected too.
+    return (p.mindex[mgrp] + ((<uint64_t>p.reflect_cell[blank]) << p.mshift_of[tile])
+            - ((<uint64_t>p.reflect_cell[cell]) << p.mshift_of[tile]))
+
+cdef inline int pattern_h(int md, int plain, int mirrored) noexcept nogil:
+    # The kernels' h: Manhattan plus twice the larger of the plain and mirrored sums (tables
+    # hold (value - Manhattan of the group) / 2).
+    return md + 2 * (plain if plain >= mirrored else mirrored)
+
+cdef inline void save_patterns(const Patterns* p, uint64_t* index, int* value, uint64_t* mindex,
+                               int* mvalue) noexcept nogil:
+    # A frontier node's copy of the groups' state (arrays of at least p.n_groups).
+    cdef int i
+    for i in range(p.n_groups):
+        index[i] = p.index[i]
+        value[i] = p.value[i]
+        if p.mirror:
+            mindex[i] = p.mindex[i]
+            mvalue[i] = p.mvalue[i]
+
+cdef inline void restore_patterns(Patterns* p, const uint64_t* index, const int* value,
+                                  const uint64_t* mindex, const int* mvalue) noexcept nogil:
+    # The inverse of save_patterns.
+    cdef int i
+    for i in range(p.n_groups):
+        p.index[i] = index[i]
+        p.value[i] = value[i]
+        if p.mirror:
+            p.mindex[i] = mindex[i]
+            p.mvalue[i] = mvalue[i]

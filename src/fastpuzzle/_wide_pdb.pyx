@@ -36,13 +36,19 @@ from fastpuzzle._control cimport (
     init_counters,
 )
 from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._patterns cimport LoadedPatterns, copy_patterns, patterns_for
 from fastpuzzle._pdbgroups cimport (
     GROUP_MAX_COUNT,
     Group,
+    Patterns,
     entry_address,
-    load_groups,
-    load_mirror,
+    fill_patterns,
+    mirrored_child_index,
+    pattern_h,
+    plain_child_index,
     read_entry,
+    restore_patterns,
+    save_patterns,
 )
 from fastpuzzle._ranking cimport compact_rank_bits
 from fastpuzzle._team cimport (
@@ -130,18 +136,7 @@ cdef struct Search:
     int move_cell[MAX_CELLS][4]     # cells the blank reaches from each cell, in child order
     int move_dir[MAX_CELLS][4]
     int distance[MAX_CELLS][MAX_CELLS]  # [tile][cell] -> Manhattan distance from its goal cell
-    int n_groups
-    Group groups[MAX_GROUPS]
-    int group_of[MAX_CELLS]         # [tile] -> group, or -1 (the tile counts its Manhattan)
-    int shift_of[MAX_CELLS]         # [tile] -> 5 * slot
-    uint64_t index[MAX_GROUPS]
-    int value[MAX_GROUPS]
-    int mirror
-    int reflect_cell[MAX_CELLS]
-    int mgroup_of[MAX_CELLS]        # [tile] -> group of the tile that mirrors it
-    int mshift_of[MAX_CELLS]
-    uint64_t mindex[MAX_GROUPS]
-    int mvalue[MAX_GROUPS]
+    Patterns pat                    # the groups and their incremental state
     int bound
     int next_bound
     int status
@@ -158,31 +153,6 @@ cdef inline uint64_t entry_of(const Group* grp, uint64_t index) noexcept nogil:
     return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
 
 
-cdef int group_sum(Search* s, int mirrored) noexcept nogil:
-    # Fill index/value (or mindex/mvalue) from the whole board; returns the sum of the values.
-    cdef int cell, tile, grp, total = 0
-    cdef uint64_t* index = &s.mindex[0] if mirrored else &s.index[0]
-    cdef int* value = &s.mvalue[0] if mirrored else &s.value[0]
-    for grp in range(s.n_groups):
-        index[grp] = 0
-    for cell in range(s.n):
-        tile = s.cells[cell]
-        if tile == 0:
-            continue
-        if mirrored:
-            grp = s.mgroup_of[tile]
-            if grp >= 0:
-                index[grp] |= (<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]
-        else:
-            grp = s.group_of[tile]
-            if grp >= 0:
-                index[grp] |= (<uint64_t>cell) << s.shift_of[tile]
-    for grp in range(s.n_groups):
-        value[grp] = read_entry(&s.groups[grp], entry_of(&s.groups[grp], index[grp]))
-        total += value[grp]
-    return total
-
-
 cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, int plain,
                     int mirrored, int previous) noexcept nogil:
     # s holds the node's board, path prefix and group state.
@@ -197,12 +167,7 @@ cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, i
         node.cells[i] = s.cells[i]
     for i in range(depth):
         node.path[i] = s.path[i]
-    for i in range(s.n_groups):
-        node.index[i] = s.index[i]
-        node.value[i] = s.value[i]
-        if s.mirror:
-            node.mindex[i] = s.mindex[i]
-            node.mvalue[i] = s.mvalue[i]
+    save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
 
 
 cdef void load_node(Search* s, const Node* node) noexcept nogil:
@@ -212,19 +177,14 @@ cdef void load_node(Search* s, const Node* node) noexcept nogil:
         s.cells[i] = node.cells[i]
     for i in range(node.depth):
         s.path[i] = node.path[i]
-    for i in range(s.n_groups):
-        s.index[i] = node.index[i]
-        s.value[i] = node.value[i]
-        if s.mirror:
-            s.mindex[i] = node.mindex[i]
-            s.mvalue[i] = node.mvalue[i]
+    restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
 
 
 cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrored,
                  int previous) noexcept nogil:
     # Collect mode at the cut: the bound and goal tests, then the node joins the frontier
     # instead of being expanded (the thread that searches it counts its expansion).
-    cdef int h = md + 2 * (plain if plain >= mirrored else mirrored)
+    cdef int h = pattern_h(md, plain, mirrored)
     cdef int f = depth + h
     cdef Collector* c = s.collector
     cdef Node* grown
@@ -250,7 +210,7 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
              int previous, Mode* mode) except -2 nogil:
     # 0: not found under this bound; 1: found (path in s.path); 2: stopped (s.status set).
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
-    cdef int h = md + 2 * (plain if plain >= mirrored else mirrored)
+    cdef int h = pattern_h(md, plain, mirrored)
     cdef int f = depth + h
     cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r, status
     cdef int old_value = 0, old_mvalue = 0
@@ -282,12 +242,11 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         if cell == previous:
             continue
         tile = s.cells[cell]
-        grp = s.group_of[tile]
+        grp = s.pat.group_of[tile]
         if grp >= 0:
-            new_index[k] = (s.index[grp] + ((<uint64_t>blank) << s.shift_of[tile])
-                            - ((<uint64_t>cell) << s.shift_of[tile]))
-            new_entry[k] = entry_of(&s.groups[grp], new_index[k])
-            prefetch(entry_address(&s.groups[grp], new_entry[k]))
+            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
+            new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
+            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
@@ -296,32 +255,30 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         child_md = md - s.distance[tile][cell] + s.distance[tile][blank]
         child_plain = plain
         child_mirrored = mirrored
-        grp = s.group_of[tile]
+        grp = s.pat.group_of[tile]
         if grp >= 0:
-            old_index = s.index[grp]
-            old_value = s.value[grp]
-            s.index[grp] = new_index[k]
-            s.value[grp] = read_entry(&s.groups[grp], new_entry[k])
-            child_plain += s.value[grp] - old_value
-        mgrp = s.mgroup_of[tile] if s.mirror else -1
+            old_index = s.pat.index[grp]
+            old_value = s.pat.value[grp]
+            s.pat.index[grp] = new_index[k]
+            s.pat.value[grp] = read_entry(&s.pat.groups[grp], new_entry[k])
+            child_plain += s.pat.value[grp] - old_value
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
         child_f = depth + 1 + child_md + 2 * child_plain
         if child_f > s.bound and child_f >= s.next_bound:
             # Cut by the plain sum alone, and its f (at least child_f) cannot lower the next
             # bound: the reflected lookup would change nothing, so it is skipped.
             s.counters.generated += 1
             if grp >= 0:
-                s.index[grp] = old_index
-                s.value[grp] = old_value
+                s.pat.index[grp] = old_index
+                s.pat.value[grp] = old_value
             continue
         if mgrp >= 0:
-            old_mindex = s.mindex[mgrp]
-            old_mvalue = s.mvalue[mgrp]
-            s.mindex[mgrp] = (s.mindex[mgrp]
-                              + ((<uint64_t>s.reflect_cell[blank]) << s.mshift_of[tile])
-                              - ((<uint64_t>s.reflect_cell[cell]) << s.mshift_of[tile]))
-            s.mvalue[mgrp] = read_entry(
-                &s.groups[mgrp], entry_of(&s.groups[mgrp], s.mindex[mgrp]))
-            child_mirrored += s.mvalue[mgrp] - old_mvalue
+            old_mindex = s.pat.mindex[mgrp]
+            old_mvalue = s.pat.mvalue[mgrp]
+            s.pat.mindex[mgrp] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+            s.pat.mvalue[mgrp] = read_entry(
+                &s.pat.groups[mgrp], entry_of(&s.pat.groups[mgrp], s.pat.mindex[mgrp]))
+            child_mirrored += s.pat.mvalue[mgrp] - old_mvalue
         s.counters.generated += 1
         s.cells[blank] = tile
         s.cells[cell] = 0
@@ -331,11 +288,11 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         s.cells[cell] = tile
         s.cells[blank] = 0
         if grp >= 0:
-            s.index[grp] = old_index
-            s.value[grp] = old_value
+            s.pat.index[grp] = old_index
+            s.pat.value[grp] = old_value
         if mgrp >= 0:
-            s.mindex[mgrp] = old_mindex
-            s.mvalue[mgrp] = old_mvalue
+            s.pat.mindex[mgrp] = old_mindex
+            s.pat.mvalue[mgrp] = old_mvalue
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
@@ -355,9 +312,9 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
         tile = s.cells[cell]
         if tile != 0:
             md += s.distance[tile][cell]
-    plain = group_sum(s, 0)
-    if s.mirror:
-        mirrored = group_sum(s, 1)
+    plain = fill_patterns(&s.pat, s.cells, s.n, 0)
+    if s.pat.mirror:
+        mirrored = fill_patterns(&s.pat, s.cells, s.n, 1)
     save_node(s, root, blank, 0, md, plain, mirrored, NO_CELL)
 
 
@@ -368,7 +325,7 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
     # at least that many nodes (0: before the first).
     cdef int r
     cdef uint64_t before = 0
-    s.bound = root.md + 2 * (root.plain if root.plain >= root.mirrored else root.mirrored)
+    s.bound = pattern_h(root.md, root.plain, root.mirrored)
     while True:
         if s.bound > max_depth:
             s.counters.depth = s.bound
@@ -416,16 +373,15 @@ cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nog
                                       + abs(cell % cols - home % cols))
 
 
-cdef int init_groups(Search* s, int goal_blank, groups, reflect, list keep) except -1:
+cdef int init_groups(Search* s, int goal_blank, tables, list keep) except -1:
+    cdef LoadedPatterns loaded = patterns_for(tables, s.n, SLOT_BITS, goal_blank)
+    cdef int grp
     # Tables past 16 cells are compact (a sparse 32**k range would be mostly empty).
-    if any(sparse for _, sparse, _, _ in groups):
-        raise ValueError("tables past 16 cells are compact, not sparse")
-    s.n_groups = load_groups(s.groups, s.group_of, s.shift_of, s.n, SLOT_BITS, groups, keep)
-    s.mirror = 0
-    if reflect is not None:
-        load_mirror(s.reflect_cell, s.mgroup_of, s.mshift_of, s.group_of, s.shift_of, s.n,
-                    goal_blank, reflect)
-        s.mirror = 1
+    for grp in range(loaded.pat.n_groups):
+        if loaded.pat.groups[grp].sparse:
+            raise ValueError("tables past 16 cells are compact, not sparse")
+    keep.append(loaded)
+    copy_patterns(&s.pat, &loaded.pat)
     return 0
 
 
@@ -510,7 +466,7 @@ def idastar(
         for cell in range(n):
             s.cells[cell] = cells[cell]
         init_board(s, rows, cols, goal_blank)
-        init_groups(s, goal_blank, tables.groups, tables.reflect, keep)
+        init_groups(s, goal_blank, tables, keep)
         init_counters(&s.counters)
         init_control(&s.control, node_limit, time_limit, 0, progress)
         s.status = STATUS_RUNNING

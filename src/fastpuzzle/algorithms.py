@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import floor
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from fastpuzzle import _search, idastar
 from fastpuzzle.board import MAX_CELLS
@@ -66,9 +66,12 @@ CoreProgress = Callable[[int, int, float, int], None]
 HEURISTIC_LIST: tuple[Heuristic, ...] = CATALOGUE
 
 
-@dataclass(frozen=True)
-class Request:
-    """What a driver receives: the problem and the checked options of one search."""
+class Request(NamedTuple):
+    """What a driver receives: the problem and the checked options of one search.
+
+    A named tuple: every search builds one, and a tuple is made in a third of the time of a
+    frozen dataclass.
+    """
 
     problem: Problem
     heuristic: str | None

@@ -113,7 +113,9 @@ def run(
         The kernel's result tuple.
     """
     entry = BY_NAME.get(heuristic)
-    use_wide = problem.wide if wide is None else (wide or problem.wide)
+    use_wide = problem.word is None
+    if wide:
+        use_wide = True
     if weight is not None and weight != 1:
         use_wide = True
     encoding = "wide" if use_wide else "packed"
@@ -162,15 +164,16 @@ def _run_packed(
     if entry.tables == "walking":
         tables = pdb.walking_tables(problem, deadline=deadline)
     elif entry.tables is not None:
-        tables = pdb.database_for(problem, entry.name, deadline=deadline)
+        tables = pdb.database_for(problem, entry.name, deadline=deadline).loaded()
     core = _search_limits(limits, deadline)
     if core is None:
         return _out_of_time(limits)
+    rows, cols = problem.board.shape
     return _idastar.idastar(
         problem.packed,
         problem.blank,
-        problem.rows,
-        problem.cols,
+        rows,
+        cols,
         problem.goal_blank,
         entry.code,
         tables=tables,
@@ -217,7 +220,7 @@ def _run_wide(
             rows,
             cols,
             problem.goal_blank,
-            tables=database,
+            tables=database.loaded(),
             node_limit=core.node_limit,
             time_limit=core.time_limit,
             max_depth=min(cap, _PDB_MAX_DEPTH),

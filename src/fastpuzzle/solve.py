@@ -34,7 +34,6 @@ from fastpuzzle.results import (
     SearchResult,
     Solution,
     Status,
-    _record,
     core_progress,
     result_from_core,
 )
@@ -119,15 +118,14 @@ def _run(
     workers: int = 1,
 ) -> SearchResult:
     """Every search's one path: a request to the algorithm's driver, its result as a record."""
-    request = _record(
-        Request,
-        problem=problem,
-        heuristic=heuristic,
-        limits=_NO_LIMITS if limits is None else limits,
-        weight=None if weight is None else float(weight),
-        seed=seed,
-        progress=core_progress(progress),
-        workers=workers,
+    request = Request(
+        problem,
+        heuristic,
+        _NO_LIMITS if limits is None else limits,
+        None if weight is None else float(weight),
+        seed,
+        core_progress(progress),
+        workers,
     )
     core = algorithm.driver(request)
     optimal = algorithm.optimal or (
@@ -304,7 +302,9 @@ def solve(
         limits = as_limits(limits)
     check_optimal_flag(optimal)
     chosen_heuristic = None if heuristic == "auto" else heuristic
-    is_auto = isinstance(algorithm, str) and algorithm.strip().lower() == "auto"
+    is_auto = algorithm == "auto" or (
+        isinstance(algorithm, str) and algorithm.strip().lower() == "auto"
+    )
     if not optimal:
         if not is_auto or chosen_heuristic is not None or weight is not None or seed is not None:
             raise ValueError("optimal=False picks its own method: pass no algorithm or heuristic")

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import Board, _board, algorithms
+from fastpuzzle import Board, _board
 from fastpuzzle import board as board_module
 from fastpuzzle._result import CoreResult
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
@@ -356,5 +356,5 @@ def test_records_built_from_the_core_equal_constructed_ones():
 
 def test_records_have_no_post_init_to_skip():
     # Built without __init__: a __post_init__ added later would silently not run.
-    for cls in (SearchStats, Solution, SearchResult, Problem, algorithms.Request):
+    for cls in (SearchStats, Solution, SearchResult, Problem):
         assert not hasattr(cls, "__post_init__"), cls

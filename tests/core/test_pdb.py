@@ -343,3 +343,29 @@ def test_entries_over_four_bits_fall_back_to_bytes(sparse: bool) -> None:
             )
             values.append(core.depth)
         assert values[1] == values[0] + 40
+
+
+def test_laid_out_tables_search_like_the_database(tmp_path: Path) -> None:
+    # Database.loaded() is made once and kept; every search then copies it instead of reading
+    # the Python objects again. It must give the same value on every board as the database
+    # itself, refuse a board it was not laid out for, and stay out of pickles.
+    import pickle
+
+    shape, partition, goal_blank = (3, 3), ((0, 1, 3, 4), (2, 5, 6, 7)), 8
+    pdb.build_pdb(partition, shape, goal_blank, tmp_path, progress=False)
+    database = pdb.load_pdb(partition, shape, goal_blank, tmp_path)
+    assert database is not None
+    loaded = database.loaded()
+    assert database.loaded() is loaded
+    assert (loaded.n_groups, loaded.mirror) == (2, True)
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    for tiles in list(distances_from(goal, 3, 3))[::97]:
+        assert _h(loaded, tiles, 3, 3, 8) == _h(database, tiles, 3, 3, 8), tiles  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="goal blank 8"):
+        _h(loaded, (1, 2, 3, 4, 0, 5, 6, 7, 8), 3, 3, 4)  # type: ignore[arg-type]
+    copy = pickle.loads(pickle.dumps(database))
+    assert "_loaded" not in vars(copy)
+    board = (4, 1, 3, 7, 2, 6, 0, 5, 8)
+    assert _h(copy.loaded(), board, 3, 3, 8) == _h(database, board, 3, 3, 8)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="pickle the Database"):
+        pickle.dumps(loaded)

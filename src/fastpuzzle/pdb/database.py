@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fastpuzzle._patterns import LoadedPatterns
 from fastpuzzle.errors import FastPuzzleError, TimeLimitError
 from fastpuzzle.results import SearchStats
 
@@ -58,6 +59,26 @@ class Database:
     groups: list[tuple[tuple[int, ...], bool, bool, Any]]
     reflect: tuple[int, ...] | None
     path: Path | None
+
+    def loaded(self) -> LoadedPatterns:
+        """These tables laid out for the IDA* kernels: made on first use, then kept.
+
+        Every search would otherwise check the tables and map each tile to its group again,
+        a third of a one-move search's time.
+        """
+        kept: LoadedPatterns | None = self.__dict__.get("_loaded")
+        if kept is None:
+            rows, cols = self.shape
+            cells = rows * cols
+            # Sparse indices hold a cell per slot: 4 bits up to 16 cells, else 5.
+            bits = 4 if cells <= 16 else 5
+            kept = LoadedPatterns(self.groups, self.reflect, cells, bits, self.goal_blank)
+            object.__setattr__(self, "_loaded", kept)
+        return kept
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The laid-out form points into this process's memory; a copy makes its own.
+        return {key: value for key, value in self.__dict__.items() if key != "_loaded"}
 
     @property
     def nbytes(self) -> int:

@@ -42,10 +42,10 @@ def database_for(
     A build stops at ``deadline`` (a :func:`time.monotonic` time; None: none) with
     :class:`~fastpuzzle.pdb.BuildTimeLimitError`; loading a file already built is not limited.
     """
-    shape = (problem.rows, problem.cols)
+    shape = problem.board.shape
     blank = problem.goal_blank
     if heuristic == "table":
-        return exact_table(problem.rows, problem.cols, blank)
+        return exact_table(shape[0], shape[1], blank)
     if heuristic in NAMED:
         partition = NAMED[heuristic]
         wanted = shape_of_partition(partition)

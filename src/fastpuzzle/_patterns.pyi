@@ -1,0 +1,20 @@
+from collections.abc import Sequence
+from typing import Any
+
+class LoadedPatterns:
+    cells: int
+    bits: int
+    goal_blank: int
+    arrays: list[Any]
+    def __init__(
+        self,
+        groups: Sequence[tuple[Sequence[int], bool, bool, Any]],
+        reflect: Sequence[int] | None,
+        cells: int,
+        bits: int,
+        goal_blank: int,
+    ) -> None: ...
+    @property
+    def n_groups(self) -> int: ...
+    @property
+    def mirror(self) -> bool: ...
