@@ -106,9 +106,11 @@ cdef enum:
     SWITCH = -3             # run_search: go on with threads from s.bound
 
 #: With several workers, the iterations that follow one of at least this many expansions are
-#: shared among threads (0: every iteration). Smaller ones take well under a millisecond; the
-#: next is several times larger, where sharing pays for waking the threads (about 0.1 ms).
-PARALLEL_FROM = 1 << 13
+#: shared among threads (0: every iteration). Starting the threads and collecting a frontier
+#: costs about half a millisecond: from 2**13, a 50-move board solved in 0.43 ms on one thread
+#: took 0.94 ms on two; from 2**15 it takes 0.43 ms, and random50 with 6-6-3 takes 0.204-0.208 s
+#: on two threads (2**13: 0.213-0.215 s; one thread 0.227 s).
+PARALLEL_FROM = 1 << 15
 
 #: Frontier nodes per thread in a shared iteration. Subtree sizes vary by orders of magnitude,
 #: so many nodes keep the threads busy to the end; but the calling thread collects them alone.

@@ -81,7 +81,7 @@ cdef enum:
 
 #: As in ``_idastar``: with several workers, the iterations after one of at least this many
 #: expansions are shared among threads (0: every iteration).
-PARALLEL_FROM = 1 << 13
+PARALLEL_FROM = 1 << 15
 
 #: As in ``_idastar``: frontier nodes per thread in a shared iteration.
 FRONTIER_PER_WORKER = 128

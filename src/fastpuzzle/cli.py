@@ -10,7 +10,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fastpuzzle._version import __version__
@@ -121,12 +121,36 @@ def _animate(solution: Solution, delay: float) -> None:
         time.sleep(delay)
 
 
-def _show_progress(stats: SearchStats) -> None:
-    # One line on stderr, rewritten in place on a terminal (one line per report elsewhere): long
-    # optimal searches (5x5) say how far they got.
-    text = f"  bound {stats.depth}, {stats.generated:,} nodes, {stats.seconds:.1f} s"
-    sys.stderr.write(f"\r{text}   " if sys.stderr.isatty() else f"{text}\n")
-    sys.stderr.flush()
+#: A 4x4 search without the 7-8 table that runs this long says how to make it faster.
+HINT_AFTER_SECONDS = 3.0
+
+
+def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
+    """The ``progress`` of one solve: one line on stderr, rewritten in place on a terminal (one
+    line per report elsewhere), so long optimal searches say how far they got; past
+    :data:`HINT_AFTER_SECONDS`, a line naming the table that would make it faster, if any."""
+    from fastpuzzle.pdb import faster_table_hint
+
+    hint = None
+    optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
+    if optimal_pdb and not args.fast:
+        goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
+        hint = faster_table_hint(job.board.shape, goal.blank)
+    terminal = sys.stderr.isatty()
+    width = 0
+
+    def show(stats: SearchStats) -> None:
+        nonlocal hint, width
+        text = f"  bound {stats.depth}, {stats.generated:,} nodes, {stats.seconds:.1f} s"
+        if hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
+            # Once, on a line of its own that the next report does not overwrite.
+            sys.stderr.write(("\r" + " " * width + "\r" if terminal else "") + f"  hint: {hint}\n")
+            hint = None
+        width = len(text)
+        sys.stderr.write(f"\r{text}   " if terminal else f"{text}\n")
+        sys.stderr.flush()
+
+    return show
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -148,7 +172,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                     algorithm=args.algorithm,
                     heuristic=args.heuristic,
                     limits=_limits(args) if not args.fast else Limits(seconds=args.time_limit),
-                    progress=_show_progress if args.progress else None,
+                    progress=_progress_printer(job, args) if args.progress else None,
                     optimal=not args.fast,
                     workers=1 if args.fast else args.workers,
                 )

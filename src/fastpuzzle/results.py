@@ -263,14 +263,16 @@ class SearchResult:
         """Whether a solution was found."""
         return self.status is Status.SOLVED
 
-    def unwrap(self) -> Solution:
-        """The solution, or the :class:`~fastpuzzle.errors.SearchLimitError` matching the status."""
+    def unwrap(self, hint: str | None = None) -> Solution:
+        """The solution, or the :class:`~fastpuzzle.errors.SearchLimitError` matching the status
+        (its message ending with ``hint``, when given)."""
         if self.solution is not None:
             return self.solution
         error = _LIMIT_ERRORS[self.status]
         raise error(
             f"{self.algorithm} stopped without a solution ({self.status}) after "
-            f"{self.stats.expanded:,} expansions and {self.stats.seconds:.3f} s",
+            f"{self.stats.expanded:,} expansions and {self.stats.seconds:.3f} s"
+            + (f"; {hint}" if hint else ""),
             self.stats,
         )
 

@@ -358,10 +358,15 @@ def solve(
             f"solution that is not guaranteed shortest{hint}",
             result.stats,
         )
-    return _unwrap(result)
+    hint = None
+    if result.status in (Status.TIME_LIMIT, Status.NODE_LIMIT) and name == "pdb":
+        from fastpuzzle.pdb import faster_table_hint
+
+        hint = faster_table_hint(shape, problem.goal_blank)
+    return _unwrap(result, hint)
 
 
-def _unwrap(result: SearchResult) -> Solution:
+def _unwrap(result: SearchResult, hint: str | None = None) -> Solution:
     """The solution, or the limit error; a board refused before any search says why."""
     stats = result.stats
     if result.status is Status.DEPTH_LIMIT and stats.iterations == 0 and stats.expanded == 0:
@@ -376,4 +381,4 @@ def _unwrap(result: SearchResult) -> Solution:
                 "solution that is not guaranteed shortest",
                 stats,
             )
-    return result.unwrap()
+    return result.unwrap(hint)

@@ -71,6 +71,40 @@ def test_progress_shows_the_bound_on_stderr(capsys):
     assert fp.Board(board).apply(captured.out.splitlines()[0]) == fp.Board.goal((4, 4))
 
 
+def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypatch, capsys):
+    # The report itself is driven here: a real search would have to run for seconds.
+    from fastpuzzle import cli, pdb
+    from fastpuzzle.formats import Job
+    from fastpuzzle.results import SearchStats
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    args = cli.build_parser().parse_args(
+        ["solve", "--progress", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"]
+    )
+    job = Job(fp.Board("1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"))
+    show = cli._progress_printer(job, args)
+    for seconds in (0.5, cli.HINT_AFTER_SECONDS, cli.HINT_AFTER_SECONDS + 1):
+        show(SearchStats(depth=50, seconds=seconds))
+    lines = capsys.readouterr().err.splitlines()
+    assert [line for line in lines if "pdb build 7-8" in line] == [lines[1]]
+    assert len(lines) == 4
+    # With 7-8 on disk, or on another shape, or with another heuristic: no hint.
+    path = pdb.pdb_path("7-8", (4, 4), 15)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"")
+    for argv, board in [
+        (["solve", "--progress"], "1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"),
+        (["solve", "--progress"], "1 2 3/4 5 6/7 _ 8"),
+    ]:
+        show = cli._progress_printer(Job(fp.Board(board)), cli.build_parser().parse_args(argv))
+        show(SearchStats(seconds=cli.HINT_AFTER_SECONDS + 1))
+    path.unlink()
+    argv = ["solve", "--progress", "--heuristic", "manhattan"]
+    show = cli._progress_printer(job, cli.build_parser().parse_args(argv))
+    show(SearchStats(seconds=cli.HINT_AFTER_SECONDS + 1))
+    assert "7-8" not in capsys.readouterr().err
+
+
 def test_limits_are_reported_not_raised(capsys):
     assert main(["solve", "--algorithm", "bfs", "--node-limit", "10", "8 6 7/2 5 4/3 _ 1"]) == 1
     assert "No solution" in capsys.readouterr().out

@@ -143,6 +143,24 @@ def test_78_is_never_built_silently(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert not list(tmp_path.glob("*7-8*"))
 
 
+def test_limit_errors_without_78_name_its_build(cache_663: Path) -> None:
+    hard = max(random50(), key=lambda case: case.optimal_length)
+    with pytest.raises(fp.NodeLimitError, match="fastpuzzle pdb build 7-8"):
+        fp.solve(list(hard.tiles), limits=Limits(nodes=1_000), workers=1)
+    # Another heuristic, or another shape: nothing to build would help.
+    with pytest.raises(fp.NodeLimitError) as raised:
+        fp.solve(list(hard.tiles), heuristic="manhattan", limits=Limits(nodes=1_000), workers=1)
+    assert "7-8" not in str(raised.value)
+    assert pdb.faster_table_hint((3, 3), 8) is None
+    assert pdb.faster_table_hint((4, 4), 15) is not None
+    path = pdb.pdb_path("7-8", (4, 4), 15)
+    path.write_bytes(b"")
+    try:
+        assert pdb.faster_table_hint((4, 4), 15) is None
+    finally:
+        path.unlink()
+
+
 def test_auto_obeys_limits(cache_663: Path) -> None:
     hard = max(random50(), key=lambda case: case.manhattan_ida_nodes)
     with pytest.raises(fp.NodeLimitError):

@@ -79,6 +79,16 @@ def _fast_path_applies(rows: Sequence[Any], spec: BatchSpec) -> bool:
     )
 
 
+def walks_exact_table(rows: Sequence[Any], spec: BatchSpec) -> bool:
+    """Whether a chunk of ``rows`` goes down the compiled walk of the exact table: about a
+    microsecond a board, so chunks must be large for the walk to outweigh their handling."""
+    if not _fast_path_applies(rows, spec):
+        return False
+    assert spec.shape is not None
+    goal_blank = spec.shape[0] * spec.shape[1] - 1 if spec.goal is None else spec.goal.index(0)
+    return auto_choice(spec.shape, goal_blank).heuristic == "table"
+
+
 def _error_status(error: FastPuzzleError) -> str:
     return next(name for kind, name in _ERROR_STATUS if isinstance(error, kind))
 

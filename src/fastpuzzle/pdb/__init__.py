@@ -52,7 +52,7 @@ from fastpuzzle.pdb.store import (
     pdb_info,
     pdb_path,
 )
-from fastpuzzle.pdb.tables import database_for, exact_table
+from fastpuzzle.pdb.tables import database_for, exact_table, faster_table_hint
 from fastpuzzle.pdb.walking import WALKING_MAX_STATES as WALKING_MAX_STATES
 from fastpuzzle.pdb.walking import (
     WalkingSide,
@@ -76,6 +76,7 @@ __all__ = [
     "database_for",
     "default_partition",
     "exact_table",
+    "faster_table_hint",
     "load_pdb",
     "pdb_cache_dir",
     "pdb_info",
