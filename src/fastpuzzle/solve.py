@@ -358,12 +358,12 @@ def solve(
             f"solution that is not guaranteed shortest{hint}",
             result.stats,
         )
-    hint = None
+    table_hint = None
     if result.status in (Status.TIME_LIMIT, Status.NODE_LIMIT) and name == "pdb":
         from fastpuzzle.pdb import faster_table_hint
 
-        hint = faster_table_hint(shape, problem.goal_blank)
-    return _unwrap(result, hint)
+        table_hint = faster_table_hint(shape, problem.goal_blank)
+    return _unwrap(result, table_hint)
 
 
 def _unwrap(result: SearchResult, hint: str | None = None) -> Solution:
