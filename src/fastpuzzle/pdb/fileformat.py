@@ -13,6 +13,7 @@ import io
 import json
 import os
 import stat
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -172,7 +173,36 @@ def _aligned_empty(length: int) -> np.ndarray:
     return raw[begin : begin + length]
 
 
-_STEP = 1 << 26
+_STEP = 1 << 24
+
+
+def _read_payload(f: io.FileIO, length: int, payload: np.ndarray | None) -> str:
+    """Read ``length`` bytes into ``payload`` (None: check only) and return their checksum.
+
+    Both halves release the GIL, so with ``payload`` a thread hashes each step while the next
+    is read (7-8, warm page cache: 0.05 s of reading beside 0.21 s of hashing). Checking only
+    reuses one buffer, so that a check never holds a whole file in memory.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    steps = [(begin, min(_STEP, length - begin)) for begin in range(0, length, _STEP)]
+    if payload is None:
+        chunk = memoryview(bytearray(min(_STEP, length)))
+        for _, count in steps:
+            _read_into(f, chunk[:count])
+            digest.update(chunk[:count])
+        return digest.hexdigest()
+    # Leaving the pool waits for the step being hashed, also when a read fails.
+    with ThreadPoolExecutor(1, thread_name_prefix="fastpuzzle-checksum") as hasher:
+        hashed: Future[None] | None = None
+        for begin, count in steps:
+            part = payload.data[begin : begin + count]
+            _read_into(f, part)
+            if hashed is not None:
+                hashed.result()
+            hashed = hasher.submit(digest.update, part)
+        if hashed is not None:
+            hashed.result()
+    return digest.hexdigest()
 
 
 def _read_valid(
@@ -262,16 +292,9 @@ def _read_open(
     _check(offset == size, "file length differs from its tables")
     # Only now, with every size checked against the file's, is memory for the tables taken.
     f.seek(payload_offset)
-    digest = hashlib.blake2b(digest_size=16)
     payload = _aligned_empty(size - payload_offset) if keep else None
-    # Checking only: one reused chunk, so a check never holds a whole file in memory.
-    chunk = memoryview(bytearray(0 if keep else min(_STEP, size - payload_offset)))
-    for begin in range(0, size - payload_offset, _STEP):
-        count = min(_STEP, size - payload_offset - begin)
-        part = payload.data[begin : begin + count] if payload is not None else chunk[:count]
-        _read_into(f, part)
-        digest.update(part)
-    _check(digest.hexdigest() == header.get("checksum"), "checksum mismatch")
+    digest = _read_payload(f, size - payload_offset, payload)
+    _check(digest == header.get("checksum"), "checksum mismatch")
     if payload is None:
         return None
     payload.setflags(write=False)
