@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Literal, Union
 
@@ -252,10 +252,18 @@ class Board:
     >>> b = Board("1 2 3/4 5 6/7 8 _")
     >>> b.moves()
     ('U', 'L')
-    >>> print(b.move("U"))
+    >>> print(b.apply("U"))
     1 2 3
     4 5 _
     7 8 6
+
+    A board iterates over its rows, and numpy sees it as its grid:
+
+    >>> list(b)
+    [(1, 2, 3), (4, 5, 6), (7, 8, 0)]
+    >>> import numpy as np
+    >>> np.asarray(b).shape
+    (3, 3)
     """
 
     __slots__ = ("_blank", "_packed", "_shape", "_tiles")
@@ -439,6 +447,20 @@ class Board:
         """A ``(rows, cols)`` array of tiles (0 for the blank)."""
         return np.array(self._tiles, dtype=np.int64).reshape(self._shape)
 
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        # np.asarray(board) is the grid, as to_numpy(); a board owns no array to share, so a
+        # request for no copy cannot be met.
+        if copy is False:
+            raise ValueError("a Board holds no array: numpy must copy its tiles")
+        grid = self.to_numpy()
+        return grid if dtype is None else grid.astype(dtype)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        """The rows, each a tuple of tiles (0 for the blank), top to bottom."""
+        cols = self.cols
+        for row in range(self.rows):
+            yield self._tiles[row * cols : (row + 1) * cols]
+
     def to_string(self, row_separator: str = "/") -> str:
         """One-line form that :class:`Board` parses back, e.g. ``'1 2 3/4 5 6/7 8 _'``."""
         cells = ["_" if t == 0 else str(t) for t in self._tiles]
@@ -505,7 +527,8 @@ class Board:
         return self.apply(moves) if moves else self
 
     def move(self, move: str) -> Board:
-        """The board after one move (the direction the blank moves)."""
+        """The board after one move: the same as :meth:`apply`, the documented name, which
+        takes any number of moves."""
         return self.apply(move)
 
     def successors(self) -> list[tuple[str, Board]]:

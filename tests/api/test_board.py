@@ -123,3 +123,18 @@ def test_from_packed_checks_its_input():
         Board.from_packed(1 << 40, shape=(3, 3))  # bits beyond the 9 cells
     with pytest.raises(InvalidBoardError):
         Board.from_packed(-1, shape=(2, 2))
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 5), (5, 5)])
+def test_numpy_sees_the_grid_and_iteration_gives_rows(shape):
+    board = fp.random_board(shape, rng=7)
+    grid = np.asarray(board)
+    assert grid.shape == shape and grid.tolist() == board.to_list()
+    assert np.asarray(board, dtype=np.uint8).dtype == np.uint8
+    assert np.array_equal(np.array(board), board.to_numpy())
+    rows = list(board)
+    assert rows == [tuple(row) for row in board.to_list()]
+    assert fp.Board(rows) == board
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        with pytest.raises(ValueError, match="must copy"):
+            np.asarray(board, copy=False)
