@@ -4,7 +4,8 @@ One place answers "what does ``solve()`` do by default?", for :func:`fastpuzzle.
 batches (:func:`fastpuzzle.solve_many`), so the two never disagree:
 
 - up to 9 cells (3x3, 2x4, 2x3, ...): IDA* on the exact distance table, built in memory once
-  (it walks straight down; reported as ``"table"``);
+  (it walks straight down; reported as ``algorithm="idastar", heuristic="table"``, which is
+  also how to ask for it);
 - 4x4: IDA* with the best pattern database on disk (7-8 if built, else 6-6-3, built on first
   use);
 - other shapes of up to 16 cells: IDA* with walking distance when both sides are at most 4 long,
@@ -39,7 +40,8 @@ class Choice:
 #: built in well under a second): faster than any search, for solve() and batches alike.
 _TABLE_CELLS = 9
 
-_TABLE = Choice("table", "table")
+# Reported as IDA* with the "table" heuristic: names a user can pass to get the same search.
+_TABLE = Choice("idastar", "table")
 _PDB = Choice("idastar", "pdb")
 _WALKING = Choice("idastar", "walking_distance")
 _LINEAR_CONFLICT = Choice("idastar", "linear_conflict")

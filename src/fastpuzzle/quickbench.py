@@ -9,15 +9,19 @@ every run measures the same work. It prints nodes per second and times; the full
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fastpuzzle.board import Board
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.limits import Limits
-from fastpuzzle.results import SearchStats
+from fastpuzzle.results import SearchResult, Status
 
 __all__ = ["BenchRow", "format_rows", "run"]
+
+#: Each search of the quick benchmark stops after this many expansions.
+NODE_CAP = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,13 @@ class BenchRow:
     solved: int
     generated: int
     seconds: float
+    #: Why the other boards were not solved: how many stopped at each limit (``"node_limit"``).
+    stopped: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def why_not_solved(self) -> str:
+        """The boards not solved and why, e.g. ``"2 at node_limit"`` (empty when all were)."""
+        return ", ".join(f"{count} at {status}" for status, count in sorted(self.stopped.items()))
 
     @property
     def nodes_per_second(self) -> float:
@@ -36,19 +47,20 @@ class BenchRow:
         return self.generated / self.seconds if self.seconds > 0 else 0.0
 
 
-def _measure(
-    task: str, boards: list[Board], run_one: Callable[[Board], SearchStats | None]
-) -> BenchRow:
+def _measure(task: str, boards: list[Board], run_one: Callable[[Board], SearchResult]) -> BenchRow:
     generated, seconds, solved = 0, 0.0, 0
+    stopped: Counter[str] = Counter()
     for board in boards:
         started = time.perf_counter()
-        stats = run_one(board)
+        result = run_one(board)
         elapsed = time.perf_counter() - started
-        if stats is not None:
+        if result.solved:
             solved += 1
-            generated += stats.generated
-        seconds += elapsed
-    return BenchRow(task, len(boards), solved, generated, seconds)
+            generated += result.stats.generated
+            seconds += elapsed
+        else:
+            stopped[str(result.status)] += 1
+    return BenchRow(task, len(boards), solved, generated, seconds, dict(stopped))
 
 
 def run(*, quick: bool = False) -> list[BenchRow]:
@@ -58,17 +70,17 @@ def run(*, quick: bool = False) -> list[BenchRow]:
     count = 3 if quick else 10
     hard = [scramble(Board.goal((4, 4)), 150, rng=seed) for seed in range(count)]
     easy3 = [random_board((3, 3), rng=seed) for seed in range(count * 10)]
-    cap = Limits(nodes=50_000_000)
+    cap = Limits(nodes=NODE_CAP)
 
-    def searched(algorithm: str, heuristic: str | None) -> Callable[[Board], SearchStats | None]:
-        def one(board: Board) -> SearchStats | None:
-            result = search(board, algorithm=algorithm, heuristic=heuristic, limits=cap)
-            return result.stats if result.solved else None
+    def searched(algorithm: str, heuristic: str | None) -> Callable[[Board], SearchResult]:
+        def one(board: Board) -> SearchResult:
+            return search(board, algorithm=algorithm, heuristic=heuristic, limits=cap)
 
         return one
 
-    def solved_default(board: Board) -> SearchStats | None:
-        return solve(board).stats
+    def solved_default(board: Board) -> SearchResult:
+        solution = solve(board)
+        return SearchResult(board, solution.goal, Status.SOLVED, solution, solution.stats, "auto")
 
     rows = [
         _measure("3x3 bfs", easy3[:count], searched("bfs", None)),
@@ -91,5 +103,12 @@ def format_rows(rows: list[BenchRow]) -> str:
         lines.append(
             f"{row.task:30} {row.boards:6d} {row.solved:6d} {row.generated:13,d} "
             f"{row.seconds:9.3f} {row.nodes_per_second / 1e6:9.2f}"
+            + (f"  not solved: {row.why_not_solved}" if row.stopped else "")
+        )
+    limited = [row for row in rows if row.stopped]
+    if limited:
+        lines.append(
+            f"(searches stop at {NODE_CAP:,} expanded nodes; nodes and seconds count the "
+            "solved boards only)"
         )
     return "\n".join(lines)

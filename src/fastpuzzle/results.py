@@ -72,7 +72,9 @@ class SearchStats:
     max_frontier : int
         Largest number of nodes waiting in the open list (or the deepest stack, for DFS kinds).
     peak_memory_bytes : int
-        Largest number of bytes the search's own tables held (pattern databases not counted).
+        Largest number of bytes the search's own tables held. IDA* and IDDFS: the fixed size
+        of their state (plus a parallel search's frontier); the heuristic's tables, shared by
+        every search in the process, are not counted (``pdb.Database.nbytes`` gives theirs).
     seconds : float
         Wall-clock time of the search.
     depth : int

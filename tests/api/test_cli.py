@@ -135,6 +135,22 @@ def test_compare_table_csv_and_plot(tmp_path, capsys):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_bench_says_why_a_board_was_not_solved():
+    from fastpuzzle import quickbench
+
+    boards = [fp.random_board((4, 4), rng=seed) for seed in range(3)] + [fp.Board.goal((4, 4))]
+
+    def capped(board):
+        return fp.search(
+            board, algorithm="idastar", heuristic="manhattan", limits=fp.Limits(nodes=1000)
+        )
+
+    row = quickbench._measure("capped", boards, capped)
+    assert (row.boards, row.solved, row.stopped) == (4, 1, {"node_limit": 3})
+    table = quickbench.format_rows([row])
+    assert "not solved: 3 at node_limit" in table and "solved boards only" in table
+
+
 def test_random_and_scramble_are_seeded(capsys):
     assert main(["random", "--shape", "3", "3", "--count", "3", "--seed", "4"]) == 0
     first = capsys.readouterr().out
@@ -168,11 +184,14 @@ def test_bench_prints_a_table_of_node_rates(capsys):
     assert main(["bench", "--quick"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:3] == ["task", "boards", "solved"]
-    rows = [line for line in lines[2:] if line.strip()]
+    rows = [line for line in lines[2:] if line.strip() and not line.startswith("(")]
     assert len(rows) == 6
     for row in rows:
-        boards, solved, generated = (int(v.replace(",", "")) for v in row.split()[-5:-2])
+        numbers, _, why = row.partition("  not solved: ")
+        boards, solved, generated = (int(v.replace(",", "")) for v in numbers.split()[-5:-2])
         assert generated > 0 and solved >= 1
+        # Every board is solved or said to be stopped by a limit.
+        assert solved == boards or why.endswith("at node_limit")
         if "default" in row:  # solve() has no cap: it solves every board
             assert solved == boards
 
