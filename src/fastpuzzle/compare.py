@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fastpuzzle._files import write_text_atomically
+from fastpuzzle._optional import require
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal
 from fastpuzzle.errors import UnsolvableError
@@ -120,6 +121,17 @@ class Comparison:
     def to_records(self) -> list[dict[str, Any]]:
         """The rows as a list of dicts (e.g. for ``pandas.DataFrame``)."""
         return [asdict(row) for row in self.rows]
+
+    def to_pandas(self) -> Any:
+        """The rows as a pandas DataFrame, one column per field of :class:`Row`.
+
+        Raises
+        ------
+        ImportError
+            Without pandas (``pip install 'fastpuzzle[pandas]'``).
+        """
+        pd = require("pandas", "Comparison.to_pandas", "pandas")
+        return pd.DataFrame.from_records(self.to_records(), columns=_COLUMNS)
 
     def to_csv(self, path: str | Path | None = None) -> str:
         """The rows as CSV text with a header; also written to ``path`` when given."""
@@ -244,12 +256,7 @@ class Comparison:
                 "expected metric expanded, generated, peak_memory_bytes, seconds or length, "
                 f"got {metric!r}"
             )
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as error:  # an optional extra: say how to get it
-            raise ImportError(
-                "Comparison.plot needs matplotlib: pip install 'fastpuzzle[plot]'"
-            ) from error
+        plt = require("matplotlib.pyplot", "Comparison.plot", "plot")
         if ax is None:
             _, ax = plt.subplots(figsize=(8, 4))
         boards = list(dict.fromkeys(row.board for row in self.rows))

@@ -77,8 +77,9 @@ def test_records_csv_and_goal(boards_3x3, tmp_path):
     assert records[0]["index"] == 0 and records[0]["status"] == "solved"
     text = result.to_csv(tmp_path / "out.csv")
     assert (tmp_path / "out.csv").read_text() == text
-    assert text.splitlines()[0] == ",".join(batch.COLUMNS)
+    assert text.splitlines()[0] == ",".join(["index", "board", *batch.COLUMNS[1:]])
     assert len(text.splitlines()) == 21
+    assert text.splitlines()[1].split(",")[1] == boards[0].to_string()
 
 
 class Crash(Exception):
@@ -198,3 +199,60 @@ def test_packed_fast_path_keeps_bad_rows_and_limits():
     assert "appears twice" in result.messages[1] and "not solvable" in result.messages[2]
     capped = fp.solve_many(words, shape=(3, 3), limits=fp.Limits(max_depth=10))
     assert capped.status.tolist() == ["depth_limit", "invalid", "unsolvable", "solved"]
+
+
+def _mixed_rows():
+    return ["1 2 3/4 5 6/7 _ 8", "8 6 7/2 5 4/3 _ 1", "1 2 3/4 5 6/8 7 _", "1 2 x"]
+
+
+def test_rows_carry_their_board_into_csv_and_pandas(tmp_path):
+    import csv
+    import io
+
+    pytest.importorskip("pandas")
+    rows = _mixed_rows()
+    for result in (fp.solve_many(rows), fp.solve_many(rows, out=tmp_path / "out")):
+        assert list(result.boards) == [fp.Board(r).to_string() for r in rows[:3]] + ["1 2 x"]
+        table = list(csv.DictReader(io.StringIO(result.to_csv())))
+        assert list(table[0]) == ["index", "board", *batch.result.COLUMNS[1:]]
+        distances = distances_3x3()
+        for line, row in zip(table[:2], rows[:2]):
+            board = fp.Board(line["board"])
+            assert board == fp.Board(row)
+            assert int(line["length"]) == distances[board.tiles]
+            assert board.apply(line["moves"]) == fp.Board.goal((3, 3))
+        frame = result.to_pandas()
+        assert list(frame.columns) == ["board", *batch.result.COLUMNS[1:]]
+        assert frame["status"].tolist() == ["solved", "solved", "unsolvable", "invalid"]
+        assert frame.loc[1, "board"] == "8 6 7/2 5 4/3 _ 1"
+    packed = np.array([fp.Board(r).packed for r in rows[:2]], dtype=np.uint64)
+    assert list(fp.solve_many(packed, shape=(3, 3)).boards) == [
+        fp.Board(r).to_string() for r in rows[:2]
+    ]
+
+
+def test_to_pandas_without_pandas_names_the_extra(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"pip install 'fastpuzzle\[pandas\]'"):
+        fp.solve_many(_mixed_rows()[:1]).to_pandas()
+    with pytest.raises(ImportError, match=r"pip install 'fastpuzzle\[pandas\]'"):
+        fp.compare("1 2 3/4 5 6/7 _ 8", algorithms=["bfs"]).to_pandas()
+
+
+def test_notebook_shows_a_summary_not_the_rows():
+    boards = [fp.random_board((3, 3), rng=seed) for seed in range(500)] + ["1 2 3/4 5 6/8 7 _"]
+    result = fp.solve_many(boards)
+    html = result._repr_html_()
+    distances = distances_3x3()
+    lengths = [distances[fp.Board(b).tiles] for b in boards[:500]]
+    assert "<td>500</td>" in html and "1 unsolvable" in html
+    assert f"{min(lengths)} / {sum(lengths) / 500:.2f} / {max(lengths)}" in html
+    assert len(html) < 2000  # a summary: 501 rows of moves would be tens of kilobytes
+    summary = result.summary()
+    assert (summary["rows"], summary["solved"], summary["statuses"]) == (
+        501,
+        500,
+        {"unsolvable": 1},
+    )

@@ -148,3 +148,13 @@ def test_plot(table):
     assert ax.get_ylabel() == "generated"
     with pytest.raises(ValueError):
         table.plot(metric="board")
+
+
+def test_to_pandas_has_a_column_per_field(table):
+    pd = pytest.importorskip("pandas")
+    frame = table.to_pandas()
+    assert isinstance(frame, pd.DataFrame)
+    assert len(frame) == len(table)
+    assert list(frame.columns) == list(table.to_records()[0])
+    # Unsolved rows have no length: pandas shows them as missing.
+    assert [None if pd.isna(v) else v for v in frame["length"]] == [row.length for row in table]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -65,6 +65,32 @@ def _row_board(row: Any, spec: BatchSpec) -> Board:
             raise InvalidBoardError("packed boards need shape=(rows, cols)")
         return Board.from_packed(int(row), shape=spec.shape)
     return Board(row, shape=spec.shape)
+
+
+class BoardTexts(Sequence[str]):
+    """Each row's board as ``Board.to_string()`` text, formatted when read, so that a result
+    carries its boards without a second copy of them; a row that is not a board gives its
+    input as written (its row's message says what is wrong)."""
+
+    def __init__(self, rows: Sequence[Any], spec: BatchSpec) -> None:
+        self._rows = rows
+        self._spec = spec
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        row = self._rows[index]
+        try:
+            return _row_board(row, self._spec).to_string()
+        except FastPuzzleError:
+            return str(row.tolist() if isinstance(row, np.ndarray) else row)
 
 
 def _fast_path_applies(rows: Sequence[Any], spec: BatchSpec) -> bool:

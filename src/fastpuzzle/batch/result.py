@@ -19,6 +19,7 @@ from typing import Any, Protocol, overload
 import numpy as np
 
 from fastpuzzle._files import write_text_atomically
+from fastpuzzle._optional import require
 
 __all__ = [
     "COLUMNS",
@@ -358,6 +359,7 @@ class BatchResult:
         messages: np.ndarray,
     ) -> None:
         self._source: RowSource | None = None
+        self._boards: Sequence[str] | None = None
         self._total = len(lengths)
         columns = (lengths, status, expanded, generated, seconds, moves, messages)
         self._columns: dict[str, Any] = dict(zip(_COLUMN_NAMES, columns))
@@ -367,6 +369,7 @@ class BatchResult:
         """A result whose columns are read from ``source`` when first asked for."""
         self = cls.__new__(cls)
         self._source = source
+        self._boards = None
         self._total = source.total
         self._columns = {}
         return self
@@ -440,6 +443,62 @@ class BatchResult:
         return f"BatchResult(rows={self._total})"
 
     @property
+    def boards(self) -> Sequence[str] | None:
+        """Each row's board as text (``Board.to_string()``), formatted when read; a row that is
+        not a board gives its input as written. None when the result was built from columns."""
+        return self._boards
+
+    def with_boards(self, boards: Sequence[str]) -> BatchResult:
+        """This result, its rows carrying ``boards`` (one text per row); returns ``self``."""
+        if len(boards) != self._total:
+            raise ValueError(f"expected {self._total} boards, got {len(boards)}")
+        self._boards = boards
+        return self
+
+    def summary(self) -> dict[str, Any]:
+        """Counts and totals: rows, solved, each other status, lengths, nodes and seconds."""
+        statuses, counts = np.unique(self.status.astype(str), return_counts=True)
+        solved = self.solved
+        lengths = self.lengths[solved]
+        return {
+            "rows": self._total,
+            "solved": int(solved.sum()),
+            "statuses": {str(k): int(v) for k, v in zip(statuses, counts) if k != "solved"},
+            "length min/mean/max": (
+                (int(lengths.min()), float(lengths.mean()), int(lengths.max()))
+                if len(lengths)
+                else None
+            ),
+            "expanded": int(self.expanded.sum()),
+            "generated": int(self.generated.sum()),
+            "search seconds": float(self.seconds.sum()),
+        }
+
+    def _repr_html_(self) -> str:
+        # Notebooks show the summary, not an array dump.
+        from html import escape
+
+        summary = self.summary()
+        shown = {
+            "rows": f"{summary['rows']:,}",
+            "solved": f"{summary['solved']:,}",
+            "not solved": ", ".join(f"{n:,} {k}" for k, n in summary["statuses"].items()) or "-",
+            "length (min / mean / max)": (
+                "{} / {:.2f} / {}".format(*summary["length min/mean/max"])
+                if summary["length min/mean/max"]
+                else "-"
+            ),
+            "nodes expanded": f"{summary['expanded']:,}",
+            "nodes generated": f"{summary['generated']:,}",
+            "search seconds (summed over rows)": f"{summary['search seconds']:.3f}",
+        }
+        cells = "".join(
+            f"<tr><th style='text-align:left'>{escape(k)}</th><td>{escape(v)}</td></tr>"
+            for k, v in shown.items()
+        )
+        return f"<table><caption>BatchResult</caption>{cells}</table>"
+
+    @property
     def solved(self) -> np.ndarray:
         """Boolean mask of solved rows."""
         if self._source is not None and "status" not in self._columns:
@@ -447,7 +506,7 @@ class BatchResult:
         return np.asarray(self.status == "solved", dtype=bool)
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One dict per row."""
+        """One dict per row (with its ``board`` after ``index`` when :attr:`boards` is known)."""
         columns = zip(
             self.lengths.tolist(),
             self.status.tolist(),
@@ -457,39 +516,55 @@ class BatchResult:
             self.moves,
             self.messages.tolist(),
         )
-        return [
-            {
-                "index": i,
-                "length": int(length),
-                "status": str(status),
-                "expanded": int(expanded),
-                "generated": int(generated),
-                "seconds": float(seconds),
-                "moves": str(moves),
-                "message": str(message),
-            }
-            for i, (length, status, expanded, generated, seconds, moves, message) in enumerate(
-                columns
+        boards = self.boards
+        records = []
+        for i, (length, status, expanded, generated, seconds, moves, message) in enumerate(columns):
+            record: dict[str, Any] = {"index": i}
+            if boards is not None:
+                record["board"] = boards[i]
+            record.update(
+                length=int(length),
+                status=str(status),
+                expanded=int(expanded),
+                generated=int(generated),
+                seconds=float(seconds),
+                moves=str(moves),
+                message=str(message),
             )
-        ]
+            records.append(record)
+        return records
+
+    def _csv_columns(self) -> tuple[str, ...]:
+        if self.boards is None:
+            return COLUMNS
+        return (COLUMNS[0], "board", *COLUMNS[1:])
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
-        """The rows as CSV text; also written atomically to ``path`` when given."""
+        """The rows as CSV text (a ``board`` column when :attr:`boards` is known); also written
+        atomically to ``path`` when given."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(COLUMNS)
+        names = self._csv_columns()
+        writer.writerow(names)
         for record in self.to_records():
-            writer.writerow([record[name] for name in COLUMNS])
+            writer.writerow([record[name] for name in names])
         text = buffer.getvalue()
         if path is not None:
             write_text_atomically(path, text)
         return text
 
     def to_pandas(self) -> Any:
-        """A pandas DataFrame of the rows (needs pandas)."""
-        import pandas as pd
+        """A pandas DataFrame of the rows, indexed by row number.
 
-        return pd.DataFrame.from_records(self.to_records(), index="index")
+        Raises
+        ------
+        ImportError
+            Without pandas (``pip install 'fastpuzzle[pandas]'``).
+        """
+        pd = require("pandas", "BatchResult.to_pandas", "pandas")
+        return pd.DataFrame.from_records(
+            self.to_records(), columns=list(self._csv_columns()), index="index"
+        )
 
     @classmethod
     def from_chunks(cls, total: int, chunks: Iterable[ChunkResult]) -> BatchResult:

@@ -16,7 +16,7 @@ import numpy as np
 
 from fastpuzzle._interrupt import run_stoppable
 from fastpuzzle._parallel import available_cores
-from fastpuzzle.batch.chunk import BatchSpec, solve_chunk, walks_exact_table
+from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
     BatchResult,
     ChunkResult,
@@ -264,10 +264,11 @@ def solve_many(
             _run_threads(pool_size, todo, solve_and_save, tracker.advance)
     finally:
         tracker.close()
+    boards = BoardTexts(rows, spec)
     if memory is not None:
-        return BatchResult.over(memory)
+        return BatchResult.over(memory).with_boards(boards)
     assert store is not None
-    return BatchResult.over(store)
+    return BatchResult.over(store).with_boards(boards)
 
 
 def _run_threads(
