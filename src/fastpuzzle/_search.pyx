@@ -152,6 +152,7 @@ cdef struct Puzzle:
     int goal_blank
     int heuristic
     int max_depth               # -1: none
+    bint prune_f                # best-first: cut children whose g + h exceeds max_depth
     MoveList moves[MAX_CELLS][5]    # see init_move_lists
 
 
@@ -184,6 +185,7 @@ cdef void init_run(
     r.p.goal_blank = goal_blank
     r.p.heuristic = heuristic
     r.p.max_depth = max_depth
+    r.p.prune_f = False
     init_control(&r.ctl, node_limit, time_limit, memory_limit, progress)
     init_counters(&r.cnt)
     r.cnt.iterations = 1
@@ -733,6 +735,9 @@ cdef int run_best_first(
                 ch = e.h
             e.g = g + 1
             e.move = d
+            if p.prune_f and <int>g + 1 + ch > p.max_depth:
+                r.pruned = True             # h is admissible: no path through it fits
+                continue
             score = lookahead_score(p, child, target, ch, d ^ 1) if lookahead else ch
             rc = bq_push(q, &r.budget, g_scale * (g + 1) + h_scale * score,
                          g + 1 if by_g else 0, child)
@@ -823,6 +828,9 @@ cdef int run_best_first_perfect(
             ch = h_step(p, h, children[k], get_tile(board, target), blank, target)
             state[index] = STATE_SEEN | d
             gs[index] = g + 1
+            if p.prune_f and <int>g + 1 + ch > p.max_depth:
+                r.pruned = True             # h is admissible: no path through it fits
+                continue
             score = lookahead_score(p, children[k], target, ch, d ^ 1) if lookahead else ch
             rc = bq_push(q, &r.budget, g_scale * (g + 1) + h_scale * score,
                          g + 1 if by_g else 0, queue_item(children[k], target, ch))
@@ -885,6 +893,10 @@ def best_first(
     bq_init(&q)
     init_run(&r, start, blank, rows, cols, goal_blank, heuristic, node_limit, time_limit,
              memory_limit, max_depth, progress)
+    # With an admissible (here: consistent) heuristic, a child whose g + h passes max_depth
+    # has no solution within it: cut, it is never stored in the queue (a 46-move board with
+    # max_depth=30 filled the memory limit before).
+    r.p.prune_f = max_depth >= 0 and is_consistent(heuristic)
     try:
         if perfect:
             rc = budget_calloc(&r.budget, <void**>&state, px.size)

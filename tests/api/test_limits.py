@@ -132,6 +132,51 @@ def test_depth_limit(algorithm, heuristic):
         assert len(solved.unwrap()) == 31
 
 
+@pytest.mark.parametrize(
+    ("shape", "heuristic"),
+    [
+        *(((3, 3), h) for h in ("misplaced", "manhattan", "linear_conflict")),
+        ((2, 4), "misplaced"),
+        # 3x4 with misplaced tiles would fill the memory cap.
+        ((3, 4), "manhattan"),
+        ((3, 4), "linear_conflict"),
+    ],
+)
+def test_best_first_depth_bound_cuts_on_g_plus_h(shape, heuristic):
+    # With an admissible heuristic, max_depth cuts every child whose g + h passes it: the
+    # search ends at DEPTH_LIMIT below the optimal length and solves at it, on the hash table
+    # (3x4) and on the perfect index (3x3, 2x4). Lengths from BFS.
+    from tests.oracle import distances_from
+
+    goal = fp.Board.goal(shape)
+    distances = distances_from(goal.tiles, *shape) if shape != (3, 4) else None
+    for seed in range(4):
+        board = fp.random_board(shape, rng=seed)
+        # 3x4: the length IDA* with walking distance finds (a cross-check of two searches).
+        optimal = distances[board.tiles] if distances is not None else len(fp.solve(board))
+        for algorithm in ("astar", "wastar"):
+            below = fp.search(
+                board,
+                algorithm=algorithm,
+                heuristic=heuristic,
+                limits=fp.Limits(max_depth=optimal - 1),
+            )
+            assert below.status is fp.Status.DEPTH_LIMIT
+        at = fp.search(
+            board, algorithm="astar", heuristic=heuristic, limits=fp.Limits(max_depth=optimal)
+        )
+        assert len(at.unwrap()) == optimal
+
+
+def test_astar_depth_bound_far_below_the_length_ends_at_once():
+    # A 46-move 4x4 board with max_depth=30: within a few moves every child's Manhattan
+    # distance says it cannot fit (before, 40 M boards filled the 2 GiB cap in 16 s).
+    board = fp.scramble(fp.Board.goal((4, 4)), 200, rng=5)
+    result = fp.search(board, algorithm="astar", limits=fp.Limits(max_depth=30))
+    assert result.status is fp.Status.DEPTH_LIMIT
+    assert result.stats.expanded < 100
+
+
 def test_limit_errors_carry_partial_stats():
     with pytest.raises(fp.NodeLimitError) as caught:
         fp.solve(HARD_4X4, algorithm="bfs", limits=fp.Limits(nodes=5000))
