@@ -243,6 +243,106 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 2 if getattr(args, "bad_lines", 0) else 0
 
 
+#: Output formats of ``fastpuzzle batch --out``, by file name ending.
+BATCH_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
+
+
+def _batch_input(args: argparse.Namespace) -> list[Job]:
+    if args.input == "-":
+        if sys.stdin.isatty():
+            raise UsageError("expected boards on standard input (or a file name instead of -)")
+        text = sys.stdin.read()
+    else:
+        with open(args.input, encoding="utf-8") as stream:
+            text = stream.read()
+    bad: list[tuple[int, str]] = []
+    jobs = read_jobs(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
+    for number, why in bad:
+        where = "" if why.startswith(f"line {number} ") else f"line {number}: "
+        print(f"fastpuzzle: error: {where}{why}", file=sys.stderr)
+    args.bad_lines = len(bad)
+    if any(job.goal is not None for job in jobs):
+        raise UsageError("batch solves boards towards one goal: give it with --goal")
+    return jobs
+
+
+def _batch_out_format(path: str) -> str:
+    for ending, fmt in BATCH_FORMATS.items():
+        if path.lower().endswith(ending):
+            return fmt
+    raise UsageError(f"--out must end in {', '.join(BATCH_FORMATS)}, got {path!r}")
+
+
+def _write_batch(result: Any, path: str | None, fmt: str) -> None:
+    from fastpuzzle._files import atomic_writer, write_text_atomically
+
+    if fmt == "csv":
+        if path is None:
+            sys.stdout.write(result.to_csv())
+        else:
+            result.to_csv(path)
+    elif fmt == "jsonl":
+        assert path is not None
+        write_text_atomically(path, "".join(json.dumps(r) + "\n" for r in result.to_records()))
+    else:
+        from fastpuzzle._optional import require
+
+        assert path is not None
+        pa = require("pyarrow", "batch --out *.parquet", "parquet")
+        parquet = require("pyarrow.parquet", "batch --out *.parquet", "parquet")
+        table = pa.Table.from_pylist(result.to_records())
+        with atomic_writer(path) as stream:
+            parquet.write_table(table, stream)
+
+
+def _cmd_batch(args: argparse.Namespace) -> int:
+    import shutil
+
+    from fastpuzzle.batch import solve_many
+
+    out_format = "csv" if args.out is None else _batch_out_format(args.out)
+    if args.resume and args.out is None:
+        raise UsageError("--resume needs --out: the finished chunks are kept beside that file")
+    jobs = _batch_input(args)
+    goal = Board(args.goal, shape=jobs[0].board.shape) if args.goal and jobs else None
+    # With --out, chunks are kept in OUT.chunks/ as they finish, so an interrupted batch can go
+    # on with --resume; the folder goes once the output file is written.
+    chunks = None if args.out is None else f"{args.out}.chunks"
+    boards: Any = [job.board for job in jobs]
+    shapes = {board.shape for board in boards}
+    shape = next(iter(shapes)) if len(shapes) == 1 else None
+    if shape is not None and shape[0] * shape[1] <= 16:
+        # One shape of up to 16 cells: packed words take the batch's fast path.
+        import numpy as np
+
+        boards = np.array([board.packed for board in boards], dtype=np.uint64)
+    try:
+        result = solve_many(
+            boards,
+            goal,
+            shape=shape,
+            limits=_limits(args),
+            workers=args.workers,
+            progress=args.progress or (args.progress is None and sys.stderr.isatty()),
+            out=chunks,
+            resume=args.resume,
+        )
+    except FileExistsError:
+        raise UsageError(
+            f"{chunks} holds the chunks of an earlier batch: add --resume to go on with it, or "
+            "remove it"
+        ) from None
+    _write_batch(result, args.out, out_format)
+    if chunks is not None:
+        shutil.rmtree(chunks, ignore_errors=True)
+    solved = int(result.solved.sum())
+    if args.out is not None:
+        print(f"{solved:,} of {len(result):,} boards solved; rows in {args.out}", file=sys.stderr)
+    if args.bad_lines:
+        return 2
+    return 0 if solved == len(result) else 1
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from fastpuzzle import quickbench
 
@@ -389,6 +489,46 @@ def build_parser() -> argparse.ArgumentParser:
     )
     comp.set_defaults(run=_cmd_compare)
 
+    batch = sub.add_parser(
+        "batch",
+        help="solve a file of boards on every core, one row per board",
+        epilog=INPUT_RULES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    batch.add_argument("input", help="a file of boards, or - for standard input")
+    batch.add_argument(
+        "--out",
+        help=f"write the rows here ({', '.join(BATCH_FORMATS)}); default: CSV on stdout. Rows "
+        "carry the board, its length, status, node counts, seconds, moves and message",
+    )
+    batch.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with an interrupted batch of the same boards into the same --out",
+    )
+    batch.add_argument("--workers", type=int, default=None, help="threads (default: every core)")
+    batch.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="one progress bar on stderr (default: when stderr is a terminal)",
+    )
+    batch.add_argument("--shape", nargs=2, type=int, metavar=("ROWS", "COLS"))
+    batch.add_argument(
+        "--format",
+        default="auto",
+        choices=[f for f in FORMATS if f != "pair"],
+        help="input layout (see below); pair is not allowed: give one --goal",
+    )
+    batch.add_argument("--goal", help="goal of every board (default: 1..n-1 then the blank)")
+    batch.add_argument("--max-depth", type=int, help="longest solution to look for")
+    batch.add_argument("--time-limit", type=float, help="seconds per board")
+    batch.add_argument("--node-limit", type=int, help="expansions per board")
+    batch.add_argument(
+        "--memory-limit", type=_bytes, metavar="BYTES", help="bytes per board, e.g. 500M or 2G"
+    )
+    batch.set_defaults(run=_cmd_batch)
+
     bench = sub.add_parser("bench", help="a quick benchmark: nodes per second and times")
     bench.add_argument("--quick", action="store_true", help="fewer boards")
     bench.set_defaults(run=_cmd_bench)
@@ -433,7 +573,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (FastPuzzleError, ValueError, OSError) as error:
+    except (FastPuzzleError, ValueError, OSError, ImportError) as error:
         if isinstance(error, BrokenPipeError):
             return _closed_pipe()
         print(f"fastpuzzle: error: {error}", file=sys.stderr)

@@ -276,3 +276,61 @@ def test_one_bad_line_costs_only_itself():
     assert len(errors) == 2
     assert errors[0].startswith("fastpuzzle: error: line 2: ") and "twice" in errors[0]
     assert errors[1].startswith("fastpuzzle: error: line 4 has 5 numbers")
+
+
+def _batch_file(tmp_path, boards):
+    path = tmp_path / "boards.txt"
+    path.write_text("".join(board.to_string() + "\n" for board in boards))
+    return path
+
+
+def test_batch_writes_one_row_per_board_with_its_board(tmp_path, capsys):
+    import csv
+
+    from tests.oracle import distances_3x3
+
+    boards = [fp.random_board((3, 3), rng=seed) for seed in range(40)]
+    unsolvable = fp.Board("1 2 3/4 5 6/8 7 _")
+    source = _batch_file(tmp_path, [*boards, unsolvable])
+    out = tmp_path / "rows.csv"
+    assert main(["batch", str(source), "--out", str(out), "--workers", "2"]) == 1
+    assert "40 of 41 boards solved" in capsys.readouterr().err
+    rows = list(csv.DictReader(out.open()))
+    distances = distances_3x3()
+    for row, board in zip(rows, boards):
+        assert fp.Board(row["board"]) == board
+        assert int(row["length"]) == distances[board.tiles]
+        assert board.apply(row["moves"]) == fp.Board.goal((3, 3))
+    assert (rows[-1]["board"], rows[-1]["status"]) == (unsolvable.to_string(), "unsolvable")
+    assert not (tmp_path / "rows.csv.chunks").exists()
+    # JSON lines, and CSV on stdout when there is no --out.
+    assert main(["batch", str(source), "--out", str(tmp_path / "rows.jsonl")]) == 1
+    records = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
+    assert [r["board"] for r in records] == [row["board"] for row in rows]
+    capsys.readouterr()
+    assert main(["batch", str(_batch_file(tmp_path, boards[:3]))]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("index,board,length") and len(lines) == 4
+
+
+def test_batch_resumes_into_the_same_out(tmp_path, capsys):
+    boards = [fp.random_board((3, 3), rng=seed) for seed in range(30)]
+    source = _batch_file(tmp_path, boards)
+    out = tmp_path / "rows.csv"
+    # Chunks an interrupted run left behind: a new run refuses them, --resume reuses them.
+    fp.solve_many(boards, out=tmp_path / "rows.csv.chunks", chunk_size=10)
+    assert main(["batch", str(source), "--out", str(out)]) == 2
+    assert "add --resume" in capsys.readouterr().err and not out.exists()
+    assert main(["batch", str(source), "--out", str(out), "--resume"]) == 0
+    assert len(out.read_text().splitlines()) == 31
+    assert main(["batch", str(source), "--resume"]) == 2
+    assert "--resume needs --out" in capsys.readouterr().err
+
+
+def test_batch_parquet_without_pyarrow_names_the_extra(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    source = _batch_file(tmp_path, [fp.random_board((3, 3), rng=1)])
+    assert main(["batch", str(source), "--out", str(tmp_path / "rows.parquet")]) == 2
+    assert "pip install 'fastpuzzle[parquet]'" in capsys.readouterr().err
+    assert main(["batch", str(source), "--out", str(tmp_path / "rows.txt")]) == 2
+    assert "--out must end in" in capsys.readouterr().err
