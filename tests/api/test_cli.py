@@ -313,16 +313,37 @@ def test_batch_writes_one_row_per_board_with_its_board(tmp_path, capsys):
     assert lines[0].startswith("index,board,length") and len(lines) == 4
 
 
-def test_batch_resumes_into_the_same_out(tmp_path, capsys):
-    boards = [fp.random_board((3, 3), rng=seed) for seed in range(30)]
+def test_batch_resumes_into_the_same_out(tmp_path, capsys, monkeypatch):
+    from fastpuzzle.batch import run
+
+    # 5,000 boards: three chunks. Ctrl-C as the third starts; the first two are kept.
+    boards = [fp.random_board((3, 3), rng=seed) for seed in range(5000)]
     source = _batch_file(tmp_path, boards)
     out = tmp_path / "rows.csv"
-    # Chunks an interrupted run left behind: a new run refuses them, --resume reuses them.
-    fp.solve_many(boards, out=tmp_path / "rows.csv.chunks", chunk_size=10)
+    solved_chunks = []
+    real = run.solve_chunk
+
+    def interrupted(first, rows, spec):
+        if len(solved_chunks) == 2:
+            raise KeyboardInterrupt
+        solved_chunks.append(first)
+        return real(first, rows, spec)
+
+    monkeypatch.setattr(run, "solve_chunk", interrupted)
+    assert main(["batch", str(source), "--out", str(out), "--workers", "1"]) == 130
+    assert not out.exists() and len(list((tmp_path / "rows.csv.chunks").glob("part-*"))) == 2
+    # A new run refuses the chunks left behind; --resume solves only the missing one.
     assert main(["batch", str(source), "--out", str(out)]) == 2
     assert "add --resume" in capsys.readouterr().err and not out.exists()
+    monkeypatch.setattr(run, "solve_chunk", real)
+    resumed = []
+    monkeypatch.setattr(run, "solve_chunk", lambda f, r, s: resumed.append(f) or real(f, r, s))
     assert main(["batch", str(source), "--out", str(out), "--resume"]) == 0
-    assert len(out.read_text().splitlines()) == 31
+    assert len(resumed) == 1 and resumed[0] not in solved_chunks
+    lines = out.read_text().splitlines()
+    assert len(lines) == 5001
+    assert [fp.Board(line.split(",")[1]) for line in lines[1:]] == boards
+    assert not (tmp_path / "rows.csv.chunks").exists()
     assert main(["batch", str(source), "--resume"]) == 2
     assert "--resume needs --out" in capsys.readouterr().err
 
