@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from fastpuzzle._progress import fit_line, on_terminal
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import Board
@@ -136,18 +137,17 @@ def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchSta
     if optimal_pdb and not args.fast:
         goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
         hint = faster_table_hint(job.board.shape, goal.blank)
-    terminal = sys.stderr.isatty()
-    width = 0
+    terminal = on_terminal()
 
     def show(stats: SearchStats) -> None:
-        nonlocal hint, width
+        nonlocal hint
         text = f"  bound {stats.depth}, {stats.generated:,} nodes, {stats.seconds:.1f} s"
         if hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
             # Once, on a line of its own that the next report does not overwrite.
-            sys.stderr.write(("\r" + " " * width + "\r" if terminal else "") + f"  hint: {hint}\n")
+            line = f"  hint: {hint}"
+            sys.stderr.write((fit_line(line).rstrip() if terminal else line) + "\n")
             hint = None
-        width = len(text)
-        sys.stderr.write(f"\r{text}   " if terminal else f"{text}\n")
+        sys.stderr.write(fit_line(text) if terminal else f"{text}\n")
         sys.stderr.flush()
 
     return show
@@ -323,7 +323,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
             shape=shape,
             limits=_limits(args),
             workers=args.workers,
-            progress=args.progress or (args.progress is None and sys.stderr.isatty()),
+            progress=args.progress or (args.progress is None and on_terminal()),
             out=chunks,
             resume=args.resume,
         )

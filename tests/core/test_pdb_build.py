@@ -210,7 +210,8 @@ SMALL = ((0, 1, 4), (2, 3, 5, 6))  # 2x4 groups of goal cells, the goal blank in
 def test_progress_without_tqdm_is_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm raises ImportError
+    for name in ("tqdm", "tqdm.auto"):
+        monkeypatch.setitem(sys.modules, name, None)  # importing it raises ImportError
     pdb.build_pdb(SMALL, (2, 4), cache_dir=tmp_path, progress=True)
     err = capsys.readouterr().err
     assert "group 2/2" in err and "built in" in err and "ready in" in err
@@ -238,7 +239,9 @@ def test_progress_with_tqdm_is_one_bar_per_group(
         def close(self) -> None:
             self.closed = True
 
-    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=Bar))
+    auto = types.SimpleNamespace(tqdm=Bar)
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(auto=auto))
+    monkeypatch.setitem(sys.modules, "tqdm.auto", auto)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # bars only on a terminal
     pdb.build_pdb(SMALL, (2, 4), cache_dir=tmp_path, progress=True)
     assert [bar["options"]["total"] for bar in bars] == [perm(8, 3), perm(8, 4)]

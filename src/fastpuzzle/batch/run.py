@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -16,6 +15,7 @@ import numpy as np
 
 from fastpuzzle._interrupt import run_stoppable
 from fastpuzzle._parallel import available_cores
+from fastpuzzle._progress import Meter
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
     BatchResult,
@@ -87,21 +87,11 @@ class _Progress:
         self.total = total
         self.done = 0
         self.callback: Callable[[int, int], Any] | None = None
-        self.bar: Any = None
+        self.bar: Meter | None = None
         if callable(progress):
             self.callback = progress
         elif progress:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                self.callback = self._plain
-            else:
-                self.bar = tqdm(total=total, unit="board", desc="fastpuzzle")
-
-    def _plain(self, done: int, total: int) -> None:
-        print(f"\rfastpuzzle: {done}/{total} boards", end="", file=sys.stderr, flush=True)
-        if done == total:
-            print(file=sys.stderr)
+            self.bar = Meter(total, "fastpuzzle", "board")
 
     def advance(self, count: int) -> None:
         self.done += count

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from fastpuzzle import _pdb
+from fastpuzzle._progress import Meter, fit_line, on_terminal
 from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.pdb.database import BuildTimeLimitError, Database, PatternDatabaseError
 from fastpuzzle.pdb.fileformat import (
@@ -160,8 +161,9 @@ _BAR_WIDTH = 30
 def _stderr_progress(message: str) -> None:
     # On a terminal each level overwrites the line; in a log, a level line at most every 15 s.
     final = message.endswith("\n")
-    if sys.stderr.isatty():
-        print(message.rstrip("\n"), end="\n" if final else "\r", file=sys.stderr, flush=True)
+    if on_terminal():
+        sys.stderr.write(fit_line(message.rstrip("\n")) + ("\n" if final else ""))
+        sys.stderr.flush()
         return
     now = time.monotonic()
     if final or now - _last_line[0] >= 15.0:
@@ -193,17 +195,12 @@ def _how_to_build(partition: str | Partition, shape: tuple[int, int], goal_blank
     return f"`{command}`"
 
 
-def _group_meter(progress: Progress | None, description: str, total: int) -> Any:
-    # With the ``progress`` extra (tqdm) installed, a terminal shows a bar per group with the
-    # time left instead of the level lines; a log keeps its line every 15 s, and a callable
-    # still receives the text.
-    if progress is not _stderr_progress or not sys.stderr.isatty():
+def _group_meter(progress: Progress | None, description: str, total: int) -> Meter | None:
+    # On a terminal a bar per group (tqdm's, with the time left, when the ``progress`` extra is
+    # installed); a log keeps its line every 15 s, and a callable still receives the text.
+    if progress is not _stderr_progress or not on_terminal():
         return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, desc=description, unit=" placements", unit_scale=True, file=sys.stderr)
+    return Meter(total, description, "placement", unit_scale=True)
 
 
 def _build_tables(
@@ -238,8 +235,7 @@ def _build_tables(
             meter: Any = meter,
         ) -> None:
             if meter is not None:
-                meter.set_postfix_str(f"level {level}", refresh=False)
-                meter.update(reached - meter.n)
+                meter.update(reached - meter.n, f"level {level}")
             elif progress is not None:
                 share = min(1.0, reached / max(total, 1))
                 filled = round(share * _BAR_WIDTH)
