@@ -257,22 +257,86 @@ class Comparison:
                 f"got {metric!r}"
             )
         plt = require("matplotlib.pyplot", "Comparison.plot", "plot")
+        patches = require("matplotlib.patches", "Comparison.plot", "plot")
         if ax is None:
-            _, ax = plt.subplots(figsize=(8, 4))
+            # Constrained layout keeps the slanted board labels and the outside legend inside
+            # the figure.
+            figure = plt.figure(figsize=(10, 4.5), constrained_layout=True)
+            ax = figure.add_subplot()
         boards = list(dict.fromkeys(row.board for row in self.rows))
         methods = list(dict.fromkeys(row.method for row in self.rows))
         width = 0.8 / max(len(methods), 1)
+        stopped_any = False
         for k, method in enumerate(methods):
-            values = {r.board: getattr(r, metric) for r in self.rows if r.method == method}
-            heights = [values.get(board) or 0 for board in boards]
-            ax.bar([i + k * width for i in range(len(boards))], heights, width, label=method)
+            color, hatch = _method_style(k)
+            rows = {r.board: r for r in self.rows if r.method == method}
+            for i, board in enumerate(boards):
+                row = rows.get(board)
+                if row is None:
+                    continue
+                stopped = row.status != "solved"
+                stopped_any |= stopped
+                # A run stopped by a limit: a pale, hatched bar (its height is what it did
+                # before it stopped, not what solving would take).
+                ax.bar(
+                    i + k * width,
+                    getattr(row, metric) or 0,
+                    width,
+                    color=color,
+                    alpha=0.35 if stopped else 1.0,
+                    hatch=("xx" if stopped else hatch) or None,
+                    edgecolor="black" if stopped else "white",
+                    linewidth=0.5,
+                )
         ax.set_xticks([i + 0.4 - width / 2 for i in range(len(boards))])
-        ax.set_xticklabels(boards, rotation=30, ha="right", fontsize="small")
+        ax.set_xticklabels(
+            [_short(board) for board in boards], rotation=30, ha="right", fontsize="small"
+        )
         ax.set_ylabel(metric)
         if metric != "length":
             ax.set_yscale("log")
-        ax.legend(fontsize="small")
+        handles = []
+        for k in range(len(methods)):
+            color, hatch = _method_style(k)
+            style = {"facecolor": color, "hatch": hatch or None, "edgecolor": "white"}
+            handles.append(patches.Patch(**style, linewidth=0.5))
+        labels = list(methods)
+        if stopped_any:
+            handles.append(
+                patches.Patch(facecolor="white", edgecolor="black", hatch="xx", linewidth=0.5)
+            )
+            labels.append("stopped by a limit")
+        # Outside the axes, so that no bar is hidden behind it.
+        ax.legend(
+            handles,
+            labels,
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            fontsize="small",
+            frameon=False,
+            ncol=1 if len(labels) <= 16 else 2,
+        )
         return ax
+
+
+#: Twenty distinct colours (matplotlib's tab20, written out so no colormap is needed); past
+#: twenty methods the cycle repeats with a hatch, so every method still looks different.
+_COLOURS = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
+    "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
+)  # fmt: skip
+_HATCHES = ("", "//", "..", "\\\\", "oo")
+
+
+def _method_style(k: int) -> tuple[str, str]:
+    """Colour and hatch of the ``k``-th method of a plot."""
+    return _COLOURS[k % len(_COLOURS)], _HATCHES[(k // len(_COLOURS)) % len(_HATCHES)]
+
+
+def _short(board: str, limit: int = 24) -> str:
+    """A board's label on the x axis: long boards (4x4 and up) cut with an ellipsis."""
+    return board if len(board) <= limit else board[: limit - 1] + "…"
 
 
 def _methods(

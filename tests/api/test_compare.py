@@ -158,3 +158,47 @@ def test_to_pandas_has_a_column_per_field(table):
     assert list(frame.columns) == list(table.to_records()[0])
     # Unsolved rows have no length: pandas shows them as missing.
     assert [None if pd.isna(v) else v for v in frame["length"]] == [row.length for row in table]
+
+
+def test_plot_of_every_method_tells_them_apart_and_fits():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_hex
+
+    from fastpuzzle.algorithms import ALGORITHMS
+
+    boards = ["1 2 3/4 5 6/_ 7 8", "8 6 7/2 5 4/3 _ 1"]
+    heuristics = ["misplaced", "manhattan", "linear_conflict"]
+    table = fp.compare(
+        boards, list(ALGORITHMS), heuristics=heuristics, limits=fp.Limits(nodes=2000)
+    )
+    methods = list(dict.fromkeys(row.method for row in table))
+    assert len(methods) >= 13
+    ax = table.plot()
+    figure = ax.figure
+    figure.canvas.draw()
+    bars = ax.patches
+    assert len(bars) == len(table)
+    # Bars are drawn method by method, board by board, in the table's order.
+    styles = {}
+    for bar, row in zip(bars, sorted(table, key=lambda r: methods.index(r.method))):
+        stopped = row.status != "solved"
+        assert (bar.get_hatch() == "xx") == stopped, row
+        assert (bar.get_alpha() or 1.0) < 1.0 if stopped else (bar.get_alpha() or 1.0) == 1.0
+        if not stopped:
+            styles.setdefault(row.method, set()).add((to_hex(bar.get_facecolor()), bar.get_hatch()))
+    assert all(len(style) == 1 for style in styles.values())
+    assert len({next(iter(style)) for style in styles.values()}) == len(styles)
+    legend = ax.get_legend()
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert texts == [*methods, "stopped by a limit"]
+    renderer = figure.canvas.get_renderer()
+    # The legend is beside the bars, and every label is inside the figure.
+    assert legend.get_window_extent(renderer).x0 >= ax.get_window_extent(renderer).x1
+    inside = figure.bbox
+    for artist in [legend, *ax.get_xticklabels(), ax.yaxis.label]:
+        box = artist.get_window_extent(renderer)
+        assert inside.x0 - 1 <= box.x0 and box.x1 <= inside.x1 + 1, artist
+        assert inside.y0 - 1 <= box.y0 and box.y1 <= inside.y1 + 1, artist
