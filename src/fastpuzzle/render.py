@@ -77,102 +77,157 @@ def solution_steps_text(solution: Solution) -> str:
 _WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
 
 _PLAYER_STYLE = """
-.fp-player{font-family:sans-serif;display:inline-block;padding:8px;color:#222}
-.fp-grid{display:grid;gap:4px;background:#3d3a35;padding:4px;border-radius:8px;width:max-content}
-.fp-cell{width:44px;height:44px;border-radius:6px;display:flex;align-items:center;
- justify-content:center;font-weight:bold;font-size:20px;color:#5b4a2f}
+.fp-player{font-family:sans-serif;display:inline-block;padding:8px;color:#222;max-width:100%}
+.fp-grid{display:grid;background:#3d3a35;padding:4px;border-radius:8px;width:max-content}
+.fp-cell{border-radius:3px;display:flex;align-items:center;justify-content:center;
+ font-weight:bold;color:#5b4a2f;overflow:hidden}
 .fp-tile{background:#f4d58d}.fp-home{background:#a8d5a2}
-.fp-controls{margin-top:8px;display:flex;gap:4px;align-items:center}
+.fp-controls{margin-top:8px;display:flex;gap:4px;align-items:center;flex-wrap:wrap}
 .fp-controls button{min-width:2.5em}
-.fp-stats{border-collapse:collapse;margin-top:8px;font-size:13px}
-.fp-stats td{padding:1px 8px 1px 0}
+.fp-stats{border-collapse:collapse;margin-top:8px;font-size:13px;max-width:60em}
+.fp-stats td{padding:1px 8px 1px 0;vertical-align:top}
+.fp-moves{font-family:monospace;overflow-wrap:anywhere;word-break:break-all;
+ max-height:8em;overflow-y:auto;display:block}
 """
 
+#: Speeds of the player, in moves per second; ``#play`` in the page's address uses the fastest.
+PLAYER_SPEEDS = (1, 2.5, 5, 10, 25, 100, 1000, 10000)
+
+# The page carries the start, the goal and the moves; the browser replays the moves, updating
+# only the two cells a move changes (a 100x100 solution has millions of moves: embedding every
+# board made a 20x20 solution's page 36 MB).
 _PLAYER_SCRIPT = """
 (function(){
  const root=document.getElementById(%(id)s);
  const data=JSON.parse(root.querySelector('script[type="application/json"]').textContent);
  const grid=root.querySelector('.fp-grid'), label=root.querySelector('.fp-step');
- const slider=root.querySelector('input[type=range]');
- let step=0, timer=null;
- grid.style.gridTemplateColumns='repeat('+data.cols+', 44px)';
- function draw(){
-  grid.textContent='';
-  data.boards[step].forEach(function(tile,i){
-   const c=document.createElement('div');
-   c.className='fp-cell'+(tile?(tile===data.goal[i]?' fp-tile fp-home':' fp-tile'):'');
-   c.textContent=tile?String(tile):'';
-   c.dataset.tile=String(tile);
-   grid.appendChild(c);
-  });
-  const move=step?data.moves[step-1]:'';
-  label.textContent='step '+step+'/'+data.moves.length+(move?' ('+move+')':'');
+ const slider=root.querySelector('input[type=range]'), speed=root.querySelector('.fp-speed');
+ const moves=data.moves, total=moves.length, cols=data.cols, board=data.start.slice();
+ const goalKey=data.goal.join(' ');
+ const delta={U:-cols,D:cols,L:-1,R:1}, back={U:'D',D:'U',L:'R',R:'L'};
+ const size=Math.max(8,Math.min(44,Math.floor(640/cols)));
+ let blank=board.indexOf(0), step=0, timer=null;
+ grid.style.gridTemplateColumns='repeat('+cols+', '+size+'px)';
+ grid.style.gap=(size>=20?4:1)+'px';
+ const cells=board.map(function(){
+  const c=document.createElement('div');
+  c.className='fp-cell';
+  c.style.width=c.style.height=size+'px';
+  c.style.fontSize=Math.max(5,Math.floor(size*0.45))+'px';
+  grid.appendChild(c);
+  return c;
+ });
+ function paint(i){
+  const tile=board[i], c=cells[i];
+  c.className='fp-cell'+(tile?(tile===data.goal[i]?' fp-tile fp-home':' fp-tile'):'');
+  c.textContent=tile?String(tile):'';
+  c.dataset.tile=String(tile);
+ }
+ function slide(m){
+  const target=blank+delta[m];
+  board[blank]=board[target];board[target]=0;
+  paint(blank);paint(target);blank=target;
+ }
+ function show(){
+  const move=step?moves[step-1]:'';
+  label.textContent='step '+step+'/'+total+(move?' ('+move+')':'');
   slider.value=String(step);
   root.dataset.step=String(step);
-  root.dataset.atGoal=String(data.boards[step].join(' ')===data.goal.join(' '));
+  root.dataset.atGoal=String(board.join(' ')===goalKey);
  }
- function go(s){step=Math.max(0,Math.min(data.moves.length,s));draw();}
+ function go(s){
+  s=Math.max(0,Math.min(total,s));
+  while(step<s){slide(moves[step]);step++;}
+  while(step>s){step--;slide(back[moves[step]]);}
+  show();
+ }
  function stop(){
   if(timer){clearInterval(timer);timer=null;}
   root.querySelector('.fp-play').textContent='play';
  }
  function play(){
   if(timer){stop();return;}
-  if(step>=data.moves.length)go(0);
+  if(step>=total)go(0);
   root.querySelector('.fp-play').textContent='pause';
+  const perSecond=parseFloat(speed.value), every=Math.max(16,1000/perSecond);
+  const perTick=Math.max(1,Math.round(perSecond*every/1000));
   timer=setInterval(function(){
-   if(step>=data.moves.length){stop();}else{go(step+1);}
-  },data.delay);
+   if(step>=total){stop();}else{go(step+perTick);}
+  },every);
  }
  root.querySelector('.fp-first').onclick=function(){stop();go(0);};
  root.querySelector('.fp-prev').onclick=function(){stop();go(step-1);};
  root.querySelector('.fp-next').onclick=function(){stop();go(step+1);};
- root.querySelector('.fp-last').onclick=function(){stop();go(data.moves.length);};
+ root.querySelector('.fp-last').onclick=function(){stop();go(total);};
  root.querySelector('.fp-play').onclick=play;
- slider.max=String(data.moves.length);
+ speed.onchange=function(){if(timer){stop();play();}};
+ slider.max=String(total);
  slider.oninput=function(){stop();go(parseInt(slider.value,10));};
- draw();
+ root.querySelector('.fp-moves').textContent=total?moves:'(none)';
+ board.forEach(function(_,i){paint(i);});
+ show();
  const hash=window.location.hash;
- if(hash==='#play'){data.delay=20;play();}
- else if(hash==='#last'){go(data.moves.length);}
+ if(hash==='#play'){speed.value=speed.options[speed.options.length-1].value;play();}
+ else if(hash==='#last'){go(total);}
 })();
 """
+
+#: Boards up to this many cells also get small start and goal pictures.
+_THUMBNAIL_CELLS = 64
 
 
 def playback_fragment(
     solution: Solution, *, element_id: str = "fp-player", delay_ms: int = 400
 ) -> str:
-    """An HTML fragment (no network access needed) that steps and plays through ``solution``."""
+    """An HTML fragment (no network access needed) that steps and plays through ``solution``.
+
+    It carries the start, the goal and the moves; the browser replays them, so its size grows
+    by a byte a move (a 100x100 solution's page stays a few megabytes). ``delay_ms`` picks the
+    starting speed (the nearest of :data:`PLAYER_SPEEDS`); the page has a speed control.
+    """
     stats = solution.stats
     data = {
         "cols": solution.board.cols,
-        "boards": [list(board.tiles) for board in solution.boards()],
+        "start": list(solution.board.tiles),
         "moves": solution.moves,
         "goal": list(solution.goal.tiles),
-        "delay": delay_ms,
     }
     rows = [
-        ("moves", solution.moves or "(none)"),
-        ("length", f"{len(solution)}{' (optimal)' if solution.optimal else ''}"),
+        ("length", f"{len(solution):,}{' (optimal)' if solution.optimal else ''}"),
         ("method", solution.algorithm + (f" + {solution.heuristic}" if solution.heuristic else "")),
         ("expanded", f"{stats.expanded:,}"),
         ("generated", f"{stats.generated:,}"),
         ("peak memory", f"{stats.peak_memory_bytes:,} bytes"),
         ("time", f"{stats.seconds:.4f} s"),
     ]
-    table = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>" for k, v in rows)
-    payload = json.dumps(data).replace("</", "<\\/")
+    # The moves cell is filled from the data by the script: the page holds the moves once.
+    table = '<tr><td>moves</td><td><span class="fp-moves"></span></td></tr>' + "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>" for k, v in rows)
+    wanted = 1000 / max(delay_ms, 1)
+    chosen = min(PLAYER_SPEEDS, key=lambda speed: abs(speed - wanted))
+    options = "".join(
+        f'<option value="{speed:g}"{" selected" if speed == chosen else ""}>'
+        f"{speed:g} moves/s</option>"
+        for speed in PLAYER_SPEEDS
+    )
+    thumbnails = ""
+    if solution.board.size <= _THUMBNAIL_CELLS:
+        thumbnails = (
+            '<div style="display:flex;gap:16px;align-items:flex-start">'
+            f"<div><div>start</div>{board_svg(solution.board, cell=28, goal=solution.goal)}</div>"
+            f"<div><div>goal</div>{board_svg(solution.goal, cell=28, goal=solution.goal)}</div>"
+            "</div>"
+        )
+    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     return (
         f'<div class="fp-player" id="{html.escape(element_id)}">'
         f"<style>{_PLAYER_STYLE}</style>"
         f'<script type="application/json">{payload}</script>'
-        '<div style="display:flex;gap:16px;align-items:flex-start">'
-        f"<div><div>start</div>{board_svg(solution.board, cell=28, goal=solution.goal)}</div>"
-        f"<div><div>goal</div>{board_svg(solution.goal, cell=28, goal=solution.goal)}</div></div>"
+        f"{thumbnails}"
         '<div class="fp-grid"></div>'
         '<div class="fp-controls"><button class="fp-first">|&lt;</button>'
         '<button class="fp-prev">&lt;</button><button class="fp-play">play</button>'
         '<button class="fp-next">&gt;</button><button class="fp-last">&gt;|</button>'
+        f'<select class="fp-speed" title="speed">{options}</select>'
         '<input type="range" min="0" value="0"><span class="fp-step"></span></div>'
         f'<table class="fp-stats">{table}</table>'
         f"<script>{_PLAYER_SCRIPT % {'id': json.dumps(element_id)}}</script></div>"
@@ -182,7 +237,8 @@ def playback_fragment(
 def playback_html(solution: Solution, *, title: str | None = None, delay_ms: int = 400) -> str:
     """A complete, self-contained HTML page that plays ``solution`` step by step.
 
-    Opening the page with ``#play`` plays it at once; ``#last`` jumps to the goal.
+    Opening the page with ``#play`` plays it at once at the fastest speed; ``#last`` jumps to
+    the goal.
     """
     heading = title or f"fastpuzzle: {len(solution)} moves"
     return (

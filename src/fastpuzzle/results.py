@@ -9,7 +9,8 @@ import enum
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, TypeVar, overload
 
 from fastpuzzle._result import CoreResult
 from fastpuzzle.board import Board
@@ -203,15 +204,25 @@ class Solution:
 
         return solution_steps_text(self)
 
-    def to_html(self, path: str | os.PathLike[str] | None = None) -> str:
-        """A self-contained HTML page playing the solution; written atomically to ``path``."""
+    @overload
+    def to_html(self, path: None = None) -> str: ...
+    @overload
+    def to_html(self, path: str | os.PathLike[str]) -> Path: ...
+    def to_html(self, path: str | os.PathLike[str] | None = None) -> str | Path:
+        """A self-contained HTML page that replays the solution in the browser (a speed
+        control, step buttons, a slider).
+
+        Returns the page's text; with ``path``, writes it there atomically and returns the
+        path instead. The page holds the moves, not every board, so it stays small: about a
+        byte a move plus a few kilobytes.
+        """
         from fastpuzzle._files import write_text_atomically
         from fastpuzzle.render import playback_html
 
         page = playback_html(self)
-        if path is not None:
-            write_text_atomically(path, page)
-        return page
+        if path is None:
+            return page
+        return write_text_atomically(path, page)
 
     def _repr_html_(self) -> str:
         from fastpuzzle.render import playback_fragment

@@ -59,7 +59,8 @@ def test_steps_text_shows_every_board():
 def test_to_html_writes_the_page_atomically(tmp_path):
     solution = _solution(fp.Board.goal((3, 3)).apply("ULDLUR"), fp.inverse("ULDLUR"))
     path = tmp_path / "play.html"
-    page = solution.to_html(path)
+    assert solution.to_html(path) == path  # the path, not the page
+    page = solution.to_html()
     assert path.read_text() == page
     assert "<script" in page and "http" not in page.replace("http://www.w3.org/2000/svg", "")
     assert [p.name for p in tmp_path.iterdir()] == ["play.html"]
@@ -132,6 +133,34 @@ def test_playback_page_starts_at_the_start_board(tmp_path):
     dom, _ = _dump_dom(browser, path.as_uri(), tmp_path)
     assert 'data-step="0"' in dom and 'data-at-goal="false"' in dom
     assert _grid_tiles(dom) == list(board.tiles)
+
+
+def test_a_30x30_page_holds_the_moves_and_replays_them_to_the_goal(tmp_path):
+    browser = _chromium()
+    board = fp.random_board((30, 30), rng=1)
+    solution = fp.solve(board, optimal=False)
+    assert len(solution) > 10_000
+    path = solution.to_html(tmp_path / "play.html")
+    # A byte a move and a few kilobytes: every board (900 tiles, tens of thousands of steps)
+    # would be hundreds of megabytes.
+    size = path.stat().st_size
+    assert size < len(solution) + 20_000, size
+    goal = fp.Board.goal((30, 30))
+    for fragment in ("#last", "#play"):
+        dom, log = _dump_dom(browser, path.as_uri() + fragment, tmp_path)
+        assert "Uncaught" not in log and "SyntaxError" not in log, log[-2000:]
+        assert f'data-step="{len(solution)}"' in dom and 'data-at-goal="true"' in dom
+        assert _grid_tiles(dom) == list(goal.tiles)
+    # The moves are shown once, wrapping, by the script.
+    assert 'class="fp-moves">' + solution.moves[:50] in dom
+
+
+def test_a_100x100_page_stays_small():
+    solution = fp.solve(fp.random_board((100, 100), rng=2), optimal=False)
+    page = solution.to_html()
+    # The moves, the start and goal tiles (about 50 kB each) and the player.
+    assert len(page) < len(solution) + 120_000 + 10_000
+    assert '<option value="1000">' in page  # a speed control
 
 
 def test_comparison_html_is_a_table_with_a_row_per_method():
