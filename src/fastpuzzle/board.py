@@ -327,6 +327,8 @@ class Board:
         BoardTooLargeError
             If ``shape`` has more than 16 cells (such boards have no packed form).
 
+        Examples
+        --------
         >>> Board.from_packed(Board("1 2/3 _").packed, shape=(2, 2))
         Board('1 2/3 _')
         """

@@ -201,7 +201,10 @@ def playback_fragment(
         ("time", f"{stats.seconds:.4f} s"),
     ]
     # The moves cell is filled from the data by the script: the page holds the moves once.
-    table = '<tr><td>moves</td><td><span class="fp-moves"></span></td></tr>' + "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>" for k, v in rows)
+    table = '<tr><td>moves</td><td><span class="fp-moves"></span></td></tr>'
+    table += "".join(
+        f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>" for k, v in rows
+    )
     wanted = 1000 / max(delay_ms, 1)
     chosen = min(PLAYER_SPEEDS, key=lambda speed: abs(speed - wanted))
     options = "".join(
