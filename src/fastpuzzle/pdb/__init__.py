@@ -1,4 +1,4 @@
-"""Pattern databases: partitions, building, the on-disk cache, loading by memory map.
+"""Pattern databases: partitions, building, the on-disk cache, loading into memory.
 
 An additive pattern database splits the tiles into disjoint groups; for each group a table holds,
 for every placement of its tiles, the fewest moves *of those tiles* that bring them home (built
@@ -13,15 +13,15 @@ the format version, shape, goal blank cell, partition and a checksum of the tabl
 and offset is checked against the file's real length, and a file that fails any check is never
 used (it is rebuilt, or reported missing). Only regular files are opened. Tables are read into
 memory once per process and checked there, so threads share one read-only copy and a file
-changed afterwards cannot change what a search reads. The cache directory is checked before a
-build starts; a build given a ``deadline`` stops when it passes (:class:`BuildTimeLimitError`).
+changed afterwards cannot change what a search reads; the checksum is taken on a second thread
+while the file is read. The cache directory is checked before a build starts; a build given a
+``deadline`` stops when it passes (:class:`BuildTimeLimitError`).
 
 4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of
-about a minute and a half on two cores and 1.5 GiB (``fastpuzzle pdb build 7-8`` or
-:func:`build_pdb`), never started by ``solve()``.
-The 5x5 partition ``"6-6-6-6"`` (four groups of 127.5 M placements, about a minute and a half on
-two cores and 1.3 GiB while building, 243 MiB on disk) is built the same way, once; boards of 17
-to 25 cells use a database only once it is on disk.
+about 85 s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpuzzle pdb build
+7-8`` or :func:`build_pdb`, never started by ``solve()``. The 5x5 partition ``"6-6-6-6"`` (four
+groups of 127.5 M placements) is built the same way, once: about 90 s on two cores (1.3 GiB while
+building, 243 MiB on disk); boards of 17 to 25 cells use a database only once it is on disk.
 
 One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the
