@@ -53,3 +53,10 @@ def run_stoppable(event, function, *args):
         return function(*args)
     finally:
         _local.event = previous
+
+
+def raise_if_stopped():
+    """Raise ``KeyboardInterrupt`` when this thread's stop event (:func:`run_stoppable`) is
+    set; for Python code that waits on other threads, such as a parallel search's caller."""
+    if stop_requested():
+        raise KeyboardInterrupt

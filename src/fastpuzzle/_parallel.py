@@ -20,6 +20,8 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from functools import cache
 from typing import Any, Protocol
 
+from fastpuzzle._interrupt import raise_if_stopped
+
 __all__ = ["POLL_SECONDS", "available_cores", "resolve_workers", "run_team"]
 
 #: How often the calling thread wakes while the pool searches, to report progress (Ctrl-C and
@@ -97,6 +99,9 @@ def _wait(
         _, pending = wait(tasks, timeout=POLL_SECONDS)
         if not pending:
             break
+        # A caller on a worker thread sees no Ctrl-C; its stop event (run_stoppable: batches,
+        # the puzzle page's Stop) is looked at here, and run_team stops the pool.
+        raise_if_stopped()
         if progress is not None:
             expanded, generated, seconds, bound = team.snapshot()
             if expanded >= report:

@@ -343,6 +343,13 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     return 0 if solved == len(result) else 1
 
 
+def _cmd_gui(args: argparse.Namespace) -> int:
+    from fastpuzzle.gui import serve
+
+    serve(args.host, args.port, open_browser=not args.no_browser)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from fastpuzzle import quickbench
 
@@ -528,6 +535,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--memory-limit", type=_bytes, metavar="BYTES", help="bytes per board, e.g. 500M or 2G"
     )
     batch.set_defaults(run=_cmd_batch)
+
+    gui = sub.add_parser(
+        "gui", help="the puzzle page: enter, shuffle, solve and compare in the browser"
+    )
+    gui.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
+    )
+    gui.add_argument("--port", type=int, default=0, help="port (default: any free one)")
+    gui.add_argument(
+        "--no-browser", action="store_true", help="print the address without opening it"
+    )
+    gui.set_defaults(run=_cmd_gui)
 
     bench = sub.add_parser("bench", help="a quick benchmark: nodes per second and times")
     bench.add_argument("--quick", action="store_true", help="fewer boards")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -346,6 +346,12 @@ def _methods(
     wanted = [heuristics] if isinstance(heuristics, str) else list(heuristics)
     out: list[tuple[str, str | None]] = []
     for name in names:
+        if isinstance(name, str) and "+" in name:
+            # A method as Row.method writes it ("astar+manhattan"): that pairing only.
+            algorithm_name, heuristic_name = name.split("+", 1)
+            algorithm = resolve_algorithm(algorithm_name)
+            out.append((algorithm.name, resolve_heuristic(heuristic_name, algorithm).name))
+            continue
         algorithm = resolve_algorithm(name)
         if algorithm.informed:
             for h in wanted:
@@ -364,6 +370,7 @@ def compare(
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
+    progress: Callable[[int, int], Any] | None = None,
 ) -> Comparison:
     """Run every method on every board and tabulate the results.
 
@@ -373,7 +380,8 @@ def compare(
         Start boards (anything :class:`~fastpuzzle.Board` accepts); a single string or Board is
         one board.
     algorithms : str or iterable of str
-        Algorithm names; each informed one runs once per heuristic.
+        Algorithm names; each informed one runs once per heuristic. A method written as
+        :attr:`Row.method` writes it (``"astar+manhattan"``) runs with that heuristic only.
     heuristics : str or iterable of str
         Heuristics for the informed algorithms (default: Manhattan).
     goal : BoardLike, optional
@@ -382,6 +390,9 @@ def compare(
         Limits of each search; searches stopped by one keep their partial statistics.
     weight, seed : optional
         Passed to ``wastar`` and ``random`` respectively.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each search, ``total`` being boards times
+        methods.
 
     Returns
     -------
@@ -395,9 +406,10 @@ def compare(
     [('bfs', 2), ('astar+manhattan', 2)]
     """
     as_limits(limits)  # a wrong ``limits`` fails here, not inside every search
-    items: Iterable[BoardLike] = [boards] if isinstance(boards, (str, Board)) else boards
+    items: Sequence[BoardLike] = [boards] if isinstance(boards, (str, Board)) else list(boards)
     methods = _methods(algorithms, heuristics)
     rows: list[Row] = []
+    done, total = 0, len(items) * len(methods)
     for item in items:
         board = as_board(item)
         target = as_goal(board, goal)
@@ -417,6 +429,10 @@ def compare(
                     workers=1,
                 )
             except UnsolvableError:
+                # Every method of this board counts as done: none can run.
+                done += len(methods) - len(group)
+                if progress is not None:
+                    progress(done, total)
                 group = [Row(name, "", "", "unsolvable", None, None, 0, 0, 0, 0.0)]
                 break
             stats = result.stats
@@ -435,6 +451,9 @@ def compare(
                     seconds=stats.seconds,
                 )
             )
+            done += 1
+            if progress is not None:
+                progress(done, total)
         known = {row.length for row in group if row.shortest and row.length is not None}
         best = min(known) if known else None
         for row in group:

@@ -341,3 +341,33 @@ def test_wide_kernels_without_threads_run_serially() -> None:
     two = fp.search(board, algorithm="idastar", heuristic="linear_conflict", workers=2)
     assert len(one.solution) == len(two.solution)
     assert one.stats.generated == two.stats.generated
+
+
+def test_a_stop_event_stops_every_thread() -> None:
+    # A search on a worker thread (the puzzle page's, a batch's) sees no Ctrl-C: its stop
+    # event must end the pool's threads too, not only the calling thread's iterations.
+    import functools
+
+    from fastpuzzle import _interrupt
+
+    board = list(hard()[0].tiles)
+    event = threading.Event()
+    outcome: dict[str, float] = {}
+    search = functools.partial(
+        fp.solve, board, algorithm="idastar", heuristic="manhattan", workers=2,
+        limits=Limits(seconds=60),
+    )  # fmt: skip
+
+    def run() -> None:
+        try:
+            _interrupt.run_stoppable(event, search)
+        except KeyboardInterrupt:
+            outcome["stopped"] = time.monotonic()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(0.3)
+    event.set()
+    set_at = time.monotonic()
+    thread.join(10)
+    assert "stopped" in outcome and outcome["stopped"] - set_at < 1.0

@@ -1,0 +1,381 @@
+"""What the puzzle page asks the server to do: checked requests, and searches run as jobs.
+
+Every request is a JSON object checked here before any work starts (:class:`RequestError`
+carries the message and the HTTP status the page shows). Searches and comparisons run on their
+own thread as a :class:`Job`; the page polls it for progress and may stop it, which makes the
+running search raise at its next check (the library's stop events, as for batches).
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastpuzzle import _interrupt
+from fastpuzzle.algorithms import ALGORITHMS, resolve_algorithm
+from fastpuzzle.board import MAX_SIDE, Board
+from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
+from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic
+from fastpuzzle.limits import Limits
+from fastpuzzle.results import SearchStats
+
+__all__ = ["Job", "Jobs", "RequestError", "catalogue", "new_board", "solve_request"]
+
+#: The longest a search started from the page may run, and the default.
+MAX_SECONDS = 300.0
+DEFAULT_SECONDS = 30.0
+#: Memory any one search from the page may hold (node-storing searches stop there).
+MEMORY_BYTES = 1 << 30
+#: Optimal searches from the page: boards of at most this many cells (5x5).
+MAX_OPTIMAL_CELLS = 25
+#: Searches running at once, over every page.
+MAX_RUNNING = 4
+#: Methods one comparison may run.
+MAX_METHODS = 30
+
+
+class RequestError(Exception):
+    """A request the server refuses: ``status`` is the HTTP status, the message says why."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _field(
+    body: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = None
+) -> Any:
+    value = body.get(name, default)
+    if value is None and default is None:
+        raise RequestError(f"expected {name!r} in the request")
+    if isinstance(value, bool) and kind is not bool:
+        raise RequestError(f"expected {name!r} to be a number, got {value!r}")
+    if not isinstance(value, kind):
+        raise RequestError(f"expected {name!r} of type {kind}, got {value!r}")
+    return value
+
+
+def _shape(body: dict[str, Any]) -> tuple[int, int]:
+    rows = _field(body, "rows", int)
+    cols = _field(body, "cols", int)
+    if not (2 <= rows <= MAX_SIDE and 2 <= cols <= MAX_SIDE):
+        raise RequestError(f"expected 2 to {MAX_SIDE} rows and columns, got {rows}x{cols}")
+    return rows, cols
+
+
+def _board(body: dict[str, Any], name: str, shape: tuple[int, int]) -> Board:
+    tiles = body.get(name)
+    if not isinstance(tiles, list) or len(tiles) != shape[0] * shape[1]:
+        raise RequestError(f"expected {name!r}: a list of {shape[0] * shape[1]} tiles")
+    try:
+        return Board(tiles, shape=shape)
+    except FastPuzzleError as error:
+        raise RequestError(f"{name}: {error}") from None
+
+
+def _goal(body: dict[str, Any], shape: tuple[int, int]) -> Board:
+    return Board.goal(shape) if body.get("goal") is None else _board(body, "goal", shape)
+
+
+def _limits(body: dict[str, Any]) -> Limits:
+    seconds = _field(body, "seconds", (int, float), DEFAULT_SECONDS)
+    if not 0 < seconds <= MAX_SECONDS:
+        raise RequestError(f"expected seconds from 0 to {MAX_SECONDS:g}, got {seconds!r}")
+    nodes = body.get("nodes")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise RequestError(f"expected nodes to be a positive whole number, got {nodes!r}")
+    return Limits(seconds=float(seconds), nodes=nodes, memory_bytes=MEMORY_BYTES)
+
+
+def catalogue() -> dict[str, Any]:
+    """The algorithms and heuristics the page offers: names and one-line help, from the
+    library's registry and catalogue, and which heuristics each algorithm takes."""
+    heuristics = [
+        {"name": h.name, "doc": h.doc, "admissible": h.admissible, "shapes": h.shapes}
+        for h in CATALOGUE
+    ]
+    algorithms = []
+    for algorithm in ALGORITHMS.values():
+        usable = []
+        if algorithm.informed:
+            for h in CATALOGUE:
+                try:
+                    resolve_heuristic(h.name, algorithm)
+                except FastPuzzleError:
+                    continue
+                usable.append(h.name)
+        algorithms.append(
+            {
+                "name": algorithm.name,
+                "doc": algorithm.doc,
+                "optimal": algorithm.optimal,
+                "heuristics": usable,
+                "max_cells": algorithm.max_cells,
+            }
+        )
+    return {
+        "algorithms": algorithms,
+        "heuristics": heuristics,
+        "max_seconds": MAX_SECONDS,
+        "default_seconds": DEFAULT_SECONDS,
+        "max_side": MAX_SIDE,
+        "max_optimal_cells": MAX_OPTIMAL_CELLS,
+    }
+
+
+def new_board(body: dict[str, Any]) -> dict[str, Any]:
+    """A uniformly random solvable board, or the goal scrambled by ``moves`` random moves."""
+    from fastpuzzle.generate import random_board, scramble
+
+    shape = _shape(body)
+    goal = _goal(body, shape)
+    kind = body.get("kind", "random")
+    if kind == "random":
+        board = random_board(shape, goal=goal)
+    elif kind == "scramble":
+        moves = _field(body, "moves", int, 20)
+        if not 0 <= moves <= 1_000_000:
+            raise RequestError(f"expected 0 to 1,000,000 moves, got {moves}")
+        board = scramble(goal, moves)
+    else:
+        raise RequestError(f"expected kind 'random' or 'scramble', got {kind!r}")
+    return {"tiles": list(board.tiles), "solvable": True}
+
+
+def check_board(body: dict[str, Any]) -> dict[str, Any]:
+    """Whether a board (typed by hand) is valid, and solvable towards the goal."""
+    shape = _shape(body)
+    board = _board(body, "board", shape)
+    goal = _goal(body, shape)
+    return {"tiles": list(board.tiles), "solvable": board.is_solvable(goal)}
+
+
+def _stats(stats: SearchStats) -> dict[str, Any]:
+    return {
+        "expanded": stats.expanded,
+        "generated": stats.generated,
+        "max_frontier": stats.max_frontier,
+        "peak_memory_bytes": stats.peak_memory_bytes,
+        "seconds": stats.seconds,
+        "depth": stats.depth,
+        "iterations": stats.iterations,
+    }
+
+
+@dataclass
+class Job:
+    """One search or comparison started from a page, run on its own thread."""
+
+    id: str
+    page: str
+    kind: str
+    stop: threading.Event = field(default_factory=threading.Event)
+    state: str = "running"  # running, done, stopped, failed
+    progress: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    started: float = field(default_factory=time.monotonic)
+    thread: threading.Thread | None = None
+
+    def view(self) -> dict[str, Any]:
+        """What the page polls: the state, the latest progress and, once ended, the result."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "state": self.state,
+            "progress": self.progress,
+            "result": self.result,
+            "seconds": time.monotonic() - self.started,
+        }
+
+
+def solve_request(body: dict[str, Any]) -> tuple[Board, Board, dict[str, Any]]:
+    """The board, goal and ``solve()`` options of a solve request, every one checked."""
+    shape = _shape(body)
+    board = _board(body, "board", shape)
+    goal = _goal(body, shape)
+    algorithm = body.get("algorithm", "auto")
+    heuristic = body.get("heuristic", "auto")
+    if not isinstance(algorithm, str) or not isinstance(heuristic, str):
+        raise RequestError("expected algorithm and heuristic names")
+    optimal = algorithm != "fast"
+    if optimal and shape[0] * shape[1] > MAX_OPTIMAL_CELLS:
+        raise RequestError(
+            f"optimal searches from the page take boards of up to {MAX_OPTIMAL_CELLS} cells; "
+            "choose 'fast' (not guaranteed shortest) for this board"
+        )
+    options: dict[str, Any] = {"limits": _limits(body), "optimal": optimal}
+    if optimal:
+        try:
+            if algorithm != "auto":
+                chosen = resolve_algorithm(algorithm)
+                options["algorithm"] = chosen.name
+                if heuristic != "auto":
+                    options["heuristic"] = resolve_heuristic(heuristic, chosen, shape=shape).name
+                if chosen.name == "random":
+                    options["seed"] = int(time.time_ns() % (1 << 32))
+            elif heuristic != "auto":
+                options["heuristic"] = heuristic
+        except FastPuzzleError as error:
+            raise RequestError(str(error)) from None
+    return board, goal, options
+
+
+def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str, str]], Limits]:
+    """The board, goal, methods and limits of a comparison, every one checked."""
+    shape = _shape(body)
+    if shape[0] * shape[1] > 16:
+        raise RequestError("comparisons run the classic searches: boards of up to 16 cells")
+    board = _board(body, "board", shape)
+    goal = _goal(body, shape)
+    methods = body.get("methods")
+    if not isinstance(methods, list) or not 1 <= len(methods) <= MAX_METHODS:
+        raise RequestError(f"expected 1 to {MAX_METHODS} methods")
+    checked = []
+    for method in methods:
+        if not (isinstance(method, list) and len(method) == 2):
+            raise RequestError(f"expected each method as [algorithm, heuristic], got {method!r}")
+        name, heuristic = method
+        try:
+            algorithm = resolve_algorithm(name)
+            if algorithm.informed:
+                heuristic = resolve_heuristic(heuristic or "manhattan", algorithm, shape=shape).name
+            else:
+                heuristic = ""
+        except (FastPuzzleError, TypeError) as error:
+            raise RequestError(str(error)) from None
+        checked.append((algorithm.name, heuristic))
+    return board, goal, checked, _limits(body)
+
+
+class Jobs:
+    """The jobs of every page: at most one running per page, :data:`MAX_RUNNING` in all."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: dict[str, Job] = {}
+        self._ids = itertools.count(1)
+
+    def _start(self, page: str, kind: str, work: Any) -> Job:
+        with self._lock:
+            running = [job for job in self._jobs.values() if job.state == "running"]
+            if any(job.page == page for job in running):
+                raise RequestError("this page already has a search running: stop it first", 409)
+            if len(running) >= MAX_RUNNING:
+                raise RequestError("the server is busy with other searches", 429)
+            # Ended jobs of this page are dropped: a page keeps only its latest.
+            for old in [key for key, job in self._jobs.items() if job.page == page]:
+                del self._jobs[old]
+            job = Job(f"job-{next(self._ids)}", page, kind)
+            self._jobs[job.id] = job
+
+        def run() -> None:
+            try:
+                job.result = _interrupt.run_stoppable(job.stop, work, job)
+                job.state = "done"
+            except KeyboardInterrupt:
+                job.state = "stopped"
+                job.result = {"status": "stopped", "message": "stopped from the page"}
+            except Exception as error:  # reported to the page, never a dead server thread
+                job.state = "failed"
+                job.result = {"status": "error", "message": f"{type(error).__name__}: {error}"}
+
+        job.thread = threading.Thread(target=run, name=f"fastpuzzle-gui-{job.id}", daemon=True)
+        job.thread.start()
+        return job
+
+    def get(self, job_id: str) -> Job:
+        """The job with this id."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+        if job is None:
+            raise RequestError(f"no job {job_id!r}", 404)
+        return job
+
+    def stop_all(self, wait: float = 5.0) -> None:
+        """Stop every running job and wait up to ``wait`` seconds for them."""
+        with self._lock:
+            jobs = list(self._jobs.values())
+        for job in jobs:
+            job.stop.set()
+        deadline = time.monotonic() + wait
+        for job in jobs:
+            if job.thread is not None:
+                job.thread.join(max(0.0, deadline - time.monotonic()))
+
+    def solve(self, page: str, body: dict[str, Any]) -> Job:
+        """Start a search for a solve request."""
+        from fastpuzzle.solve import solve
+
+        board, goal, options = solve_request(body)
+
+        def work(job: Job) -> dict[str, Any]:
+            def progress(stats: SearchStats) -> None:
+                job.progress = _stats(stats)
+
+            try:
+                solution = solve(
+                    board,
+                    goal,
+                    progress=progress if options["optimal"] else None,
+                    workers=None if options.get("algorithm", "auto") in ("auto", "idastar") else 1,
+                    **options,
+                )
+            except UnsolvableError as error:
+                return {"status": "unsolvable", "message": str(error)}
+            except SearchLimitError as error:
+                return {
+                    "status": "limit",
+                    "message": str(error),
+                    "stats": _stats(error.stats) if error.stats is not None else None,
+                }
+            except FastPuzzleError as error:
+                return {"status": "error", "message": str(error)}
+            return {
+                "status": "solved",
+                "moves": solution.moves,
+                "length": len(solution),
+                "optimal": solution.optimal,
+                "algorithm": solution.algorithm,
+                "heuristic": solution.heuristic,
+                "stats": _stats(solution.stats),
+            }
+
+        return self._start(page, "solve", work)
+
+    def compare(self, page: str, body: dict[str, Any]) -> Job:
+        """Start a comparison of several methods on one board."""
+        from fastpuzzle.compare import compare
+
+        board, goal, methods, limits = compare_request(body)
+
+        def work(job: Job) -> dict[str, Any]:
+            def progress(done: int, total: int) -> None:
+                job.progress = {"searches_done": done, "searches": total}
+
+            names = [f"{name}+{h}" if h else name for name, h in methods]
+            table = compare([board], names, goal=goal, limits=limits, progress=progress)
+            return {
+                "status": "done",
+                "rows": table.to_records(),
+                "text": str(table),
+                **_plot(table),
+            }
+
+        return self._start(page, "compare", work)
+
+
+def _plot(table: Any) -> dict[str, Any]:
+    # The same bar chart as Comparison.plot, as SVG text (matplotlib, the ``plot`` extra).
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        return {"plot_message": "the plot needs matplotlib: pip install 'fastpuzzle[plot]'"}
+    figure = Figure(figsize=(9, 4), constrained_layout=True)
+    table.plot(ax=figure.add_subplot())
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg")
+    return {"plot_svg": buffer.getvalue()}

@@ -1,0 +1,206 @@
+"""The puzzle page's web server: the standard library's threading HTTP server, locked down.
+
+Why the standard library: the page needs a handful of JSON calls and one HTML file; a framework
+would add a dependency (and its updates) for no feature used here, and every check a local
+server needs is a few explicit lines:
+
+- bound to 127.0.0.1 by default;
+- the ``Host`` header must name this server (a DNS-rebinding page cannot reach it), and an
+  ``Origin`` header, required on every POST, must be this server's own;
+- POSTs carry the page's token (in a header, which a cross-origin page cannot set without a
+  preflight this server never grants) and a JSON body of at most :data:`MAX_BODY` bytes;
+- only ``/`` and ``/api/...`` exist: nothing reads files through the page;
+- every request is checked (:mod:`fastpuzzle.gui.jobs`); errors are JSON with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from fastpuzzle.errors import FastPuzzleError
+from fastpuzzle.gui import jobs
+from fastpuzzle.gui.jobs import Jobs, RequestError
+
+__all__ = ["MAX_BODY", "PuzzleServer"]
+
+#: The largest request body accepted (a 100x100 board and its goal fit several times over).
+MAX_BODY = 256 * 1024
+
+_SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+        "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class PuzzleServer(ThreadingHTTPServer):
+    """The server of one ``fastpuzzle gui`` session.
+
+    Parameters
+    ----------
+    host : str
+        Address to listen on (default 127.0.0.1: this machine only).
+    port : int
+        Port (0: any free one; :attr:`url` says which).
+    """
+
+    daemon_threads = True
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        super().__init__((host, port), _Handler)
+        self.token = secrets.token_urlsafe(24)
+        self.jobs = Jobs()
+        bound_port = self.server_address[1]
+        names = {host, "127.0.0.1", "localhost"} if host in ("127.0.0.1", "localhost") else {host}
+        if host in ("::1", "[::1]"):
+            names = {"[::1]"}
+        self.allowed_hosts = {f"{name}:{bound_port}" for name in names}
+        self.url = f"http://{'localhost' if host == '127.0.0.1' else host}:{bound_port}/"
+        page = resources.files("fastpuzzle.gui").joinpath("page.html").read_text("utf-8")
+        self.page = page.replace("__FASTPUZZLE_TOKEN__", self.token).encode("utf-8")
+
+    def close(self) -> None:
+        """Stop every running search, then the server."""
+        self.jobs.stop_all()
+        self.server_close()
+
+    def serve_in_thread(self) -> threading.Thread:
+        """Serve on a background thread (for tests and notebooks); returns the thread."""
+        thread = threading.Thread(target=self.serve_forever, name="fastpuzzle-gui", daemon=True)
+        thread.start()
+        return thread
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: PuzzleServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: the command line prints the address and errors only
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def _send(self, status: int, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in _SECURITY_HEADERS.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: int, value: Any) -> None:
+        self._send(status, json.dumps(value).encode("utf-8"), "application/json")
+
+    def _error(self, status: int, message: str) -> None:
+        self._json(status, {"error": message})
+
+    # -- checks -----------------------------------------------------------------------------
+
+    def _host_ok(self) -> bool:
+        return self.headers.get("Host", "") in self.server.allowed_hosts
+
+    def _origin_ok(self, required: bool) -> bool:
+        origin = self.headers.get("Origin")
+        if origin is None:
+            return not required
+        return origin in {f"http://{host}" for host in self.server.allowed_hosts}
+
+    def _body(self) -> dict[str, Any]:
+        length_text = self.headers.get("Content-Length")
+        if length_text is None or not length_text.isdigit():
+            raise RequestError("expected a Content-Length", 411)
+        length = int(length_text)
+        if length > MAX_BODY:
+            raise RequestError(f"request body over {MAX_BODY:,} bytes", 413)
+        content_type = self.headers.get("Content-Type", "").split(";")[0].strip()
+        if content_type != "application/json":
+            raise RequestError("expected Content-Type: application/json", 415)
+        raw = self.rfile.read(length)
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise RequestError(f"the body is not JSON: {error}") from None
+        if not isinstance(body, dict):
+            raise RequestError("expected a JSON object")
+        return body
+
+    # -- routes -----------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        if not self._host_ok():
+            self._error(403, "unknown Host: open the address fastpuzzle gui printed")
+            return
+        if not self._origin_ok(required=False):
+            self._error(403, "requests from other sites are refused")
+            return
+        url = urlsplit(self.path)
+        if url.path == "/":
+            self._send(200, self.server.page, "text/html; charset=utf-8")
+        elif url.path == "/api/catalogue":
+            self._json(200, jobs.catalogue())
+        elif url.path == "/api/job":
+            job_id = parse_qs(url.query).get("id", [""])[0]
+            try:
+                self._json(200, self.server.jobs.get(job_id).view())
+            except RequestError as error:
+                self._error(error.status, str(error))
+        else:
+            self._error(404, "not found")
+
+    do_HEAD = do_GET
+
+    def do_POST(self) -> None:
+        if not self._host_ok():
+            self._error(403, "unknown Host: open the address fastpuzzle gui printed")
+            return
+        if not self._origin_ok(required=True):
+            self._error(403, "requests from other sites are refused")
+            return
+        if not secrets.compare_digest(
+            self.headers.get("X-Fastpuzzle-Token", ""), self.server.token
+        ):
+            self._error(403, "missing or wrong page token: reload the page")
+            return
+        try:
+            body = self._body()
+            page = body.get("page")
+            if not isinstance(page, str) or not 1 <= len(page) <= 64:
+                raise RequestError("expected the page's id")
+            self._json(200, self._post(urlsplit(self.path).path, page, body))
+        except RequestError as error:
+            self._error(error.status, str(error))
+        except (FastPuzzleError, ValueError, TypeError) as error:
+            self._error(400, str(error))
+        except Exception as error:  # the page hears of it; the server goes on
+            self._error(500, f"{type(error).__name__}: {error}")
+
+    def _post(self, path: str, page: str, body: dict[str, Any]) -> Any:
+        if path == "/api/board":
+            return jobs.new_board(body)
+        if path == "/api/check":
+            return jobs.check_board(body)
+        if path == "/api/solve":
+            return self.server.jobs.solve(page, body).view()
+        if path == "/api/compare":
+            return self.server.jobs.compare(page, body).view()
+        if path == "/api/stop":
+            job = self.server.jobs.get(str(body.get("job", "")))
+            if job.page != page:
+                raise RequestError("that search belongs to another page", 403)
+            job.stop.set()
+            return job.view()
+        raise RequestError("not found", 404)

@@ -1,0 +1,322 @@
+"""The puzzle page: its server's refusals, and the page itself in a real headless browser."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle.gui import PuzzleServer
+from fastpuzzle.gui.server import MAX_BODY
+from fastpuzzle.heuristics import CATALOGUE
+from tests.instances import hard
+from tests.oracle import distances_3x3
+
+
+@pytest.fixture
+def server() -> Iterator[PuzzleServer]:
+    running = PuzzleServer()
+    running.serve_in_thread()
+    try:
+        yield running
+    finally:
+        running.shutdown()
+        running.close()
+
+
+def _request(
+    server: PuzzleServer,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, Any]:
+    port = server.server_address[1]
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    sent = {"Host": f"127.0.0.1:{port}"}
+    sent.update(headers or {})
+    data = body if isinstance(body, (bytes, str)) or body is None else json.dumps(body)
+    connection.request(method, path, body=data, headers=sent)
+    response = connection.getresponse()
+    raw = response.read()
+    connection.close()
+    return response.status, json.loads(raw) if raw.startswith(b"{") else raw
+
+
+def _post(server: PuzzleServer, path: str, body: Any, **headers: str) -> tuple[int, Any]:
+    port = server.server_address[1]
+    sent = {
+        "Origin": f"http://127.0.0.1:{port}",
+        "Content-Type": "application/json",
+        "X-Fastpuzzle-Token": server.token,
+    }
+    sent.update({k.replace("_", "-"): v for k, v in headers.items()})
+    return _request(server, "POST", path, body, sent)
+
+
+def _wait(server: PuzzleServer, job: str, seconds: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status, view = _request(server, "GET", f"/api/job?id={job}")
+        assert status == 200
+        if view["state"] != "running":
+            return view  # type: ignore[no-any-return]
+        time.sleep(0.05)
+    raise AssertionError("the job did not end")
+
+
+HARD_3X3 = [8, 6, 7, 2, 5, 4, 3, 0, 1]
+
+
+def test_the_page_and_the_catalogue_come_from_the_library(server: PuzzleServer) -> None:
+    status, page = _request(server, "GET", "/")
+    assert (
+        status == 200
+        and server.token.encode() in page
+        and b"http" not in page.replace(b"http://", b"")
+    )
+    status, catalogue = _request(server, "GET", "/api/catalogue")
+    assert [a["name"] for a in catalogue["algorithms"]] == list(fp.ALGORITHMS)
+    assert [h["name"] for h in catalogue["heuristics"]] == [h.name for h in CATALOGUE]
+    astar = next(a for a in catalogue["algorithms"] if a["name"] == "astar")
+    assert astar["doc"] == fp.ALGORITHMS["astar"].doc and "manhattan" in astar["heuristics"]
+
+
+def test_foreign_hosts_and_origins_are_refused(server: PuzzleServer) -> None:
+    # DNS rebinding: a page of another name that resolves here.
+    status, body = _request(server, "GET", "/", headers={"Host": "evil.example:80"})
+    assert status == 403 and "Host" in body["error"]
+    board = {"page": "p", "rows": 3, "cols": 3, "kind": "random"}
+    status, body = _post(server, "/api/board", board, Origin="http://evil.example")
+    assert status == 403 and "other sites" in body["error"]
+    status, _ = _post(server, "/api/board", board, X_Fastpuzzle_Token="guess")
+    assert status == 403
+    port = server.server_address[1]
+    no_origin = {"Content-Type": "application/json", "X-Fastpuzzle-Token": server.token}
+    assert _request(server, "POST", "/api/board", board, no_origin)[0] == 403
+    assert _request(server, "POST", "/api/board", board, {**no_origin, "Host": "x:1"})[0] == 403
+    assert _post(server, "/api/board", board)[0] == 200
+    assert server.allowed_hosts == {f"127.0.0.1:{port}", f"localhost:{port}"}
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ("{not json", 400, "not JSON"),
+        ("[1, 2]", 400, "JSON object"),
+        ({"page": "p", "rows": 300, "cols": 3, "board": []}, 400, "2 to 100 rows"),
+        ({"page": "p", "rows": 3, "cols": 3, "board": [1, 2, 3]}, 400, "list of 9 tiles"),
+        ({"page": "p", "rows": 3, "cols": 3, "board": [1, 1, 2, 3, 4, 5, 6, 7, 8]}, 400, "board"),
+        ({"page": "p", "rows": True, "cols": 3, "board": []}, 400, "rows"),
+        ({"rows": 3, "cols": 3, "board": HARD_3X3}, 400, "page"),
+    ],
+)
+def test_bad_requests_get_a_clear_4xx(
+    server: PuzzleServer, body: Any, status: int, words: str
+) -> None:
+    got, answer = _post(server, "/api/check", body)
+    assert got == status and words in answer["error"], answer
+
+
+def test_oversized_bodies_wrong_types_and_unknown_paths(server: PuzzleServer) -> None:
+    huge = json.dumps({"page": "p", "pad": "x" * MAX_BODY})
+    assert _post(server, "/api/check", huge)[0] == 413
+    assert _post(server, "/api/check", "{}", Content_Type="text/plain")[0] == 415
+    assert _post(server, "/api/nothing", {"page": "p"})[0] == 404
+    for path in ("/etc/passwd", "/../pyproject.toml", "/page.html", "/api/"):
+        assert _request(server, "GET", path)[0] == 404
+    # The server is still well.
+    assert _request(server, "GET", "/api/catalogue")[0] == 200
+
+
+def test_solve_compare_and_limits_through_the_api(server: PuzzleServer) -> None:
+    request = {"page": "p", "rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "astar"}
+    status, view = _post(server, "/api/solve", {**request, "heuristic": "manhattan"})
+    assert status == 200
+    result = _wait(server, view["id"])["result"]
+    assert result["status"] == "solved" and result["length"] == distances_3x3()[tuple(HARD_3X3)]
+    assert fp.Board(HARD_3X3).apply(result["moves"]) == fp.Board.goal((3, 3))
+    unsolvable = {**request, "board": [1, 2, 3, 4, 5, 6, 8, 7, 0]}
+    result = _wait(server, _post(server, "/api/solve", unsolvable)[1]["id"])["result"]
+    assert result["status"] == "unsolvable" and "not solvable" in result["message"]
+    limited = {**request, "algorithm": "bfs", "nodes": 100}
+    result = _wait(server, _post(server, "/api/solve", limited)[1]["id"])["result"]
+    assert result["status"] == "limit" and "node_limit" in result["message"]
+    methods = [["bfs", ""], ["astar", "manhattan"], ["greedy", "misplaced"]]
+    status, view = _post(server, "/api/compare", {**request, "methods": methods})
+    result = _wait(server, view["id"])["result"]
+    assert [r["algorithm"] for r in result["rows"]] == ["bfs", "astar", "greedy"]
+    assert result["rows"][0]["length"] == 31 and result["rows"][1]["shortest"] is True
+    assert result.get("plot_svg", "").startswith("<?xml") or "plot_message" in result
+    too_big = {**request, "rows": 6, "cols": 6, "board": list(range(36)), "algorithm": "auto"}
+    status, body = _post(server, "/api/solve", too_big)
+    assert status == 400 and "fast" in body["error"]
+
+
+def test_one_search_per_page_and_stop_ends_it(server: PuzzleServer) -> None:
+    board = list(hard()[0].tiles)
+    request = {
+        "page": "p",
+        "rows": 4,
+        "cols": 4,
+        "board": board,
+        "algorithm": "idastar",
+        "heuristic": "manhattan",
+        "seconds": 120,
+    }
+    status, view = _post(server, "/api/solve", request)
+    assert status == 200
+    assert _post(server, "/api/solve", request)[0] == 409  # one running search per page
+    assert _post(server, "/api/stop", {"page": "other", "job": view["id"]})[0] == 403
+    time.sleep(0.5)
+    stopped_at = time.monotonic()
+    assert _post(server, "/api/stop", {"page": "p", "job": view["id"]})[0] == 200
+    ended = _wait(server, view["id"], seconds=10)
+    assert ended["state"] == "stopped" and time.monotonic() - stopped_at < 2.0
+    assert (
+        _post(server, "/api/solve", {**request, "board": list(fp.Board.goal((4, 4)).tiles)})[0]
+        == 200
+    )
+
+
+# -- the page in a real browser ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if chromium is None or driver_path is None:
+        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1100"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _open(browser: Any, server: PuzzleServer) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(server.url)
+    WebDriverWait(browser, 10).until(
+        lambda d: d.find_element("tag name", "body").get_attribute("data-ready") == "true"
+    )
+
+
+def _tiles(browser: Any) -> list[int]:
+    cells = browser.find_elements("css selector", "#board .cell")
+    return [int(cell.get_attribute("data-tile")) for cell in cells]
+
+
+def _status_when(browser: Any, words: tuple[str, ...], seconds: float = 30.0) -> str:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, seconds).until(
+        lambda d: any(w in d.find_element("id", "status").text for w in words)
+    )
+    return str(browser.find_element("id", "status").text)
+
+
+def _choose(browser: Any, select_id: str, value: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element("id", select_id)).select_by_value(value)
+
+
+def test_shuffle_solve_with_two_methods_and_step_to_the_goal(
+    browser: Any, server: PuzzleServer
+) -> None:
+    _open(browser, server)
+    goal = list(fp.Board.goal((3, 3)).tiles)
+    assert _tiles(browser) == goal
+    browser.find_element("id", "shuffle-moves").clear()
+    browser.find_element("id", "shuffle-moves").send_keys("30")
+    browser.find_element("id", "shuffle").click()
+    _status_when(browser, ("Shuffled",))
+    shuffled = _tiles(browser)
+    assert shuffled != goal and fp.Board(shuffled).is_solvable()
+    lengths = []
+    for algorithm, heuristic in (("astar", "linear_conflict"), ("bfs", None)):
+        _choose(browser, "algorithm", algorithm)
+        if heuristic:
+            _choose(browser, "heuristic", heuristic)
+        browser.find_element("id", "solve").click()
+        text = _status_when(browser, ("Solved", "Stopped", "Not solvable"))
+        lengths.append(int(text.split()[1]))
+        assert _tiles(browser) == shuffled  # a solution starts from the board solved
+        browser.find_element("id", "last").click()
+        assert _tiles(browser) == goal
+        assert browser.find_element("id", "board").get_attribute("data-at-goal") == "true"
+        browser.find_element("id", "first").click()
+        assert _tiles(browser) == shuffled
+    assert lengths[0] == lengths[1] == distances_3x3()[tuple(shuffled)]
+    stats = browser.find_element("id", "stats").text
+    assert "nodes expanded" in stats and "peak memory" in stats
+    # The arrow keys move the blank: from the shuffled board, Right or Left moves it.
+    board = fp.Board(shuffled)
+    move = "R" if "R" in board.moves() else "L"
+    from selenium.webdriver.common.keys import Keys
+
+    browser.find_element("id", "board").send_keys(
+        Keys.ARROW_RIGHT if move == "R" else Keys.ARROW_LEFT
+    )
+    assert _tiles(browser) == list(board.apply(move).tiles)
+
+
+def test_a_4x4_board_typed_by_hand_and_a_comparison(browser: Any, server: PuzzleServer) -> None:
+    _open(browser, server)
+    typed = fp.Board.goal((4, 4)).apply("LLUR")
+    field = browser.find_element("id", "board-text")
+    field.send_keys(typed.to_string())
+    browser.find_element("id", "set-board").click()
+    _status_when(browser, ("Board set",))
+    assert _tiles(browser) == list(typed.tiles)
+    _choose(browser, "algorithm", "auto")
+    browser.find_element("id", "solve").click()
+    assert _status_when(browser, ("Solved",)).startswith("Solved: 4 moves")
+    browser.find_element("id", "last").click()
+    assert _tiles(browser) == list(fp.Board.goal((4, 4)).tiles)
+    # Methods compare on the board shown: back to the typed one.
+    browser.find_element("id", "first").click()
+    browser.find_element("id", "compare").click()
+    _status_when(browser, ("Compared",))
+    rows = browser.find_elements("css selector", "#compare-rows tr")
+    assert len(rows) == 3  # a header, bfs and astar+manhattan
+    cells = [row.find_elements("tag name", "td") for row in rows[1:]]
+    assert [(c[0].text, c[2].text) for c in cells] == [("bfs", "4"), ("astar+manhattan", "4")]
+    # Not solvable: said before any search.
+    field.clear()
+    field.send_keys("1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 _")
+    browser.find_element("id", "set-board").click()
+    assert "not solvable" in _status_when(browser, ("not solvable",))
+
+
+def test_stop_ends_a_long_search(browser: Any, server: PuzzleServer) -> None:
+    _open(browser, server)
+    field = browser.find_element("id", "board-text")
+    field.send_keys(fp.Board(list(hard()[0].tiles), shape=(4, 4)).to_string())
+    browser.find_element("id", "set-board").click()
+    _status_when(browser, ("Board set",))
+    _choose(browser, "algorithm", "idastar")
+    _choose(browser, "heuristic", "manhattan")
+    browser.find_element("id", "solve").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 10).until(lambda d: "expanded" in d.find_element("id", "progress").text)
+    browser.find_element("id", "stop").click()
+    assert _status_when(browser, ("Stopped",), seconds=5) == "Stopped."
+    assert browser.find_element("id", "solve").is_enabled()
