@@ -82,16 +82,20 @@ from fastpuzzle._team cimport (
 )
 from fastpuzzle._patterns cimport LoadedPatterns, copy_patterns, patterns_for
 from fastpuzzle._pdbgroups cimport (
+    GroupMove,
     Patterns,
     entry_address,
     fill_patterns,
     group_entry,
     mirrored_child_index,
+    move_mirrored,
+    move_plain,
     pattern_h,
     plain_child_index,
-    read_entry,
     restore_patterns,
     save_patterns,
+    unmove_mirrored,
+    unmove_plain,
 )
 
 cdef extern from *:
@@ -552,8 +556,8 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
                  int mirrored, int previous, Mode* mode) except -2 nogil:
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
     cdef int h = pattern_h(md, plain, mirrored)
-    cdef int r, k, cell, tile, grp, mgrp, child_plain, child_mirrored, old_value, old_mvalue
-    cdef uint64_t old_index, old_mindex
+    cdef int r, k, cell, tile, grp, mgrp, child_plain, child_mirrored
+    cdef GroupMove saved, msaved
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
     cdef uint64_t new_mindex[4]
@@ -590,18 +594,11 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
         child_mirrored = mirrored
         grp = s.pat.group_of[tile]
         if grp >= 0:
-            old_index = s.pat.index[grp]
-            old_value = s.pat.value[grp]
-            s.pat.index[grp] = new_index[k]
-            s.pat.value[grp] = read_entry(&s.pat.groups[grp], new_entry[k])
-            child_plain += s.pat.value[grp] - old_value
+            child_plain += move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
         mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
         if mgrp >= 0:
-            old_mindex = s.pat.mindex[mgrp]
-            old_mvalue = s.pat.mvalue[mgrp]
-            s.pat.mindex[mgrp] = new_mindex[k]
-            s.pat.mvalue[mgrp] = read_entry(&s.pat.groups[mgrp], new_mentry[k])
-            child_mirrored += s.pat.mvalue[mgrp] - old_mvalue
+            child_mirrored += move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k],
+                                            &msaved)
         s.counters.generated += 1
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
@@ -609,11 +606,9 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
                     md - s.t.distance[tile][cell] + s.t.distance[tile][blank],
                     child_plain, child_mirrored, blank, mode)
         if grp >= 0:
-            s.pat.index[grp] = old_index
-            s.pat.value[grp] = old_value
+            unmove_plain(&s.pat, grp, &saved)
         if mgrp >= 0:
-            s.pat.mindex[mgrp] = old_mindex
-            s.pat.mvalue[mgrp] = old_mvalue
+            unmove_mirrored(&s.pat, mgrp, &msaved)
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]

@@ -198,3 +198,37 @@ cdef inline void restore_patterns(Patterns* p, const uint64_t* index, const int*
         if p.mirror:
             p.mindex[i] = mindex[i]
             p.mvalue[i] = mvalue[i]
+
+# A move's update of one group, and its undo: the one text of the kernels' inner loops. A
+# GroupMove keeps what the undo puts back.
+
+cdef struct GroupMove:
+    uint64_t index
+    int value
+
+cdef inline int move_plain(Patterns* p, int grp, uint64_t index, uint64_t entry,
+                           GroupMove* saved) noexcept nogil:
+    # Group grp takes ``index`` (its table entry ``entry``, found earlier so that the read
+    # could be prefetched); returns the change of the plain sum.
+    saved.index = p.index[grp]
+    saved.value = p.value[grp]
+    p.index[grp] = index
+    p.value[grp] = read_entry(&p.groups[grp], entry)
+    return p.value[grp] - saved.value
+
+cdef inline void unmove_plain(Patterns* p, int grp, const GroupMove* saved) noexcept nogil:
+    p.index[grp] = saved.index
+    p.value[grp] = saved.value
+
+cdef inline int move_mirrored(Patterns* p, int mgrp, uint64_t index, uint64_t entry,
+                              GroupMove* saved) noexcept nogil:
+    # The same on the mirrored board; returns the change of the mirrored sum.
+    saved.index = p.mindex[mgrp]
+    saved.value = p.mvalue[mgrp]
+    p.mindex[mgrp] = index
+    p.mvalue[mgrp] = read_entry(&p.groups[mgrp], entry)
+    return p.mvalue[mgrp] - saved.value
+
+cdef inline void unmove_mirrored(Patterns* p, int mgrp, const GroupMove* saved) noexcept nogil:
+    p.mindex[mgrp] = saved.index
+    p.mvalue[mgrp] = saved.value

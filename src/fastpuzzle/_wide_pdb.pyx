@@ -40,15 +40,19 @@ from fastpuzzle._patterns cimport LoadedPatterns, copy_patterns, patterns_for
 from fastpuzzle._pdbgroups cimport (
     GROUP_MAX_COUNT,
     Group,
+    GroupMove,
     Patterns,
     entry_address,
     fill_patterns,
     mirrored_child_index,
+    move_mirrored,
+    move_plain,
     pattern_h,
     plain_child_index,
-    read_entry,
     restore_patterns,
     save_patterns,
+    unmove_mirrored,
+    unmove_plain,
 )
 from fastpuzzle._ranking cimport compact_rank_bits
 from fastpuzzle._team cimport (
@@ -213,8 +217,8 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     cdef int h = pattern_h(md, plain, mirrored)
     cdef int f = depth + h
     cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r, status
-    cdef int old_value = 0, old_mvalue = 0
-    cdef uint64_t old_index = 0, old_mindex = 0
+    cdef GroupMove saved, msaved
+    cdef uint64_t mindex
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
     if Mode is Collect:
@@ -257,11 +261,7 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         child_mirrored = mirrored
         grp = s.pat.group_of[tile]
         if grp >= 0:
-            old_index = s.pat.index[grp]
-            old_value = s.pat.value[grp]
-            s.pat.index[grp] = new_index[k]
-            s.pat.value[grp] = read_entry(&s.pat.groups[grp], new_entry[k])
-            child_plain += s.pat.value[grp] - old_value
+            child_plain += move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
         mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
         child_f = depth + 1 + child_md + 2 * child_plain
         if child_f > s.bound and child_f >= s.next_bound:
@@ -269,16 +269,12 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             # bound: the reflected lookup would change nothing, so it is skipped.
             s.counters.generated += 1
             if grp >= 0:
-                s.pat.index[grp] = old_index
-                s.pat.value[grp] = old_value
+                unmove_plain(&s.pat, grp, &saved)
             continue
         if mgrp >= 0:
-            old_mindex = s.pat.mindex[mgrp]
-            old_mvalue = s.pat.mvalue[mgrp]
-            s.pat.mindex[mgrp] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
-            s.pat.mvalue[mgrp] = read_entry(
-                &s.pat.groups[mgrp], entry_of(&s.pat.groups[mgrp], s.pat.mindex[mgrp]))
-            child_mirrored += s.pat.mvalue[mgrp] - old_mvalue
+            mindex = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+            child_mirrored += move_mirrored(&s.pat, mgrp, mindex,
+                                            entry_of(&s.pat.groups[mgrp], mindex), &msaved)
         s.counters.generated += 1
         s.cells[blank] = tile
         s.cells[cell] = 0
@@ -288,11 +284,9 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         s.cells[cell] = tile
         s.cells[blank] = 0
         if grp >= 0:
-            s.pat.index[grp] = old_index
-            s.pat.value[grp] = old_value
+            unmove_plain(&s.pat, grp, &saved)
         if mgrp >= 0:
-            s.pat.mindex[mgrp] = old_mindex
-            s.pat.mvalue[mgrp] = old_mvalue
+            unmove_mirrored(&s.pat, mgrp, &msaved)
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]

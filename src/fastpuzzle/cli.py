@@ -53,6 +53,18 @@ def _shape(args: argparse.Namespace) -> tuple[int, int] | None:
     return (args.shape[0], args.shape[1]) if args.shape else None
 
 
+def _read_boards(text: str, args: argparse.Namespace) -> list[Job]:
+    """The boards of ``text``; each line that is not one is reported on stderr by number and
+    counted in ``args.bad_lines``: it costs only itself, the exit status says."""
+    bad: list[tuple[int, str]] = []
+    jobs = read_jobs(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
+    for number, why in bad:
+        where = "" if why.startswith(f"line {number} ") else f"line {number}: "
+        print(f"fastpuzzle: error: {where}{why}", file=sys.stderr)
+    args.bad_lines = len(bad)
+    return jobs
+
+
 def _jobs(args: argparse.Namespace) -> list[Job]:
     if args.board:
         # Arguments are one board, or several quoted boards: each argument stays a line.
@@ -64,13 +76,7 @@ def _jobs(args: argparse.Namespace) -> list[Job]:
         )
     else:
         text = sys.stdin.read()
-    bad: list[tuple[int, str]] = []
-    jobs = read_jobs(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
-    # One bad line costs only itself: the others are still solved, and the exit status says.
-    for number, why in bad:
-        where = "" if why.startswith(f"line {number} ") else f"line {number}: "
-        print(f"fastpuzzle: error: {where}{why}", file=sys.stderr)
-    args.bad_lines = len(bad)
+    jobs = _read_boards(text, args)
     if args.goal:
         return [Job(job.board, Board(args.goal, shape=job.board.shape)) for job in jobs]
     return jobs
@@ -255,12 +261,7 @@ def _batch_input(args: argparse.Namespace) -> list[Job]:
     else:
         with open(args.input, encoding="utf-8") as stream:
             text = stream.read()
-    bad: list[tuple[int, str]] = []
-    jobs = read_jobs(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
-    for number, why in bad:
-        where = "" if why.startswith(f"line {number} ") else f"line {number}: "
-        print(f"fastpuzzle: error: {where}{why}", file=sys.stderr)
-    args.bad_lines = len(bad)
+    jobs = _read_boards(text, args)
     if any(job.goal is not None for job in jobs):
         raise UsageError("batch solves boards towards one goal: give it with --goal")
     return jobs
