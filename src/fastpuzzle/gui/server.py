@@ -110,9 +110,6 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- checks -----------------------------------------------------------------------------
 
-    def _host_ok(self) -> bool:
-        return self.headers.get("Host", "") in self.server.allowed_hosts
-
     def _origin_ok(self, required: bool) -> bool:
         origin = self.headers.get("Origin")
         if origin is None:
@@ -140,12 +137,23 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- routes -----------------------------------------------------------------------------
 
-    def do_GET(self) -> None:
-        if not self._host_ok():
+    def _refused(self, *, posting: bool) -> bool:
+        # Sends the 403 and returns True for a foreign Host, another site's Origin (required on
+        # a POST) or, on a POST, a missing or wrong page token.
+        if self.headers.get("Host", "") not in self.server.allowed_hosts:
             self._error(403, "unknown Host: open the address fastpuzzle gui printed")
-            return
-        if not self._origin_ok(required=False):
+        elif not self._origin_ok(required=posting):
             self._error(403, "requests from other sites are refused")
+        elif posting and not secrets.compare_digest(
+            self.headers.get("X-Fastpuzzle-Token", ""), self.server.token
+        ):
+            self._error(403, "missing or wrong page token: reload the page")
+        else:
+            return False
+        return True
+
+    def do_GET(self) -> None:
+        if self._refused(posting=False):
             return
         url = urlsplit(self.path)
         if url.path == "/":
@@ -164,16 +172,7 @@ class _Handler(BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
     def do_POST(self) -> None:
-        if not self._host_ok():
-            self._error(403, "unknown Host: open the address fastpuzzle gui printed")
-            return
-        if not self._origin_ok(required=True):
-            self._error(403, "requests from other sites are refused")
-            return
-        if not secrets.compare_digest(
-            self.headers.get("X-Fastpuzzle-Token", ""), self.server.token
-        ):
-            self._error(403, "missing or wrong page token: reload the page")
+        if self._refused(posting=True):
             return
         try:
             body = self._body()
