@@ -9,7 +9,8 @@ runs on one thread and on two in the same session and records ``impl`` (``"1 thr
   complete search; the 70-move board, which takes about a minute, is ``slow``);
 - random50 (lengths from ``random50.tsv``) as one total;
 - 1,000 seeded random boards through ``solve_many`` (one board per thread);
-- a 60-move 5x5 scramble with 6-6-6-6 (its length checked against linear conflict's);
+- a 5x5 board 90 random moves from the goal, 60 moves from it at best, with 6-6-6-6 (its
+  length checked against linear conflict's);
 - the first ``solve()`` in a new Python process, loading and checking 7-8 included.
 
 Run: ``python -m pytest benchmarks/bench_hardest.py --benchmark-json=r.json`` (``-m ''`` for

@@ -6,7 +6,7 @@ to the ``src`` directory of another checkout (built in place), the same builds b
 run in the same session as the baseline (its builder picks its own threads).
 
 Run: ``python -m pytest benchmarks/bench_pdb_build.py --benchmark-json=r.json`` (``-m slow`` or
-``-m ''`` for 7-8; 7-8 needs about 1.6 GB of memory, 4.3 GB for the builder before level scans),
+``-m ''`` for 7-8; 7-8 needs about 1.5 GiB of memory, 4.1 GiB for the builder before level scans),
 then ``python benchmarks/bench_pdb_build.py r.json`` for wall time and peak memory side by side.
 """
 

@@ -398,7 +398,13 @@ def _add_board_input(cmd: argparse.ArgumentParser) -> None:
         nargs="*",
         help="tiles, rows split by '/', 0 or _ = blank; without it, boards are read from stdin",
     )
-    cmd.add_argument("--shape", nargs=2, type=int, metavar=("ROWS", "COLS"))
+    cmd.add_argument(
+        "--shape",
+        nargs=2,
+        type=int,
+        metavar=("ROWS", "COLS"),
+        help="the boards' shape, needed when they are not square",
+    )
     cmd.add_argument(
         "--format",
         default="auto",
@@ -487,13 +493,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"comma-separated, among {', '.join(heuristic_names())} (default: %(default)s)",
     )
     comp.add_argument("--random", type=int, default=0, help="compare on N random boards")
-    comp.add_argument("--seed", type=int)
+    comp.add_argument("--seed", type=int, help="seed of the --random boards (default: fresh)")
     comp.add_argument("--csv", help="also write the table as CSV to this file ('-': stdout)")
     comp.add_argument("--plot", help="also draw a bar chart (log scale) to this image file")
     comp.add_argument(
         "--metric",
         default="expanded",
         choices=["expanded", "generated", "peak_memory_bytes", "seconds", "length"],
+        help="what --plot draws (default: %(default)s)",
     )
     comp.set_defaults(run=_cmd_compare)
 
@@ -521,7 +528,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="one progress bar on stderr (default: when stderr is a terminal)",
     )
-    batch.add_argument("--shape", nargs=2, type=int, metavar=("ROWS", "COLS"))
+    batch.add_argument(
+        "--shape",
+        nargs=2,
+        type=int,
+        metavar=("ROWS", "COLS"),
+        help="the boards' shape, needed when they are not square",
+    )
     batch.add_argument(
         "--format",
         default="auto",
@@ -558,15 +571,25 @@ def build_parser() -> argparse.ArgumentParser:
         ("scramble", "random walks from the goal"),
     ):
         cmd = sub.add_parser(name, help=helptext)
-        cmd.add_argument("--shape", nargs=2, type=int, metavar=("ROWS", "COLS"))
-        cmd.add_argument("--count", type=int, default=1)
-        cmd.add_argument("--seed", type=int)
+        cmd.add_argument(
+            "--shape", nargs=2, type=int, metavar=("ROWS", "COLS"), help="default: 4 4"
+        )
+        cmd.add_argument("--count", type=int, default=1, help="how many boards (default: 1)")
+        cmd.add_argument(
+            "--seed", type=int, help="seed of the first board, +1 for each next (default: fresh)"
+        )
         if name == "scramble":
-            cmd.add_argument("--moves", type=int, default=50)
+            cmd.add_argument(
+                "--moves", type=int, default=50, help="random moves from the goal (default: 50)"
+            )
         cmd.set_defaults(run=_cmd_random if name == "random" else _cmd_scramble)
 
     tables = sub.add_parser("pdb", help="pattern databases: build, info, clear")
-    tables.add_argument("action", choices=("build", "info", "clear"))
+    tables.add_argument(
+        "action",
+        choices=("build", "info", "clear"),
+        help="build a database, list those built, or remove them",
+    )
     tables.add_argument(
         "partition",
         nargs="?",

@@ -355,3 +355,19 @@ def test_batch_parquet_without_pyarrow_names_the_extra(tmp_path, capsys, monkeyp
     assert "pip install 'fastpuzzle[parquet]'" in capsys.readouterr().err
     assert main(["batch", str(source), "--out", str(tmp_path / "rows.txt")]) == 2
     assert "--out must end in" in capsys.readouterr().err
+
+
+def test_every_option_has_help():
+    import argparse
+
+    from fastpuzzle.cli import build_parser
+
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {'/'.join(action.option_strings) or action.dest}"
+        for name, command in subparsers.choices.items()
+        for action in command._actions
+        if not isinstance(action, argparse._HelpAction) and not action.help
+    ]
+    assert missing == [], missing

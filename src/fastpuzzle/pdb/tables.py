@@ -15,7 +15,7 @@ __all__ = ["database_for", "exact_table", "faster_table_hint"]
 
 #: What the hint of :func:`faster_table_hint` says (figures: docs/performance.rst).
 FASTER_TABLE_HINT = (
-    "`fastpuzzle pdb build 7-8` (once: about a minute and a half, 275 MiB on disk) makes hard "
+    "`fastpuzzle pdb build 7-8` (once: about 85 s on two cores, 275 MiB on disk) makes hard "
     "4x4 searches many times faster"
 )
 
