@@ -320,3 +320,33 @@ def test_stop_ends_a_long_search(browser: Any, server: PuzzleServer) -> None:
     browser.find_element("id", "stop").click()
     assert _status_when(browser, ("Stopped",), seconds=5) == "Stopped."
     assert browser.find_element("id", "solve").is_enabled()
+
+
+def test_ctrl_c_stops_the_server_cleanly() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if sys.platform == "win32":
+        pytest.skip("POSIX signals")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fastpuzzle", "gui", "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline() if process.stdout else ""
+        assert "the puzzle page is at http://localhost:" in line
+        port = int(line.split("localhost:")[1].split("/")[0])
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("GET", "/api/catalogue", headers={"Host": f"127.0.0.1:{port}"})
+        assert connection.getresponse().status == 200
+        connection.close()
+        os.kill(process.pid, signal.SIGINT)
+        assert process.wait(timeout=10) == 0
+        assert "stopping the server" in (process.stderr.read() if process.stderr else "")
+    finally:
+        if process.poll() is None:
+            process.kill()
