@@ -46,6 +46,16 @@ __all__ = ["WIDE_DEFAULT_SECONDS", "search", "solve"]
 MAX_WEIGHT = 1_000
 
 
+#: What a depth-first search stopped by a limit says: its bound, not the board, made it long.
+DFS_HINT = (
+    "depth-first search looks at every board within its max_depth (50 unless set) before it "
+    "gives up on a branch, which on a 4x4 board is far more than any limit allows; "
+    "algorithm='iddfs' finds a shortest solution and keeps only the current path"
+)
+
+_DFS_HINTED = (Status.MEMORY_LIMIT, Status.TIME_LIMIT, Status.NODE_LIMIT)
+
+
 def check_optimal_flag(optimal: object) -> None:
     """Refuse an ``optimal=`` that is not a bool: ``None`` or ``"yes"`` would read as a choice."""
     if not isinstance(optimal, bool):
@@ -314,19 +324,21 @@ def solve(
 
         return solve_fast(board, goal, limits=limits, progress=progress)
     if not is_auto:
-        return _unwrap(
-            search(
-                board,
-                goal,
-                algorithm=algorithm,
-                heuristic=chosen_heuristic,
-                limits=limits,
-                weight=weight,
-                seed=seed,
-                progress=progress,
-                workers=workers,
-            )
+        result = search(
+            board,
+            goal,
+            algorithm=algorithm,
+            heuristic=chosen_heuristic,
+            limits=limits,
+            weight=weight,
+            seed=seed,
+            progress=progress,
+            workers=workers,
         )
+        dfs_hint = None
+        if result.algorithm == "dfs" and result.status in _DFS_HINTED:
+            dfs_hint = DFS_HINT
+        return _unwrap(result, dfs_hint)
     if weight is not None or seed is not None:
         raise ValueError("algorithm='auto' takes no weight or seed")
     problem = make_problem(board, goal)

@@ -260,3 +260,17 @@ def test_ctrl_c_is_prompt_while_a_big_table_grows(delay):
     limits = fp.Limits(seconds=30, memory_bytes=BIG_TABLE_CAP)
     latency = interrupt_latency(delay, HARD_4X4, algorithm="bfs", limits=limits)
     assert latency < 0.5
+
+
+def test_a_depth_first_search_stopped_by_a_limit_points_to_iddfs():
+    # seed1: 12 moves (tests/data/seed_cases.tsv). DFS given room for 50 moves stores boards
+    # until a limit stops it; its error names the search that finds the 12 moves.
+    from tests.instances import seed_cases
+
+    case = next(c for c in seed_cases() if c.name == "seed1")
+    assert case.optimal_length == 12
+    with pytest.raises(fp.NodeLimitError, match="algorithm='iddfs'"):
+        fp.solve(list(case.tiles), algorithm="dfs", limits=fp.Limits(max_depth=50, nodes=100_000))
+    assert len(fp.solve(list(case.tiles), algorithm="iddfs")) == 12
+    # A search that does not stop keeps its plain result.
+    assert len(fp.solve(list(case.tiles), algorithm="dfs", limits=fp.Limits(max_depth=12))) == 12
