@@ -90,7 +90,6 @@ from fastpuzzle._pdbgroups cimport (
     mirrored_child_index,
     move_mirrored,
     move_plain,
-    pattern_h,
     plain_child_index,
     restore_patterns,
     save_patterns,
@@ -139,6 +138,21 @@ ctypedef fused Mode:
 cdef Descend* DESCEND = NULL
 cdef Collect* COLLECT = NULL
 
+# dfs_pdb is compiled once for one partition and once for two (the max of two pattern
+# databases, each with its reflection): the one-partition search carries no trace of the other.
+cdef struct OnePartition:
+    char unused
+
+cdef struct TwoPartitions:
+    char unused
+
+ctypedef fused Sets:
+    OnePartition
+    TwoPartitions
+
+cdef OnePartition* ONE = NULL
+cdef TwoPartitions* TWO = NULL
+
 DIRECTION_LETTERS = "UDLR"
 
 # Children are tried with the blank moving D, R, L, U (the order random50.tsv's counts assume).
@@ -162,6 +176,13 @@ cdef struct Node:
     uint64_t mindex[NODE_GROUPS]
     int value[NODE_GROUPS]
     int mvalue[NODE_GROUPS]
+    # the second partition's, when there is one
+    int plain2
+    int mirrored2
+    uint64_t index2[NODE_GROUPS]
+    uint64_t mindex2[NODE_GROUPS]
+    int value2[NODE_GROUPS]
+    int mvalue2[NODE_GROUPS]
     uint8_t path[MAX_CUT]
 
 
@@ -208,8 +229,13 @@ cdef struct Search:
     int wd_h_class[16]      # [tile] -> goal column
     # A side whose abstraction is too big (2x8's columns) has no tables: its state is then the
     # Manhattan component along it (still a lower bound on the moves along it).
-    # pattern databases: the groups and their incremental state, plain and reflected
+    # pattern databases: the groups and their incremental state, plain and reflected; with
+    # ``second``, a second partition's too, whose sums are kept here rather than passed down
     Patterns pat
+    int second
+    Patterns pat2
+    int plain2
+    int mirrored2
     # parallel search: the team this thread belongs to, and where Collect mode puts nodes
     Member member
     Collector* collector
@@ -329,13 +355,13 @@ cdef int lines_extra(const Search* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Pattern-database lookups.
 
-cdef int pdb_sum(Search* s, uint64_t board, int mirrored) noexcept nogil:
+cdef int pdb_sum(Search* s, Patterns* pat, uint64_t board, int mirrored) noexcept nogil:
     # Fill the groups' indices and values (plain or mirrored) from a whole board; their sum.
     cdef uint8_t tile_at[16]
     cdef int cell
     for cell in range(s.g.cells):
         tile_at[cell] = get_tile(board, cell)
-    return fill_patterns(&s.pat, tile_at, s.g.cells, mirrored)
+    return fill_patterns(pat, tile_at, s.g.cells, mirrored)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -552,16 +578,32 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
     return 0
 
 
+cdef inline int pdb_h(const Search* s, int md, int plain, int mirrored, Sets* sets) noexcept nogil:
+    # h = Manhattan + 2 * the largest sum: plain and reflected, of one partition or of two.
+    cdef int best = plain if plain >= mirrored else mirrored
+    if Sets is TwoPartitions:
+        if s.plain2 > best:
+            best = s.plain2
+        if s.mirrored2 > best:
+            best = s.mirrored2
+    return md + 2 * best
+
+
 cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int plain,
-                 int mirrored, int previous, Mode* mode) except -2 nogil:
-    # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
-    cdef int h = pattern_h(md, plain, mirrored)
+                 int mirrored, int previous, Mode* mode, Sets* sets) except -2 nogil:
+    # plain and mirrored: the first partition's sums; the second's are s.plain2, s.mirrored2.
+    cdef int h = pdb_h(s, md, plain, mirrored, sets)
     cdef int r, k, cell, tile, grp, mgrp, child_plain, child_mirrored
-    cdef GroupMove saved, msaved
+    cdef int grp2 = -1, mgrp2 = -1, plain2 = 0, mirrored2 = 0
+    cdef GroupMove saved, msaved, saved2, msaved2
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
     cdef uint64_t new_mindex[4]
     cdef uint64_t new_mentry[4]
+    cdef uint64_t new_index2[4]
+    cdef uint64_t new_entry2[4]
+    cdef uint64_t new_mindex2[4]
+    cdef uint64_t new_mentry2[4]
     if Mode is Collect:
         if depth == s.collector.cut:
             return collect(s, board, blank, depth, h, md, plain, mirrored, previous)
@@ -585,6 +627,20 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
             new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
             new_mentry[k] = group_entry(&s.pat.groups[mgrp], new_mindex[k])
             prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
+        if Sets is TwoPartitions:
+            grp2 = s.pat2.group_of[tile]
+            if grp2 >= 0:
+                new_index2[k] = plain_child_index(&s.pat2, grp2, tile, blank, cell)
+                new_entry2[k] = group_entry(&s.pat2.groups[grp2], new_index2[k])
+                prefetch(entry_address(&s.pat2.groups[grp2], new_entry2[k]))
+            mgrp2 = s.pat2.mgroup_of[tile] if s.pat2.mirror else -1
+            if mgrp2 >= 0:
+                new_mindex2[k] = mirrored_child_index(&s.pat2, mgrp2, tile, blank, cell)
+                new_mentry2[k] = group_entry(&s.pat2.groups[mgrp2], new_mindex2[k])
+                prefetch(entry_address(&s.pat2.groups[mgrp2], new_mentry2[k]))
+    if Sets is TwoPartitions:
+        plain2 = s.plain2
+        mirrored2 = s.mirrored2
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
@@ -599,16 +655,31 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
         if mgrp >= 0:
             child_mirrored += move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k],
                                             &msaved)
+        if Sets is TwoPartitions:
+            grp2 = s.pat2.group_of[tile]
+            if grp2 >= 0:
+                s.plain2 += move_plain(&s.pat2, grp2, new_index2[k], new_entry2[k], &saved2)
+            mgrp2 = s.pat2.mgroup_of[tile] if s.pat2.mirror else -1
+            if mgrp2 >= 0:
+                s.mirrored2 += move_mirrored(&s.pat2, mgrp2, new_mindex2[k], new_mentry2[k],
+                                             &msaved2)
         s.counters.generated += 1
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
         r = dfs_pdb(s, slide(board, blank, cell), cell, depth + 1,
                     md - s.t.distance[tile][cell] + s.t.distance[tile][blank],
-                    child_plain, child_mirrored, blank, mode)
+                    child_plain, child_mirrored, blank, mode, sets)
         if grp >= 0:
             unmove_plain(&s.pat, grp, &saved)
         if mgrp >= 0:
             unmove_mirrored(&s.pat, mgrp, &msaved)
+        if Sets is TwoPartitions:
+            if grp2 >= 0:
+                unmove_plain(&s.pat2, grp2, &saved2)
+            if mgrp2 >= 0:
+                unmove_mirrored(&s.pat2, mgrp2, &msaved2)
+            s.plain2 = plain2
+            s.mirrored2 = mirrored2
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
@@ -642,6 +713,10 @@ cdef void save_node(const Search* s, Node* node, uint64_t board, int blank, int 
         node.wd_h = s.wd_h
     elif s.kind == H_PDB:
         save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+        if s.second:
+            node.plain2 = s.plain2
+            node.mirrored2 = s.mirrored2
+            save_patterns(&s.pat2, node.index2, node.value2, node.mindex2, node.mvalue2)
 
 
 cdef void load_node(Search* s, const Node* node) noexcept nogil:
@@ -659,6 +734,10 @@ cdef void load_node(Search* s, const Node* node) noexcept nogil:
         s.wd_h = node.wd_h
     elif s.kind == H_PDB:
         restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+        if s.second:
+            s.plain2 = node.plain2
+            s.mirrored2 = node.mirrored2
+            restore_patterns(&s.pat2, node.index2, node.value2, node.mindex2, node.mvalue2)
 
 
 cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
@@ -672,8 +751,11 @@ cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
                                    node.previous, mode)
     if s.kind == H_WALKING_DISTANCE:
         return dfs_walking_distance(s, node.board, node.blank, node.depth, node.previous, mode)
+    if s.second:
+        return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain,
+                       node.mirrored, node.previous, mode, TWO)
     return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain, node.mirrored,
-                   node.previous, mode)
+                   node.previous, mode, ONE)
 
 
 cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept nogil:
@@ -690,15 +772,20 @@ cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept n
         h = walking_h(s)
     else:
         h = manhattan_of(board, &s.g, &s.t)     # dfs_pdb's md
-        plain = pdb_sum(s, board, 0)
+        plain = pdb_sum(s, &s.pat, board, 0)
         if s.pat.mirror:
-            mirrored = pdb_sum(s, board, 1)
+            mirrored = pdb_sum(s, &s.pat, board, 1)
+        if s.second:
+            s.plain2 = pdb_sum(s, &s.pat2, board, 0)
+            s.mirrored2 = pdb_sum(s, &s.pat2, board, 1) if s.pat2.mirror else 0
     save_node(s, root, board, blank, 0, h, plain, mirrored, NO_CELL)
 
 
 cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
+    if s.kind == H_PDB and s.second:
+        return pdb_h(s, root.h, root.plain, root.mirrored, TWO)
     if s.kind == H_PDB:
-        return pattern_h(root.h, root.plain, root.mirrored)
+        return pdb_h(s, root.h, root.plain, root.mirrored, ONE)
     return root.h
 
 
@@ -815,6 +902,8 @@ def idastar(
         s.status = STATUS_RUNNING
         s.pat.n_groups = 0
         s.pat.mirror = 0
+        s.second = 0
+        s.plain2 = s.mirrored2 = 0
         s.member.team = NULL
         s.collector = NULL
         if workers < 1:
@@ -849,6 +938,15 @@ def idastar(
         elif s.kind == H_PDB:
             if tables is None:
                 raise ValueError("pattern databases need their tables")
+            if isinstance(tables, tuple):
+                # Two partitions: h is the larger of their (plain and reflected) sums.
+                if len(tables) != 2:
+                    raise ValueError("expected one pattern database or a pair of them")
+                loaded = patterns_for(tables[1], s.g.cells, 4, goal_blank)
+                keep.append(loaded)
+                copy_patterns(&s.pat2, &loaded.pat)
+                s.second = 1
+                tables = tables[0]
             loaded = patterns_for(tables, s.g.cells, 4, goal_blank)
             keep.append(loaded)
             copy_patterns(&s.pat, &loaded.pat)

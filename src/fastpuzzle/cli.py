@@ -594,7 +594,7 @@ def build_parser() -> argparse.ArgumentParser:
         "partition",
         nargs="?",
         default="6-6-3",
-        help="5-5-5, 6-6-3 or 7-8 (4x4), 6-6-6-6 (5x5), or auto (with --shape)",
+        help="5-5-5, 6-6-3, 7-8 or 7-8b (4x4), 6-6-6-6 (5x5), or auto (with --shape)",
     )
     tables.add_argument(
         "--shape",

@@ -165,6 +165,10 @@ def _run_packed(
         tables = pdb.walking_tables(problem, deadline=deadline)
     elif entry.tables is not None:
         tables = pdb.database_for(problem, entry.name, deadline=deadline).loaded()
+        second = pdb.second_database_for(problem, entry.name)
+        if second is not None:
+            # The kernel takes the larger of the two partitions' sums.
+            tables = (tables, second.loaded())
     core = _search_limits(limits, deadline)
     if core is None:
         return _out_of_time(limits)

@@ -16,7 +16,7 @@ import fastpuzzle as fp
 from fastpuzzle import optimal, pdb
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
-from tests.instances import random50, seed_cases
+from tests.instances import hard, random50, seed_cases
 from tests.oracle import distances_3x3, distances_from
 from tests.pdbcache import cache_holding
 
@@ -200,3 +200,21 @@ def test_random50_with_78_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
         assert (
             optimal.run_idastar(problem, "pdb78", Limits(max_depth=0)).depth <= case.optimal_length
         )
+
+
+@pytest.mark.slow
+def test_hard_boards_with_78_and_78b_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With 7-8b built beside 7-8 (each a one-time build of about 85 s), solve() takes the larger
+    # of the two partitions' sums: still optimal on random50 and hard.tsv, and fewer nodes.
+    for partition in ("7-8", "7-8b"):
+        if pdb.load_pdb(partition, cache_dir=USER_CACHE) is None:
+            pytest.skip(f"{partition} not built in {USER_CACHE}")
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(USER_CACHE))
+    assert pdb.second_database_for(make_problem(list(random50()[0].tiles)), "pdb") is not None
+    for case in [*random50(), *hard()]:
+        solution = fp.solve(list(case.tiles), workers=1)
+        assert len(solution) == case.optimal_length, case.name
+        assert solution.heuristic == "pdb"
+        # The larger h prunes a superset: the serial search expands a subset of 7-8's nodes.
+        alone = optimal.run_idastar(make_problem(list(case.tiles)), "pdb78", Limits())
+        assert solution.stats.expanded <= alone.expanded, case.name

@@ -369,3 +369,43 @@ def test_laid_out_tables_search_like_the_database(tmp_path: Path) -> None:
     assert _h(copy.loaded(), board, 3, 3, 8) == _h(database, board, 3, 3, 8)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="pickle the Database"):
         pickle.dumps(loaded)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_two_partitions_take_the_larger_sum_and_stay_optimal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    # The kernel's pair of databases (solve() on 4x4 with 7-8 and 7-8b) on 3x3 partitions: h
+    # is the larger of the two, never above the BFS distance, and searches stay optimal, on one
+    # thread and on two sharing every iteration (frontier nodes carry both states).
+    shape, goal_blank = (3, 3), 8
+    first, second = ((0, 1, 3, 4), (2, 5, 6, 7)), ((0, 1, 2), (3, 4, 5, 6, 7))
+    databases = []
+    for partition in (first, second):
+        pdb.build_pdb(partition, shape, goal_blank, tmp_path, progress=False)
+        database = pdb.load_pdb(partition, shape, goal_blank, tmp_path)
+        assert database is not None
+        databases.append(database.loaded())
+    pair = (databases[0], databases[1])
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    distances = distances_from(goal, 3, 3)
+    boards = list(distances)[::211]
+    for tiles in boards:
+        one, two = (_h(db, tiles, 3, 3, goal_blank) for db in databases)  # type: ignore[arg-type]
+        both = _h(pair, tiles, 3, 3, goal_blank)  # type: ignore[arg-type]
+        assert both == max(one, two) <= distances[tiles], tiles
+    if workers > 1:
+        monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+        monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
+    totals = [0, 0, 0]
+    for tiles in boards[:40]:
+        for k, tables in enumerate((databases[0], databases[1], pair)):
+            core = _idastar.idastar(
+                int(_board.pack(tiles)), tiles.index(0), 3, 3, goal_blank,
+                HeuristicCode.H_PDB, tables=tables, workers=workers,
+            )  # fmt: skip
+            assert core.status == SOLVED and len(core.moves) == distances[tiles], tiles
+            totals[k] += core.expanded
+    assert totals[2] <= min(totals[0], totals[1])
+    with pytest.raises(ValueError, match="a pair"):
+        _h((pair[0], pair[1], pair[0]), boards[0], 3, 3, goal_blank)  # type: ignore[arg-type]

@@ -52,7 +52,12 @@ from fastpuzzle.pdb.store import (
     pdb_info,
     pdb_path,
 )
-from fastpuzzle.pdb.tables import database_for, exact_table, faster_table_hint
+from fastpuzzle.pdb.tables import (
+    database_for,
+    exact_table,
+    faster_table_hint,
+    second_database_for,
+)
 from fastpuzzle.pdb.walking import WALKING_MAX_STATES as WALKING_MAX_STATES
 from fastpuzzle.pdb.walking import (
     WalkingSide,
@@ -81,6 +86,7 @@ __all__ = [
     "pdb_cache_dir",
     "pdb_info",
     "pdb_path",
+    "second_database_for",
     "walking_args",
     "walking_args_for_cells",
     "walking_tables",

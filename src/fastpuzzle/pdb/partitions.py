@@ -35,6 +35,10 @@ PARTITIONS: dict[str, tuple[tuple[int, ...], ...]] = {
     "5-5-5": ((0, 4, 5, 8, 12), (1, 2, 3, 6, 7), (9, 10, 11, 13, 14)),
     "6-6-3": ((0, 4, 5, 8, 9, 12), (6, 7, 10, 11, 13, 14), (1, 2, 3)),
     "7-8": ((8, 9, 10, 11, 12, 13, 14), (0, 1, 2, 3, 4, 5, 6, 7)),
+    # A second 7-8 split, into an upper-left block and the rest: weaker than 7-8 on most boards
+    # but far stronger on some (hard.tsv's 70-move board); solve() takes the larger of the two
+    # once both are built.
+    "7-8b": ((0, 1, 2, 4, 5, 8, 9), (3, 6, 7, 10, 11, 12, 13, 14)),
 }
 
 #: 5x5 partitions by name, as cells of the goal with the blank in the last cell (24). The four
