@@ -398,6 +398,19 @@ def _add_board_input(cmd: argparse.ArgumentParser) -> None:
         nargs="*",
         help="tiles, rows split by '/', 0 or _ = blank; without it, boards are read from stdin",
     )
+    _add_reading_options(
+        cmd,
+        formats=FORMATS,
+        format_help="input layout: auto (a stream of boards, see below); board (all numbers are "
+        "one board); pair (a start board then a goal board); count (a count then boards); lines "
+        "(one board per line); rows (boards written as rows)",
+    )
+
+
+def _add_reading_options(
+    cmd: argparse.ArgumentParser, *, formats: Sequence[str], format_help: str
+) -> None:
+    # What solve, compare and batch share: how boards are read, their goal, and the limits.
     cmd.add_argument(
         "--shape",
         nargs=2,
@@ -405,15 +418,8 @@ def _add_board_input(cmd: argparse.ArgumentParser) -> None:
         metavar=("ROWS", "COLS"),
         help="the boards' shape, needed when they are not square",
     )
-    cmd.add_argument(
-        "--format",
-        default="auto",
-        choices=FORMATS,
-        help="input layout: auto (a stream of boards, see below); board (all numbers are one "
-        "board); pair (a start board then a goal board); count (a count then boards); lines "
-        "(one board per line); rows (boards written as rows)",
-    )
-    cmd.add_argument("--goal", help="goal board (default: 1..n-1 then the blank)")
+    cmd.add_argument("--format", default="auto", choices=formats, help=format_help)
+    cmd.add_argument("--goal", help="goal of every board (default: 1..n-1 then the blank)")
     cmd.add_argument("--max-depth", type=int, help="longest solution to look for")
     cmd.add_argument("--time-limit", type=float, help="seconds per board")
     cmd.add_argument("--node-limit", type=int, help="expansions per board")
@@ -528,25 +534,10 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="one progress bar on stderr (default: when stderr is a terminal)",
     )
-    batch.add_argument(
-        "--shape",
-        nargs=2,
-        type=int,
-        metavar=("ROWS", "COLS"),
-        help="the boards' shape, needed when they are not square",
-    )
-    batch.add_argument(
-        "--format",
-        default="auto",
-        choices=[f for f in FORMATS if f != "pair"],
-        help="input layout (see below); pair is not allowed: give one --goal",
-    )
-    batch.add_argument("--goal", help="goal of every board (default: 1..n-1 then the blank)")
-    batch.add_argument("--max-depth", type=int, help="longest solution to look for")
-    batch.add_argument("--time-limit", type=float, help="seconds per board")
-    batch.add_argument("--node-limit", type=int, help="expansions per board")
-    batch.add_argument(
-        "--memory-limit", type=_bytes, metavar="BYTES", help="bytes per board, e.g. 500M or 2G"
+    _add_reading_options(
+        batch,
+        formats=[f for f in FORMATS if f != "pair"],
+        format_help="input layout (see below); pair is not allowed: give one --goal",
     )
     batch.set_defaults(run=_cmd_batch)
 
