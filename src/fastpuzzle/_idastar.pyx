@@ -395,24 +395,18 @@ cdef int collect(Search* s, uint64_t board, int blank, int depth, int h, int md,
     # Collect mode at the cut: enter()'s bound and goal tests, then the node joins the frontier
     # instead of being expanded (the thread that searches it counts its expansion).
     cdef int f = depth + h
-    cdef Collector* c = s.collector
-    cdef Node* grown
+    cdef Node* node
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
         return 0
     if h == 0:
         return 1
-    if c.count == c.capacity:
-        grown = <Node*>realloc(c.nodes, 2 * c.capacity * sizeof(Node))
-        if grown == NULL:
-            s.status = STATUS_MEMORY_LIMIT
-            return 2
-        c.nodes = grown
-        c.capacity *= 2
-    save_node(s, &c.nodes[c.count], board, blank, depth, h if s.kind != H_PDB else md, plain,
-              mirrored, previous)
-    c.count += 1
+    node = frontier_slot(s)
+    if node == NULL:
+        return 2
+    save_node(s, node, board, blank, depth, h if s.kind != H_PDB else md, plain, mirrored,
+              previous)
     return 0
 
 
@@ -789,40 +783,10 @@ cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
     return root.h
 
 
-cdef int run_search(Search* s, const Node* root, int max_depth,
-                    int64_t switch_after) except -2 nogil:
-    # Iterative deepening on f. Returns the status; the path and counters are in s. With
-    # switch_after >= 0, returns SWITCH (s.bound the next bound) once an iteration has expanded
-    # at least that many nodes (0: before the first).
-    cdef int r
-    cdef uint64_t before = 0
-    s.bound = root_h(s, root)
-    while True:
-        if s.bound > max_depth:
-            s.counters.depth = s.bound
-            return STATUS_DEPTH_LIMIT
-        if switch_after >= 0 and <int64_t>(s.counters.expanded - before) >= switch_after:
-            return SWITCH
-        s.next_bound = INFINITE
-        s.counters.iterations += 1
-        s.counters.depth = s.bound
-        before = s.counters.expanded
-        r = descend(s, root, DESCEND)
-        if r == 1:
-            s.counters.depth = s.bound
-            return STATUS_SOLVED
-        if r == 2:
-            return s.status
-        if s.next_bound >= INFINITE:
-            return STATUS_EXHAUSTED
-        # With Manhattan, linear conflict and the pattern databases (stored relative to
-        # Manhattan) every f has the parity of the root's h, so this is a rise of at least 2.
-        s.bound = s.next_bound
-
-
 # ---------------------------------------------------------------------------------------------
-# Parallel iterations: the calling thread collects a frontier, pool threads search its subtrees
-# (one text with _wide_pdb's, in _team.pxi).
+# The iterations: serial iterative deepening, and parallel iterations where the calling thread
+# collects a frontier and pool threads search its subtrees (one text with _wide_pdb's, in
+# _team.pxi).
 
 include "_team.pxi"
 

@@ -1,7 +1,55 @@
-# The parallel iterations of IDA*, included by _idastar.pyx and _wide_pdb.pyx: the calling thread
-# collects a frontier, pool threads search its subtrees. It is compiled once in each module over
-# that module's own Search, Node and descend (a cdef class cannot be shared across modules
-# without calls through pointers), so both kernels run one text.
+# The iterations of IDA*, included by _idastar.pyx and _wide_pdb.pyx: the serial iterative
+# deepening (run_search, from the kernel's root_h and descend), and the parallel iterations,
+# where the calling thread collects a frontier and pool threads search its subtrees. It is
+# compiled once in each module over that module's own Search, Node, root_h and descend (a cdef
+# class cannot be shared across modules without calls through pointers), so both kernels run
+# one text.
+
+cdef int run_search(Search* s, const Node* root, int max_depth,
+                    int64_t switch_after) except -2 nogil:
+    # Iterative deepening on f from the kernel's root_h. Returns the status; the path and
+    # counters are in s. With switch_after >= 0, returns SWITCH (s.bound the next bound) once an
+    # iteration has expanded at least that many nodes (0: before the first).
+    cdef int r
+    cdef uint64_t before = 0
+    s.bound = root_h(s, root)
+    while True:
+        if s.bound > max_depth:
+            s.counters.depth = s.bound
+            return STATUS_DEPTH_LIMIT
+        if switch_after >= 0 and <int64_t>(s.counters.expanded - before) >= switch_after:
+            return SWITCH
+        s.next_bound = INFINITE
+        s.counters.iterations += 1
+        s.counters.depth = s.bound
+        before = s.counters.expanded
+        r = descend(s, root, DESCEND)
+        if r == 1:
+            return STATUS_SOLVED
+        if r == 2:
+            return s.status
+        if s.next_bound >= INFINITE:
+            return STATUS_EXHAUSTED
+        # With Manhattan, linear conflict and the pattern databases (stored relative to
+        # Manhattan) every f has the parity of the root's h, so this is a rise of at least 2.
+        s.bound = s.next_bound
+
+
+cdef Node* frontier_slot(Search* s) noexcept nogil:
+    # Collect mode: the next free node of the frontier being collected, its array doubled when
+    # full; NULL (s.status set to the memory limit) when it cannot grow.
+    cdef Collector* c = s.collector
+    cdef Node* grown
+    if c.count == c.capacity:
+        grown = <Node*>realloc(c.nodes, 2 * c.capacity * sizeof(Node))
+        if grown == NULL:
+            s.status = STATUS_MEMORY_LIMIT
+            return NULL
+        c.nodes = grown
+        c.capacity *= 2
+    c.count += 1
+    return &c.nodes[c.count - 1]
+
 
 cdef class _Team:
     """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).

@@ -190,23 +190,17 @@ cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrore
     # instead of being expanded (the thread that searches it counts its expansion).
     cdef int h = pattern_h(md, plain, mirrored)
     cdef int f = depth + h
-    cdef Collector* c = s.collector
-    cdef Node* grown
+    cdef Node* node
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
         return 0
     if h == 0:
         return 1
-    if c.count == c.capacity:
-        grown = <Node*>realloc(c.nodes, 2 * c.capacity * sizeof(Node))
-        if grown == NULL:
-            s.status = STATUS_MEMORY_LIMIT
-            return 2
-        c.nodes = grown
-        c.capacity *= 2
-    save_node(s, &c.nodes[c.count], blank, depth, md, plain, mirrored, previous)
-    c.count += 1
+    node = frontier_slot(s)
+    if node == NULL:
+        return 2
+    save_node(s, node, blank, depth, md, plain, mirrored, previous)
     return 0
 
 
@@ -312,33 +306,8 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
     save_node(s, root, blank, 0, md, plain, mirrored, NO_CELL)
 
 
-cdef int run_search(Search* s, const Node* root, int max_depth,
-                    int64_t switch_after) except -2 nogil:
-    # Iterative deepening on f. Returns the status; the path and counters are in s. With
-    # switch_after >= 0, returns SWITCH (s.bound the next bound) once an iteration has expanded
-    # at least that many nodes (0: before the first).
-    cdef int r
-    cdef uint64_t before = 0
-    s.bound = pattern_h(root.md, root.plain, root.mirrored)
-    while True:
-        if s.bound > max_depth:
-            s.counters.depth = s.bound
-            return STATUS_DEPTH_LIMIT
-        if switch_after >= 0 and <int64_t>(s.counters.expanded - before) >= switch_after:
-            return SWITCH
-        s.next_bound = INFINITE
-        s.counters.iterations += 1
-        s.counters.depth = s.bound
-        before = s.counters.expanded
-        r = descend(s, root, DESCEND)
-        if r == 1:
-            return STATUS_SOLVED
-        if r == 2:
-            return s.status
-        if s.next_bound >= INFINITE:
-            return STATUS_EXHAUSTED
-        # Every f has the parity of the root's h (tables are stored relative to Manhattan).
-        s.bound = s.next_bound
+cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
+    return pattern_h(root.md, root.plain, root.mirrored)
 
 
 cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nogil:
@@ -380,8 +349,9 @@ cdef int init_groups(Search* s, int goal_blank, tables, list keep) except -1:
 
 
 # ---------------------------------------------------------------------------------------------
-# Parallel iterations: the calling thread collects a frontier, pool threads search its subtrees
-# (one text with _idastar's, in _team.pxi).
+# The iterations: serial iterative deepening, and parallel iterations where the calling thread
+# collects a frontier and pool threads search its subtrees (one text with _idastar's, in
+# _team.pxi).
 
 include "_team.pxi"
 
