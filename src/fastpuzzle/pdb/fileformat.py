@@ -33,6 +33,21 @@ _MAGIC = b"FPZLPDB\x00"
 _ALIGN = 64
 
 
+def _which_database(
+    shape: tuple[int, int], goal_blank: int, name: str, cells: tuple[tuple[int, ...], ...]
+) -> dict[str, Any]:
+    # The header fields that say which database a file holds: written, then checked on reading.
+    return {
+        "format": "fastpuzzle-pdb",
+        "version": FORMAT_VERSION,
+        "rows": shape[0],
+        "cols": shape[1],
+        "goal_blank": goal_blank,
+        "partition": name,
+        "cells": [list(group) for group in cells],
+    }
+
+
 def _header(
     shape: tuple[int, int],
     goal_blank: int,
@@ -44,13 +59,7 @@ def _header(
     checksum: str,
 ) -> dict[str, Any]:
     return {
-        "format": "fastpuzzle-pdb",
-        "version": FORMAT_VERSION,
-        "rows": shape[0],
-        "cols": shape[1],
-        "goal_blank": goal_blank,
-        "partition": name,
-        "cells": [list(group) for group in cells],
+        **_which_database(shape, goal_blank, name, cells),
         "groups": groups,
         "payload_offset": payload_offset,
         "file_length": file_length,
@@ -253,16 +262,7 @@ def _read_open(
     except (UnicodeDecodeError, ValueError) as error:
         raise _Invalid(f"unreadable header: {error}") from None
     _check(isinstance(header, dict), "header is not an object")
-    expected = {
-        "format": "fastpuzzle-pdb",
-        "version": FORMAT_VERSION,
-        "rows": shape[0],
-        "cols": shape[1],
-        "goal_blank": goal_blank,
-        "partition": name,
-        "cells": [list(group) for group in cells],
-    }
-    for key, value in expected.items():
+    for key, value in _which_database(shape, goal_blank, name, cells).items():
         _check(header.get(key) == value, f"{key} is {header.get(key)!r}, expected {value!r}")
     payload_offset = header.get("payload_offset")
     _check(
