@@ -177,6 +177,16 @@ class Numbers:
     seconds: np.ndarray
     messages: dict[int, str]
 
+    def take(self, chunk: PackedChunk) -> None:
+        """Copy ``chunk``'s rows into their places."""
+        start, stop = chunk.first, chunk.first + len(chunk)
+        self.length[start:stop] = chunk.length
+        self.status[start:stop] = chunk.status
+        self.expanded[start:stop] = chunk.expanded
+        self.generated[start:stop] = chunk.generated
+        self.seconds[start:stop] = chunk.seconds
+        self.messages.update((start + k, text) for k, text in chunk.messages.items())
+
 
 class RowSource(Protocol):
     """Where a batch's rows live: ``total`` rows in chunks of ``chunk_size`` (the last shorter)."""
@@ -212,14 +222,7 @@ class MemoryRows:
 
     def put(self, number: int, chunk: PackedChunk) -> None:
         """Store chunk ``number``."""
-        start, stop = chunk.first, chunk.first + len(chunk)
-        n = self._numbers
-        n.length[start:stop] = chunk.length
-        n.status[start:stop] = chunk.status
-        n.expanded[start:stop] = chunk.expanded
-        n.generated[start:stop] = chunk.generated
-        n.seconds[start:stop] = chunk.seconds
-        n.messages.update((start + k, text) for k, text in chunk.messages.items())
+        self._numbers.take(chunk)
         self._moves[number] = (chunk.moves, chunk.offsets)
 
     def chunk_moves(self, number: int) -> tuple[bytes, np.ndarray]:

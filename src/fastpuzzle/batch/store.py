@@ -231,7 +231,9 @@ class ChunkStore:
         first = chunk * self.chunk_size
         return first, min(self.chunk_size, self.total - first)
 
-    def _meta(self, chunk: int, rows: Sequence[Any]) -> dict[str, Any]:
+    def _chunk_fields(self, chunk: int) -> dict[str, Any]:
+        # What a check file says of its chunk besides the boards and the sum: which batch,
+        # layout and format, and which rows.
         first, size = self._bounds(chunk)
         return {
             "layout": LAYOUT,
@@ -240,8 +242,10 @@ class ChunkStore:
             "chunk": chunk,
             "first": first,
             "rows": size,
-            "boards": boards_digest(rows, self.spec.shape),
         }
+
+    def _meta(self, chunk: int, rows: Sequence[Any]) -> dict[str, Any]:
+        return {**self._chunk_fields(chunk), "boards": boards_digest(rows, self.spec.shape)}
 
     def reusable(self, chunk: int, rows: Sequence[Any]) -> bool:
         """Whether chunk ``chunk`` (of boards ``rows``) is on disk, whole and this batch's.
@@ -305,14 +309,8 @@ class ChunkStore:
         # A chunk file whose bytes changed since is still read when its check file shows it is
         # this batch's same chunk, solved again (by a resume into the same directory).
         meta = _read_json(self.check_path(chunk))
-        first, size = self._bounds(chunk)
         expected = {
-            "layout": LAYOUT,
-            "batch": self.fingerprint,
-            "format": self.fmt,
-            "chunk": chunk,
-            "first": first,
-            "rows": size,
+            **self._chunk_fields(chunk),
             "boards": self._boards[chunk].tobytes().hex(),
             "sha256": digest.hexdigest(),
         }
@@ -366,14 +364,7 @@ class ChunkStore:
             {},
         )
         for number in range(len(self._known)):
-            chunk = self.load(number)
-            start, stop = chunk.first, chunk.first + len(chunk)
-            out.length[start:stop] = chunk.length
-            out.status[start:stop] = chunk.status
-            out.expanded[start:stop] = chunk.expanded
-            out.generated[start:stop] = chunk.generated
-            out.seconds[start:stop] = chunk.seconds
-            out.messages.update((start + k, text) for k, text in chunk.messages.items())
+            out.take(self.load(number))
         return out
 
     # -- formats --------------------------------------------------------------------------
