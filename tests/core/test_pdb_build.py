@@ -11,13 +11,9 @@ Larger groups, and the 6-6-3 and 7-8 files, are pinned by hashes of what the pre
 from __future__ import annotations
 
 import hashlib
-import os
-import signal
 import sys
 import threading
-import time
 import types
-from collections.abc import Callable
 from math import perm
 from pathlib import Path
 from typing import Any
@@ -26,6 +22,7 @@ import numpy as np
 import pytest
 
 from fastpuzzle import _pdb, pdb
+from tests.interrupts import latency_of
 from tests.oracle import compact_rank, group_distances
 
 # (rows, cols, goal blank, goal cells of the group): every direction of move, the blank in a
@@ -172,31 +169,13 @@ def test_78_file_matches_the_previous_builder(tmp_path: Path) -> None:
     path.unlink()
 
 
-def _interrupt_after(seconds: float, run: Callable[[], object]) -> float:
-    """Runs ``run`` with a SIGINT sent after ``seconds``; returns how long it took to stop."""
-    sent: list[float] = []
-
-    def fire() -> None:
-        sent.append(time.perf_counter())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Timer(seconds, fire)
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            run()
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
-    assert sent, "the build ended before the signal"
-    return stopped - sent[0]
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_stops_a_build_within_a_second(tmp_path: Path) -> None:
     threads = threading.active_count()
     # 7-8's first group alone takes seconds: the signal lands in the middle of a level.
-    took = _interrupt_after(0.5, lambda: pdb.build_pdb("7-8", cache_dir=tmp_path, progress=False))
+    took = latency_of(
+        0.5, lambda: pdb.build_pdb("7-8", cache_dir=tmp_path, progress=False), "build"
+    )
     assert took < 1.0
     assert list(tmp_path.iterdir()) == []  # neither the file nor a temporary one
     # The builder's threads are gone, and it is usable at once.

@@ -8,11 +8,7 @@ Everything builds into temporary cache directories with small groups (millisecon
 from __future__ import annotations
 
 import dataclasses
-import os
-import signal
 import sys
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +17,7 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import _pdb, _wide_pdb, large, pdb
 from fastpuzzle.problem import make_problem
+from tests.interrupts import latency_of
 from tests.oracle import compact_rank as _compact_rank
 from tests.oracle import group_distances as _plain_group_distances
 
@@ -204,29 +201,14 @@ def test_6666_database_against_manhattan():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_interrupts_a_5x5_build_and_a_5x5_search(small_5x5):
-    def interrupted(run) -> float:
-        sent: list[float] = []
-
-        def fire():
-            sent.append(time.perf_counter())
-            os.kill(os.getpid(), signal.SIGINT)
-
-        timer = threading.Timer(0.3, fire)
-        timer.start()
-        try:
-            with pytest.raises(KeyboardInterrupt):
-                run()
-            stopped = time.perf_counter()
-        finally:
-            timer.cancel()
-        assert sent, "the work ended before the signal"
-        return stopped - sent[0]
-
     # A five-tile group: 6.4 M placements, a second of work on one thread (on every core of a
     # large machine it could end before the signal).
-    assert interrupted(lambda: _pdb.build_levels(5, 5, 24, [1, 2, 3, 6, 7], False, threads=1)) < 0.5
+    def build() -> object:
+        return _pdb.build_levels(5, 5, 24, [1, 2, 3, 6, 7], False, threads=1)
+
+    assert latency_of(0.3, build, "work") < 0.5
     hard = fp.random_board((5, 5), rng=11)
-    assert interrupted(lambda: _pdb_core(small_5x5, hard, time_limit=30)) < 0.5
+    assert latency_of(0.3, lambda: _pdb_core(small_5x5, hard, time_limit=30), "work") < 0.5
 
 
 def test_progress_reports_the_bound(small_5x5):
