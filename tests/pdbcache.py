@@ -1,15 +1,23 @@
-"""A pattern-database cache for a test module or benchmark: built once, set as the cache."""
+"""Pattern databases for tests and benchmarks: a cache built once and set as the cache, and the
+small 5x5 tables the wide kernel is tested on."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from fastpuzzle import pdb
+import numpy as np
 
-__all__ = ["cache_holding"]
+from fastpuzzle import _wide_pdb, pdb
+from fastpuzzle._result import CoreResult
+from fastpuzzle.board import Board
+from fastpuzzle.problem import make_problem
+
+__all__ = ["cache_holding", "small_5x5_database", "wide_pdb_search"]
 
 
 @contextmanager
@@ -25,3 +33,31 @@ def cache_holding(partition: str, directory: Path) -> Iterator[Path]:
             os.environ.pop("FASTPUZZLE_CACHE", None)
         else:
             os.environ["FASTPUZZLE_CACHE"] = before
+
+
+def small_5x5_database(directory: Path) -> pdb.Database:
+    """Eight 3-tile groups for 5x5 (built in milliseconds into ``directory``), with reflection:
+    the wide pattern-database kernel's test tables."""
+    cells = list(range(24))
+    partition = tuple(tuple(cells[i : i + 3]) for i in range(0, 24, 3))
+    pdb.build_pdb(partition, (5, 5), cache_dir=directory, progress=False)
+    database = pdb.load_pdb(partition, (5, 5), cache_dir=directory)
+    assert database is not None and database.reflect is not None
+    return database
+
+
+def wide_pdb_search(
+    database: pdb.Database, board: Board, *, mirror: bool = True, **options: Any
+) -> CoreResult:
+    """``_wide_pdb.idastar`` on ``board`` with ``database`` (without its reflection unless
+    ``mirror``) and the kernel's keyword ``options``."""
+    problem = make_problem(board, None)
+    return _wide_pdb.idastar(
+        problem.wide_cells().astype(np.uint8),
+        problem.blank,
+        problem.rows,
+        problem.cols,
+        problem.goal_blank,
+        tables=database if mirror else dataclasses.replace(database, reflect=None),
+        **options,
+    )

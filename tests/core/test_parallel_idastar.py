@@ -18,7 +18,6 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import _idastar, _parallel, _wide_pdb, idastar, large, pdb
-from fastpuzzle._result import CoreResult
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
 from tests.api.test_limits import HARD_4X4
@@ -26,6 +25,7 @@ from tests.instances import hard, random50
 from tests.interrupts import interrupt_after as _interrupt_after
 from tests.interrupts import interrupt_latency
 from tests.oracle import distances_3x3
+from tests.pdbcache import small_5x5_database, wide_pdb_search
 
 SOLVED, EXHAUSTED, TIME_LIMIT, NODE_LIMIT, MEMORY_LIMIT, DEPTH_LIMIT = range(6)
 
@@ -53,26 +53,7 @@ def eager(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
     """Eight 3-tile groups for 5x5 (built in milliseconds), as in test_wide_pdb.py."""
-    cells = list(range(24))
-    partition = tuple(tuple(cells[i : i + 3]) for i in range(0, 24, 3))
-    cache = tmp_path_factory.mktemp("parallel5x5")
-    pdb.build_pdb(partition, (5, 5), cache_dir=cache, progress=False)
-    database = pdb.load_pdb(partition, (5, 5), cache_dir=cache)
-    assert database is not None and database.reflect is not None
-    return database
-
-
-def _wide_pdb_core(database: pdb.Database, board: fp.Board, **options: object) -> CoreResult:
-    problem = make_problem(board, None)
-    return _wide_pdb.idastar(
-        problem.wide_cells().astype(np.uint8),
-        problem.blank,
-        problem.rows,
-        problem.cols,
-        problem.goal_blank,
-        tables=database,
-        **options,  # type: ignore[arg-type]
-    )
+    return small_5x5_database(tmp_path_factory.mktemp("parallel5x5"))
 
 
 def _pool_threads() -> list[threading.Thread]:
@@ -296,13 +277,13 @@ def test_5x5_pattern_databases_on_several_threads(small_5x5: pdb.Database, seed:
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
     optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
     for workers in (2, 3):
-        core = _wide_pdb_core(small_5x5, board, workers=workers)
+        core = wide_pdb_search(small_5x5, board, workers=workers)
         assert core.status == SOLVED
         assert len(core.moves) == core.depth == optimum
         assert board.apply(core.moves) == fp.Board.goal((5, 5))
     # Searched to their end, the shared iterations count exactly the serial nodes.
-    serial = _wide_pdb_core(small_5x5, board, max_depth=optimum - 1)
-    shared = _wide_pdb_core(small_5x5, board, max_depth=optimum - 1, workers=2)
+    serial = wide_pdb_search(small_5x5, board, max_depth=optimum - 1)
+    shared = wide_pdb_search(small_5x5, board, max_depth=optimum - 1, workers=2)
     assert serial.status == shared.status == DEPTH_LIMIT
     assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
 
@@ -310,11 +291,11 @@ def test_5x5_pattern_databases_on_several_threads(small_5x5: pdb.Database, seed:
 @pytest.mark.usefixtures("eager")
 def test_5x5_pattern_database_limits_on_several_threads(small_5x5: pdb.Database) -> None:
     board = fp.random_board((5, 5), rng=11)
-    core = _wide_pdb_core(small_5x5, board, node_limit=300_000, workers=2)
+    core = wide_pdb_search(small_5x5, board, node_limit=300_000, workers=2)
     assert fp.Status.from_code(core.status) is fp.Status.NODE_LIMIT
     assert 300_000 - 2 * 65536 < core.expanded <= 300_000
     started = time.perf_counter()
-    core = _wide_pdb_core(small_5x5, board, time_limit=0.2, workers=2)
+    core = wide_pdb_search(small_5x5, board, time_limit=0.2, workers=2)
     assert fp.Status.from_code(core.status) is fp.Status.TIME_LIMIT
     assert time.perf_counter() - started < 1.5
     assert not _pool_threads()
@@ -326,7 +307,7 @@ def test_ctrl_c_stops_a_5x5_pattern_database_search(small_5x5: pdb.Database) -> 
     timer = _interrupt_after(0.3, sent)
     try:
         with pytest.raises(KeyboardInterrupt):
-            _wide_pdb_core(small_5x5, fp.random_board((5, 5), rng=11), time_limit=30, workers=2)
+            wide_pdb_search(small_5x5, fp.random_board((5, 5), rng=11), time_limit=30, workers=2)
         stopped = time.perf_counter()
     finally:
         timer.cancel()

@@ -20,6 +20,7 @@ from fastpuzzle.problem import make_problem
 from tests.interrupts import latency_of
 from tests.oracle import compact_rank as _compact_rank
 from tests.oracle import group_distances as _plain_group_distances
+from tests.pdbcache import small_5x5_database, wide_pdb_search
 
 SOLVED = 0
 
@@ -51,32 +52,9 @@ def test_builder_refuses_boards_past_25_cells_and_sparse_tables_past_16():
         _pdb.build_levels(5, 5, 24, [1, 2], True)
 
 
-def _three_tile_groups(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, ...], ...]:
-    cells = [c for c in range(shape[0] * shape[1]) if c != goal_blank]
-    return tuple(tuple(cells[i : i + 3]) for i in range(0, len(cells), 3))
-
-
-def _pdb_core(database: pdb.Database, board: fp.Board, *, mirror: bool = True, **limits):
-    problem = make_problem(board, None)
-    return _wide_pdb.idastar(
-        problem.wide_cells().astype(np.uint8),
-        problem.blank,
-        problem.rows,
-        problem.cols,
-        problem.goal_blank,
-        tables=database if mirror else dataclasses.replace(database, reflect=None),
-        **limits,
-    )
-
-
 @pytest.fixture(scope="module")
 def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
-    cache = tmp_path_factory.mktemp("cache5x5")
-    partition = _three_tile_groups((5, 5), 24)
-    pdb.build_pdb(partition, (5, 5), cache_dir=cache, progress=False)
-    database = pdb.load_pdb(partition, (5, 5), cache_dir=cache)
-    assert database is not None and database.reflect is not None
-    return database
+    return small_5x5_database(tmp_path_factory.mktemp("cache5x5"))
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -84,7 +62,7 @@ def test_5x5_pdb_and_manhattan_agree_on_optimal_length(small_5x5, seed):
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
     plain = large.solve_wide_optimal(board, heuristic="manhattan").unwrap()
     for mirror in (False, True):
-        core = _pdb_core(small_5x5, board, mirror=mirror)
+        core = wide_pdb_search(small_5x5, board, mirror=mirror)
         assert core.status == SOLVED
         assert len(core.moves) == len(plain)
         assert board.apply(core.moves) == fp.Board.goal((5, 5))
@@ -95,14 +73,14 @@ def test_pdb_heuristic_is_at_least_manhattan_and_never_above_the_optimum(small_5
         board = fp.scramble(fp.Board.goal((5, 5)), 30, rng=100 + seed)
         optimum = len(large.solve_wide_optimal(board, heuristic="manhattan").unwrap())
         # With max_depth 0 the search stops before its first bound past 0 and reports it: h.
-        core = _pdb_core(small_5x5, board, max_depth=0)
+        core = wide_pdb_search(small_5x5, board, max_depth=0)
         h = 0 if core.status == SOLVED else core.depth
         assert large.manhattan_sum(board) <= h <= optimum
 
 
 def test_pdb_search_obeys_node_limits(small_5x5):
     board = fp.scramble(fp.Board.goal((5, 5)), 120, rng=5)
-    core = _pdb_core(small_5x5, board, node_limit=1000)
+    core = wide_pdb_search(small_5x5, board, node_limit=1000)
     assert fp.Status.from_code(core.status) is fp.Status.NODE_LIMIT
     assert core.expanded == 1000
 
@@ -208,12 +186,12 @@ def test_ctrl_c_interrupts_a_5x5_build_and_a_5x5_search(small_5x5):
 
     assert latency_of(0.3, build, "work") < 0.5
     hard = fp.random_board((5, 5), rng=11)
-    assert latency_of(0.3, lambda: _pdb_core(small_5x5, hard, time_limit=30), "work") < 0.5
+    assert latency_of(0.3, lambda: wide_pdb_search(small_5x5, hard, time_limit=30), "work") < 0.5
 
 
 def test_progress_reports_the_bound(small_5x5):
     seen: list[int] = []
-    core = _pdb_core(
+    core = wide_pdb_search(
         small_5x5,
         fp.random_board((5, 5), rng=11),
         node_limit=300_000,
