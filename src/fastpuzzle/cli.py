@@ -6,6 +6,7 @@ Moves are printed as U, D, L, R: the direction the blank moves.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -104,19 +105,6 @@ def _bytes(text: str) -> int:
     return int(number) * units.get(unit, 1)
 
 
-def _stats_record(solution: Solution) -> dict[str, Any]:
-    s = solution.stats
-    return {
-        "expanded": s.expanded,
-        "generated": s.generated,
-        "max_frontier": s.max_frontier,
-        "peak_memory_bytes": s.peak_memory_bytes,
-        "seconds": s.seconds,
-        "depth": s.depth,
-        "iterations": s.iterations,
-    }
-
-
 def _animate(solution: Solution, delay: float) -> None:
     frames = solution.boards()
     # Clearing the screen only makes sense on a terminal; elsewhere the frames follow each other.
@@ -204,7 +192,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                 optimal=solution.optimal,
                 algorithm=solution.algorithm,
                 heuristic=solution.heuristic,
-                stats=_stats_record(solution),
+                stats=dataclasses.asdict(solution.stats),
             )
             print(json.dumps(record))
             continue

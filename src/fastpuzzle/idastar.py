@@ -164,8 +164,10 @@ def _run_packed(
     if entry.tables == "walking":
         tables = pdb.walking_tables(problem, deadline=deadline)
     elif entry.tables is not None:
-        tables = pdb.database_for(problem, entry.name, deadline=deadline).loaded()
-        second = pdb.second_database_for(problem, entry.name)
+        database = pdb.database_for(problem, entry.name, deadline=deadline)
+        tables = database.loaded()
+        # Only 7-8 has a partner (7-8b): other tables skip looking for one on disk.
+        second = pdb.second_database_for(problem, entry.name) if database.name == "7-8" else None
         if second is not None:
             # The kernel takes the larger of the two partitions' sums.
             tables = (tables, second.loaded())

@@ -12,7 +12,7 @@ import io
 import itertools
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fastpuzzle import _interrupt
@@ -152,18 +152,6 @@ def check_board(body: dict[str, Any]) -> dict[str, Any]:
     board = _board(body, "board", shape)
     goal = _goal(body, shape)
     return {"tiles": list(board.tiles), "solvable": board.is_solvable(goal)}
-
-
-def _stats(stats: SearchStats) -> dict[str, Any]:
-    return {
-        "expanded": stats.expanded,
-        "generated": stats.generated,
-        "max_frontier": stats.max_frontier,
-        "peak_memory_bytes": stats.peak_memory_bytes,
-        "seconds": stats.seconds,
-        "depth": stats.depth,
-        "iterations": stats.iterations,
-    }
 
 
 @dataclass
@@ -314,7 +302,7 @@ class Jobs:
 
         def work(job: Job) -> dict[str, Any]:
             def progress(stats: SearchStats) -> None:
-                job.progress = _stats(stats)
+                job.progress = asdict(stats)
 
             try:
                 solution = solve(
@@ -330,7 +318,7 @@ class Jobs:
                 return {
                     "status": "limit",
                     "message": str(error),
-                    "stats": _stats(error.stats) if error.stats is not None else None,
+                    "stats": asdict(error.stats) if error.stats is not None else None,
                 }
             except FastPuzzleError as error:
                 return {"status": "error", "message": str(error)}
@@ -341,7 +329,7 @@ class Jobs:
                 "optimal": solution.optimal,
                 "algorithm": solution.algorithm,
                 "heuristic": solution.heuristic,
-                "stats": _stats(solution.stats),
+                "stats": asdict(solution.stats),
             }
 
         return self._start(page, "solve", work)
