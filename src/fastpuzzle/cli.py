@@ -231,9 +231,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         import matplotlib
 
         matplotlib.use("Agg")
-        ax = table.plot(metric=args.metric)
-        ax.figure.tight_layout()
-        ax.figure.savefig(args.plot)
+        # The plot's figure lays itself out (constrained layout).
+        table.plot(metric=args.metric).figure.savefig(args.plot)
     return 2 if getattr(args, "bad_lines", 0) else 0
 
 
