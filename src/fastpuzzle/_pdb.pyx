@@ -780,6 +780,22 @@ def level_length(int cells, int k, bint sparse):
     return int(entries)
 
 
+def placement_rank(cells, int n):
+    """The compact rank the tables use (see ``_ranking.pxd``) of a placement of distinct cells
+    of an ``n``-cell board, packed 4 bits a slot up to 16 cells and 5 bits a slot above."""
+    cdef uint64_t weight[25]
+    cdef uint64_t index = 0
+    cdef int bits = 4 if n <= 16 else 5, k = len(cells), slot
+    if not 1 <= n <= 25 or not 1 <= k <= n or bits * k > 64 or len(set(cells)) != k:
+        raise ValueError("expected distinct cells (at most 64 bits of them) of at most 25")
+    for slot in range(k):
+        if not 0 <= cells[slot] < n:
+            raise ValueError(f"cell {cells[slot]} is not on a board of {n} cells")
+        index |= (<uint64_t>cells[slot]) << (bits * slot)
+    init_weights(weight, k, n)
+    return int(compact_rank_bits(index, k, weight, bits))
+
+
 def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progress=None,
                  threads=None, backward_from=None, deadline=None):
     """Exact blank-tracking distances of every placement of ``tiles`` (canonical labels).
