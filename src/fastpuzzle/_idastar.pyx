@@ -91,6 +91,7 @@ from fastpuzzle._pdbgroups cimport (
     move_mirrored,
     move_plain,
     plain_child_index,
+    read_entry,
     restore_patterns,
     save_patterns,
     unmove_mirrored,
@@ -588,7 +589,8 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
     # plain and mirrored: the first partition's sums; the second's are s.plain2, s.mirrored2.
     cdef int h = pdb_h(s, md, plain, mirrored, sets)
     cdef int r, k, cell, tile, grp, mgrp, child_plain, child_mirrored
-    cdef int grp2 = -1, mgrp2 = -1, plain2 = 0, mirrored2 = 0
+    cdef int grp2 = -1, mgrp2 = -1, plain2 = 0, mirrored2 = 0, child_f
+    cdef bint enters[4]
     cdef GroupMove saved, msaved, saved2, msaved2
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
@@ -621,7 +623,31 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
             new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
             new_mentry[k] = group_entry(&s.pat.groups[mgrp], new_mindex[k])
             prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
-        if Sets is TwoPartitions:
+    if Sets is TwoPartitions:
+        # Then the second partition's, only for the children it could change: a child that the
+        # first partition cuts, with an f that cannot lower next_bound, is cut whatever the second
+        # says (h is the larger of the two), and is not entered. That saves the second
+        # partition's lookups for most cut children, and keeps every count and bound the same.
+        for k in range(s.n_moves[blank]):
+            cell = s.move_cell[blank][k]
+            if cell == previous:
+                continue
+            tile = get_tile(board, cell)
+            child_plain = plain
+            child_mirrored = mirrored
+            grp = s.pat.group_of[tile]
+            if grp >= 0:
+                child_plain += (read_entry(&s.pat.groups[grp], new_entry[k])
+                                - s.pat.value[grp])
+            mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+            if mgrp >= 0:
+                child_mirrored += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
+                                   - s.pat.mvalue[mgrp])
+            child_f = (depth + 1 + md - s.t.distance[tile][cell] + s.t.distance[tile][blank]
+                       + 2 * (child_plain if child_plain >= child_mirrored else child_mirrored))
+            enters[k] = child_f <= s.bound or child_f < s.next_bound
+            if not enters[k]:
+                continue
             grp2 = s.pat2.group_of[tile]
             if grp2 >= 0:
                 new_index2[k] = plain_child_index(&s.pat2, grp2, tile, blank, cell)
@@ -639,6 +665,10 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
         cell = s.move_cell[blank][k]
         if cell == previous:
             continue
+        if Sets is TwoPartitions:
+            if not enters[k]:
+                s.counters.generated += 1
+                continue
         tile = get_tile(board, cell)
         child_plain = plain
         child_mirrored = mirrored
