@@ -6,7 +6,8 @@ runs on one thread and on two in the same session and records ``impl`` (``"1 thr
 ``"2 threads"``), ``nodes`` (generated, summed over threads) and ``core_seconds``:
 
 - each board of ``tests/data/hard.tsv`` (four 80-move boards, lengths from Korf and Schultze's
-  complete search; the 70-move board, which takes about a minute, is ``slow``);
+  complete search; the 70-move board, which takes 17 s on two threads with 7-8 alone,
+  is ``slow``);
 - random50 (lengths from ``random50.tsv``) as one total;
 - 1,000 seeded random boards through ``solve_many`` (one board per thread);
 - a 5x5 board 90 random moves from the goal, 60 moves from it at best, with 6-6-6-6 (its

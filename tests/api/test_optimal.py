@@ -204,7 +204,7 @@ def test_random50_with_78_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.slow
 def test_hard_boards_with_78_and_78b_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
-    # With 7-8b built beside 7-8 (each a one-time build of about 85 s), solve() takes the larger
+    # With 7-8b built beside 7-8 (each a one-time build of about 80 s), solve() takes the larger
     # of the two partitions' sums: still optimal on random50 and hard.tsv, and fewer nodes.
     for partition in ("7-8", "7-8b"):
         if pdb.load_pdb(partition, cache_dir=USER_CACHE) is None:

@@ -18,9 +18,9 @@ while the file is read. The cache directory is checked before a build starts; a 
 ``deadline`` stops when it passes (:class:`BuildTimeLimitError`).
 
 4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of
-about 85 s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpuzzle pdb build
+about 80 s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpuzzle pdb build
 7-8`` or :func:`build_pdb`, never started by ``solve()``. The 5x5 partition ``"6-6-6-6"`` (four
-groups of 127.5 M placements) is built the same way, once: about 90 s on two cores (1.3 GiB while
+groups of 127.5 M placements) is built the same way, once: about 60 s on two cores (1.3 GiB while
 building, 243 MiB on disk); boards of 17 to 25 cells use a database only once it is on disk.
 
 One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),

@@ -15,7 +15,7 @@ __all__ = ["database_for", "exact_table", "faster_table_hint", "second_database_
 
 #: What the hint of :func:`faster_table_hint` says (figures: docs/performance.rst).
 FASTER_TABLE_HINT = (
-    "`fastpuzzle pdb build 7-8` (once: about 85 s on two cores, 275 MiB on disk) makes hard "
+    "`fastpuzzle pdb build 7-8` (once: about 80 s on two cores, 275 MiB on disk) makes hard "
     "4x4 searches many times faster"
 )
 
@@ -27,9 +27,9 @@ def second_database_for(
 
     Only the default on 4x4 has one, and only once the user built it: with 7-8 on disk, 7-8b
     (``fastpuzzle pdb build 7-8b``, the same size). Searches then expand about 30% fewer nodes
-    but spend more on each: random50 and hard.tsv's 80-move boards take 1.2-1.35x as long,
-    while boards 7-8 alone finds hard take far less (hard.tsv's 70-move board: 8.2x fewer
-    nodes, 27.0 s -> 6.2 s on two threads).
+    but spend more on each: random50 and hard.tsv's 80-move boards take 1.1-1.2x as long,
+    while boards 7-8 alone finds hard take far less (hard.tsv's 70-move board: 8.1x fewer
+    nodes, 17.0 s -> 3.6-3.9 s on two threads).
     """
     if heuristic != "pdb" or (problem.rows, problem.cols) != (4, 4):
         return None
