@@ -44,7 +44,9 @@ def test_ctrl_c_stops_the_searches_running_on_worker_threads(packed):
     boards = HARD * 2
     data = np.array([b.packed for b in boards], dtype=np.uint64) if packed else boards
     latency = batch_interrupt_latency(0.5, data, shape=(4, 4), workers=2, chunk_size=1)
-    assert latency < 0.5
+    # Milliseconds on a quiet machine; the bound leaves room for a loaded one (1.6 s was seen
+    # while another test suite held both cores), far below the 17.7 s of waiting for the pool.
+    assert latency < 5.0
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -54,7 +56,8 @@ def test_ctrl_c_stops_a_chunk_of_short_searches():
     dist = distances_3x3()
     boards = [b for b, d in dist.items() if d == 20][:8000]
     latency = batch_interrupt_latency(0.3, boards, algorithm="bfs", workers=2, chunk_size=4000)
-    assert latency < 0.5
+    # A chunk takes about 2 s: run to its end, the stop would come 1.7 s after the signal.
+    assert latency < 1.0
 
 
 # -- resume -----------------------------------------------------------------------------------
