@@ -23,4 +23,5 @@ def idastar(
     max_depth: int = -1,
     progress: Callable[[int, int, float, int], Any] | None = None,
     workers: int = 1,
+    min_bound: int = 0,
 ) -> CoreResult: ...

@@ -838,6 +838,7 @@ def idastar(
     int max_depth=-1,
     progress=None,
     int workers=1,
+    int min_bound=0,
 ):
     """Run IDA* on a canonical packed board.
 
@@ -862,6 +863,9 @@ def idastar(
     workers : int
         Threads for the large iterations (see the module docstring); 1: the serial search,
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
+    min_bound : int
+        The first iteration's bound when it is above the start's h: the caller knows that no
+        shorter solution exists (a search stopped in its iteration of that bound, say).
 
     Returns
     -------
@@ -947,7 +951,7 @@ def idastar(
         init_root(s, &root, packed, blank)
         switch_after = PARALLEL_FROM if workers > 1 else -1
         with nogil:
-            status = run_search(s, &root, max_depth, switch_after)
+            status = run_search(s, &root, max_depth, switch_after, min_bound)
         if status == SWITCH:
             from fastpuzzle._parallel import run_team
 

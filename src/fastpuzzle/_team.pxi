@@ -6,13 +6,16 @@
 # one text.
 
 cdef int run_search(Search* s, const Node* root, int max_depth,
-                    int64_t switch_after) except -2 nogil:
-    # Iterative deepening on f from the kernel's root_h. Returns the status; the path and
+                    int64_t switch_after, int min_bound) except -2 nogil:
+    # Iterative deepening on f from the kernel's root_h, or from min_bound when that is larger
+    # (the caller knows there is no shorter solution). Returns the status; the path and
     # counters are in s. With switch_after >= 0, returns SWITCH (s.bound the next bound) once an
     # iteration has expanded at least that many nodes (0: before the first).
     cdef int r
     cdef uint64_t before = 0
     s.bound = root_h(s, root)
+    if min_bound > s.bound:
+        s.bound = min_bound
     while True:
         if s.bound > max_depth:
             s.counters.depth = s.bound

@@ -441,7 +441,7 @@ def idastar(
         init_root(s, &root, blank)
         switch_after = PARALLEL_FROM if workers > 1 else -1
         with nogil:
-            status = run_search(s, &root, max_depth, switch_after)
+            status = run_search(s, &root, max_depth, switch_after, 0)
         if status == SWITCH:
             from fastpuzzle._parallel import run_team
 

@@ -15,8 +15,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from fastpuzzle import _board, _heuristics, _idastar, pdb
+import fastpuzzle as fp
+from fastpuzzle import _board, _heuristics, _idastar, idastar, pdb
 from fastpuzzle._heuristics import HeuristicCode
+from fastpuzzle.heuristics import BY_NAME
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import make_problem
 from tests.oracle import distances_from
 
 SOLVED = 0
@@ -457,3 +461,67 @@ def test_two_partitions_take_the_larger_sum_and_stay_optimal(
         assert totals[2] == oracle
     with pytest.raises(ValueError, match="a pair"):
         _h((pair[0], pair[1], pair[0]), boards[0], 3, 3, goal_blank)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_large_searches_go_on_with_the_second_partition(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    # What solve() runs on 4x4 with 7-8 and 7-8b built, on 3x3 partitions: the first alone for
+    # SECOND_FROM expansions, then the pair from the bound reached. Lengths from BFS.
+    goal_blank, switch = 8, 40
+    databases = []
+    for partition in (((0, 1, 3, 4), (2, 5, 6, 7)), ((0, 1, 2), (3, 4, 5, 6, 7))):
+        pdb.build_pdb(partition, (3, 3), goal_blank, tmp_path, progress=False)
+        database = pdb.load_pdb(partition, (3, 3), goal_blank, tmp_path)
+        assert database is not None
+        databases.append(database)
+    first, second = databases[0].loaded(), databases[1].loaded()
+    monkeypatch.setattr(pdb, "second_database_for", lambda problem, heuristic: databases[1])
+    monkeypatch.setattr(idastar, "SECOND_FROM", switch)
+    if workers > 1:
+        monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+        monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
+    entry = BY_NAME["pdb"]
+    distances = distances_from((1, 2, 3, 4, 5, 6, 7, 8, 0), 3, 3)
+    boards = [tiles for tiles, d in distances.items() if d >= 22][::400][:30]
+    switched = 0
+    for tiles in boards:
+        problem = make_problem(tiles)
+        seen: list[int] = []
+        result = idastar._run_then_pair(
+            problem,
+            entry,
+            first,
+            Limits(),
+            lambda e, g, s, d, seen=seen: seen.append(e),
+            None,
+            workers,
+        )
+        assert result.status == SOLVED and result.depth == distances[tiles], tiles
+        assert fp.Board(tiles, shape=(3, 3)).apply(result.moves) == fp.Board.goal((3, 3))
+        alone, pair = (
+            _idastar.idastar(
+                problem.packed, problem.blank, 3, 3, goal_blank, entry.code, tables=tables,
+                workers=workers,
+            )
+            for tables in (first, (first, second))
+        )  # fmt: skip
+        if alone.expanded < switch:
+            assert (result.expanded, result.iterations) == (alone.expanded, alone.iterations)
+            continue
+        # Past the switch: the first's nodes, then the pair's from a bound that skips some of
+        # its iterations; progress counts on across the two.
+        switched += 1
+        assert switch <= result.expanded <= switch + pair.expanded
+        assert result.iterations >= 2
+        assert seen == sorted(seen)
+    assert switched >= 10
+    # A node limit below the switch ends the search there; one above it spans both parts.
+    problem = make_problem(boards[0])
+    for nodes in (switch // 2, switch + 5):
+        core = idastar._run_then_pair(
+            problem, entry, first, Limits(nodes=nodes), None, None, workers=1
+        )
+        assert core.status == list(fp.Status).index(fp.Status.NODE_LIMIT)
+        assert core.expanded == nodes

@@ -56,6 +56,7 @@ from fastpuzzle.pdb.tables import (
     database_for,
     exact_table,
     faster_table_hint,
+    second_database_built,
     second_database_for,
 )
 from fastpuzzle.pdb.walking import WALKING_MAX_STATES as WALKING_MAX_STATES
@@ -86,6 +87,7 @@ __all__ = [
     "pdb_cache_dir",
     "pdb_info",
     "pdb_path",
+    "second_database_built",
     "second_database_for",
     "walking_args",
     "walking_args_for_cells",

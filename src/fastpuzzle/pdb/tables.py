@@ -11,7 +11,13 @@ from fastpuzzle.pdb.partitions import NAMED, Partition, default_partition, shape
 from fastpuzzle.pdb.store import _load_or_build, load_pdb, pdb_path
 from fastpuzzle.problem import Problem
 
-__all__ = ["database_for", "exact_table", "faster_table_hint", "second_database_for"]
+__all__ = [
+    "database_for",
+    "exact_table",
+    "faster_table_hint",
+    "second_database_built",
+    "second_database_for",
+]
 
 #: What the hint of :func:`faster_table_hint` says (figures: docs/performance.rst).
 FASTER_TABLE_HINT = (
@@ -26,17 +32,24 @@ def second_database_for(
     """A second database whose sums ``heuristic`` also takes the larger of, or None.
 
     Only the default on 4x4 has one, and only once the user built it: with 7-8 on disk, 7-8b
-    (``fastpuzzle pdb build 7-8b``, the same size). Searches then expand about 30% fewer nodes
-    but spend more on each: random50 and hard.tsv's 80-move boards take 1.1-1.2x as long,
-    while boards 7-8 alone finds hard take far less (hard.tsv's 70-move board: 8.1x fewer
-    nodes, 17.0 s -> 3.6-3.9 s on two threads).
+    (``fastpuzzle pdb build 7-8b``, the same size). With both, searches expand about 30% fewer
+    nodes but spend 1.5x as long on each, while boards 7-8 alone finds hard take far less
+    (hard.tsv's 70-move board: 8.1x fewer nodes). So IDA* takes the pair only for its large
+    searches (see :data:`fastpuzzle.idastar.SECOND_FROM`).
     """
+    if not second_database_built(problem, heuristic, cache_dir):
+        return None
+    return load_pdb("7-8b", (4, 4), problem.goal_blank, cache_dir)
+
+
+def second_database_built(
+    problem: Problem, heuristic: str, cache_dir: str | os.PathLike[str] | None = None
+) -> bool:
+    """Whether :func:`second_database_for` has a file to read (its checks come with reading)."""
     if heuristic != "pdb" or (problem.rows, problem.cols) != (4, 4):
-        return None
+        return False
     blank = problem.goal_blank
-    if load_pdb("7-8", (4, 4), blank, cache_dir) is None:
-        return None
-    return load_pdb("7-8b", (4, 4), blank, cache_dir)
+    return all(pdb_path(name, (4, 4), blank, cache_dir).is_file() for name in ("7-8", "7-8b"))
 
 
 def faster_table_hint(
