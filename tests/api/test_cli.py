@@ -88,17 +88,23 @@ def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypa
     lines = capsys.readouterr().err.splitlines()
     assert [line for line in lines if "pdb build 7-8" in line] == [lines[1]]
     assert len(lines) == 4
-    # With 7-8 on disk, or on another shape, or with another heuristic: no hint.
-    path = pdb.pdb_path("7-8", (4, 4), 15)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"")
+    # With 7-8 on disk, the hint names 7-8b.
+    paths = [pdb.pdb_path(name, (4, 4), 15) for name in ("7-8", "7-8b")]
+    paths[0].parent.mkdir(parents=True, exist_ok=True)
+    paths[0].write_bytes(b"")
+    show = cli._progress_printer(job, args)
+    show(SearchStats(seconds=cli.HINT_AFTER_SECONDS + 1))
+    assert "hint: `fastpuzzle pdb build 7-8b`" in capsys.readouterr().err
+    # With both on disk, or on another shape, or with another heuristic: no hint.
+    paths[1].write_bytes(b"")
     for argv, board in [
         (["solve", "--progress"], "1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"),
         (["solve", "--progress"], "1 2 3/4 5 6/7 _ 8"),
     ]:
         show = cli._progress_printer(Job(fp.Board(board)), cli.build_parser().parse_args(argv))
         show(SearchStats(seconds=cli.HINT_AFTER_SECONDS + 1))
-    path.unlink()
+    for path in paths:
+        path.unlink()
     argv = ["solve", "--progress", "--heuristic", "manhattan"]
     show = cli._progress_printer(job, cli.build_parser().parse_args(argv))
     show(SearchStats(seconds=cli.HINT_AFTER_SECONDS + 1))

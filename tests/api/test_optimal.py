@@ -157,12 +157,17 @@ def test_limit_errors_without_78_name_its_build(cache_663: Path) -> None:
     assert "7-8" not in str(raised.value)
     assert pdb.faster_table_hint((3, 3), 8) is None
     assert pdb.faster_table_hint((4, 4), 15) is not None
-    path = pdb.pdb_path("7-8", (4, 4), 15)
-    path.write_bytes(b"")
+    assert "pdb build 7-8`" in (pdb.faster_table_hint((4, 4), 15) or "")
+    # With 7-8 on disk, the hint names 7-8b; with both, there is nothing left to build.
+    paths = [pdb.pdb_path(name, (4, 4), 15) for name in ("7-8", "7-8b")]
     try:
+        paths[0].write_bytes(b"")
+        assert "pdb build 7-8b`" in (pdb.faster_table_hint((4, 4), 15) or "")
+        paths[1].write_bytes(b"")
         assert pdb.faster_table_hint((4, 4), 15) is None
     finally:
-        path.unlink()
+        for path in paths:
+            path.unlink(missing_ok=True)
 
 
 def test_auto_obeys_limits(cache_663: Path) -> None:
