@@ -865,7 +865,9 @@ def idastar(
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
     min_bound : int
         The first iteration's bound when it is above the start's h: the caller knows that no
-        shorter solution exists (a search stopped in its iteration of that bound, say).
+        shorter solution exists (a search stopped in its iteration of that bound, say). It is
+        rounded down to the parity of the start's h; a bound above the optimal length gives a
+        solution that need not be shortest.
 
     Returns
     -------

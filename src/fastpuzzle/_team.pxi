@@ -15,7 +15,9 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
     cdef uint64_t before = 0
     s.bound = root_h(s, root)
     if min_bound > s.bound:
-        s.bound = min_bound
+        # Rounded down to the parity of every f (see below), so that a lower bound of the other
+        # parity still starts at or below the optimal length.
+        s.bound = min_bound - ((min_bound - s.bound) & 1)
     while True:
         if s.bound > max_depth:
             s.counters.depth = s.bound

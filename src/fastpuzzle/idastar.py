@@ -229,18 +229,35 @@ def _run_then_pair(
         problem, entry, first, core._replace(node_limit=_least_limit(wanted, SECOND_FROM)),
         progress, workers,
     )  # fmt: skip
-    if alone.status != _NODE_LIMIT or (wanted and alone.expanded >= wanted):
+    # A user's limit at or below the switch is what stopped it (threads that hand back unspent
+    # grants can stop short of the limit itself).
+    if alone.status != _NODE_LIMIT or (wanted and wanted <= SECOND_FROM):
         return alone
     second = pdb.second_database_for(problem, entry.name)
     tables = first if second is None else (first, second.loaded())
     core = _search_limits(limits, deadline)
     if core is None:
-        return _joined(alone, _out_of_time(limits))
+        # Out of time while reading 7-8b: stopped at the bound the first search reached.
+        return _replace_status(alone, _TIME_LIMIT)
     rest = _packed_kernel(
         problem, entry, tables, core._replace(node_limit=wanted - alone.expanded if wanted else 0),
         _shifted(progress, alone), workers, min_bound=alone.depth,
     )  # fmt: skip
     return _joined(alone, rest)
+
+
+def _replace_status(result: CoreResult, status: int) -> CoreResult:
+    return CoreResult(
+        status,
+        "",
+        result.expanded,
+        result.generated,
+        result.max_frontier,
+        result.peak_memory_bytes,
+        result.seconds,
+        result.depth,
+        result.iterations,
+    )
 
 
 def _least_limit(limit: int, cap: int) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,6 +19,7 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import _board, _heuristics, _idastar, idastar, pdb
 from fastpuzzle._heuristics import HeuristicCode
+from fastpuzzle._result import CoreResult
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
@@ -463,65 +465,143 @@ def test_two_partitions_take_the_larger_sum_and_stay_optimal(
         _h((pair[0], pair[1], pair[0]), boards[0], 3, 3, goal_blank)  # type: ignore[arg-type]
 
 
+GOAL_3X3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+STATUS_CODES = list(fp.Status)
+
+
+@pytest.fixture(scope="module")
+def pair_3x3(tmp_path_factory: pytest.TempPathFactory) -> tuple[pdb.Database, pdb.Database]:
+    """Two partitions of 3x3 (the second with the goal blank's neighbours in one group)."""
+    directory = tmp_path_factory.mktemp("pair")
+    databases = []
+    for partition in (((0, 1, 3, 4), (2, 5, 6, 7)), ((0, 1, 2), (3, 4, 5, 6, 7))):
+        pdb.build_pdb(partition, (3, 3), 8, directory, progress=False)
+        database = pdb.load_pdb(partition, (3, 3), 8, directory)
+        assert database is not None
+        databases.append(database)
+    return databases[0], databases[1]
+
+
+def _kernel(tiles: tuple[int, ...], tables: object, **options: object) -> CoreResult:
+    problem = make_problem(tiles)
+    return _idastar.idastar(
+        problem.packed, problem.blank, 3, 3, 8, HeuristicCode.H_PDB, tables=tables, **options
+    )  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_large_searches_go_on_with_the_second_partition(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+    pair_3x3: tuple[pdb.Database, pdb.Database], monkeypatch: pytest.MonkeyPatch, workers: int
 ) -> None:
     # What solve() runs on 4x4 with 7-8 and 7-8b built, on 3x3 partitions: the first alone for
     # SECOND_FROM expansions, then the pair from the bound reached. Lengths from BFS.
-    goal_blank, switch = 8, 40
-    databases = []
-    for partition in (((0, 1, 3, 4), (2, 5, 6, 7)), ((0, 1, 2), (3, 4, 5, 6, 7))):
-        pdb.build_pdb(partition, (3, 3), goal_blank, tmp_path, progress=False)
-        database = pdb.load_pdb(partition, (3, 3), goal_blank, tmp_path)
-        assert database is not None
-        databases.append(database)
-    first, second = databases[0].loaded(), databases[1].loaded()
-    monkeypatch.setattr(pdb, "second_database_for", lambda problem, heuristic: databases[1])
+    switch = 40
+    first, second = pair_3x3[0].loaded(), pair_3x3[1].loaded()
+    monkeypatch.setattr(pdb, "second_database_for", lambda problem, heuristic: pair_3x3[1])
     monkeypatch.setattr(idastar, "SECOND_FROM", switch)
     if workers > 1:
         monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
         monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
     entry = BY_NAME["pdb"]
-    distances = distances_from((1, 2, 3, 4, 5, 6, 7, 8, 0), 3, 3)
+    distances = distances_from(GOAL_3X3, 3, 3)
     boards = [tiles for tiles, d in distances.items() if d >= 22][::400][:30]
-    switched = 0
+    switched = skipped = 0
     for tiles in boards:
-        problem = make_problem(tiles)
-        seen: list[int] = []
         result = idastar._run_then_pair(
-            problem,
-            entry,
-            first,
-            Limits(),
-            lambda e, g, s, d, seen=seen: seen.append(e),
-            None,
-            workers,
+            make_problem(tiles), entry, first, Limits(), None, None, workers
         )
         assert result.status == SOLVED and result.depth == distances[tiles], tiles
         assert fp.Board(tiles, shape=(3, 3)).apply(result.moves) == fp.Board.goal((3, 3))
-        alone, pair = (
-            _idastar.idastar(
-                problem.packed, problem.blank, 3, 3, goal_blank, entry.code, tables=tables,
-                workers=workers,
-            )
-            for tables in (first, (first, second))
-        )  # fmt: skip
+        alone = _kernel(tiles, first, workers=workers)
         if alone.expanded < switch:
             assert (result.expanded, result.iterations) == (alone.expanded, alone.iterations)
             continue
-        # Past the switch: the first's nodes, then the pair's from a bound that skips some of
-        # its iterations; progress counts on across the two.
         switched += 1
-        assert switch <= result.expanded <= switch + pair.expanded
-        assert result.iterations >= 2
-        assert seen == sorted(seen)
-    assert switched >= 10
-    # A node limit below the switch ends the search there; one above it spans both parts.
-    problem = make_problem(boards[0])
-    for nodes in (switch // 2, switch + 5):
-        core = idastar._run_then_pair(
-            problem, entry, first, Limits(nodes=nodes), None, None, workers=1
+        if workers > 1:
+            continue
+        # Serial: exactly the first's nodes up to the switch, then the pair's from the bound
+        # the first was searching (which skips the pair's earlier iterations).
+        reached = _kernel(tiles, first, node_limit=switch).depth
+        pair, pair_from = (
+            _kernel(tiles, (first, second), min_bound=bound) for bound in (0, reached)
         )
-        assert core.status == list(fp.Status).index(fp.Status.NODE_LIMIT)
-        assert core.expanded == nodes
+        assert result.expanded == switch + pair_from.expanded
+        assert result.iterations == _kernel(tiles, first, node_limit=switch).iterations + (
+            pair_from.iterations
+        )
+        skipped += pair_from.iterations < pair.iterations
+    assert switched >= 10
+    assert workers > 1 or skipped >= 5
+
+
+def test_the_switch_keeps_the_limits(
+    pair_3x3: tuple[pdb.Database, pdb.Database], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    switch, first = 40, pair_3x3[0].loaded()
+    reads: list[int] = []
+
+    def second_database_for(problem: object, heuristic: str) -> pdb.Database | None:
+        reads.append(1)
+        return pair_3x3[1]
+
+    monkeypatch.setattr(pdb, "second_database_for", second_database_for)
+    monkeypatch.setattr(idastar, "SECOND_FROM", switch)
+    monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
+    entry = BY_NAME["pdb"]
+    distances = distances_from(GOAL_3X3, 3, 3)
+    tiles = next(t for t, d in distances.items() if d == 31)
+    problem = make_problem(tiles)
+    node_limit = STATUS_CODES.index(fp.Status.NODE_LIMIT)
+    # A node limit at or below the switch ends the search there, on one thread or two (threads
+    # may stop short of the limit), without reading the second table.
+    for workers in (1, 2):
+        for nodes in (switch // 2, switch):
+            core = idastar._run_then_pair(
+                problem, entry, first, Limits(nodes=nodes), None, None, workers
+            )
+            assert core.status == node_limit and core.expanded <= nodes
+    assert reads == []
+    # One above it spans both parts.
+    core = idastar._run_then_pair(problem, entry, first, Limits(nodes=switch + 5), None, None, 1)
+    assert (core.status, core.expanded, len(reads)) == (node_limit, switch + 5, 1)
+    # The second table missing after all: the first goes on alone, still optimal.
+    monkeypatch.setattr(pdb, "second_database_for", lambda problem, heuristic: None)
+    core = idastar._run_then_pair(problem, entry, first, Limits(), None, None, 1)
+    assert (core.status, core.depth) == (SOLVED, 31)
+    # Out of time while reading it: a time-limit stop at the bound the first had reached.
+    reached = _kernel(tiles, first, node_limit=switch).depth
+
+    def slow_read(problem: object, heuristic: str) -> pdb.Database:
+        time.sleep(0.3)
+        return pair_3x3[1]
+
+    monkeypatch.setattr(pdb, "second_database_for", slow_read)
+    limits = Limits(seconds=0.1)
+    core = idastar._run_then_pair(problem, entry, first, limits, None, time.monotonic() + 0.1, 1)
+    assert core.status == STATUS_CODES.index(fp.Status.TIME_LIMIT)
+    assert (core.depth, core.expanded, core.moves) == (reached, switch, "")
+
+
+def test_progress_counts_on_across_the_switch() -> None:
+    calls: list[tuple[int, int, float, int]] = []
+    before = CoreResult(3, "", 100, 250, 7, 64, 1.5, 20, 4)
+    relay = idastar._shifted(lambda *report: calls.append(report), before)
+    assert relay is not None and idastar._shifted(None, before) is None
+    relay(10, 20, 0.25, 22)
+    assert calls == [(110, 270, 1.75, 22)]
+
+
+def test_min_bound_starts_the_iterations_there(pair_3x3: tuple[pdb.Database, pdb.Database]) -> None:
+    # A bound known to be at most the optimal length skips the iterations below it; one of the
+    # other parity is rounded down, so the solution found is still shortest (and playable).
+    first = pair_3x3[0].loaded()
+    distances = distances_from(GOAL_3X3, 3, 3)
+    tiles = next(t for t, d in distances.items() if d == 24)
+    plain = _kernel(tiles, first)
+    for bound in (24, 25):
+        core = _kernel(tiles, first, min_bound=bound)
+        assert (core.status, core.depth, core.iterations) == (SOLVED, 24, 1)
+        assert fp.Board(tiles, shape=(3, 3)).apply(core.moves) == fp.Board.goal((3, 3))
+        assert core.expanded <= plain.expanded
+    assert plain.iterations > 1
