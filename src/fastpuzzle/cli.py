@@ -23,6 +23,7 @@ from fastpuzzle.formats import FORMATS, Job, read_jobs
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
+from fastpuzzle.pdb import tables
 from fastpuzzle.results import SearchStats, Solution
 
 __all__ = ["build_parser", "main"]
@@ -116,8 +117,8 @@ def _animate(solution: Solution, delay: float) -> None:
         time.sleep(delay)
 
 
-#: A 4x4 search without the 7-8 table that runs this long says how to make it faster.
-HINT_AFTER_SECONDS = 3.0
+#: A 4x4 search without the best tables that runs this long says how to make it faster.
+HINT_AFTER_SECONDS = tables.HINT_AFTER_SECONDS
 
 
 def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:

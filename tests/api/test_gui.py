@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle.gui import PuzzleServer
+from fastpuzzle.gui import PuzzleServer, jobs
 from fastpuzzle.gui.server import MAX_BODY
 from fastpuzzle.heuristics import CATALOGUE
 from tests.instances import hard
@@ -185,6 +185,30 @@ def test_one_search_per_page_and_stop_ends_it(server: PuzzleServer) -> None:
     )
 
 
+def test_long_4x4_searches_name_the_table_that_would_help(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    board, goal = fp.Board(list(hard()[0].tiles)), fp.Board.goal((4, 4))
+    auto = {"optimal": True, "limits": fp.Limits()}
+    hint = jobs.solve_hint(board, goal, auto)
+    assert hint is not None and "pdb build 7-8`" in hint
+    # Not for other searches, other shapes, or a fast solve.
+    for options in (
+        {**auto, "algorithm": "astar"},
+        {**auto, "algorithm": "idastar", "heuristic": "manhattan"},
+        {**auto, "optimal": False},
+    ):
+        assert jobs.solve_hint(board, goal, options) is None
+    small = fp.Board(HARD_3X3)
+    assert jobs.solve_hint(small, fp.Board.goal((3, 3)), auto) is None
+    # Shown only once the search has run for a while.
+    early = jobs.progress_view(fp.SearchStats(depth=50, seconds=0.5), hint)
+    late = jobs.progress_view(fp.SearchStats(depth=50, seconds=jobs.HINT_AFTER_SECONDS), hint)
+    assert "hint" not in early and late["hint"] == hint and late["depth"] == 50
+    assert "hint" not in jobs.progress_view(fp.SearchStats(seconds=60.0), None)
+
+
 # -- the page in a real browser ------------------------------------------------------------
 
 
@@ -305,7 +329,12 @@ def test_a_4x4_board_typed_by_hand_and_a_comparison(browser: Any, server: Puzzle
     assert "not solvable" in _status_when(browser, ("not solvable",))
 
 
-def test_stop_ends_a_long_search(browser: Any, server: PuzzleServer) -> None:
+def test_stop_ends_a_long_search(
+    browser: Any, server: PuzzleServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The hint of a long 4x4 search, forced here on a Manhattan search from the first report.
+    monkeypatch.setattr(jobs, "HINT_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(jobs, "solve_hint", lambda board, goal, options: "build a table")
     _open(browser, server)
     field = browser.find_element("id", "board-text")
     field.send_keys(fp.Board(list(hard()[0].tiles), shape=(4, 4)).to_string())
@@ -317,6 +346,8 @@ def test_stop_ends_a_long_search(browser: Any, server: PuzzleServer) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     WebDriverWait(browser, 10).until(lambda d: "expanded" in d.find_element("id", "progress").text)
+    WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "hint").text)
+    assert browser.find_element("id", "hint").text == "hint: build a table"
     browser.find_element("id", "stop").click()
     assert _status_when(browser, ("Stopped",), seconds=5) == "Stopped."
     assert browser.find_element("id", "solve").is_enabled()

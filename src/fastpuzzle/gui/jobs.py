@@ -21,6 +21,7 @@ from fastpuzzle.board import MAX_SIDE, Board
 from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
 from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic
 from fastpuzzle.limits import Limits
+from fastpuzzle.pdb.tables import HINT_AFTER_SECONDS, faster_table_hint
 from fastpuzzle.results import SearchStats
 
 __all__ = ["Job", "Jobs", "RequestError", "catalogue", "new_board", "solve_request"]
@@ -212,6 +213,24 @@ def solve_request(body: dict[str, Any]) -> tuple[Board, Board, dict[str, Any]]:
     return board, goal, options
 
 
+def solve_hint(board: Board, goal: Board, options: dict[str, Any]) -> str | None:
+    """What would make this solve request faster (a table to build), or None: only optimal IDA*
+    with pattern databases (what ``auto`` picks on 4x4) has a stronger table to build."""
+    if not options["optimal"] or options.get("algorithm", "idastar") != "idastar":
+        return None
+    if options.get("heuristic", "pdb") != "pdb":
+        return None
+    return faster_table_hint(board.shape, goal.blank)
+
+
+def progress_view(stats: SearchStats, hint: str | None) -> dict[str, Any]:
+    """A search's progress as the page polls it, with ``hint`` once it has run for a while."""
+    view = asdict(stats)
+    if hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
+        view["hint"] = hint
+    return view
+
+
 def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str, str]], Limits]:
     """The board, goal, methods and limits of a comparison, every one checked."""
     shape = _shape(body)
@@ -299,10 +318,11 @@ class Jobs:
         from fastpuzzle.solve import solve
 
         board, goal, options = solve_request(body)
+        hint = solve_hint(board, goal, options)
 
         def work(job: Job) -> dict[str, Any]:
             def progress(stats: SearchStats) -> None:
-                job.progress = asdict(stats)
+                job.progress = progress_view(stats, hint)
 
             try:
                 solution = solve(

@@ -12,12 +12,17 @@ from fastpuzzle.pdb.store import _load_or_build, load_pdb, pdb_path
 from fastpuzzle.problem import Problem
 
 __all__ = [
+    "HINT_AFTER_SECONDS",
     "database_for",
     "exact_table",
     "faster_table_hint",
     "second_database_built",
     "second_database_for",
 ]
+
+#: An optimal 4x4 search that runs this long (seconds) shows :func:`faster_table_hint`, if any:
+#: on the command line's progress, and on the puzzle page.
+HINT_AFTER_SECONDS = 3.0
 
 #: What the hints of :func:`faster_table_hint` say (figures: docs/performance.rst).
 FASTER_TABLE_HINT = (
