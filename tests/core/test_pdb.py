@@ -143,6 +143,32 @@ def test_flipped_byte_is_rejected(tmp_path: Path) -> None:
         _rebuilds(tmp_path, path)
 
 
+def test_a_damaged_file_is_read_once_until_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fastpuzzle.pdb import store
+
+    path = _fresh(tmp_path)
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0x10
+    path.write_bytes(bytes(data))
+    reads: list[Path] = []
+    read_valid = store._read_valid
+
+    def counted(file: Path, *args: object, **kwargs: object) -> object:
+        reads.append(file)
+        return read_valid(file, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "_read_valid", counted)
+    for _ in range(3):
+        assert pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path) is None
+    assert len(reads) == 1
+    # Rebuilt (a new file in its place), it is read and used again.
+    pdb.build_pdb(PARTITION, SHAPE, cache_dir=tmp_path, progress=False)
+    assert pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path) is not None
+    assert len(reads) == 2
+
+
 def _rewrite_header(path: Path, change: dict[str, object]) -> None:
     raw = path.read_bytes()
     length = int.from_bytes(raw[8:12], "little")

@@ -280,6 +280,9 @@ _BUILD_LOCK = threading.Lock()
 # from: a file replaced, rewritten or deleted since is checked again. The tables are a copy in
 # memory, so searches still using an older one are unaffected by any change to the file.
 _LOADED: dict[str, tuple[Database, Identity]] = {}
+# Files that failed a check, by the identity they had: not read again until they change (a
+# damaged 7-8b would otherwise be read, 275 MiB, by every large search).
+_REJECTED: dict[str, Identity] = {}
 
 
 def load_pdb(
@@ -305,10 +308,14 @@ def load_pdb(
         if loaded is not None and loaded[1] == _identity(status):
             return loaded[0]
         _LOADED.pop(file, None)
+        if _REJECTED.get(file) == _identity(status):
+            return None
         try:
             database, identity = _read_valid(Path(file), shape, blank, name, cells)
         except _Invalid:
+            _REJECTED[file] = _identity(status)
             return None
+        _REJECTED.pop(file, None)
         assert database is not None
         _LOADED[file] = (database, identity)
         return database
@@ -521,4 +528,5 @@ def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
     finally:
         with _LOCK:
             _LOADED.clear()
+            _REJECTED.clear()
     return count
