@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 # Public here too (it is in __all__): render owned it before _files took over atomic writes.
 from fastpuzzle._files import write_text_atomically
+from fastpuzzle._replay import REPLAY_JS
 from fastpuzzle.board import Board
 
 if TYPE_CHECKING:
@@ -104,9 +105,9 @@ _PLAYER_SCRIPT = """
  const slider=root.querySelector('input[type=range]'), speed=root.querySelector('.fp-speed');
  const moves=data.moves, total=moves.length, cols=data.cols, board=data.start.slice();
  const goalKey=data.goal.join(' ');
- const delta={U:-cols,D:cols,L:-1,R:1}, back={U:'D',D:'U',L:'R',R:'L'};
+ const delta={U:-cols,D:cols,L:-1,R:1};
  const size=Math.max(8,Math.min(44,Math.floor(640/cols)));
- let blank=board.indexOf(0), step=0, timer=null;
+ let blank=board.indexOf(0);
  grid.style.gridTemplateColumns='repeat('+cols+', '+size+'px)';
  grid.style.gap=(size>=20?4:1)+'px';
  const cells=board.map(function(){
@@ -128,47 +129,36 @@ _PLAYER_SCRIPT = """
   board[blank]=board[target];board[target]=0;
   paint(blank);paint(target);blank=target;
  }
- function show(){
+ function show(step){
   const move=step?moves[step-1]:'';
   label.textContent='step '+step+'/'+total+(move?' ('+move+')':'');
   slider.value=String(step);
   root.dataset.step=String(step);
   root.dataset.atGoal=String(board.join(' ')===goalKey);
  }
- function go(s){
-  s=Math.max(0,Math.min(total,s));
-  while(step<s){slide(moves[step]);step++;}
-  while(step>s){step--;slide(back[moves[step]]);}
-  show();
- }
- function stop(){
-  if(timer){clearInterval(timer);timer=null;}
-  root.querySelector('.fp-play').textContent='play';
- }
- function play(){
-  if(timer){stop();return;}
-  if(step>=total)go(0);
-  root.querySelector('.fp-play').textContent='pause';
-  const perSecond=parseFloat(speed.value), every=Math.max(16,1000/perSecond);
-  const perTick=Math.max(1,Math.round(perSecond*every/1000));
-  timer=setInterval(function(){
-   if(step>=total){stop();}else{go(step+perTick);}
-  },every);
- }
- root.querySelector('.fp-first').onclick=function(){stop();go(0);};
- root.querySelector('.fp-prev').onclick=function(){stop();go(step-1);};
- root.querySelector('.fp-next').onclick=function(){stop();go(step+1);};
- root.querySelector('.fp-last').onclick=function(){stop();go(total);};
+ %(replay)s
+ const replay=fastpuzzleReplay({
+  moves:function(){return moves;},
+  slide:slide,
+  shown:show,
+  playing:function(on){root.querySelector('.fp-play').textContent=on?'pause':'play';}
+ });
+ function play(){replay.play(parseFloat(speed.value));}
+ function jump(to){return function(){replay.stop();replay.go(to());};}
+ root.querySelector('.fp-first').onclick=jump(function(){return 0;});
+ root.querySelector('.fp-prev').onclick=jump(function(){return replay.step()-1;});
+ root.querySelector('.fp-next').onclick=jump(function(){return replay.step()+1;});
+ root.querySelector('.fp-last').onclick=jump(function(){return total;});
  root.querySelector('.fp-play').onclick=play;
- speed.onchange=function(){if(timer){stop();play();}};
+ speed.onchange=function(){if(replay.playing()){replay.stop();play();}};
  slider.max=String(total);
- slider.oninput=function(){stop();go(parseInt(slider.value,10));};
+ slider.oninput=function(){replay.stop();replay.go(parseInt(slider.value,10));};
  root.querySelector('.fp-moves').textContent=total?moves:'(none)';
  board.forEach(function(_,i){paint(i);});
- show();
+ show(0);
  const hash=window.location.hash;
  if(hash==='#play'){speed.value=speed.options[speed.options.length-1].value;play();}
- else if(hash==='#last'){go(total);}
+ else if(hash==='#last'){replay.go(total);}
 })();
 """
 
@@ -233,7 +223,8 @@ def playback_fragment(
         f'<select class="fp-speed" title="speed">{options}</select>'
         '<input type="range" min="0" value="0"><span class="fp-step"></span></div>'
         f'<table class="fp-stats">{table}</table>'
-        f"<script>{_PLAYER_SCRIPT % {'id': json.dumps(element_id)}}</script></div>"
+        f"<script>{_PLAYER_SCRIPT % {'id': json.dumps(element_id), 'replay': REPLAY_JS}}"
+        "</script></div>"
     )
 
 

@@ -287,6 +287,21 @@ def test_shuffle_solve_with_two_methods_and_step_to_the_goal(
         assert browser.find_element("id", "board").get_attribute("data-at-goal") == "true"
         browser.find_element("id", "first").click()
         assert _tiles(browser) == shuffled
+    # One step on and back, then play at the fastest speed to the goal.
+    grid = browser.find_element("id", "board")
+    browser.find_element("id", "next").click()
+    assert grid.get_attribute("data-step") == "1" and _tiles(browser) != shuffled
+    browser.find_element("id", "prev").click()
+    assert grid.get_attribute("data-step") == "0" and _tiles(browser) == shuffled
+    _choose(browser, "speed", "500")
+    browser.find_element("id", "play").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 10).until(
+        lambda d: d.find_element("id", "board").get_attribute("data-at-goal") == "true"
+    )
+    assert _tiles(browser) == goal and browser.find_element("id", "play").text == "play"
+    browser.find_element("id", "first").click()
     assert lengths[0] == lengths[1] == distances_3x3()[tuple(shuffled)]
     stats = browser.find_element("id", "stats").text
     assert "nodes expanded" in stats and "peak memory" in stats

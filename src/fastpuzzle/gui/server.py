@@ -23,6 +23,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from fastpuzzle._replay import REPLAY_JS
 from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.gui import jobs
 from fastpuzzle.gui.jobs import Jobs, RequestError
@@ -69,6 +70,7 @@ class PuzzleServer(ThreadingHTTPServer):
         self.allowed_hosts = {f"{name}:{bound_port}" for name in names}
         self.url = f"http://{'localhost' if host == '127.0.0.1' else host}:{bound_port}/"
         page = resources.files("fastpuzzle.gui").joinpath("page.html").read_text("utf-8")
+        page = page.replace("/*__FASTPUZZLE_REPLAY__*/", REPLAY_JS)
         self.page = page.replace("__FASTPUZZLE_TOKEN__", self.token).encode("utf-8")
 
     def close(self) -> None:
