@@ -74,10 +74,10 @@ _TIME_LIMIT = list(Status).index(Status.TIME_LIMIT)
 _NODE_LIMIT = list(Status).index(Status.NODE_LIMIT)
 
 #: With 7-8b built beside 7-8, a 4x4 search takes the larger of both partitions' sums once 7-8
-#: alone has expanded this many nodes. The pair cuts nodes by 0.7x on boards 7-8 handles well
-#: but costs 1.5x per node, and 8x on boards it does not (hard.tsv's 70-move board: 492 M
-#: nodes against 60 M). 7-8 alone expands at most 58 K nodes on a random50 board and 5.1-6.1 M
-#: on the 80-move boards, so those never pay for the pair, nor for loading 7-8b.
+#: alone has expanded this many nodes. On boards 7-8 handles well the pair expands about 0.7x
+#: the nodes at 1.5x the cost a node; on boards it does not, 8x fewer (hard.tsv's 70-move board:
+#: 60 M nodes against 492 M). 7-8 alone expands at most 58 K nodes on a random50 board and
+#: 5.1-6.1 M on the 80-move boards, so those never pay for the pair, nor for reading 7-8b.
 SECOND_FROM = 1 << 23
 
 
@@ -247,6 +247,7 @@ def _run_then_pair(
 
 
 def _replace_status(result: CoreResult, status: int) -> CoreResult:
+    # The same counts and bound, ended another way (and without moves).
     return CoreResult(
         status,
         "",
