@@ -573,6 +573,23 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
     return 0
 
 
+cdef inline void look_up_child(const Patterns* p, int tile, int blank, int cell,
+                               uint64_t* index, uint64_t* entry, uint64_t* mindex,
+                               uint64_t* mentry) noexcept nogil:
+    # The indices and table entries (plain and mirrored) of the group ``tile`` belongs to, once
+    # it slides from ``cell`` into the blank's cell; the entries' reads are prefetched.
+    cdef int grp = p.group_of[tile]
+    cdef int mgrp = p.mgroup_of[tile] if p.mirror else -1
+    if grp >= 0:
+        index[0] = plain_child_index(p, grp, tile, blank, cell)
+        entry[0] = group_entry(&p.groups[grp], index[0])
+        prefetch(entry_address(&p.groups[grp], entry[0]))
+    if mgrp >= 0:
+        mindex[0] = mirrored_child_index(p, mgrp, tile, blank, cell)
+        mentry[0] = group_entry(&p.groups[mgrp], mindex[0])
+        prefetch(entry_address(&p.groups[mgrp], mentry[0]))
+
+
 cdef inline int pdb_h(const Search* s, int md, int plain, int mirrored, Sets* sets) noexcept nogil:
     # h = Manhattan + 2 * the largest sum: plain and reflected, of one partition or of two.
     cdef int best = plain if plain >= mirrored else mirrored
@@ -612,17 +629,8 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
         cell = s.move_cell[blank][k]
         if cell == previous:
             continue
-        tile = get_tile(board, cell)
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
-            new_entry[k] = group_entry(&s.pat.groups[grp], new_index[k])
-            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if mgrp >= 0:
-            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
-            new_mentry[k] = group_entry(&s.pat.groups[mgrp], new_mindex[k])
-            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
+        look_up_child(&s.pat, get_tile(board, cell), blank, cell, &new_index[k], &new_entry[k],
+                      &new_mindex[k], &new_mentry[k])
     if Sets is TwoPartitions:
         # Then the second partition's, only for the children it could change: a child that the
         # first partition cuts, with an f that cannot lower next_bound, is cut whatever the second
@@ -646,18 +654,9 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
             child_f = (depth + 1 + md - s.t.distance[tile][cell] + s.t.distance[tile][blank]
                        + 2 * (child_plain if child_plain >= child_mirrored else child_mirrored))
             enters[k] = child_f <= s.bound or child_f < s.next_bound
-            if not enters[k]:
-                continue
-            grp2 = s.pat2.group_of[tile]
-            if grp2 >= 0:
-                new_index2[k] = plain_child_index(&s.pat2, grp2, tile, blank, cell)
-                new_entry2[k] = group_entry(&s.pat2.groups[grp2], new_index2[k])
-                prefetch(entry_address(&s.pat2.groups[grp2], new_entry2[k]))
-            mgrp2 = s.pat2.mgroup_of[tile] if s.pat2.mirror else -1
-            if mgrp2 >= 0:
-                new_mindex2[k] = mirrored_child_index(&s.pat2, mgrp2, tile, blank, cell)
-                new_mentry2[k] = group_entry(&s.pat2.groups[mgrp2], new_mindex2[k])
-                prefetch(entry_address(&s.pat2.groups[mgrp2], new_mentry2[k]))
+            if enters[k]:
+                look_up_child(&s.pat2, tile, blank, cell, &new_index2[k], &new_entry2[k],
+                              &new_mindex2[k], &new_mentry2[k])
     if Sets is TwoPartitions:
         plain2 = s.plain2
         mirrored2 = s.mirrored2
