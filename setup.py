@@ -1,4 +1,5 @@
-"""Build the compiled core: every ``src/fastpuzzle/_*.pyx`` becomes one extension module.
+"""Build the compiled core: every ``src/fastpuzzle/_core/_*.pyx`` becomes one extension module,
+``fastpuzzle._core.<name>``.
 
 Compiler directives live here, not in file headers. ``FASTPUZZLE_DEBUG=1`` turns bounds and
 wraparound checks back on (and drops optimisation); ``FASTPUZZLE_NATIVE=1`` adds ``-march=native``.
@@ -32,14 +33,14 @@ else:
     if NATIVE:
         compile_args.append("-march=native")
 
-sources = sorted(Path("src/fastpuzzle").glob("_*.pyx"))
+sources = sorted(Path("src/fastpuzzle/_core").glob("_*.pyx"))
 # While developing, FASTPUZZLE_MODULES=_board,_search limits an in-place build to those modules.
 only = {name for name in os.environ.get("FASTPUZZLE_MODULES", "").split(",") if name}
 if only:
     sources = [path for path in sources if path.stem in only]
 extensions = [
     Extension(
-        f"fastpuzzle.{path.stem}",
+        f"fastpuzzle._core.{path.stem}",
         [str(path)],
         extra_compile_args=compile_args,
     )

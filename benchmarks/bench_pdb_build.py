@@ -29,7 +29,8 @@ BASELINE = os.environ.get("FASTPUZZLE_BASELINE")
 # count other than 0 pins the builder's threads (the default is every usable core).
 CHILD = """
 import functools, resource, sys
-from fastpuzzle import _pdb, pdb
+from fastpuzzle import pdb
+from fastpuzzle._core import _pdb
 threads = int(sys.argv[3])
 if threads:
     for name in ("build_levels", "pack_table"):

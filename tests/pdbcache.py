@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from fastpuzzle import _wide_pdb, pdb
-from fastpuzzle._result import CoreResult
+from fastpuzzle import pdb
+from fastpuzzle._core import _wide_pdb
+from fastpuzzle._core._result import CoreResult
 from fastpuzzle.board import Board
 from fastpuzzle.problem import make_problem
 

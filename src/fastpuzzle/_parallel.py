@@ -20,7 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from functools import cache
 from typing import Any, Protocol
 
-from fastpuzzle._interrupt import raise_if_stopped
+from fastpuzzle._core._interrupt import raise_if_stopped
 
 __all__ = ["POLL_SECONDS", "available_cores", "resolve_workers", "run_team"]
 

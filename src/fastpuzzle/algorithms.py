@@ -24,7 +24,8 @@ from math import floor
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
-from fastpuzzle import _search, idastar
+from fastpuzzle import idastar
+from fastpuzzle._core import _search
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import (

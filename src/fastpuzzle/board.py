@@ -13,7 +13,7 @@ from typing import Any, Literal, Union
 
 import numpy as np
 
-from fastpuzzle import _board, _wide
+from fastpuzzle._core import _board, _wide
 from fastpuzzle.errors import BoardTooLargeError, IllegalMoveError, InvalidBoardError
 from fastpuzzle.moves import MOVES, parse_moves
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastpuzzle import _constructive
+from fastpuzzle._core import _constructive
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal, is_solvable
 from fastpuzzle.errors import UnsolvableError
 from fastpuzzle.limits import Limits

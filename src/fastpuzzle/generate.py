@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastpuzzle import _board
+from fastpuzzle._core import _board
 from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, is_solvable
 from fastpuzzle.errors import InvalidBoardError
 from fastpuzzle.moves import MOVES

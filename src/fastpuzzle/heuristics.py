@@ -1,10 +1,11 @@
 """The heuristic catalogue: every heuristic, what it computes and where it can be used.
 
 Each :class:`Heuristic` entry says what it is (name, aliases, one line of help), whether it is
-admissible, which compiled kernel computes it (its :class:`~fastpuzzle._heuristics.HeuristicCode`)
-and what that kernel supports: the best-first searches and :func:`evaluate` (a whole-board
-kernel), IDA* on boards of up to 16 cells and past them, the shapes it works on and the tables
-it needs. Every other list of heuristic names in fastpuzzle is generated from :data:`CATALOGUE`.
+admissible, which compiled kernel computes it (its
+:class:`~fastpuzzle._core._heuristics.HeuristicCode`) and what that kernel supports: the
+best-first searches and :func:`evaluate` (a whole-board kernel), IDA* on boards of up to 16 cells
+and past them, the shapes it works on and the tables it needs. Every other list of heuristic
+names in fastpuzzle is generated from :data:`CATALOGUE`.
 
 To add a heuristic: one entry here and its kernel (a code in ``_heuristics.pxd`` with its
 whole-board evaluation in ``board_heuristic``, or an IDA* driver). Nothing else learns its name.
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from fastpuzzle import _heuristics, _wide
-from fastpuzzle._heuristics import HeuristicCode
+from fastpuzzle._core import _heuristics, _wide
+from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.problem import make_problem

@@ -25,8 +25,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from fastpuzzle import _idastar, _wide, _wide_pdb, pdb
-from fastpuzzle._result import CoreResult
+from fastpuzzle import pdb
+from fastpuzzle._core import _idastar, _wide, _wide_pdb
+from fastpuzzle._core._result import CoreResult
 from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic

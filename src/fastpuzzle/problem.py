@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from fastpuzzle import _board
+from fastpuzzle._core import _board
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, _solvable, as_board, as_goal, is_solvable
 from fastpuzzle.errors import BoardTooLargeError, UnsolvableError
 from fastpuzzle.results import _record

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
-from fastpuzzle._result import CoreResult
+from fastpuzzle._core._result import CoreResult
 from fastpuzzle.board import Board
 from fastpuzzle.errors import (
     DepthLimitError,

@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import Board, _board
+from fastpuzzle import Board
 from fastpuzzle import board as board_module
-from fastpuzzle._result import CoreResult
+from fastpuzzle._core import _board
+from fastpuzzle._core._result import CoreResult
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.problem import Problem, canonical_labels, make_problem
 from fastpuzzle.results import SearchResult, SearchStats, Solution, Status, result_from_core

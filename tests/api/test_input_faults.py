@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _board
+from fastpuzzle._core import _board
 from fastpuzzle.moves import parse_moves
 
 

@@ -21,14 +21,29 @@ def test_version_matches_metadata():
     assert fp.__version__ == version("fastpuzzle")
 
 
-def test_compiled_modules_have_stubs_naming_their_public_functions():
+COMPILED_SUFFIXES = (".so", ".pyd", ".pyx", ".pxd", ".pxi")
+
+
+def test_compiled_core_lives_in_one_folder():
     package = Path(fp.__file__).parent
+    beside_layers = [p.name for p in package.iterdir() if p.suffix in COMPILED_SUFFIXES]
+    assert not beside_layers, f"compiled files outside _core/: {beside_layers}"
+    core = package / "_core"
+    assert {"_board", "_idastar", "_wide_pdb", "_pdb"} <= {
+        p.name.split(".")[0] for p in core.glob("_*.so")
+    }
+    # The core is compiled code only; the Python layers stay above it.
+    assert sorted(p.name for p in core.glob("*.py")) == ["__init__.py"]
+
+
+def test_compiled_modules_have_stubs_naming_their_public_functions():
+    package = Path(fp.__file__).parent / "_core"
     modules = sorted(p.name.split(".")[0] for p in package.glob("_*.so"))
     assert "_board" in modules
     for module_name in modules:
         stub = package / f"{module_name}.pyi"
         assert stub.exists(), f"{module_name} has no .pyi stub"
-        module = importlib.import_module(f"fastpuzzle.{module_name}")
+        module = importlib.import_module(f"fastpuzzle._core.{module_name}")
         public = {
             name
             for name, value in vars(module).items()
@@ -41,7 +56,7 @@ def test_compiled_modules_have_stubs_naming_their_public_functions():
             name for name in public if f"def {name}(" not in text and f"class {name}" not in text
         ]
         assert not missing, f"{module_name}.pyi lacks {missing}"
-    assert (package / "py.typed").exists()
+    assert (package.parent / "py.typed").exists()
 
 
 def test_import_has_no_side_effects():

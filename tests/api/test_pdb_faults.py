@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _pdb, pdb
+from fastpuzzle import pdb
+from fastpuzzle._core import _pdb
 from fastpuzzle.cli import main
 from fastpuzzle.pdb import store, walking
 from fastpuzzle.problem import make_problem

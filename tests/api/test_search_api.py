@@ -86,7 +86,7 @@ def test_unknown_names_list_the_valid_ones():
 
 
 def test_every_catalogued_heuristic_resolves_where_it_is_supported():
-    from fastpuzzle._heuristics import HeuristicCode
+    from fastpuzzle._core._heuristics import HeuristicCode
     from fastpuzzle.heuristics import CATALOGUE
 
     # Each compiled code is known to the catalogue, and each entry names a compiled code.

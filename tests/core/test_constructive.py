@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import _constructive
+from fastpuzzle._core import _constructive
 from fastpuzzle.large import cancel_inverse_pairs, manhattan_sum, solve_fast
 from tests.oracle import distances_3x3, distances_from
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import _board, _heuristics
+from fastpuzzle._core import _board, _heuristics
 from fastpuzzle.heuristics import BY_NAME
 from tests.oracle import distances_3x3, neighbours
 

@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _board, _heuristics, _idastar, pdb
+from fastpuzzle import pdb
+from fastpuzzle._core import _board, _heuristics, _idastar
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.limits import Limits
 from fastpuzzle.optimal import run_idastar

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import fastpuzzle as fp
 from fastpuzzle import Board, IllegalMoveError, InvalidMoveError
-from fastpuzzle._board import direction_constants
+from fastpuzzle._core._board import direction_constants
 
 
 def test_python_and_compiled_direction_codes_agree():

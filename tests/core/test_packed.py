@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import _board
+from fastpuzzle._core import _board
 
 
 @given(st.permutations(list(range(16))))

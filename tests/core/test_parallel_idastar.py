@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _idastar, _parallel, _wide_pdb, idastar, large, pdb
+from fastpuzzle import _parallel, idastar, large, pdb
+from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
 from tests.api.test_limits import HARD_4X4
@@ -329,7 +330,7 @@ def test_a_stop_event_stops_every_thread() -> None:
     # event must end the pool's threads too, not only the calling thread's iterations.
     import functools
 
-    from fastpuzzle import _interrupt
+    from fastpuzzle._core import _interrupt
 
     board = list(hard()[0].tiles)
     event = threading.Event()

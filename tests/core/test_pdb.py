@@ -17,9 +17,10 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _board, _heuristics, _idastar, idastar, pdb
-from fastpuzzle._heuristics import HeuristicCode
-from fastpuzzle._result import CoreResult
+from fastpuzzle import idastar, pdb
+from fastpuzzle._core import _board, _heuristics, _idastar
+from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._core._result import CoreResult
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
@@ -342,7 +343,7 @@ def test_threads_needing_a_missing_table_build_it_once(
 
 @pytest.mark.parametrize("sparse", [True, False])
 def test_entries_over_four_bits_fall_back_to_bytes(sparse: bool) -> None:
-    from fastpuzzle import _pdb
+    from fastpuzzle._core import _pdb
 
     tiles = [1, 2, 5]
     levels = _pdb.build_levels(2, 4, 7, tiles, sparse)

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fastpuzzle import _pdb, pdb
+from fastpuzzle import pdb
+from fastpuzzle._core import _pdb
 from tests.interrupts import latency_of
 from tests.oracle import compact_rank, group_distances
 

@@ -17,7 +17,7 @@ import time
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _search
+from fastpuzzle._core import _search
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.problem import make_problem
 from tests.interrupts import interrupt_latency

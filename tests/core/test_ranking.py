@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fastpuzzle._pdb import placement_rank
+from fastpuzzle._core._pdb import placement_rank
 from tests.oracle import compact_rank
 
 

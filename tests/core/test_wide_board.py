@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import Board, InvalidBoardError, _wide
+from fastpuzzle import Board, InvalidBoardError
+from fastpuzzle._core import _wide
 from fastpuzzle.errors import BoardTooLargeError
 from fastpuzzle.problem import canonical_labels, make_problem
 
@@ -157,7 +158,7 @@ def test_problem_relabels_wide_boards_to_the_canonical_goal():
 
 
 def test_wide_apply_moves_agrees_with_the_packed_core():
-    from fastpuzzle import _board
+    from fastpuzzle._core import _board
 
     assert _wide.direction_constants() == _board.direction_constants()
     board = fp.random_board((4, 4), rng=9)

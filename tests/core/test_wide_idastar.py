@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _wide
+from fastpuzzle._core import _wide
 from fastpuzzle.large import MAX_OPTIMAL_DEPTH, manhattan_sum, solve_wide_optimal
 from fastpuzzle.problem import make_problem
 from tests.oracle import distances_3x3, distances_from
@@ -151,7 +151,7 @@ def test_bad_options():
 
 
 def test_wide_heuristics_match_the_packed_ones_on_4x4():
-    from fastpuzzle import _heuristics
+    from fastpuzzle._core import _heuristics
     from fastpuzzle.heuristics import BY_NAME
 
     for seed in range(50):

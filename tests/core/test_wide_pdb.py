@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _pdb, _wide_pdb, large, pdb
+from fastpuzzle import large, pdb
+from fastpuzzle._core import _pdb, _wide_pdb
 from fastpuzzle.problem import make_problem
 from tests.interrupts import latency_of
 from tests.oracle import compact_rank as _compact_rank

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from fastpuzzle._interrupt import run_stoppable
+from fastpuzzle._core._interrupt import run_stoppable
 from fastpuzzle._parallel import available_cores
 from fastpuzzle._progress import Meter
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table

@@ -15,7 +15,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from fastpuzzle import _interrupt
+from fastpuzzle._core import _interrupt
 from fastpuzzle.algorithms import ALGORITHMS, resolve_algorithm
 from fastpuzzle.board import MAX_SIDE, Board
 from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fastpuzzle._patterns import LoadedPatterns
+from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle.errors import FastPuzzleError, TimeLimitError
 from fastpuzzle.results import SearchStats
 

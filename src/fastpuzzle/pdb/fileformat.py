@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from fastpuzzle import _pdb
+from fastpuzzle._core import _pdb
 from fastpuzzle._files import atomic_writer
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.partitions import _is_sparse, _reflection, _tile_of

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from fastpuzzle import _pdb
+from fastpuzzle._core import _pdb
 from fastpuzzle._progress import Meter, fit_line, on_terminal
 from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.pdb.database import BuildTimeLimitError, Database, PatternDatabaseError

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-from fastpuzzle import _pdb
+from fastpuzzle._core import _pdb
 from fastpuzzle.pdb.database import BuildTimeLimitError
 from fastpuzzle.problem import Problem
 

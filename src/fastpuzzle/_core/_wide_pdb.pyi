@@ -1,27 +1,26 @@
 from collections.abc import Callable
 from typing import Any
 
-from fastpuzzle._result import CoreResult
+import numpy as np
+import numpy.typing as npt
 
-__test__: dict[str, str]
+from fastpuzzle._core._result import CoreResult
 
 DIRECTION_LETTERS: str
 PARALLEL_FROM: int
 FRONTIER_PER_WORKER: int
 
 def idastar(
-    packed: int,
+    cells: npt.NDArray[np.uint8],
     blank: int,
     rows: int,
     cols: int,
     goal_blank: int,
-    heuristic: int,
     *,
-    tables: Any = None,
+    tables: Any,
     node_limit: int = 0,
     time_limit: float = 0.0,
     max_depth: int = -1,
     progress: Callable[[int, int, float, int], Any] | None = None,
     workers: int = 1,
-    min_bound: int = 0,
 ) -> CoreResult: ...

@@ -17,8 +17,8 @@
 
 from libc.stdint cimport uint64_t
 
-from fastpuzzle._interrupt cimport poll_interrupt
-from fastpuzzle._control cimport (
+from fastpuzzle._core._interrupt cimport poll_interrupt
+from fastpuzzle._core._control cimport (
     CHECK_INTERVAL,
     Control,
     STATUS_NODE_LIMIT,

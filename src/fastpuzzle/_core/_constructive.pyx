@@ -13,7 +13,7 @@ codes of the **blank**: U=0, D=1, L=2, R=3.
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t
 
-from fastpuzzle._control cimport (
+from fastpuzzle._core._control cimport (
     STATUS_RUNNING,
     STATUS_SOLVED,
     Control,
@@ -23,8 +23,8 @@ from fastpuzzle._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL
-from fastpuzzle._wide cimport wide_neighbour
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL
+from fastpuzzle._core._wide cimport wide_neighbour
 
 DIRECTION_LETTERS = "UDLR"
 

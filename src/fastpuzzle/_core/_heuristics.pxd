@@ -2,12 +2,12 @@
 # and the whole-board evaluations of the heuristics that need no tables.
 #
 # Names live in one place only, the catalogue of fastpuzzle/heuristics.py, which reads these codes
-# from the Python-visible enum (``fastpuzzle._heuristics.HeuristicCode``). misplaced, manhattan
-# and linear_conflict are admissible and consistent; none counts the blank.
+# from the Python-visible enum (``fastpuzzle._core._heuristics.HeuristicCode``). misplaced,
+# manhattan and linear_conflict are admissible and consistent; none counts the blank.
 
 from libc.stdint cimport int8_t, uint8_t, uint64_t
 
-from fastpuzzle._packed cimport Geometry, MAX_CELLS, get_tile, goal_cell_of
+from fastpuzzle._core._packed cimport Geometry, MAX_CELLS, get_tile, goal_cell_of
 
 cpdef enum HeuristicCode:
     H_NONE = -1                 # uninformed searches

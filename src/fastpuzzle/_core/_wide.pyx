@@ -8,7 +8,7 @@ U=0, D=1, L=2, R=3.
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
 
-from fastpuzzle._control cimport (
+from fastpuzzle._core._control cimport (
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
     STATUS_RUNNING,
@@ -20,15 +20,15 @@ from fastpuzzle._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._result cimport core_result
-from fastpuzzle._heuristics cimport (
+from fastpuzzle._core._result cimport core_result
+from fastpuzzle._core._heuristics cimport (
     H_LINEAR_CONFLICT,
     H_MANHATTAN,
     H_MISPLACED,
     H_WALKING_DISTANCE,
 )
-from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
-from fastpuzzle._wide cimport (
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._core._wide cimport (
     PACK5_MAX_CELLS,
     WIDE_MAX_SIDE,
     pack5,
@@ -342,13 +342,13 @@ def idastar(
     """IDA* (weighted when ``weight`` > 1: f = g + w*h) on a canonical wide board.
 
     ``cells`` is used as scratch and left in an unspecified order. ``heuristic`` is the
-    :class:`~fastpuzzle._heuristics.HeuristicCode` of Manhattan, linear conflict or walking
+    :class:`~fastpuzzle._core._heuristics.HeuristicCode` of Manhattan, linear conflict or walking
     distance; the last needs ``tables``, a :class:`fastpuzzle.pdb.WalkingTables` (a side
     without transition tables starts from its Manhattan component). ``max_depth`` < 0 means the
     core's own cap (1000 moves). ``progress`` is called as ``progress(expanded, generated,
     seconds, bound)`` every 2**16 expansions.
 
-    Returns a :class:`~fastpuzzle._result.CoreResult`; moves are blank directions (U/D/L/R).
+    Returns a :class:`~fastpuzzle._core._result.CoreResult`; moves are blank directions (U/D/L/R).
     """
     cdef WideSearch s
     cdef Control control

@@ -14,9 +14,9 @@ from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawRealloc
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memmove, memset
 
-from fastpuzzle._control cimport monotonic_seconds
-from fastpuzzle._interrupt cimport poll_interrupt
-from fastpuzzle._packed cimport hash_board
+from fastpuzzle._core._control cimport monotonic_seconds
+from fastpuzzle._core._interrupt cimport poll_interrupt
+from fastpuzzle._core._packed cimport hash_board
 
 cdef extern from *:
     """

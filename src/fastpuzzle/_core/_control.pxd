@@ -11,7 +11,7 @@ from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from fastpuzzle._interrupt cimport poll_interrupt, stop_requested
+from fastpuzzle._core._interrupt cimport poll_interrupt, stop_requested
 
 cdef enum SearchStatus:
     STATUS_RUNNING = -1

@@ -7,13 +7,13 @@ The Python layer validates boards; these functions trust them.
 
 from libc.stdint cimport int64_t, uint64_t
 
-from fastpuzzle._heuristics cimport (
+from fastpuzzle._core._heuristics cimport (
     GoalTables,
     board_heuristic,
     init_goal_tables,
     is_board_heuristic,
 )
-from fastpuzzle._packed cimport Geometry, init_geometry
+from fastpuzzle._core._packed cimport Geometry, init_geometry
 
 
 cdef int check_code(int code) except -1:

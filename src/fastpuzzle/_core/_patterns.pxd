@@ -1,6 +1,6 @@
 # A pattern database's groups laid out once for the IDA* kernels (see _patterns.pyx).
 
-from fastpuzzle._pdbgroups cimport Patterns
+from fastpuzzle._core._pdbgroups cimport Patterns
 
 
 cdef class LoadedPatterns:

@@ -20,8 +20,8 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
-from fastpuzzle._result cimport core_result
-from fastpuzzle._control cimport (
+from fastpuzzle._core._result cimport core_result
+from fastpuzzle._core._control cimport (
     Control,
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
@@ -35,9 +35,9 @@ from fastpuzzle._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
-from fastpuzzle._patterns cimport LoadedPatterns, copy_patterns, patterns_for
-from fastpuzzle._pdbgroups cimport (
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._core._patterns cimport LoadedPatterns, copy_patterns, patterns_for
+from fastpuzzle._core._pdbgroups cimport (
     GROUP_MAX_COUNT,
     Group,
     GroupMove,
@@ -54,8 +54,8 @@ from fastpuzzle._pdbgroups cimport (
     unmove_mirrored,
     unmove_plain,
 )
-from fastpuzzle._ranking cimport compact_rank_bits
-from fastpuzzle._team cimport (
+from fastpuzzle._core._ranking cimport compact_rank_bits
+from fastpuzzle._core._team cimport (
     Member,
     STOP_ABORTED,
     Team,

@@ -9,7 +9,7 @@
 
 from libc.stdint cimport int8_t, uint16_t, uint64_t
 
-from fastpuzzle._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
 
 cdef enum:
     WIDE_MAX_SIDE = 100

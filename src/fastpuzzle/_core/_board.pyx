@@ -7,7 +7,7 @@ validates input; these functions trust it.
 
 from libc.stdint cimport uint8_t, uint64_t
 
-from fastpuzzle._packed cimport (
+from fastpuzzle._core._packed cimport (
     DIR_D,
     DIR_L,
     DIR_R,

@@ -38,10 +38,10 @@ import numpy as np
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 
-from fastpuzzle._ranking cimport compact_rank_bits, init_weights, lowest_bit
+from fastpuzzle._core._ranking cimport compact_rank_bits, init_weights, lowest_bit
 
-from fastpuzzle._control cimport monotonic_seconds
-from fastpuzzle._interrupt cimport poll_interrupt
+from fastpuzzle._core._control cimport monotonic_seconds
+from fastpuzzle._core._interrupt cimport poll_interrupt
 
 cdef extern from *:
     """

@@ -8,7 +8,7 @@ per table, every tile's group and slot) cost a third of a one-move search; a
 
 from libc.string cimport memcpy
 
-from fastpuzzle._pdbgroups cimport GROUP_MAX_CELLS, Group, Patterns, load_patterns
+from fastpuzzle._core._pdbgroups cimport GROUP_MAX_CELLS, Group, Patterns, load_patterns
 
 
 cdef class LoadedPatterns:

@@ -26,7 +26,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
-from fastpuzzle._control cimport (
+from fastpuzzle._core._control cimport (
     Control,
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
@@ -40,8 +40,8 @@ from fastpuzzle._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._result cimport core_result
-from fastpuzzle._heuristics cimport (
+from fastpuzzle._core._result cimport core_result
+from fastpuzzle._core._heuristics cimport (
     H_LINEAR_CONFLICT,
     H_MANHATTAN,
     H_MISPLACED,
@@ -53,7 +53,7 @@ from fastpuzzle._heuristics cimport (
     manhattan_of,
     misplaced_of,
 )
-from fastpuzzle._packed cimport (
+from fastpuzzle._core._packed cimport (
     DIR_D,
     DIR_L,
     DIR_R,
@@ -66,7 +66,7 @@ from fastpuzzle._packed cimport (
     slide,
 )
 
-from fastpuzzle._team cimport (
+from fastpuzzle._core._team cimport (
     Member,
     STOP_ABORTED,
     Team,
@@ -80,8 +80,8 @@ from fastpuzzle._team cimport (
     team_checkpoint,
     team_stop,
 )
-from fastpuzzle._patterns cimport LoadedPatterns, copy_patterns, patterns_for
-from fastpuzzle._pdbgroups cimport (
+from fastpuzzle._core._patterns cimport LoadedPatterns, copy_patterns, patterns_for
+from fastpuzzle._core._pdbgroups cimport (
     GroupMove,
     Patterns,
     entry_address,
@@ -846,7 +846,7 @@ def idastar(
     packed, blank, rows, cols, goal_blank
         The canonical start board, its blank cell, its shape and the goal's blank cell.
     heuristic : int
-        A :class:`~fastpuzzle._heuristics.HeuristicCode`: misplaced, Manhattan, linear
+        A :class:`~fastpuzzle._core._heuristics.HeuristicCode`: misplaced, Manhattan, linear
         conflict, walking distance or pattern databases (``H_PDB``).
     tables : object, optional
         What the heuristic reads: for ``H_PDB`` a :class:`fastpuzzle.pdb.Database` (``groups``:

@@ -7,7 +7,7 @@ D, L, R, the direction the blank moves.
 
 from collections.abc import Callable
 
-from fastpuzzle._result import CoreResult
+from fastpuzzle._core._result import CoreResult
 
 _Progress = Callable[[int, int, float, int], object] | None
 _Core = CoreResult

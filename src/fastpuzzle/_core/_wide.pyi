@@ -4,7 +4,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fastpuzzle._result import CoreResult
+from fastpuzzle._core._result import CoreResult
 
 __test__: dict[str, str]
 

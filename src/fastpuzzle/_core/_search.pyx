@@ -16,7 +16,7 @@ progress) run every 2**16 expansions and exactly at the node limit.
 from cpython.mem cimport PyMem_RawMalloc
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from fastpuzzle._control cimport (
+from fastpuzzle._core._control cimport (
     Control,
     SearchCounters,
     STATUS_DEPTH_LIMIT,
@@ -31,7 +31,7 @@ from fastpuzzle._control cimport (
     init_counters,
     note_memory,
 )
-from fastpuzzle._frontier cimport (
+from fastpuzzle._core._frontier cimport (
     Budget,
     BucketQueue,
     Entry,
@@ -70,8 +70,8 @@ from fastpuzzle._frontier cimport (
     table_insert_hashed,
     table_prefetch,
 )
-from fastpuzzle._result cimport CoreResult, core_result
-from fastpuzzle._heuristics cimport (
+from fastpuzzle._core._result cimport CoreResult, core_result
+from fastpuzzle._core._heuristics cimport (
     H_NONE,
     GoalTables,
     board_heuristic,
@@ -80,7 +80,7 @@ from fastpuzzle._heuristics cimport (
     is_consistent,
     step_heuristic,
 )
-from fastpuzzle._packed cimport (
+from fastpuzzle._core._packed cimport (
     DIR_D,
     DIR_L,
     DIR_R,
@@ -94,7 +94,7 @@ from fastpuzzle._packed cimport (
     init_geometry,
     slide,
 )
-from fastpuzzle._permrank cimport (
+from fastpuzzle._core._permrank cimport (
     PERM_MAX_CELLS,
     PERM_TABLE_SIZE,
     PERM_TABLE_TILES,

@@ -5,8 +5,8 @@
 
 from libc.stdint cimport uint8_t, uint64_t
 
-from fastpuzzle._packed cimport goal_cell_of
-from fastpuzzle._ranking cimport compact_rank_bits, init_weights
+from fastpuzzle._core._packed cimport goal_cell_of
+from fastpuzzle._core._ranking cimport compact_rank_bits, init_weights
 
 cdef enum:
     GROUP_MAX_CELLS = 25
