@@ -9,26 +9,88 @@ build needs no ``-fopenmp`` (macOS's clang has none).
 The kernel's side, per iteration: ``prepare()`` (calling thread: serial part and frontier; False
 when the iteration needs no pool threads), ``work(i)`` for ``i`` in ``range(workers)`` (pool
 threads), ``finish()`` (calling thread; True when the search is over), ``abort()``,
-``snapshot()`` and ``result()``.
+``snapshot()``, ``units()`` and ``result()``.
+
+:func:`tracing` records the units of work each shared iteration handed out, so that the balance
+of a P-thread run can be judged on any machine (``benchmarks/scaling_report.py``).
 """
 
 from __future__ import annotations
 
+import heapq
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
 from fastpuzzle._core._interrupt import raise_if_stopped
 
-__all__ = ["POLL_SECONDS", "available_cores", "resolve_workers", "run_team"]
+__all__ = [
+    "POLL_SECONDS",
+    "SharedIteration",
+    "available_cores",
+    "resolve_workers",
+    "run_team",
+    "simulated_speedup",
+    "tracing",
+]
 
 #: How often the calling thread wakes while the pool searches, to report progress (Ctrl-C and
 #: the limits do not wait for it: a signal interrupts the wait, the threads check the limits).
 POLL_SECONDS = 0.05
 
 _REPORT_EVERY = 1 << 16
+
+
+@dataclass(frozen=True)
+class SharedIteration:
+    """One iteration searched by pool threads: its bound and the expansions of each unit of
+    work (frontier node) in the order the threads took them."""
+
+    bound: int
+    units: list[int]
+
+
+_trace: ContextVar[list[SharedIteration] | None] = ContextVar("fastpuzzle_trace", default=None)
+
+
+def simulated_speedup(expanded: int, trace: list[SharedIteration], threads: int) -> float:
+    """The speed-up a machine of ``threads`` cores would give the traced search, in expansions.
+
+    The work outside the traced units (serial iterations, the frontier the calling thread
+    collects) runs on one thread; each shared iteration's units are taken in order by the first
+    free thread (as the shared counter hands them out), and the iteration ends with its last
+    unit. Returns ``expanded`` over that critical path.
+    """
+    if threads < 1:
+        raise ValueError(f"expected threads >= 1, got {threads}")
+    shared = sum(sum(iteration.units) for iteration in trace)
+    path = expanded - shared
+    for iteration in trace:
+        free_at = [0] * threads
+        for work in iteration.units:
+            heapq.heapreplace(free_at, free_at[0] + work)
+        path += max(free_at)
+    return expanded / path if path > 0 else 1.0
+
+
+@contextmanager
+def tracing() -> Iterator[list[SharedIteration]]:
+    """Record every shared iteration of the parallel searches run inside the block.
+
+    Yields the list that fills up, one :class:`SharedIteration` per iteration, for measuring
+    load balance: the work a P-thread machine would spread is known from any machine's run.
+    """
+    trace: list[SharedIteration] = []
+    token = _trace.set(trace)
+    try:
+        yield trace
+    finally:
+        _trace.reset(token)
 
 
 @cache
@@ -59,6 +121,7 @@ class Team(Protocol):
     def abort(self) -> None: ...
     def finish(self) -> bool: ...
     def snapshot(self) -> tuple[int, int, float, int]: ...
+    def units(self) -> tuple[int, list[int]] | None: ...
     def result(self) -> Any: ...
 
 
@@ -71,6 +134,7 @@ def run_team(
     pool thread before it propagates.
     """
     pool: ThreadPoolExecutor | None = None
+    trace = _trace.get()
     try:
         while True:
             if team.prepare():
@@ -83,6 +147,9 @@ def run_team(
                     team.abort()
                     wait(tasks)
                     raise
+                if trace is not None:
+                    bound, units = team.units() or (0, [])
+                    trace.append(SharedIteration(bound, units))
             if team.finish():
                 return team.result()
     finally:

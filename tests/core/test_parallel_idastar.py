@@ -19,6 +19,7 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import _parallel, idastar, large, pdb
 from fastpuzzle._core import _idastar, _wide_pdb
+from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
 from tests.api.test_limits import HARD_4X4
@@ -353,3 +354,77 @@ def test_a_stop_event_stops_every_thread() -> None:
     set_at = time.monotonic()
     thread.join(10)
     assert "stopped" in outcome and outcome["stopped"] - set_at < 1.0
+
+
+def test_simulated_speedup_is_the_makespan_of_units_taken_in_order() -> None:
+    shared = [_parallel.SharedIteration(10, [4, 4, 4, 4])]
+    assert _parallel.simulated_speedup(16, shared, 1) == 1.0
+    assert _parallel.simulated_speedup(16, shared, 2) == 2.0
+    assert _parallel.simulated_speedup(16, shared, 4) == 4.0
+    # Work outside the units runs on one thread; one large unit holds the iteration.
+    assert _parallel.simulated_speedup(20, shared, 4) == 20 / (4 + 4)
+    assert _parallel.simulated_speedup(13, [_parallel.SharedIteration(10, [10, 1, 1, 1])], 4) == (
+        13 / 10
+    )
+    # Taken in order by the first free thread: 3 then 3 wait behind 1, 1 on two threads.
+    assert _parallel.simulated_speedup(8, [_parallel.SharedIteration(10, [1, 1, 3, 3])], 2) == 2.0
+    with pytest.raises(ValueError):
+        _parallel.simulated_speedup(8, shared, 0)
+
+
+def _traced_exhausted(tiles: tuple[int, ...], length: int, heuristic: str) -> tuple:
+    problem = make_problem(list(tiles))
+    limits = Limits(max_depth=length - 1)
+    with _parallel.tracing() as trace:
+        core = idastar.run(problem, heuristic, limits, workers=2)
+    return core, trace
+
+
+@pytest.mark.parametrize("heuristic", ["manhattan", "pdb663"])
+def test_units_are_split_where_the_last_iteration_found_the_work(
+    monkeypatch: pytest.MonkeyPatch, heuristic: str
+) -> None:
+    # Shared from the first iteration, searched to their end: with splitting, the frontier is
+    # finer where the work was, so the largest unit of the last iteration is smaller than
+    # without it, and every node is still counted once (the serial counts).
+    monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 8)
+    instance = EASY[3]
+    serial = idastar.run(
+        make_problem(list(instance.tiles)), heuristic, Limits(max_depth=instance.optimal_length - 1)
+    )
+    runs = {}
+    for split in (0, 16):
+        monkeypatch.setattr(_idastar, "SPLIT_PER_WORKER", split)
+        core, trace = _traced_exhausted(instance.tiles, instance.optimal_length, heuristic)
+        assert (core.expanded, core.generated) == (serial.expanded, serial.generated)
+        # (The smallest iterations end while the frontier is collected: no pool thread runs.)
+        assert 2 <= len(trace) <= core.iterations
+        # Every expansion is either in a unit or the calling thread's (frontier collection).
+        assert 0 < sum(sum(it.units) for it in trace) < core.expanded
+        runs[split] = trace
+    plain, split = runs[0][-1].units, runs[16][-1].units
+    # A split unit's own expansion moves to the calling thread, which collects its children.
+    assert 0 < sum(plain) - sum(split) < len(split)
+    assert len(split) > len(plain)
+    assert max(split) < max(plain)
+    assert _parallel.simulated_speedup(serial.expanded, runs[16], 16) > _parallel.simulated_speedup(
+        serial.expanded, runs[0], 16
+    )
+
+
+def test_a_search_from_a_known_bound_shares_its_first_iteration() -> None:
+    # The caller has searched up to min_bound (7-8 alone, before 7-8b joins): the next
+    # iteration is large, and every thread takes part in it from the start.
+    instance = EASY[3]
+    problem = make_problem(list(instance.tiles))
+    min_bound = instance.optimal_length - 2
+    assert min_bound > fp.manhattan(list(instance.tiles))
+    rows, cols = problem.board.shape
+    with _parallel.tracing() as trace:
+        core = _idastar.idastar(
+            problem.packed, problem.blank, rows, cols, problem.goal_blank,
+            HeuristicCode.H_MANHATTAN, workers=2, min_bound=min_bound,
+        )  # fmt: skip
+    assert core.depth == len(core.moves) == instance.optimal_length
+    assert [it.bound for it in trace] == [min_bound, instance.optimal_length]

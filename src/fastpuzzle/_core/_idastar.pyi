@@ -8,6 +8,7 @@ __test__: dict[str, str]
 DIRECTION_LETTERS: str
 PARALLEL_FROM: int
 FRONTIER_PER_WORKER: int
+SPLIT_PER_WORKER: int
 
 def idastar(
     packed: int,

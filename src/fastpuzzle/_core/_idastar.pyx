@@ -23,8 +23,8 @@ over threads; an iteration searched to its end counts exactly the nodes the seri
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
 
 from fastpuzzle._core._control cimport (
     Control,
@@ -67,6 +67,8 @@ from fastpuzzle._core._packed cimport (
 )
 
 from fastpuzzle._core._team cimport (
+    HEAVY_CAPACITY,
+    HeavySet,
     Member,
     STOP_ABORTED,
     Team,
@@ -75,6 +77,8 @@ from fastpuzzle._core._team cimport (
     atomic_read,
     atomic_read_int,
     give_back,
+    heavy_add,
+    heavy_contains,
     init_team,
     refill,
     team_checkpoint,
@@ -109,11 +113,13 @@ cdef enum:
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
     SWITCH = -3             # run_search: go on with threads from s.bound
 
-#: With several workers, the iterations that follow one of at least this many expansions are
-#: shared among threads (0: every iteration). Starting the threads and collecting a frontier
-#: costs about half a millisecond: from 2**13, a 50-move board solved in 0.43 ms on one thread
-#: took 0.94 ms on two; from 2**15 it takes 0.43 ms, and random50 with 6-6-3 takes 0.204-0.208 s
-#: on two threads (2**13: 0.213-0.215 s; one thread 0.227 s).
+#: With several workers, the iterations expected to expand at least this many nodes (the last
+#: one's expansions times their growth over the one before) are shared among threads (0: every
+#: iteration). Starting the threads and collecting a frontier costs about half a millisecond:
+#: from 2**13, a 50-move board solved in 0.43 ms on one thread took 0.94 ms on two; from 2**15
+#: it takes 0.43 ms, and random50 with 6-6-3 takes 0.204-0.208 s on two threads (2**13:
+#: 0.213-0.215 s; one thread 0.227 s). Those figures are from when an iteration had to expand
+#: this many before the next was shared.
 PARALLEL_FROM = 1 << 15
 
 #: Frontier nodes per thread in a shared iteration. Subtree sizes vary by orders of magnitude,
@@ -121,6 +127,12 @@ PARALLEL_FROM = 1 << 15
 #: On random50's largest 6-6-3 searches, replaying each node's measured work on 2 to 16 threads
 #: put 64 to 128 nodes per thread at the best balance of the two (512: up to 1.6x slower on 16).
 FRONTIER_PER_WORKER = 128
+
+#: A unit of work (frontier node) that took more than 1 / (SPLIT_PER_WORKER * threads) of a
+#: shared iteration is split into its children in the next ones (0: never), so that on P threads
+#: no unit holds more than 1/16 of one thread's share when the work keeps its place from one
+#: bound to the next. See _team.pxi.
+SPLIT_PER_WORKER = 16
 
 # The drivers below are compiled twice (a fused type on a dummy pointer): ``Descend`` searches
 # as always; ``Collect`` stops at s.collector.cut and adds the nodes it reaches there to the
@@ -812,6 +824,11 @@ cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
     return root.h
 
 
+cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
+    # The frontier node's board, as the parallel search remembers where the work was.
+    return node.board
+
+
 # ---------------------------------------------------------------------------------------------
 # The iterations: serial iterative deepening, and parallel iterations where the calling thread
 # collects a frontier and pool threads search its subtrees (one text with _wide_pdb's, in
@@ -951,6 +968,11 @@ def idastar(
             copy_patterns(&s.pat, &loaded.pat)
         init_root(s, &root, packed, blank)
         switch_after = PARALLEL_FROM if workers > 1 else -1
+        if workers > 1 and min_bound > root_h(s, &root):
+            # The caller has searched up to min_bound already: this search is large, and its
+            # first iteration (the switch to 7-8b's, 33 M expansions on a 74-move board) would
+            # otherwise run on the calling thread alone.
+            switch_after = 0
         with nogil:
             status = run_search(s, &root, max_depth, switch_after, min_bound)
         if status == SWITCH:

@@ -90,6 +90,7 @@ cdef enum:
     # not a status any result carries.
     STOP_ABORTED = 100
     MIN_GRANT = 256
+    HEAVY_CAPACITY = 1 << 14    # remembered units (see HeavySet), at most half of it
 
 cdef struct Team:
     int stop                    # STATUS_RUNNING, else the status that ends the search
@@ -175,3 +176,40 @@ cdef inline int team_checkpoint(Member* m, Control* c, SearchCounters* s) except
                 (<object>c.progress)(s.expanded + t.done_expanded,
                                      s.generated + t.done_generated, seconds, s.depth)
     return STATUS_RUNNING
+
+
+# Where the work was: the frontier nodes whose subtrees took a large share of an iteration,
+# kept as 64-bit keys of their boards (open addressing, 0 marks a free slot). The next
+# iteration splits them into their children before the pool threads start, so that no subtree
+# holds an iteration hostage. A key is only a hint: two boards with one key make the frontier
+# a little finer, never a search wrong.
+cdef struct HeavySet:
+    uint64_t* keys
+    uint64_t mask               # capacity - 1 (a power of two)
+    uint64_t count
+
+cdef inline uint64_t heavy_slot(const HeavySet* h, uint64_t key) noexcept nogil:
+    # The slot holding key (never 0: see heavy_key), or the free slot where it would go.
+    cdef uint64_t i = ((key * <uint64_t>0x9E3779B97F4A7C15) >> 20) & h.mask
+    while h.keys[i] != 0 and h.keys[i] != key:
+        i = (i + 1) & h.mask
+    return i
+
+cdef inline uint64_t heavy_key(uint64_t key) noexcept nogil:
+    return key if key != 0 else 1
+
+cdef inline bint heavy_contains(const HeavySet* h, uint64_t key) noexcept nogil:
+    if h.count == 0:
+        return False
+    return h.keys[heavy_slot(h, heavy_key(key))] != 0
+
+cdef inline void heavy_add(HeavySet* h, uint64_t key) noexcept nogil:
+    # Past half full the set stops growing: its keys then only ever cover the work found so far.
+    cdef uint64_t i
+    if 2 * (h.count + 1) > h.mask + 1:
+        return
+    key = heavy_key(key)
+    i = heavy_slot(h, key)
+    if h.keys[i] == 0:
+        h.keys[i] = key
+        h.count += 1

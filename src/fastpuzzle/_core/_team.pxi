@@ -1,18 +1,30 @@
 # The iterations of IDA*, included by _idastar.pyx and _wide_pdb.pyx: the serial iterative
 # deepening (run_search, from the kernel's root_h and descend), and the parallel iterations,
 # where the calling thread collects a frontier and pool threads search its subtrees. It is
-# compiled once in each module over that module's own Search, Node, root_h and descend (a cdef
-# class cannot be shared across modules without calls through pointers), so both kernels run
-# one text.
+# compiled once in each module over that module's own Search, Node, root_h, descend and
+# node_key (a cdef class cannot be shared across modules without calls through pointers), so
+# both kernels run one text.
+#
+# Load balance follows the work: the pool threads take frontier nodes (the units of work) in
+# order from a shared counter, and each unit's expansions are recorded. A unit that took more
+# than 1 / (SPLIT_PER_WORKER * workers) of an iteration is remembered (HeavySet), and from the
+# next iteration on it is split into its children before the pool starts, level after level
+# while they are remembered too. IDA*'s subtrees keep their relative sizes from one bound to
+# the next, so the split follows where the work is; the frontier keeps the serial search's
+# order, and an iteration searched to its end counts exactly the serial search's nodes.
 
 cdef int run_search(Search* s, const Node* root, int max_depth,
                     int64_t switch_after, int min_bound) except -2 nogil:
     # Iterative deepening on f from the kernel's root_h, or from min_bound when that is larger
     # (the caller knows there is no shorter solution). Returns the status; the path and
-    # counters are in s. With switch_after >= 0, returns SWITCH (s.bound the next bound) once an
-    # iteration has expanded at least that many nodes (0: before the first).
+    # counters are in s. With switch_after >= 0, returns SWITCH (s.bound the next bound) before
+    # an iteration expected to expand at least that many nodes (0: before the first): the last
+    # iteration's expansions times their growth over the one before. Waiting for an iteration
+    # that has expanded that many would leave it on this thread alone, and iterations grow
+    # 5-15 times a step (an 80-move board: 416 K of its 5.4 M expansions ran serially so).
     cdef int r
-    cdef uint64_t before = 0
+    cdef uint64_t before = 0, last = 0, previous = 0
+    cdef double expected
     s.bound = root_h(s, root)
     if min_bound > s.bound:
         # Rounded down to the parity of every f (see below), so that a lower bound of the other
@@ -22,13 +34,19 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
         if s.bound > max_depth:
             s.counters.depth = s.bound
             return STATUS_DEPTH_LIMIT
-        if switch_after >= 0 and <int64_t>(s.counters.expanded - before) >= switch_after:
-            return SWITCH
+        if switch_after >= 0:
+            expected = <double>last
+            if previous > 0 and last > previous:
+                expected *= <double>last / <double>previous
+            if expected >= <double>switch_after:
+                return SWITCH
         s.next_bound = INFINITE
         s.counters.iterations += 1
         s.counters.depth = s.bound
         before = s.counters.expanded
         r = descend(s, root, DESCEND)
+        previous = last
+        last = s.counters.expanded - before
         if r == 1:
             return STATUS_SOLVED
         if r == 2:
@@ -77,12 +95,19 @@ cdef class _Team:
     cdef int solver             # the pool thread whose path is the solution; -1: the caller's
     cdef bint shared            # pool threads searched the current iteration
     cdef list keep
+    cdef uint64_t* unit_work    # expansions of each frontier node's subtree, this iteration
+    cdef size_t unit_capacity
+    cdef HeavySet heavy         # the boards of units that held a large share of an iteration
+    cdef int base_cut           # the frontier never gets shallower than this
+    cdef uint64_t split_per_worker
 
     def __dealloc__(self):
         free(self.s)
         free(self.members)
         free(self.frontier.nodes)
         free(self.spare.nodes)
+        free(self.unit_work)
+        free(self.heavy.keys)
 
     cdef int adopt(self, Search* s, const Node* root, int workers, int max_depth,
                    list keep) except -1:
@@ -101,7 +126,15 @@ cdef class _Team:
         self.frontier.capacity = self.spare.capacity = 4 * self.target + 64
         self.frontier.nodes = <Node*>malloc(self.frontier.capacity * sizeof(Node))
         self.spare.nodes = <Node*>malloc(self.spare.capacity * sizeof(Node))
-        if self.members == NULL or self.frontier.nodes == NULL or self.spare.nodes == NULL:
+        self.unit_capacity = self.frontier.capacity
+        self.unit_work = <uint64_t*>calloc(self.unit_capacity, sizeof(uint64_t))
+        self.heavy.mask = HEAVY_CAPACITY - 1
+        self.heavy.count = 0
+        self.heavy.keys = <uint64_t*>calloc(HEAVY_CAPACITY, sizeof(uint64_t))
+        self.base_cut = 0
+        self.split_per_worker = SPLIT_PER_WORKER
+        if (self.members == NULL or self.frontier.nodes == NULL or self.spare.nodes == NULL
+                or self.unit_work == NULL or self.heavy.keys == NULL):
             raise MemoryError()
         # The serial grant is handed back: from here on every thread draws on one budget.
         init_team(&self.team, workers, s.control.node_limit, s.counters.expanded)
@@ -131,10 +164,12 @@ cdef class _Team:
             return 0
         # Level by level from the root: each node of the frontier is expanded (Collect mode,
         # cut one level below it), in order, so the frontier keeps the serial search's order.
+        # It reaches at least the last iteration's depth, where the remembered units are.
         self.frontier.nodes[0] = self.root
         self.frontier.count = 1
         self.frontier.cut = 0
-        while self.frontier.count < self.target and self.frontier.cut < MAX_CUT:
+        while ((self.frontier.count < self.target or self.frontier.cut < self.base_cut)
+               and self.frontier.cut < MAX_CUT):
             self.spare.count = 0
             self.spare.cut = self.frontier.cut + 1
             s.collector = &self.spare
@@ -156,6 +191,27 @@ cdef class _Team:
             self.spare = swap
             if self.frontier.count == 0:
                 return 0
+        if self.frontier.cut > self.base_cut:
+            self.base_cut = self.frontier.cut
+        r = self._split()
+        if r == 1:
+            s.counters.depth = s.bound
+            self.status = STATUS_SOLVED
+            return 0
+        if r == 2:
+            self.status = s.status
+            return 0
+        if self.frontier.count == 0:
+            return 0
+        if self.frontier.count > self.unit_capacity:
+            free(self.unit_work)
+            self.unit_capacity = self.frontier.capacity
+            self.unit_work = <uint64_t*>calloc(self.unit_capacity, sizeof(uint64_t))
+            if self.unit_work == NULL:
+                self.unit_capacity = 0
+                self.status = STATUS_MEMORY_LIMIT
+                return 0
+        memset(self.unit_work, 0, self.frontier.count * sizeof(uint64_t))
         # The pool threads search now: the calling thread's unspent grant goes to them.
         give_back(&self.team, &s.control, &s.counters)
         self.team.next_node = 0
@@ -175,6 +231,61 @@ cdef class _Team:
         self.shared = True
         return 1
 
+    cdef int _split(self) except -2 nogil:
+        # The remembered units of the frontier become their children, in place (Collect mode,
+        # cut one level below each), pass after pass while any is remembered. 0, or descend's
+        # 1 (a goal among the children) or 2 (stopped).
+        cdef Search* s = self.s
+        cdef Node* node
+        cdef Node* slot
+        cdef Collector swap
+        cdef size_t i
+        cdef int r
+        cdef bint split
+        if self.heavy.count == 0:
+            return 0
+        while True:
+            split = False
+            self.spare.count = 0
+            s.collector = &self.spare
+            for i in range(self.frontier.count):
+                node = &self.frontier.nodes[i]
+                if node.depth < MAX_CUT and heavy_contains(&self.heavy, node_key(s, node)):
+                    self.spare.cut = node.depth + 1
+                    load_node(s, node)
+                    r = descend(s, node, COLLECT)
+                    if r:
+                        s.collector = NULL
+                        return r
+                    split = True
+                else:
+                    slot = frontier_slot(s)
+                    if slot == NULL:
+                        s.collector = NULL
+                        return 2
+                    memcpy(slot, node, sizeof(Node))
+            s.collector = NULL
+            swap = self.frontier
+            self.frontier = self.spare
+            self.spare = swap
+            if not split:
+                return 0
+
+    cdef void _remember(self) noexcept nogil:
+        # After an iteration searched to its end: the units that took a large share of it.
+        cdef uint64_t total = 0, share
+        cdef size_t i
+        if self.split_per_worker == 0:
+            return
+        for i in range(self.frontier.count):
+            total += self.unit_work[i]
+        share = total // (<uint64_t>self.workers * self.split_per_worker)
+        if share == 0:
+            return
+        for i in range(self.frontier.count):
+            if self.unit_work[i] > share:
+                heavy_add(&self.heavy, node_key(self.s, &self.frontier.nodes[i]))
+
     def prepare(self):
         """Start the next iteration; True when its frontier waits for the pool threads."""
         cdef int r
@@ -186,7 +297,7 @@ cdef class _Team:
 
     cdef int _work(self, int index) except -2 nogil:
         cdef Search* m = &self.members[index]
-        cdef uint64_t i
+        cdef uint64_t i, before
         cdef int r
         if not refill(&self.team, &m.control, &m.counters):
             team_stop(&self.team, STATUS_NODE_LIMIT)
@@ -196,7 +307,9 @@ cdef class _Team:
             if i >= self.frontier.count:
                 break
             load_node(m, &self.frontier.nodes[i])
+            before = m.counters.expanded
             r = descend(m, &self.frontier.nodes[i], DESCEND)
+            self.unit_work[i] = m.counters.expanded - before
             if r == 1:
                 # Every solution within this bound is optimal: the first one claimed is kept.
                 if atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
@@ -215,6 +328,16 @@ cdef class _Team:
     def abort(self):
         """Stop every pool thread at its next checkpoint (the caller raised)."""
         team_stop(&self.team, STOP_ABORTED)
+
+    def units(self):
+        """``(bound, work)`` of the iteration the pool threads just searched: ``work`` holds
+        the expansions of each unit of work (frontier node) in the order they were handed out
+        (0 for one not reached before the search stopped); None when no pool thread searched.
+        For measuring the balance (``fastpuzzle._parallel.tracing``)."""
+        cdef size_t i
+        if not self.shared:
+            return None
+        return self.s.bound, [self.unit_work[i] for i in range(self.frontier.count)]
 
     def finish(self):
         """End the iteration; True when the search is over."""
@@ -236,6 +359,8 @@ cdef class _Team:
                 s.counters.depth = s.bound
             if stop != STATUS_RUNNING:
                 self.status = stop
+            else:
+                self._remember()
         if self.status != STATUS_RUNNING:
             return True
         if s.next_bound >= INFINITE:
@@ -270,7 +395,8 @@ cdef class _Team:
             s.counters.generated + self.team.done_generated,
             s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
             (self.workers + 1) * sizeof(Search)
-            + (self.frontier.capacity + self.spare.capacity) * sizeof(Node),
+            + (self.frontier.capacity + self.spare.capacity) * sizeof(Node)
+            + self.unit_capacity * sizeof(uint64_t) + (self.heavy.mask + 1) * sizeof(uint64_t),
             elapsed(&s.control),
             s.counters.depth,
             s.counters.iterations,

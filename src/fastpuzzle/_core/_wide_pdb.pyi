@@ -9,6 +9,7 @@ from fastpuzzle._core._result import CoreResult
 DIRECTION_LETTERS: str
 PARALLEL_FROM: int
 FRONTIER_PER_WORKER: int
+SPLIT_PER_WORKER: int
 
 def idastar(
     cells: npt.NDArray[np.uint8],

@@ -17,8 +17,8 @@ its board, group indices and path prefix, searched by pool threads (``fastpuzzle
 """
 
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
 
 from fastpuzzle._core._result cimport core_result
 from fastpuzzle._core._control cimport (
@@ -56,6 +56,8 @@ from fastpuzzle._core._pdbgroups cimport (
 )
 from fastpuzzle._core._ranking cimport compact_rank_bits
 from fastpuzzle._core._team cimport (
+    HEAVY_CAPACITY,
+    HeavySet,
     Member,
     STOP_ABORTED,
     Team,
@@ -64,6 +66,8 @@ from fastpuzzle._core._team cimport (
     atomic_read,
     atomic_read_int,
     give_back,
+    heavy_add,
+    heavy_contains,
     init_team,
     refill,
     team_checkpoint,
@@ -83,12 +87,15 @@ cdef enum:
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
     SWITCH = -3             # run_search: go on with threads from s.bound
 
-#: As in ``_idastar``: with several workers, the iterations after one of at least this many
-#: expansions are shared among threads (0: every iteration).
+#: As in ``_idastar``: with several workers, the iterations expected to expand at least this
+#: many nodes are shared among threads (0: every iteration).
 PARALLEL_FROM = 1 << 15
 
 #: As in ``_idastar``: frontier nodes per thread in a shared iteration.
 FRONTIER_PER_WORKER = 128
+
+#: As in ``_idastar``: the share of an iteration past which a unit of work is split.
+SPLIT_PER_WORKER = 16
 
 DIRECTION_LETTERS = "UDLR"
 
@@ -346,6 +353,16 @@ cdef int init_groups(Search* s, int goal_blank, tables, list keep) except -1:
     keep.append(loaded)
     copy_patterns(&s.pat, &loaded.pat)
     return 0
+
+
+cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
+    # A hash of the frontier node's board (FNV-1a), as the parallel search remembers where the
+    # work was; two boards with one key only split one more node.
+    cdef uint64_t key = <uint64_t>14695981039346656037ULL
+    cdef int i
+    for i in range(s.n):
+        key = (key ^ node.cells[i]) * <uint64_t>1099511628211ULL
+    return key
 
 
 # ---------------------------------------------------------------------------------------------
