@@ -35,6 +35,7 @@ __all__ = [
     "available_cores",
     "resolve_workers",
     "run_team",
+    "run_units",
     "simulated_speedup",
     "tracing",
 ]
@@ -123,30 +124,46 @@ class Team(Protocol):
     def snapshot(self) -> tuple[int, int, float, int]: ...
     def units(self) -> tuple[int, list[int]] | None: ...
     def result(self) -> Any: ...
+    def frontier_units(self) -> tuple[int, bytes]: ...
+    def unit_results(self) -> tuple[int, str, int, int, int, list[int]]: ...
+    def absorb(
+        self,
+        first: int,
+        work: list[int],
+        expanded: int,
+        generated: int,
+        next_bound: int,
+        moves: str,
+    ) -> None: ...
+    def stop_with(self, status: int) -> None: ...
+
+
+#: ``share(team, progress)`` searches a prepared iteration elsewhere (a cluster) and returns
+#: True, or returns False to leave it to the pool threads.
+Share = Callable[[Team, Callable[[int, int, float, int], None] | None], bool]
 
 
 def run_team(
-    team: Team, workers: int, progress: Callable[[int, int, float, int], None] | None = None
+    team: Team,
+    workers: int,
+    progress: Callable[[int, int, float, int], None] | None = None,
+    share: Share | None = None,
 ) -> Any:
     """Run a parallel search to its end with ``workers`` pool threads; returns its result.
 
     Any exception in the calling thread (KeyboardInterrupt, the progress callback's) stops every
-    pool thread before it propagates.
+    pool thread before it propagates. With ``share``, each iteration is offered to it first
+    (``fastpuzzle.distributed``).
     """
     pool: ThreadPoolExecutor | None = None
     trace = _trace.get()
     try:
         while True:
             if team.prepare():
-                if pool is None:
-                    pool = ThreadPoolExecutor(workers, thread_name_prefix="fastpuzzle-idastar")
-                tasks = [pool.submit(team.work, index) for index in range(workers)]
-                try:
-                    _wait(team, tasks, progress)
-                except BaseException:
-                    team.abort()
-                    wait(tasks)
-                    raise
+                if share is None or not share(team, progress):
+                    if pool is None:
+                        pool = ThreadPoolExecutor(workers, thread_name_prefix="fastpuzzle-idastar")
+                    _search_locally(team, pool, workers, progress)
                 if trace is not None:
                     bound, units = team.units() or (0, [])
                     trace.append(SharedIteration(bound, units))
@@ -155,6 +172,32 @@ def run_team(
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
+
+
+def run_units(
+    team: Team, workers: int, progress: Callable[[int, int, float, int], None] | None = None
+) -> tuple[int, str, int, int, int, list[int]]:
+    """Search the units another process handed over (``team.load_units``) with ``workers`` pool
+    threads; returns ``team.unit_results()``. Stops as :func:`run_team` does."""
+    with ThreadPoolExecutor(workers, thread_name_prefix="fastpuzzle-units") as pool:
+        _search_locally(team, pool, workers, progress)
+    return team.unit_results()
+
+
+def _search_locally(
+    team: Team,
+    pool: ThreadPoolExecutor,
+    workers: int,
+    progress: Callable[[int, int, float, int], None] | None,
+) -> None:
+    """The pool threads search the prepared frontier; an exception here stops them first."""
+    tasks = [pool.submit(team.work, index) for index in range(workers)]
+    try:
+        _wait(team, tasks, progress)
+    except BaseException:
+        team.abort()
+        wait(tasks)
+        raise
 
 
 def _wait(

@@ -12,6 +12,8 @@ specialised kernel:
 
 ``workers > 1`` shares the large iterations of ``_idastar`` and ``_wide_pdb`` among threads
 (:mod:`fastpuzzle._parallel`); ``_wide.idastar`` has no parallel version and runs serially.
+With a Dask ``client``, their largest iterations go to the cluster
+(:mod:`fastpuzzle.distributed`).
 
 Every kernel returns the same :data:`~fastpuzzle.results.CoreResult`. Moves are U, D, L, R: the
 direction the **blank** moves.
@@ -19,15 +21,18 @@ direction the **blank** moves.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from fastpuzzle import pdb
+from fastpuzzle import distributed, pdb
 from fastpuzzle._core import _idastar, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult
+from fastpuzzle._parallel import run_team
 from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
@@ -91,6 +96,7 @@ def run(
     weight: float | None = None,
     wide: bool | None = None,
     workers: int = 1,
+    client: Any = None,
 ) -> CoreResult:
     """Run IDA* with ``heuristic`` on a validated problem, on the kernel that fits it.
 
@@ -115,6 +121,10 @@ def run(
         heuristic) and of the wide pattern-database kernel; the wide Manhattan, linear-conflict
         and walking-distance kernel (and weighted IDA*) runs serially. 1 (the default): the
         serial search, whose node counts are exact and reproducible.
+    client : distributed.Client, optional
+        A Dask client: the iterations of the packed and pattern-database kernels expected to
+        expand at least :data:`fastpuzzle.distributed.REMOTE_FROM` nodes are searched on its
+        cluster (the others on ``workers`` local threads).
 
     Returns
     -------
@@ -143,8 +153,8 @@ def run(
         time.monotonic() + seconds if seconds is not None and math.isfinite(seconds) else None
     )
     if use_wide:
-        return _run_wide(problem, entry, limits, progress, weight, deadline, workers)
-    return _run_packed(problem, entry, limits, progress, deadline, workers)
+        return _run_wide(problem, entry, limits, progress, weight, deadline, workers, client)
+    return _run_packed(problem, entry, limits, progress, deadline, workers, client)
 
 
 def _search_limits(limits: Limits, deadline: float | None) -> CoreLimits | None:
@@ -168,6 +178,7 @@ def _run_packed(
     progress: CoreProgress | None,
     deadline: float | None,
     workers: int,
+    client: Any = None,
 ) -> CoreResult:
     tables: object = None
     if entry.tables == "walking":
@@ -177,11 +188,13 @@ def _run_packed(
         tables = database.loaded()
         # Only 7-8 has a partner (7-8b): other tables skip looking for one on disk.
         if database.name == "7-8" and pdb.second_database_built(problem, entry.name):
-            return _run_then_pair(problem, entry, tables, limits, progress, deadline, workers)
+            return _run_then_pair(
+                problem, entry, tables, limits, progress, deadline, workers, client
+            )
     core = _search_limits(limits, deadline)
     if core is None:
         return _out_of_time(limits)
-    return _packed_kernel(problem, entry, tables, core, progress, workers)
+    return _packed_kernel(problem, entry, tables, core, progress, workers, client=client)
 
 
 def _packed_kernel(
@@ -192,15 +205,21 @@ def _packed_kernel(
     progress: CoreProgress | None,
     workers: int,
     min_bound: int = 0,
+    client: Any = None,
 ) -> CoreResult:
     rows, cols = problem.board.shape
+    args = (problem.packed, problem.blank, rows, cols, problem.goal_blank, entry.code)
+    runner = None
+    if client is not None:
+        pair = isinstance(tables, tuple)
+        call = distributed.KernelCall(
+            "packed", args, core.max_depth,
+            functools.partial(_packed_tables, problem, entry.name, pair),
+            f"packed:{entry.name}:{rows}x{cols}:{problem.goal_blank}:{pair}",
+        )  # fmt: skip
+        runner = _cluster_runner(client, call, core)
     return _idastar.idastar(
-        problem.packed,
-        problem.blank,
-        rows,
-        cols,
-        problem.goal_blank,
-        entry.code,
+        *args,
         tables=tables,
         node_limit=core.node_limit,
         time_limit=core.time_limit,
@@ -208,7 +227,38 @@ def _packed_kernel(
         progress=progress,
         workers=workers,
         min_bound=min_bound,
+        runner=runner,
     )
+
+
+def _cluster_runner(client: Any, call: distributed.KernelCall, core: CoreLimits) -> Any:
+    """The kernel's ``runner``: shared iterations on local threads, large ones on the cluster."""
+    share = distributed.share_with(
+        client, call, node_limit=core.node_limit, time_limit=core.time_limit,
+        remote_from=distributed.REMOTE_FROM,
+    )  # fmt: skip
+    return functools.partial(run_team, share=share)
+
+
+def _packed_tables(problem: Problem, name: str, pair: bool) -> object:
+    """A worker process's tables for a search of up to 16 cells (read from its own cache)."""
+    kind = BY_NAME[name].tables
+    if kind is None:
+        return None
+    if kind == "walking":
+        return pdb.walking_tables(problem)
+    first = pdb.database_for(problem, name).loaded()
+    if not pair:
+        return first
+    second = pdb.second_database_for(problem, name)
+    if second is None:
+        raise pdb.PatternDatabaseError("7-8b is not built on this worker")
+    return (first, second.loaded())
+
+
+def _wide_tables(problem: Problem, name: str) -> object:
+    """A worker process's tables for a pattern-database search past 16 cells."""
+    return pdb.database_for(problem, name).loaded()
 
 
 def _run_then_pair(
@@ -219,6 +269,7 @@ def _run_then_pair(
     progress: CoreProgress | None,
     deadline: float | None,
     workers: int,
+    client: Any = None,
 ) -> CoreResult:
     """7-8 alone for :data:`SECOND_FROM` expansions; past them, the larger of 7-8's and 7-8b's
     sums, from the bound the first search had reached (no shorter solution exists)."""
@@ -228,7 +279,7 @@ def _run_then_pair(
     wanted = core.node_limit
     alone = _packed_kernel(
         problem, entry, first, core._replace(node_limit=_least_limit(wanted, SECOND_FROM)),
-        progress, workers,
+        progress, workers, client=client,
     )  # fmt: skip
     # A user's limit at or below the switch is what stopped it (threads that hand back unspent
     # grants can stop short of the limit itself).
@@ -242,7 +293,7 @@ def _run_then_pair(
         return _replace_status(alone, _TIME_LIMIT)
     rest = _packed_kernel(
         problem, entry, tables, core._replace(node_limit=wanted - alone.expanded if wanted else 0),
-        _shifted(progress, alone), workers, min_bound=alone.depth,
+        _shifted(progress, alone), workers, min_bound=alone.depth, client=client,
     )  # fmt: skip
     return _joined(alone, rest)
 
@@ -304,6 +355,7 @@ def _run_wide(
     weight: float | None,
     deadline: float | None,
     workers: int,
+    client: Any = None,
 ) -> CoreResult:
     weighted = weight is not None and weight != 1
     if weighted and entry.tables == "pdb":
@@ -325,18 +377,24 @@ def _run_wide(
     if core is None:
         return _out_of_time(limits)
     if database is not None:
+        args = (cells.astype(np.uint8), problem.blank, rows, cols, problem.goal_blank)
+        max_depth = min(cap, _PDB_MAX_DEPTH)
+        runner = None
+        if client is not None:
+            call = distributed.KernelCall(
+                "wide_pdb", args, max_depth, functools.partial(_wide_tables, problem, entry.name),
+                f"wide:{entry.name}:{rows}x{cols}:{problem.goal_blank}",
+            )  # fmt: skip
+            runner = _cluster_runner(client, call, core)
         return _wide_pdb.idastar(
-            cells.astype(np.uint8),
-            problem.blank,
-            rows,
-            cols,
-            problem.goal_blank,
+            *args,
             tables=database.loaded(),
             node_limit=core.node_limit,
             time_limit=core.time_limit,
-            max_depth=min(cap, _PDB_MAX_DEPTH),
+            max_depth=max_depth,
             progress=progress,
             workers=workers,
+            runner=runner,
         )
     return _wide.idastar(
         cells,

@@ -1,15 +1,19 @@
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 from fastpuzzle._core._result import CoreResult
 
 __test__: dict[str, str]
 
 DIRECTION_LETTERS: str
+
+#: status, moves, expanded, generated, next bound, expansions per unit
+UnitResults = tuple[int, str, int, int, int, list[int]]
 PARALLEL_FROM: int
 FRONTIER_PER_WORKER: int
 SPLIT_PER_WORKER: int
 
+@overload
 def idastar(
     packed: int,
     blank: int,
@@ -24,5 +28,26 @@ def idastar(
     max_depth: int = -1,
     progress: Callable[[int, int, float, int], Any] | None = None,
     workers: int = 1,
+    runner: Callable[[Any, int, Any], CoreResult] | None = None,
+    units: None = None,
     min_bound: int = 0,
 ) -> CoreResult: ...
+@overload
+def idastar(
+    packed: int,
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    heuristic: int,
+    *,
+    tables: Any = None,
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+    max_depth: int = -1,
+    progress: Callable[[int, int, float, int], Any] | None = None,
+    workers: int = 1,
+    runner: None = None,
+    units: tuple[int, bytes],
+    min_bound: int = 0,
+) -> UnitResults: ...

@@ -854,6 +854,8 @@ def idastar(
     int max_depth=-1,
     progress=None,
     int workers=1,
+    runner=None,
+    units=None,
     int min_bound=0,
 ):
     """Run IDA* on a canonical packed board.
@@ -879,6 +881,12 @@ def idastar(
     workers : int
         Threads for the large iterations (see the module docstring); 1: the serial search,
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
+    runner : callable, optional
+        ``runner(team, workers, progress)`` runs the shared iterations instead of
+        ``fastpuzzle._parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
+    units : tuple, optional
+        ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
+        units at that bound and return ``_Team.unit_results()``'s tuple.
     min_bound : int
         The first iteration's bound when it is above the start's h: the caller knows that no
         shorter solution exists (a search stopped in its iteration of that bound, say). It is
@@ -967,12 +975,23 @@ def idastar(
             keep.append(loaded)
             copy_patterns(&s.pat, &loaded.pat)
         init_root(s, &root, packed, blank)
-        switch_after = PARALLEL_FROM if workers > 1 else -1
-        if workers > 1 and min_bound > root_h(s, &root):
+        # With a runner (a cluster), the large iterations are shared even with one local thread.
+        switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
+        if switch_after >= 0 and min_bound > root_h(s, &root):
             # The caller has searched up to min_bound already: this search is large, and its
             # first iteration (the switch to 7-8b's, 33 M expansions on a 74-move board) would
             # otherwise run on the calling thread alone.
             switch_after = 0
+        if units is not None:
+            # Another process's units at their bound (fastpuzzle.distributed): searched by this
+            # process's threads, and their results returned as they are.
+            from fastpuzzle._parallel import run_units
+
+            team = _Team.__new__(_Team)
+            owned, s = s, NULL
+            team.adopt(owned, &root, workers, max_depth, keep)
+            team.load_units(units[0], units[1])
+            return run_units(team, workers, progress)
         with nogil:
             status = run_search(s, &root, max_depth, switch_after, min_bound)
         if status == SWITCH:
@@ -981,7 +1000,7 @@ def idastar(
             team = _Team.__new__(_Team)
             owned, s = s, NULL
             team.adopt(owned, &root, workers, max_depth, keep)
-            return run_team(team, workers, progress)
+            return (run_team if runner is None else runner)(team, workers, progress)
         moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
                         ) if status == STATUS_SOLVED else ""
         return core_result(

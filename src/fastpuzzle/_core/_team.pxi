@@ -147,10 +147,9 @@ cdef class _Team:
         # 1: the frontier is ready for the pool; 0: this iteration ended here (self.status set
         # if the search did, else the next bound is in s.next_bound).
         cdef Search* s = self.s
-        cdef Search* m
         cdef Collector swap
         cdef size_t i
-        cdef int r = 0, w
+        cdef int r = 0
         if s.bound > self.max_depth:
             s.counters.depth = s.bound
             self.status = STATUS_DEPTH_LIMIT
@@ -203,6 +202,16 @@ cdef class _Team:
             return 0
         if self.frontier.count == 0:
             return 0
+        if self._start_pool() < 0:
+            return 0
+        return 1
+
+    cdef int _start_pool(self) noexcept nogil:
+        # The frontier is ready: its unit counters are cleared and each pool thread's search
+        # starts from the calling thread's at this bound. -1 (status set) out of memory.
+        cdef Search* s = self.s
+        cdef Search* m
+        cdef int w
         if self.frontier.count > self.unit_capacity:
             free(self.unit_work)
             self.unit_capacity = self.frontier.capacity
@@ -210,7 +219,7 @@ cdef class _Team:
             if self.unit_work == NULL:
                 self.unit_capacity = 0
                 self.status = STATUS_MEMORY_LIMIT
-                return 0
+                return -1
         memset(self.unit_work, 0, self.frontier.count * sizeof(uint64_t))
         # The pool threads search now: the calling thread's unspent grant goes to them.
         give_back(&self.team, &s.control, &s.counters)
@@ -229,7 +238,7 @@ cdef class _Team:
             m.member.flushed_generated = 0
             m.control.next_check = 0
         self.shared = True
-        return 1
+        return 0
 
     cdef int _split(self) except -2 nogil:
         # The remembered units of the frontier become their children, in place (Collect mode,
@@ -338,6 +347,91 @@ cdef class _Team:
         if not self.shared:
             return None
         return self.s.bound, [self.unit_work[i] for i in range(self.frontier.count)]
+
+    def frontier_units(self):
+        """``(bound, nodes)``: the units the pool threads would search now (after ``prepare()``
+        returned True), as raw bytes for another process of the same build
+        (``load_units``) — a cluster searches them instead (``fastpuzzle.distributed``)."""
+        cdef const char* raw = <const char*>self.frontier.nodes
+        return self.s.bound, raw[:self.frontier.count * sizeof(Node)]
+
+    def load_units(self, int bound, const unsigned char[::1] nodes not None):
+        """Take another process's units (``frontier_units``) as this team's frontier at
+        ``bound``, for the pool threads to search (``work``, then ``unit_results``)."""
+        cdef Search* s = self.s
+        cdef size_t count = nodes.shape[0] // sizeof(Node), i
+        cdef Node* grown
+        cdef const Node* node
+        if count == 0 or nodes.shape[0] % sizeof(Node) or not 0 <= bound <= self.max_depth:
+            raise ValueError("expected the nodes of frontier_units() and its bound")
+        if count > self.frontier.capacity:
+            grown = <Node*>realloc(self.frontier.nodes, count * sizeof(Node))
+            if grown == NULL:
+                raise MemoryError()
+            self.frontier.nodes = grown
+            self.frontier.capacity = count
+        memcpy(self.frontier.nodes, &nodes[0], count * sizeof(Node))
+        self.frontier.count = count
+        for i in range(count):
+            # A cheap check that the bytes are units of this build and board size.
+            node = &self.frontier.nodes[i]
+            if not (0 <= node.depth <= MAX_CUT and 0 <= node.blank < MAX_CELLS):
+                self.frontier.count = 0
+                raise ValueError("the units are not this kernel's frontier nodes")
+        s.bound = bound
+        s.next_bound = INFINITE
+        s.counters.depth = bound
+        if self._start_pool() < 0:
+            raise MemoryError()
+
+    def unit_results(self):
+        """After the pool searched loaded units: ``(status, moves, expanded, generated,
+        next_bound, work)``: status RUNNING when every unit was searched to its end (else what
+        stopped them), moves the path when one reached the goal, work per unit as ``units()``."""
+        cdef Search* s = self.s
+        cdef Search* m
+        cdef uint64_t expanded = 0, generated = 0
+        cdef int w, next_bound = INFINITE, status = self.team.stop
+        cdef size_t i
+        for w in range(self.workers):
+            m = &self.members[w]
+            expanded += m.counters.expanded
+            generated += m.counters.generated
+            if m.next_bound < next_bound:
+                next_bound = m.next_bound
+        self.shared = False
+        moves = ""
+        if status == STATUS_SOLVED and self.solver >= 0:
+            m = &self.members[self.solver]
+            moves = "".join([DIRECTION_LETTERS[m.path[i]] for i in range(s.bound)])
+        return (status, moves, expanded, generated, next_bound,
+                [self.unit_work[i] for i in range(self.frontier.count)])
+
+    def stop_with(self, int status):
+        """End the search with ``status`` (a limit that units searched elsewhere reached)."""
+        team_stop(&self.team, status)
+
+    def absorb(self, size_t first, list work, uint64_t expanded, uint64_t generated,
+               int next_bound, str moves):
+        """Count units searched elsewhere into this iteration (units ``first`` on, their
+        ``work``; a path to the goal in ``moves`` ends the search, the first one kept)."""
+        cdef Search* s = self.s
+        cdef size_t i
+        cdef int k
+        if first + len(work) > self.frontier.count:
+            raise ValueError("more units than the frontier holds")
+        for i in range(len(work)):
+            self.unit_work[first + i] = work[i]
+        self.team.done_expanded += expanded
+        self.team.done_generated += generated
+        if next_bound < s.next_bound:
+            s.next_bound = next_bound
+        if moves and atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
+            if len(moves) != s.bound:
+                raise ValueError("a path to the goal has the bound's length")
+            for k in range(s.bound):
+                s.path[k] = DIRECTION_LETTERS.index(moves[k])
+            self.solver = -1
 
     def finish(self):
         """End the iteration; True when the search is over."""

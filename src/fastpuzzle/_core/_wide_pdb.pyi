@@ -1,5 +1,5 @@
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -7,10 +7,14 @@ import numpy.typing as npt
 from fastpuzzle._core._result import CoreResult
 
 DIRECTION_LETTERS: str
+
+#: status, moves, expanded, generated, next bound, expansions per unit
+UnitResults = tuple[int, str, int, int, int, list[int]]
 PARALLEL_FROM: int
 FRONTIER_PER_WORKER: int
 SPLIT_PER_WORKER: int
 
+@overload
 def idastar(
     cells: npt.NDArray[np.uint8],
     blank: int,
@@ -24,4 +28,23 @@ def idastar(
     max_depth: int = -1,
     progress: Callable[[int, int, float, int], Any] | None = None,
     workers: int = 1,
+    runner: Callable[[Any, int, Any], CoreResult] | None = None,
+    units: None = None,
 ) -> CoreResult: ...
+@overload
+def idastar(
+    cells: npt.NDArray[np.uint8],
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    tables: Any,
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+    max_depth: int = -1,
+    progress: Callable[[int, int, float, int], Any] | None = None,
+    workers: int = 1,
+    runner: None = None,
+    units: tuple[int, bytes],
+) -> UnitResults: ...

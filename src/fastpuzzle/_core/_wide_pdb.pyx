@@ -389,6 +389,8 @@ def idastar(
     int max_depth=-1,
     progress=None,
     int workers=1,
+    runner=None,
+    units=None,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
 
@@ -412,6 +414,12 @@ def idastar(
     workers : int
         Threads for the large iterations (see the module docstring); 1: the serial search,
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
+    runner : callable, optional
+        ``runner(team, workers, progress)`` runs the shared iterations instead of
+        ``fastpuzzle._parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
+    units : tuple, optional
+        ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
+        units at that bound and return ``_Team.unit_results()``'s tuple.
 
     Returns
     -------
@@ -456,7 +464,18 @@ def idastar(
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         init_root(s, &root, blank)
-        switch_after = PARALLEL_FROM if workers > 1 else -1
+        # With a runner (a cluster), the large iterations are shared even with one local thread.
+        switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
+        if units is not None:
+            # Another process's units at their bound (fastpuzzle.distributed): searched by this
+            # process's threads, and their results returned as they are.
+            from fastpuzzle._parallel import run_units
+
+            team = _Team.__new__(_Team)
+            owned, s = s, NULL
+            team.adopt(owned, &root, workers, max_depth, keep)
+            team.load_units(units[0], units[1])
+            return run_units(team, workers, progress)
         with nogil:
             status = run_search(s, &root, max_depth, switch_after, 0)
         if status == SWITCH:
@@ -465,7 +484,7 @@ def idastar(
             team = _Team.__new__(_Team)
             owned, s = s, NULL
             team.adopt(owned, &root, workers, max_depth, keep)
-            return run_team(team, workers, progress)
+            return (run_team if runner is None else runner)(team, workers, progress)
         moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
                         ) if status == STATUS_SOLVED else ""
         return core_result(

@@ -1,0 +1,150 @@
+"""One IDA* search on a Dask cluster (fastpuzzle.distributed): optimal lengths from tests/data
+and from a local search, a worker killed mid-search, the limits. Every iteration goes to the
+cluster here (``REMOTE_FROM`` 0), so that searches of milliseconds take the cluster's path."""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import distributed as fd
+from fastpuzzle import idastar, large, pdb
+from fastpuzzle._core import _wide_pdb
+from fastpuzzle._parallel import run_team, tracing
+from fastpuzzle.limits import Limits
+from fastpuzzle.problem import make_problem
+from tests.instances import random50
+from tests.pdbcache import small_5x5_database, wide_pdb_search
+
+distributed = pytest.importorskip("distributed")
+
+SOLVED, TIME_LIMIT = 0, 2
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    # Set before the cluster starts: its worker processes read their tables from it.
+    directory = tmp_path_factory.mktemp("cluster-cache")
+    before = os.environ.get("FASTPUZZLE_CACHE")
+    os.environ["FASTPUZZLE_CACHE"] = str(directory)
+    pdb.build_pdb("6-6-3", progress=False)
+    yield directory
+    if before is None:
+        os.environ.pop("FASTPUZZLE_CACHE", None)
+    else:
+        os.environ["FASTPUZZLE_CACHE"] = before
+
+
+def _cluster() -> Any:
+    return distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+
+
+@pytest.fixture(scope="module")
+def client(cache: Path) -> Iterator[Any]:
+    with _cluster() as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+@pytest.fixture(autouse=True)
+def _every_iteration_remote(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fd, "REMOTE_FROM", 0)
+
+
+def _solve_on(client: Any, tiles: tuple[int, ...], heuristic: str, limits: Limits) -> Any:
+    problem = make_problem(list(tiles))
+    return idastar.run(problem, heuristic, limits, workers=1, client=client)
+
+
+def test_random50_lengths_on_the_cluster(client: Any) -> None:
+    boards = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-12:]
+    for instance in boards:
+        with tracing() as trace:
+            core = _solve_on(client, instance.tiles, "pdb663", Limits())
+        assert core.status == SOLVED
+        assert core.depth == len(core.moves) == instance.optimal_length, instance.name
+        assert fp.Board(list(instance.tiles)).apply(core.moves) == fp.Board.goal((4, 4))
+        assert trace, "no iteration went to the cluster"
+    # Each worker process read 6-6-3 once, whatever number of tasks it ran.
+    loaded = client.run(lambda: sorted(fd._TABLES))
+    assert loaded and all(keys == [next(iter(loaded.values()))[0]] for keys in loaded.values())
+
+
+def test_the_cluster_counts_what_the_threads_count(client: Any) -> None:
+    # Searched to its end (no goal within the cap), every node is counted once, as serially.
+    instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[10]
+    limits = Limits(max_depth=instance.optimal_length - 1)
+    serial = idastar.run(make_problem(list(instance.tiles)), "pdb663", limits)
+    remote = _solve_on(client, instance.tiles, "pdb663", limits)
+    assert (remote.status, remote.expanded, remote.generated) == (
+        serial.status,
+        serial.expanded,
+        serial.generated,
+    )
+
+
+def test_a_5x5_board_on_the_cluster(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_wide_pdb, "PARALLEL_FROM", 0)
+    database = small_5x5_database(tmp_path)
+    board = fp.scramble(fp.Board.goal((5, 5)), 40, rng=3)
+    optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
+    problem = make_problem(board)
+    call = fd.KernelCall(
+        "wide_pdb",
+        (problem.wide_cells().astype("uint8"), problem.blank, 5, 5, problem.goal_blank),
+        400,
+        functools.partial(pdb.Database.loaded, database),
+        "test-small-5x5",
+    )
+    with tracing() as trace:
+        core = wide_pdb_search(
+            database,
+            board,
+            runner=functools.partial(run_team, share=fd.share_with(client, call, remote_from=0)),
+        )
+    assert trace
+    assert core.status == SOLVED and core.depth == len(core.moves) == optimum
+    assert board.apply(core.moves) == fp.Board.goal((5, 5))
+
+
+def test_a_lost_worker_costs_only_its_tasks(cache: Path) -> None:
+    # A worker process killed while it searches: Dask runs its tasks again on the other (or
+    # on the worker its nanny restarts), and the length stays optimal.
+    instance = next(i for i in random50() if i.name == "random50-31")
+    with _cluster() as cluster, distributed.Client(cluster) as client:
+        pids = client.run(os.getpid)
+        victim = next(iter(pids.values()))
+
+        def kill_soon() -> None:
+            time.sleep(0.5)
+            os.kill(victim, signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_soon)
+        killer.start()
+        core = _solve_on(client, instance.tiles, "manhattan", Limits())
+        killer.join()
+        assert victim not in client.run(os.getpid).values()
+    assert core.status == SOLVED
+    assert core.depth == len(core.moves) == instance.optimal_length
+    assert fp.Board(list(instance.tiles)).apply(core.moves) == fp.Board.goal((4, 4))
+
+
+def test_a_time_limit_stops_the_cluster(client: Any) -> None:
+    instance = next(i for i in random50() if i.name == "random50-17")
+    started = time.monotonic()
+    core = _solve_on(client, instance.tiles, "manhattan", Limits(seconds=1.0))
+    assert core.status == TIME_LIMIT and core.moves == ""
+    # Far below the search's own length (2.9 billion nodes, minutes on two cores).
+    assert time.monotonic() - started < 30
