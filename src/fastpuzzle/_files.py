@@ -1,22 +1,35 @@
-"""Atomic writes: a file appears under its name whole, or not at all.
+"""Files written whole and read without blocking.
 
-Readers of a result or a pattern database may open the file at any moment, and several writers
-may race for one name, so a file is written under a temporary name in the same directory (a
-rename within one file system is atomic), synced to disk, then renamed over the target. On any
-error, Ctrl-C included, the temporary file is removed and the target is left as it was.
+Atomic writes: a file appears under its name whole, or not at all. Readers of a result or a
+pattern database may open the file at any moment, and several writers may race for one name, so
+a file is written under a temporary name in the same directory (a rename within one file system
+is atomic), synced to disk, then renamed over the target. On any error, Ctrl-C included, the
+temporary file is removed and the target is left as it was.
+
+Reads of files that anyone may have put in a directory (a cache, a batch's output folder) open
+only regular files: a FIFO under a file's name would block the reader until some writer came,
+and a device could be endless.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["atomic_writer", "write_text_atomically"]
+__all__ = [
+    "NotRegularFileError",
+    "atomic_writer",
+    "file_kind",
+    "open_regular",
+    "read_regular",
+    "write_text_atomically",
+]
 
 
 @contextmanager
@@ -72,3 +85,86 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> Path:
         wrapper.write(text)
         wrapper.detach()  # flushes, and leaves the stream open for atomic_writer to sync
     return target
+
+
+class NotRegularFileError(OSError):
+    """Something other than a regular file (a FIFO, a directory, a device) is where a file was
+    to be read; ``kind`` says what, in words, and ``path`` where."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
+        # Not OSError's filename: with it set, str() would print "[Errno None] None: path".
+        super().__init__(f"not a regular file: {kind}")
+        self.path = os.fspath(path)
+        self.kind = kind
+
+
+def file_kind(mode: int) -> str:
+    """What a ``st_mode`` that is not a regular file's is, in words (``"a FIFO"``)."""
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def open_regular(path: str | os.PathLike[str]) -> io.FileIO:
+    """``path`` open for reading if it is a regular file; never blocks.
+
+    O_NONBLOCK makes opening a FIFO return at once instead of waiting for a writer; fstat on the
+    open descriptor then tells what was opened (no race with a rename in between).
+
+    Parameters
+    ----------
+    path : path
+        The file to open.
+
+    Returns
+    -------
+    io.FileIO
+        The file, open for reading in binary.
+
+    Raises
+    ------
+    NotRegularFileError
+        Something else is at ``path``.
+    OSError
+        It cannot be opened (missing, no permission).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFileError(path, file_kind(mode))
+        return io.FileIO(fd, "rb", closefd=True)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of ``path`` if it is a regular file (see :func:`open_regular`); never blocks.
+
+    Parameters
+    ----------
+    path : path
+        The file to read.
+
+    Returns
+    -------
+    bytes
+        Its contents.
+
+    Raises
+    ------
+    NotRegularFileError
+        Something else is at ``path``.
+    OSError
+        It cannot be opened or read.
+    """
+    with open_regular(path) as stream:
+        return stream.readall()

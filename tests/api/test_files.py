@@ -64,3 +64,17 @@ def test_writing_results_does_not_import_the_pictures() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "ok"
+
+
+def test_only_regular_files_are_read_and_nothing_blocks(tmp_path: Path) -> None:
+    (tmp_path / "file").write_bytes(b"bytes")
+    os.mkfifo(tmp_path / "fifo")  # with no writer: a plain open() would wait for one forever
+    (tmp_path / "folder").mkdir()
+    assert _files.read_regular(tmp_path / "file") == b"bytes"
+    for name, kind in (("fifo", "a FIFO"), ("folder", "a directory")):
+        with pytest.raises(_files.NotRegularFileError, match=f"not a regular file: {kind}$") as e:
+            _files.read_regular(tmp_path / name)
+        assert e.value.kind == kind and e.value.path == str(tmp_path / name)
+        assert isinstance(e.value, OSError)
+    with pytest.raises(FileNotFoundError):
+        _files.open_regular(tmp_path / "missing")
