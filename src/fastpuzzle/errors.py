@@ -124,8 +124,9 @@ class BatchFileError(FastPuzzleError, ValueError):
     """A file under :func:`~fastpuzzle.solve_many`'s ``out=`` directory cannot be used.
 
     Raised when resuming into a directory whose manifest or chunks were written for another
-    batch, or whose manifest is damaged, and when a chunk file changed after it was written. The
-    file is named in the message and kept in the ``path`` attribute.
+    batch, or whose manifest is damaged or not a regular file; when a directory is where a chunk
+    or check file goes; and when a chunk file changed after it was written. The file is named in
+    the message and kept in the ``path`` attribute.
     """
 
     def __init__(self, path: str | os.PathLike[str], message: str) -> None:

@@ -546,3 +546,135 @@ def test_resume_survives_interruptions_and_damage(no_fsync):
 def test_resume_survives_interruptions_and_damage_at_length(no_fsync):
     machine = settings(max_examples=400, stateful_step_count=30, deadline=None)(ResumeMachine)
     run_state_machine_as_test(machine)
+
+
+# -- things other than regular files under out= ---------------------------------------------
+
+
+@pytest.fixture
+def fifo_watchdog(tmp_path):
+    """From 5 s on, opens every FIFO under ``tmp_path`` for writing and closes it, twice a second,
+    so that a reader blocked on one gets an end of file instead of hanging the test run; yields
+    the list of the FIFOs it had to unblock (a reader that never blocks leaves it empty)."""
+    import os
+    import stat
+    import threading
+
+    unblocked: list[str] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        if done.wait(5.0):
+            return
+        while not done.wait(0.5):
+            unblock()
+
+    def unblock() -> None:
+        for path in tmp_path.rglob("*"):
+            if stat.S_ISFIFO(path.lstat().st_mode):
+                try:
+                    os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                except OSError:  # ENXIO: nobody reading it
+                    continue
+                unblocked.append(path.name)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    yield unblocked
+    done.set()
+    thread.join()
+
+
+def _solved_once(tmp_path):
+    out = tmp_path / "run"
+    fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_manifest_that_is_no_file_is_refused_without_hanging(tmp_path, fifo_watchdog, kind):
+    # Before: a FIFO blocked the resume forever; a directory gave "[Errno 21] Is a directory".
+    import os
+
+    out = _solved_once(tmp_path)
+    manifest = out / "manifest.json"
+    manifest.unlink()
+    os.mkfifo(manifest) if kind == "fifo" else manifest.mkdir()
+    with pytest.raises(fp.BatchFileError, match="not a regular file") as caught:
+        fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+    assert fifo_watchdog == []
+    assert caught.value.path == manifest
+    assert ("a FIFO" if kind == "fifo" else "a directory") in str(caught.value)
+
+
+@pytest.mark.parametrize("manifest", [True, False])
+@pytest.mark.parametrize("which", ["chunk", "check"])
+def test_a_fifo_at_a_chunk_or_check_file_is_solved_again(
+    tmp_path, monkeypatch, fifo_watchdog, which, manifest
+):
+    # Before: the resume blocked on the FIFO forever (without a manifest, every check file is
+    # read first, to refuse another batch's).
+    import os
+    import stat
+
+    out = _solved_once(tmp_path)
+    path = out / "part-000002.csv" if which == "chunk" else out / "checks" / "part-000002.json"
+    path.unlink()
+    os.mkfifo(path)
+    if not manifest:
+        (out / "manifest.json").unlink()
+    resolved = _resolved_chunks(monkeypatch)
+    again = fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+    assert fifo_watchdog == []
+    assert resolved == [20]
+    assert (again.lengths == _truth(A)).all()
+    assert stat.S_ISREG(path.stat().st_mode)
+
+
+@pytest.mark.parametrize(
+    ("name", "match"),
+    [
+        ("part-000002.csv", "is a directory"),
+        ("part-000003.csv", "is a directory"),
+        ("checks/part-000002.json", "is a directory"),
+        ("checks", "not a directory"),  # a file where the check files' folder goes
+    ],
+)
+def test_a_directory_where_a_file_goes_is_refused_before_solving(
+    tmp_path, monkeypatch, name, match
+):
+    # Before: after solving every chunk, "[Errno 21] Is a directory" (an untyped
+    # IsADirectoryError) on renaming the chunk or its check file into place; a file at checks/
+    # gave a FileExistsError, which the command line reads as an earlier batch's chunks.
+    out = _solved_once(tmp_path)
+    path = out / name
+    if path.is_dir():
+        shutil.rmtree(path)
+        path.write_text("")
+    else:
+        path.unlink()
+        path.mkdir()
+    resolved = _resolved_chunks(monkeypatch)
+    with pytest.raises(fp.BatchFileError, match=match) as caught:
+        fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+    assert resolved == []
+    assert caught.value.path == path
+
+
+def test_the_command_line_refuses_a_fifo_manifest_in_one_line(tmp_path, fifo_watchdog, capsys):
+    # The issue's case: mkdir -p rows.csv.chunks && mkfifo rows.csv.chunks/manifest.json &&
+    # fastpuzzle batch in.txt --out rows.csv --resume blocked for ever.
+    import os
+
+    from fastpuzzle.cli import main
+
+    boards = tmp_path / "in.txt"
+    boards.write_text("".join(fp.random_board((3, 3), rng=s).to_string() + "\n" for s in range(5)))
+    chunks = tmp_path / "rows.csv.chunks"
+    chunks.mkdir()
+    os.mkfifo(chunks / "manifest.json")
+    status = main(["batch", str(boards), "--out", str(tmp_path / "rows.csv"), "--resume"])
+    err = capsys.readouterr().err
+    assert fifo_watchdog == []
+    assert status == 2
+    assert err.count("\n") == 1 and str(chunks / "manifest.json") in err and "FIFO" in err

@@ -177,8 +177,10 @@ def solve_many(
         holds this batch's rows for the same boards and its bytes are as written; any other
         chunk (missing, truncated, edited, copied from another chunk) is solved again.
         The manifest may be missing (it is written again); a manifest or chunk of another batch
-        (other boards or options) or a damaged manifest raises :class:`~fastpuzzle.BatchFileError`
-        naming the file, and the directory is left as it was.
+        (other boards or options), a damaged manifest or one that is not a regular file, or a
+        directory where a chunk or check file goes raises :class:`~fastpuzzle.BatchFileError`
+        naming the file, before anything is solved, and the directory is left as it was. Only
+        regular files are read: a FIFO never blocks a resume.
     optimal : bool
         ``False``: fast solutions not guaranteed shortest, as ``solve(..., optimal=False)``.
 

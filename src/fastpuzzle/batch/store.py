@@ -18,6 +18,12 @@ hash the same now, and the chunk file's bytes hash to what the check file says; 
 is solved again and rewritten. A directory that holds another batch (its manifest's fingerprint,
 or a check file's, differs) or a damaged manifest is refused with
 :class:`~fastpuzzle.errors.BatchFileError`, never overwritten.
+
+Only regular files are read (:func:`~fastpuzzle._files.read_regular`): a FIFO under a file's name
+would block the resume for ever. A manifest that is no regular file is refused like a damaged
+one; a chunk or check file that is none is solved again and replaced. A directory where a chunk
+or check file is to be written cannot be replaced by a rename: it is refused when the store
+opens, before anything is solved.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ import csv
 import hashlib
 import io
 import json
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -33,7 +41,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fastpuzzle._files import atomic_writer, write_text_atomically
+from fastpuzzle._files import atomic_writer, read_regular, write_text_atomically
 from fastpuzzle.batch.chunk import BatchSpec
 from fastpuzzle.batch.result import COLUMNS, ChunkResult, Numbers, PackedChunk
 from fastpuzzle.board import Board, Shape
@@ -84,11 +92,20 @@ def boards_digest(rows: Sequence[Any], shape: Shape | None) -> str:
 
 
 def _read_json(path: Path) -> Any:
-    """The JSON in ``path``, or None when it is missing or not JSON."""
+    """The JSON in ``path``, or None when it is missing, not a regular file or not JSON."""
     try:
-        return json.loads(path.read_bytes())
+        return json.loads(read_regular(path))
     except (OSError, ValueError):
         return None
+
+
+def _directories_in(folder: Path) -> list[str]:
+    """Names of the directories (not links to them) in ``folder``; none if it is missing."""
+    try:
+        with os.scandir(folder) as entries:
+            return [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 class ChunkStore:
@@ -132,8 +149,10 @@ class ChunkStore:
         FileExistsError
             The directory holds results and ``resume`` is False.
         BatchFileError
-            Resuming, and the manifest is damaged or written for another batch (or another chunk
-            size than ``chunk_size``), or a check file names another batch.
+            Resuming, and the manifest is damaged, not a regular file or written for another
+            batch (or another chunk size than ``chunk_size``), or a check file names another
+            batch; or a directory is where a chunk or check file goes (or a file where the
+            check files' directory goes).
         """
         self.total = len(rows)
         options = {**asdict(self.spec), "rows": self.total, "format": self.fmt}
@@ -171,6 +190,7 @@ class ChunkStore:
             chunk_size = chunk_size or default_chunk_size
         self.chunk_size = chunk_size
         count = -(-self.total // chunk_size)
+        self._refuse_directories(count)
         self._sums = np.zeros((count, 32), dtype=np.uint8)
         self._boards = np.zeros((count, 32), dtype=np.uint8)
         self._known = np.zeros(count, dtype=bool)
@@ -178,7 +198,7 @@ class ChunkStore:
     def _read_manifest(self, path: Path) -> int:
         """The chunk size of the manifest at ``path``, which must be this batch's."""
         try:
-            found = json.loads(path.read_bytes())
+            found = json.loads(read_regular(path))
         except (OSError, ValueError) as error:
             raise BatchFileError(
                 path,
@@ -208,6 +228,26 @@ class ChunkStore:
 
     def _holds_chunks(self) -> bool:
         return any(self.directory.glob("part-*")) or any((self.directory / CHECKS).glob("*"))
+
+    def _refuse_directories(self, count: int) -> None:
+        """Refuse a directory at a name this batch writes a file to (of its ``count`` chunks),
+        or anything but a directory at ``checks``: found before solving, not by the rename that
+        puts the first chunk there."""
+        checks = self.directory / CHECKS
+        if checks.exists() and not checks.is_dir():
+            raise BatchFileError(
+                checks,
+                "not a directory, and the check files go there; remove it or choose another out=",
+            )
+        for folder, ending in ((self.directory, self.fmt), (checks, "json")):
+            for name in _directories_in(folder):
+                number = re.fullmatch(rf"part-(\d{{6}})\.{ending}", name)
+                if number and int(number.group(1)) < count:
+                    raise BatchFileError(
+                        folder / name,
+                        "is a directory where this batch writes a file; remove it or choose "
+                        "another out=",
+                    )
 
     def _refuse_foreign(self, check: Path, meta: Any) -> None:
         batch = meta.get("batch") if isinstance(meta, dict) else None
@@ -264,8 +304,8 @@ class ChunkStore:
         if any(meta.get(key) != value for key, value in expected.items()):
             return False
         try:
-            digest = hashlib.sha256(path.read_bytes())
-        except OSError:
+            digest = hashlib.sha256(read_regular(path))
+        except OSError:  # a FIFO or a directory too: solved again, and replaced
             return False
         if digest.hexdigest() != meta.get("sha256"):
             return False
@@ -333,7 +373,7 @@ class ChunkStore:
         if not self._known[chunk]:
             raise BatchFileError(path, "this chunk was never written")
         try:
-            body = path.read_bytes()
+            body = read_regular(path)
         except OSError as error:
             raise BatchFileError(path, f"cannot read the chunk file: {error}") from None
         digest = hashlib.sha256(body)
