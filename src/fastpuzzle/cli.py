@@ -593,6 +593,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 every board solved, 1 some board not
     solvable or stopped by a limit, 2 usage or input error, 130 interrupted)."""
     args = build_parser().parse_args(argv)
+    if sys.stdout is None and _prints_results(args):
+        # Python leaves sys.stdout None when descriptor 1 was closed (``>&-``): print() would
+        # drop every result without a word, and sys.stdout.write() raise AttributeError.
+        print(
+            "fastpuzzle: error: standard output is closed, so there is nowhere to print to; "
+            "redirect it (e.g. >/dev/null)" + (" or give --out" if args.command == "batch" else ""),
+            file=sys.stderr,
+        )
+        return 2
     try:
         return int(args.run(args))
     except (FastPuzzleError, ValueError, OSError, ImportError) as error:
@@ -603,6 +612,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("fastpuzzle: interrupted", file=sys.stderr)
         return 130
+
+
+def _prints_results(args: argparse.Namespace) -> bool:
+    # Every command prints what it made on stdout, but for a batch written to --out (its line of
+    # totals goes to stderr).
+    return not (args.command == "batch" and args.out is not None)
 
 
 def _closed_pipe() -> int:
