@@ -9,6 +9,10 @@ temporary file is removed and the target is left as it was.
 Reads of files that anyone may have put in a directory (a cache, a batch's output folder) open
 only regular files: a FIFO under a file's name would block the reader until some writer came,
 and a device could be endless.
+
+Locks are ``flock`` locks, taken without waiting: they belong to an open file, and the system
+drops them when the process ends, however it ends (``kill -9`` included), so a lock is never left
+behind by a dead process. (Where there is no ``flock``, Windows, nothing is locked.)
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,8 +31,10 @@ __all__ = [
     "NotRegularFileError",
     "atomic_writer",
     "file_kind",
+    "lock_file",
     "open_regular",
     "read_regular",
+    "try_lock",
     "write_text_atomically",
 ]
 
@@ -168,3 +175,71 @@ def read_regular(path: str | os.PathLike[str]) -> bytes:
     """
     with open_regular(path) as stream:
         return stream.readall()
+
+
+def try_lock(fd: int) -> bool:
+    """Take the exclusive lock of the open file ``fd`` if no other open file holds it.
+
+    Parameters
+    ----------
+    fd : int
+        An open descriptor (read-only will do).
+
+    Returns
+    -------
+    bool
+        Whether this descriptor holds the lock now (until it is closed).
+    """
+    if sys.platform == "win32":
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _names(fd: int, path: str | os.PathLike[str]) -> bool:
+    # Whether ``path`` still names the file open as ``fd``.
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
+
+
+def lock_file(path: str | os.PathLike[str]) -> int | None:
+    """Open the lock file ``path`` (created, with its directory, if missing) and take its
+    exclusive lock without waiting.
+
+    Parameters
+    ----------
+    path : path
+        The lock file.
+
+    Returns
+    -------
+    int or None
+        The descriptor holding the lock (close it to release the lock), or None when another
+        open file holds it: another process, or another open of this process.
+    """
+    target = Path(path)
+    while True:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            if not try_lock(fd):
+                os.close(fd)
+                return None
+            # Its last holder may have removed the file (a finished batch removes its folder)
+            # between the open and the lock: the lock would guard a file nobody else can open
+            # any more, so the name is opened again.
+            if _names(fd, target):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)

@@ -286,17 +286,44 @@ def _write_batch(result: Any, path: str | None, fmt: str) -> None:
 
 def _cmd_batch(args: argparse.Namespace) -> int:
     import shutil
+    from contextlib import nullcontext
 
-    from fastpuzzle.batch import solve_many
+    from fastpuzzle.batch.store import batch_lock
 
     out_format = "csv" if args.out is None else _batch_out_format(args.out)
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out: the finished chunks are kept beside that file")
     jobs = _batch_input(args)
     goal = Board(args.goal, shape=jobs[0].board.shape) if args.goal and jobs else None
+    limits = _limits(args)
     # With --out, chunks are kept in OUT.chunks/ as they finish, so an interrupted batch can go
-    # on with --resume; the folder goes once the output file is written.
+    # on with --resume; the folder goes once the output file is written. Its lock is held until
+    # then, so that a second batch on the same --out is refused at once, not left solving
+    # beside this one to find the folder removed under it.
     chunks = None if args.out is None else f"{args.out}.chunks"
+    with nullcontext() if chunks is None else batch_lock(chunks):
+        result = _solve_batch(args, jobs, goal, limits, chunks)
+        _write_batch(result, args.out, out_format)
+        if chunks is not None:
+            shutil.rmtree(chunks, ignore_errors=True)
+    solved = int(result.solved.sum())
+    if args.out is not None:
+        print(f"{solved:,} of {len(result):,} boards solved; rows in {args.out}", file=sys.stderr)
+    if args.bad_lines:
+        return 2
+    return 0 if solved == len(result) else 1
+
+
+def _solve_batch(
+    args: argparse.Namespace,
+    jobs: list[Job],
+    goal: Board | None,
+    limits: Limits | None,
+    chunks: str | None,
+) -> Any:
+    """``solve_many`` of the boards of ``jobs``, with the command's options."""
+    from fastpuzzle.batch import solve_many
+
     boards: Any = [job.board for job in jobs]
     shapes = {board.shape for board in boards}
     shape = next(iter(shapes)) if len(shapes) == 1 else None
@@ -306,11 +333,11 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         boards = np.array([board.packed for board in boards], dtype=np.uint64)
     try:
-        result = solve_many(
+        return solve_many(
             boards,
             goal,
             shape=shape,
-            limits=_limits(args),
+            limits=limits,
             workers=args.workers,
             progress=args.progress or (args.progress is None and on_terminal()),
             out=chunks,
@@ -321,15 +348,6 @@ def _cmd_batch(args: argparse.Namespace) -> int:
             f"{chunks} holds the chunks of an earlier batch: add --resume to go on with it, or "
             "remove it"
         ) from None
-    _write_batch(result, args.out, out_format)
-    if chunks is not None:
-        shutil.rmtree(chunks, ignore_errors=True)
-    solved = int(result.solved.sum())
-    if args.out is not None:
-        print(f"{solved:,} of {len(result):,} boards solved; rows in {args.out}", file=sys.stderr)
-    if args.bad_lines:
-        return 2
-    return 0 if solved == len(result) else 1
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:

@@ -678,3 +678,118 @@ def test_the_command_line_refuses_a_fifo_manifest_in_one_line(tmp_path, fifo_wat
     assert fifo_watchdog == []
     assert status == 2
     assert err.count("\n") == 1 and str(chunks / "manifest.json") in err and "FIFO" in err
+
+
+# -- two batches on one out= ------------------------------------------------------------------
+
+_HOLD_LOCK = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.ftruncate(fd, 0)
+os.write(fd, str(os.getpid()).encode())
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+def _holder(lock_file):
+    """A child process holding ``lock_file``'s flock, its process id written there (as a batch
+    writing there does)."""
+    import subprocess
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(lock_file)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stdout.readline() == "held\n"
+    return child
+
+
+def test_a_second_batch_on_one_out_is_refused_until_the_first_is_killed(tmp_path, monkeypatch):
+    import signal
+
+    out = _solved_once(tmp_path)
+    before = _files(out)
+    child = _holder(out / "lock")
+    try:
+        resolved = _resolved_chunks(monkeypatch)
+        with pytest.raises(fp.BatchInUseError, match="another batch is writing here") as caught:
+            fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+        assert isinstance(caught.value, fp.BatchFileError)
+        assert caught.value.path == out and str(out) in str(caught.value)
+        assert f"process {child.pid}" in str(caught.value)
+        assert resolved == [] and _files(out) == before
+    finally:
+        child.send_signal(signal.SIGKILL)  # flock's locks go with the process, even so
+        child.wait()
+    again = fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+    assert (again.lengths == _truth(A)).all()
+
+
+def test_a_thread_of_this_process_is_refused_too(tmp_path):
+    import threading
+
+    from fastpuzzle.batch.store import batch_lock
+
+    out = tmp_path / "run"
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with batch_lock(out):
+            held.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    try:
+        assert held.wait(30)
+        with pytest.raises(fp.BatchInUseError):
+            fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10)
+    finally:
+        release.set()
+        thread.join()
+    # The same thread may take it again inside its own hold (the command line does).
+    with batch_lock(out):
+        result = fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10)
+    assert (result.lengths == _truth(A)).all()
+
+
+_SLOW_BATCH = """
+import sys, time
+from fastpuzzle.batch import run
+from fastpuzzle.cli import main
+real = run.solve_chunk
+def slow(*args):
+    time.sleep(60)
+    return real(*args)
+run.solve_chunk = slow
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_two_command_line_batches_on_one_out(tmp_path, capsys):
+    # Before: the second solved every board beside the first, then removed the folder the first
+    # was writing into (the first then failed on its next chunk).
+    import subprocess
+    import time
+
+    from fastpuzzle.cli import main
+
+    boards = tmp_path / "in.txt"
+    boards.write_text("".join(fp.random_board((3, 3), rng=s).to_string() + "\n" for s in range(5)))
+    args = ["batch", str(boards), "--out", str(tmp_path / "rows.csv"), "--resume"]
+    chunks = tmp_path / "rows.csv.chunks"
+    first = subprocess.Popen([sys.executable, "-c", _SLOW_BATCH, *args])
+    try:
+        deadline = time.monotonic() + 60
+        while not (chunks / "manifest.json").exists():  # written under the lock
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "another batch is writing here" in err
+        assert str(chunks) in err and f"process {first.pid}" in err
+        assert chunks.is_dir() and first.poll() is None
+    finally:
+        first.kill()
+        first.wait()

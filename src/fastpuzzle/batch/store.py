@@ -8,6 +8,11 @@ The layout of ``out=DIR``:
     shape, goal, algorithm, heuristic, limits, ``optimal``, the file format) and its chunk size.
 ``part-NNNNNN.{csv,jsonl,parquet}``
     The rows of chunk ``NNNNNN`` (``chunk_size`` rows from row ``NNNNNN * chunk_size``).
+``lock``
+    Locked (``flock``) while a batch writes here, and holding its process id: a second batch on
+    the same directory is refused with :class:`~fastpuzzle.errors.BatchInUseError` instead of
+    overwriting the first's chunks. The system drops the lock when the process ends, however it
+    ends.
 ``checks/part-NNNNNN.json``
     What that file holds: the batch's fingerprint, the chunk's number, first row and row count, a
     SHA-256 of the chunk's boards and a SHA-256 of the chunk file's bytes. It is written after
@@ -34,20 +39,22 @@ import io
 import json
 import os
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from fastpuzzle._files import atomic_writer, read_regular, write_text_atomically
+from fastpuzzle._files import atomic_writer, lock_file, read_regular, write_text_atomically
 from fastpuzzle.batch.chunk import BatchSpec
 from fastpuzzle.batch.result import COLUMNS, ChunkResult, Numbers, PackedChunk
 from fastpuzzle.board import Board, Shape
-from fastpuzzle.errors import BatchFileError
+from fastpuzzle.errors import BatchFileError, BatchInUseError
 
-__all__ = ["ChunkStore", "OutFormat", "boards_digest"]
+__all__ = ["ChunkStore", "OutFormat", "batch_lock", "boards_digest"]
 
 OutFormat = Literal["csv", "jsonl", "parquet"]
 
@@ -55,6 +62,7 @@ OutFormat = Literal["csv", "jsonl", "parquet"]
 LAYOUT = 2
 MANIFEST = "manifest.json"
 CHECKS = "checks"
+LOCK = "lock"
 
 # Rows hashed per numpy block: arrays are hashed without copying more than this many rows.
 _BLOCK = 1 << 16
@@ -89,6 +97,70 @@ def boards_digest(rows: Sequence[Any], shape: Shape | None) -> str:
         for row in rows:
             hasher.update(_row_bytes(row, shape))
     return hasher.hexdigest()
+
+
+# The lock files this process holds, by path: [descriptor, owning thread, depth]. The thread
+# that holds one may take it again (the command line holds it around solve_many, which takes it
+# too); any other thread is refused like another process.
+_HELD: dict[str, list[int]] = {}
+_HELD_GUARD = threading.Lock()
+
+
+@contextmanager
+def batch_lock(directory: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold the lock of the batch directory ``directory`` (created if missing) while the block
+    runs: no other batch writes there meanwhile.
+
+    Parameters
+    ----------
+    directory : path
+        A :func:`~fastpuzzle.solve_many` ``out=`` directory.
+
+    Raises
+    ------
+    BatchInUseError
+        Another process, or another thread of this one, holds it.
+    """
+    key = os.path.realpath(Path(directory) / LOCK)
+    me = threading.get_ident()
+    with _HELD_GUARD:
+        held = _HELD.get(key)
+        if held is not None and held[1] == me:
+            held[2] += 1
+        else:
+            _HELD[key] = [_take_lock(Path(directory), key), me, 1]
+    try:
+        yield
+    finally:
+        with _HELD_GUARD:
+            held = _HELD[key]
+            held[2] -= 1
+            if held[2] == 0:
+                del _HELD[key]
+                os.close(held[0])
+
+
+def _take_lock(directory: Path, path: str) -> int:
+    """The descriptor holding the lock file ``path``, which then names this process."""
+    fd = lock_file(path)
+    if fd is None:
+        raise BatchInUseError(
+            directory,
+            f"another batch is writing here{_holder(path)}; wait for it to end, or choose "
+            "another out=",
+        )
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _holder(path: str) -> str:
+    # Who holds the lock, as its holder wrote it (only a hint: it is read without the lock).
+    try:
+        pid = int(read_regular(path).decode("ascii").strip())
+    except (OSError, ValueError):
+        return ""
+    return f" (process {pid})"
 
 
 def _read_json(path: Path) -> Any:
