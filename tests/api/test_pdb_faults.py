@@ -305,3 +305,34 @@ def test_command_line_refuses_a_zero_shape(
     assert main(["pdb", "build", "auto", "--shape", "0", "0", "--cache-dir", str(tmp_path)]) == 2
     assert "at least 2 rows and 2 columns" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. Temporary files of builds that were killed; a full disk; a damaged file in a read-only cache.
+
+
+def test_a_damaged_file_in_a_read_only_cache_is_named_as_damaged(tmp_path: Path) -> None:
+    # Before: only "cannot write into the pattern-database cache directory", as if nothing were
+    # there; the file that failed its checks was not mentioned.
+    cache = tmp_path / "cache"
+    path = pdb.build_pdb("auto", SHAPE, cache_dir=cache, progress=False)  # what "pdb" takes
+    os.truncate(path, path.stat().st_size - 1)
+    immutable = subprocess.run(["chattr", "+i", str(cache)], capture_output=True).returncode == 0
+    if not immutable:
+        if os.geteuid() == 0:
+            pytest.skip("chattr +i is not available, and root ignores permission bits")
+        cache.chmod(0o555)
+    try:
+        for build in (
+            lambda: pdb.build_pdb("auto", SHAPE, cache_dir=cache, progress=False),
+            lambda: pdb.database_for(make_problem(fp.Board.goal(SHAPE)), "pdb", cache),
+        ):
+            with pytest.raises(pdb.PatternDatabaseError) as caught:
+                build()
+            message = str(caught.value)
+            assert f"{path} failed its checks (file length differs" in message
+            assert f"cannot write into the pattern-database cache directory {cache}" in message
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(cache)], check=True)
+        cache.chmod(0o755)

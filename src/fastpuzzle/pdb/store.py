@@ -280,9 +280,10 @@ _BUILD_LOCK = threading.Lock()
 # from: a file replaced, rewritten or deleted since is checked again. The tables are a copy in
 # memory, so searches still using an older one are unaffected by any change to the file.
 _LOADED: dict[str, tuple[Database, Identity]] = {}
-# Files that failed a check, by the identity they had: not read again until they change (a
-# damaged 7-8b would otherwise be read, 275 MiB, by every large search).
-_REJECTED: dict[str, Identity] = {}
+# Files that failed a check, by the identity they had, with the check they failed: not read
+# again until they change (a damaged 7-8b would otherwise be read, 275 MiB, by every large
+# search), and named when a build cannot replace them.
+_REJECTED: dict[str, tuple[Identity, str]] = {}
 
 
 def load_pdb(
@@ -308,12 +309,13 @@ def load_pdb(
         if loaded is not None and loaded[1] == _identity(status):
             return loaded[0]
         _LOADED.pop(file, None)
-        if _REJECTED.get(file) == _identity(status):
+        rejected = _REJECTED.get(file)
+        if rejected is not None and rejected[0] == _identity(status):
             return None
         try:
             database, identity = _read_valid(Path(file), shape, blank, name, cells)
-        except _Invalid:
-            _REJECTED[file] = _identity(status)
+        except _Invalid as error:
+            _REJECTED[file] = (_identity(status), str(error))
             return None
         _REJECTED.pop(file, None)
         assert database is not None
@@ -351,6 +353,19 @@ def _cache_problem(directory: Path, path: Path) -> str | None:
         # A rename cannot replace a directory; anything else there is replaced by the build.
         return f"{path} is a directory, not a pattern-database file; remove it to build there"
     return None
+
+
+def _failed_checks(path: Path) -> str:
+    """``"PATH failed its checks (why), and "`` when the file at ``path`` is one load_pdb
+    refused as it is now, else ``""``: what a build that cannot write must not leave unsaid."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return ""
+    rejected = _REJECTED.get(str(path))
+    if rejected is None or rejected[0] != _identity(status):
+        return ""
+    return f"{path} failed its checks ({rejected[1]}) and cannot be rebuilt: "
 
 
 def build_pdb(
@@ -397,7 +412,7 @@ def build_pdb(
     ------
     PatternDatabaseError
         If the arguments are not valid, or the cache directory cannot take the file (checked
-        before building).
+        before building; a file there that failed its checks is named).
     BuildTimeLimitError
         If ``deadline`` passed first (nothing is written).
     """
@@ -412,7 +427,7 @@ def build_pdb(
     _past(deadline, started, f"pattern database {label}", hint)
     problem = _cache_problem(path.parent, path)
     if problem is not None:
-        raise PatternDatabaseError(problem)
+        raise PatternDatabaseError(_failed_checks(path) + problem)
     report: Progress | None
     if progress is True:
         report = _stderr_progress
