@@ -11,6 +11,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -309,6 +310,28 @@ def test_command_line_refuses_a_zero_shape(
 
 # ---------------------------------------------------------------------------------------------
 # 6. Temporary files of builds that were killed; a full disk; a damaged file in a read-only cache.
+
+
+def test_a_full_disk_is_refused_before_building(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: found when the file was written, after the whole build (80-130 s for 7-8).
+    import shutil
+
+    real = shutil.disk_usage
+
+    def nearly_full(path: str) -> Any:
+        return real(path)._replace(free=5 << 20)  # 6-6-3 takes 16 MiB
+
+    monkeypatch.setattr(shutil, "disk_usage", nearly_full)
+    _refused_before_building(
+        re.escape(f"needs 16.0 MiB free in {tmp_path}, which has 5.0 MiB"), cache_dir=tmp_path
+    )
+    with pytest.raises(pdb.NotEnoughSpaceError) as caught:
+        pdb.build_pdb("6-6-3", cache_dir=tmp_path, progress=False)
+    assert caught.value.free == 5 << 20 and caught.value.needed > 16 << 20
+    assert caught.value.directory == tmp_path
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_damaged_file_in_a_read_only_cache_is_named_as_damaged(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -20,8 +21,14 @@ import numpy as np
 from fastpuzzle._core import _pdb
 from fastpuzzle._progress import Meter, fit_line, on_terminal
 from fastpuzzle.errors import FastPuzzleError
-from fastpuzzle.pdb.database import BuildTimeLimitError, Database, PatternDatabaseError
+from fastpuzzle.pdb.database import (
+    BuildTimeLimitError,
+    Database,
+    NotEnoughSpaceError,
+    PatternDatabaseError,
+)
 from fastpuzzle.pdb.fileformat import (
+    _ALIGN,
     _MAGIC,
     FORMAT_VERSION,
     Identity,
@@ -368,6 +375,25 @@ def _failed_checks(path: Path) -> str:
     return f"{path} failed its checks ({rejected[1]}) and cannot be rebuilt: "
 
 
+def _smallest_file(shape: tuple[int, int], cells: tuple[tuple[int, ...], ...]) -> int:
+    """Bytes the file of these groups takes, known before building: its tables at two entries
+    a byte (every named partition packs so; a table whose values do not fit in four bits takes
+    a byte an entry, which only the write can find out) and 4 kB for its header."""
+    n = shape[0] * shape[1]
+    tables = sum(_pdb.table_length(n, len(g), _is_sparse(len(g), n), True) for g in cells)
+    return tables + 64 * _ALIGN
+
+
+def _check_space(directory: Path, needed: int) -> None:
+    """Refuse a build whose file would not fit, before it starts (7-8 builds for 80-130 s)."""
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError:
+        return  # cannot tell: writing the file will say
+    if free < needed:
+        raise NotEnoughSpaceError(directory, needed, free)
+
+
 def build_pdb(
     partition: str | Partition = "6-6-3",
     shape: tuple[int, int] | None = None,
@@ -413,6 +439,9 @@ def build_pdb(
     PatternDatabaseError
         If the arguments are not valid, or the cache directory cannot take the file (checked
         before building; a file there that failed its checks is named).
+    NotEnoughSpaceError
+        If the cache's file system has less free space than the file takes (checked before
+        building).
     BuildTimeLimitError
         If ``deadline`` passed first (nothing is written).
     """
@@ -428,6 +457,7 @@ def build_pdb(
     problem = _cache_problem(path.parent, path)
     if problem is not None:
         raise PatternDatabaseError(_failed_checks(path) + problem)
+    _check_space(path.parent, _smallest_file(shape, cells))
     report: Progress | None
     if progress is True:
         report = _stderr_progress
