@@ -17,13 +17,13 @@ behind by a dead process. (Where there is no ``flock``, Windows, nothing is lock
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -39,8 +39,10 @@ __all__ = [
 ]
 
 
-@contextmanager
-def atomic_writer(path: str | os.PathLike[str], *, suffix: str = "") -> Iterator[BinaryIO]:
+@contextlib.contextmanager
+def atomic_writer(
+    path: str | os.PathLike[str], *, suffix: str = "", lock: bool = False
+) -> Iterator[BinaryIO]:
     """A binary stream whose contents replace ``path`` when the block ends without an error.
 
     Parameters
@@ -49,6 +51,11 @@ def atomic_writer(path: str | os.PathLike[str], *, suffix: str = "") -> Iterator
         The file to write; its directory must exist.
     suffix : str
         Ending of the temporary file's name (``.{name}.XXXXXXXX{suffix}`` beside ``path``).
+    lock : bool
+        Hold the temporary file's lock (:func:`try_lock`) from its creation until it is renamed
+        into place, so that a cleaner can tell it from one a killed writer left (the system
+        drops the lock with its process). It is renamed while still open, which Windows does
+        not allow: there, and by default, it is closed first.
 
     Yields
     ------
@@ -61,14 +68,26 @@ def atomic_writer(path: str | os.PathLike[str], *, suffix: str = "") -> Iterator
     )
     try:
         with os.fdopen(handle, "wb") as stream:
+            if lock:
+                # A cleaner may hold it for an instant to see whether it is held: wait for it.
+                # A file system without locks (some network ones) still takes the file.
+                with contextlib.suppress(OSError):
+                    try_lock(handle, wait=True)
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; what is written here is for reading
-        os.replace(temporary, target)
+            if lock:
+                _publish(temporary, target)
+        if not lock:
+            _publish(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _publish(temporary: str, target: Path) -> None:
+    os.chmod(temporary, 0o644)  # mkstemp makes it private; what is written here is for reading
+    os.replace(temporary, target)
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> Path:
@@ -177,13 +196,15 @@ def read_regular(path: str | os.PathLike[str]) -> bytes:
         return stream.readall()
 
 
-def try_lock(fd: int) -> bool:
+def try_lock(fd: int, *, wait: bool = False) -> bool:
     """Take the exclusive lock of the open file ``fd`` if no other open file holds it.
 
     Parameters
     ----------
     fd : int
         An open descriptor (read-only will do).
+    wait : bool
+        Wait for the lock rather than give up at once.
 
     Returns
     -------
@@ -195,7 +216,7 @@ def try_lock(fd: int) -> bool:
     import fcntl
 
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
     except BlockingIOError:
         return False
     return True

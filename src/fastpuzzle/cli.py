@@ -392,6 +392,8 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
         print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
         for entry in pdb.pdb_info(args.cache_dir):
             state = "ok" if entry["valid"] else f"INVALID ({entry.get('problem', '')})"
+            if entry.get("temporary"):
+                state = f"TEMPORARY ({entry['problem']})"
             print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
     else:
         print(f"removed {pdb.clear_cache(args.cache_dir)} file(s)")

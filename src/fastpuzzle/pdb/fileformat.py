@@ -105,8 +105,9 @@ def _write(
             break
         payload_offset = needed
     path.parent.mkdir(parents=True, exist_ok=True)
-    # The ".tmp" ending lets clear_cache find temporary files that a killed build left behind.
-    with atomic_writer(path, suffix=".tmp") as out:
+    # The ".tmp" ending lets the cache find temporary files that a killed build left behind, and
+    # the lock, held until the rename, tells them from those of a build still writing.
+    with atomic_writer(path, suffix=".tmp", lock=True) as out:
         out.write(_MAGIC)
         out.write(len(encoded).to_bytes(4, "little"))
         out.write(encoded)
