@@ -18,6 +18,7 @@ behind by a dead process. (Where there is no ``flock``, Windows, nothing is lock
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import stat
@@ -232,6 +233,20 @@ def _names(fd: int, path: str | os.PathLike[str]) -> bool:
     return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
 
 
+def _open_lock(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        # Read-only here (a read-only mount, an immutable file): a lock taken through a
+        # read-only descriptor still excludes the writers that can write here.
+        try:
+            return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise error from None
+
+
 def lock_file(path: str | os.PathLike[str]) -> int | None:
     """Open the lock file ``path`` (created, with its directory, if missing) and take its
     exclusive lock without waiting.
@@ -244,13 +259,20 @@ def lock_file(path: str | os.PathLike[str]) -> int | None:
     Returns
     -------
     int or None
-        The descriptor holding the lock (close it to release the lock), or None when another
-        open file holds it: another process, or another open of this process.
+        The descriptor holding the lock (close it to release the lock; it is open read-only
+        where the file cannot be written), or None when another open file holds it: another
+        process, or another open of this process.
+
+    Raises
+    ------
+    OSError
+        The file cannot be opened, nor created (``PermissionError`` in a directory this process
+        cannot write).
     """
     target = Path(path)
     while True:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = _open_lock(target)
         try:
             if not try_lock(fd):
                 os.close(fd)

@@ -793,3 +793,26 @@ def test_two_command_line_batches_on_one_out(tmp_path, capsys):
     finally:
         first.kill()
         first.wait()
+
+
+def _chattr(flag: str, paths) -> bool:
+    import subprocess
+
+    # Every path, even after one fails: "-i" must undo every "+i".
+    done = [subprocess.run(["chattr", flag, str(p)], capture_output=True) for p in paths]
+    return all(d.returncode == 0 for d in done)
+
+
+def test_a_finished_batch_in_a_read_only_directory_still_resumes(tmp_path, monkeypatch):
+    # The lock file cannot be written there (nor created, had it gone): a resume that only
+    # reads the chunks back needs no lock, as before there was one.
+    out = _solved_once(tmp_path)
+    frozen = [out / "lock", out / "checks", out]
+    try:
+        if not _chattr("+i", frozen):
+            pytest.skip("chattr +i is not available")
+        resolved = _resolved_chunks(monkeypatch)
+        again = fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+        assert resolved == [] and (again.lengths == _truth(A)).all()
+    finally:
+        _chattr("-i", frozen)

@@ -33,7 +33,9 @@ opens, before anything is solved.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
 import hashlib
 import io
 import json
@@ -41,7 +43,6 @@ import os
 import re
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Literal
@@ -106,7 +107,7 @@ _HELD: dict[str, list[int]] = {}
 _HELD_GUARD = threading.Lock()
 
 
-@contextmanager
+@contextlib.contextmanager
 def batch_lock(directory: str | os.PathLike[str]) -> Iterator[None]:
     """Hold the lock of the batch directory ``directory`` (created if missing) while the block
     runs: no other batch writes there meanwhile.
@@ -137,20 +138,30 @@ def batch_lock(directory: str | os.PathLike[str]) -> Iterator[None]:
             held[2] -= 1
             if held[2] == 0:
                 del _HELD[key]
-                os.close(held[0])
+                if held[0] >= 0:
+                    os.close(held[0])
 
 
 def _take_lock(directory: Path, path: str) -> int:
-    """The descriptor holding the lock file ``path``, which then names this process."""
-    fd = lock_file(path)
+    """The descriptor holding the lock file ``path``, which then names this process; -1 where
+    this process can neither write nor create it."""
+    try:
+        fd = lock_file(path)
+    except OSError as error:
+        if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        # A directory this process cannot write to: it can only read back the chunks there (a
+        # chunk it would solve fails to be written, as it did before there was a lock).
+        return -1
     if fd is None:
         raise BatchInUseError(
             directory,
             f"another batch is writing here{_holder(path)}; wait for it to end, or choose "
             "another out=",
         )
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    with contextlib.suppress(OSError):  # open read-only: the holder is only a hint
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
     return fd
 
 
