@@ -18,6 +18,7 @@ from fastpuzzle.compare import Comparison, compare
 from fastpuzzle.datasets import Labelled, labelled, random_boards
 from fastpuzzle.errors import (
     BatchFileError,
+    BatchInUseError,
     BoardTooLargeError,
     DepthLimitError,
     FastPuzzleError,
@@ -48,6 +49,7 @@ __all__ = [
     "MAX_SIDE",
     "MOVES",
     "BatchFileError",
+    "BatchInUseError",
     "BatchResult",
     "Board",
     "BoardLike",

@@ -1,26 +1,49 @@
-"""Atomic writes: a file appears under its name whole, or not at all.
+"""Files written whole and read without blocking.
 
-Readers of a result or a pattern database may open the file at any moment, and several writers
-may race for one name, so a file is written under a temporary name in the same directory (a
-rename within one file system is atomic), synced to disk, then renamed over the target. On any
-error, Ctrl-C included, the temporary file is removed and the target is left as it was.
+Atomic writes: a file appears under its name whole, or not at all. Readers of a result or a
+pattern database may open the file at any moment, and several writers may race for one name, so
+a file is written under a temporary name in the same directory (a rename within one file system
+is atomic), synced to disk, then renamed over the target. On any error, Ctrl-C included, the
+temporary file is removed and the target is left as it was.
+
+Reads of files that anyone may have put in a directory (a cache, a batch's output folder) open
+only regular files: a FIFO under a file's name would block the reader until some writer came,
+and a device could be endless.
+
+Locks are ``flock`` locks, taken without waiting: they belong to an open file, and the system
+drops them when the process ends, however it ends (``kill -9`` included), so a lock is never left
+behind by a dead process. (Where there is no ``flock``, Windows, nothing is locked.)
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
 import os
+import stat
+import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["atomic_writer", "write_text_atomically"]
+__all__ = [
+    "NotRegularFileError",
+    "atomic_writer",
+    "file_kind",
+    "lock_file",
+    "open_regular",
+    "read_regular",
+    "try_lock",
+    "write_text_atomically",
+]
 
 
-@contextmanager
-def atomic_writer(path: str | os.PathLike[str], *, suffix: str = "") -> Iterator[BinaryIO]:
+@contextlib.contextmanager
+def atomic_writer(
+    path: str | os.PathLike[str], *, suffix: str = "", lock: bool = False
+) -> Iterator[BinaryIO]:
     """A binary stream whose contents replace ``path`` when the block ends without an error.
 
     Parameters
@@ -29,6 +52,11 @@ def atomic_writer(path: str | os.PathLike[str], *, suffix: str = "") -> Iterator
         The file to write; its directory must exist.
     suffix : str
         Ending of the temporary file's name (``.{name}.XXXXXXXX{suffix}`` beside ``path``).
+    lock : bool
+        Hold the temporary file's lock (:func:`try_lock`) from its creation until it is renamed
+        into place, so that a cleaner can tell it from one a killed writer left (the system
+        drops the lock with its process). It is renamed while still open, which Windows does
+        not allow: there, and by default, it is closed first.
 
     Yields
     ------
@@ -41,14 +69,26 @@ def atomic_writer(path: str | os.PathLike[str], *, suffix: str = "") -> Iterator
     )
     try:
         with os.fdopen(handle, "wb") as stream:
+            if lock:
+                # A cleaner may hold it for an instant to see whether it is held: wait for it.
+                # A file system without locks (some network ones) still takes the file.
+                with contextlib.suppress(OSError):
+                    try_lock(handle, wait=True)
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; what is written here is for reading
-        os.replace(temporary, target)
+            if lock:
+                _publish(temporary, target)
+        if not lock:
+            _publish(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _publish(temporary: str, target: Path) -> None:
+    os.chmod(temporary, 0o644)  # mkstemp makes it private; what is written here is for reading
+    os.replace(temporary, target)
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> Path:
@@ -72,3 +112,177 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> Path:
         wrapper.write(text)
         wrapper.detach()  # flushes, and leaves the stream open for atomic_writer to sync
     return target
+
+
+class NotRegularFileError(OSError):
+    """Something other than a regular file (a FIFO, a directory, a device) is where a file was
+    to be read; ``kind`` says what, in words, and ``path`` where."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
+        # Not OSError's filename: with it set, str() would print "[Errno None] None: path".
+        super().__init__(f"not a regular file: {kind}")
+        self.path = os.fspath(path)
+        self.kind = kind
+
+
+def file_kind(mode: int) -> str:
+    """What a ``st_mode`` that is not a regular file's is, in words (``"a FIFO"``)."""
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def open_regular(path: str | os.PathLike[str]) -> io.FileIO:
+    """``path`` open for reading if it is a regular file; never blocks.
+
+    O_NONBLOCK makes opening a FIFO return at once instead of waiting for a writer; fstat on the
+    open descriptor then tells what was opened (no race with a rename in between).
+
+    Parameters
+    ----------
+    path : path
+        The file to open.
+
+    Returns
+    -------
+    io.FileIO
+        The file, open for reading in binary.
+
+    Raises
+    ------
+    NotRegularFileError
+        Something else is at ``path``.
+    OSError
+        It cannot be opened (missing, no permission).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFileError(path, file_kind(mode))
+        return io.FileIO(fd, "rb", closefd=True)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of ``path`` if it is a regular file (see :func:`open_regular`); never blocks.
+
+    Parameters
+    ----------
+    path : path
+        The file to read.
+
+    Returns
+    -------
+    bytes
+        Its contents.
+
+    Raises
+    ------
+    NotRegularFileError
+        Something else is at ``path``.
+    OSError
+        It cannot be opened or read.
+    """
+    with open_regular(path) as stream:
+        return stream.readall()
+
+
+def try_lock(fd: int, *, wait: bool = False) -> bool:
+    """Take the exclusive lock of the open file ``fd`` if no other open file holds it.
+
+    Parameters
+    ----------
+    fd : int
+        An open descriptor (read-only will do).
+    wait : bool
+        Wait for the lock rather than give up at once.
+
+    Returns
+    -------
+    bool
+        Whether this descriptor holds the lock now (until it is closed).
+    """
+    if sys.platform == "win32":
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _names(fd: int, path: str | os.PathLike[str]) -> bool:
+    # Whether ``path`` still names the file open as ``fd``.
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _open_lock(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as error:
+        if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        # Read-only here (a read-only mount, an immutable file): a lock taken through a
+        # read-only descriptor still excludes the writers that can write here.
+        try:
+            return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise error from None
+
+
+def lock_file(path: str | os.PathLike[str]) -> int | None:
+    """Open the lock file ``path`` (created, with its directory, if missing) and take its
+    exclusive lock without waiting.
+
+    Parameters
+    ----------
+    path : path
+        The lock file.
+
+    Returns
+    -------
+    int or None
+        The descriptor holding the lock (close it to release the lock; it is open read-only
+        where the file cannot be written), or None when another open file holds it: another
+        process, or another open of this process.
+
+    Raises
+    ------
+    OSError
+        The file cannot be opened, nor created (``PermissionError`` in a directory this process
+        cannot write).
+    """
+    target = Path(path)
+    while True:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = _open_lock(target)
+        try:
+            if not try_lock(fd):
+                os.close(fd)
+                return None
+            # Its last holder may have removed the file (a finished batch removes its folder)
+            # between the open and the lock: the lock would guard a file nobody else can open
+            # any more, so the name is opened again.
+            if _names(fd, target):
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)

@@ -286,17 +286,44 @@ def _write_batch(result: Any, path: str | None, fmt: str) -> None:
 
 def _cmd_batch(args: argparse.Namespace) -> int:
     import shutil
+    from contextlib import nullcontext
 
-    from fastpuzzle.batch import solve_many
+    from fastpuzzle.batch.store import batch_lock
 
     out_format = "csv" if args.out is None else _batch_out_format(args.out)
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out: the finished chunks are kept beside that file")
     jobs = _batch_input(args)
     goal = Board(args.goal, shape=jobs[0].board.shape) if args.goal and jobs else None
+    limits = _limits(args)
     # With --out, chunks are kept in OUT.chunks/ as they finish, so an interrupted batch can go
-    # on with --resume; the folder goes once the output file is written.
+    # on with --resume; the folder goes once the output file is written. Its lock is held until
+    # then, so that a second batch on the same --out is refused at once, not left solving
+    # beside this one to find the folder removed under it.
     chunks = None if args.out is None else f"{args.out}.chunks"
+    with nullcontext() if chunks is None else batch_lock(chunks):
+        result = _solve_batch(args, jobs, goal, limits, chunks)
+        _write_batch(result, args.out, out_format)
+        if chunks is not None:
+            shutil.rmtree(chunks, ignore_errors=True)
+    solved = int(result.solved.sum())
+    if args.out is not None:
+        print(f"{solved:,} of {len(result):,} boards solved; rows in {args.out}", file=sys.stderr)
+    if args.bad_lines:
+        return 2
+    return 0 if solved == len(result) else 1
+
+
+def _solve_batch(
+    args: argparse.Namespace,
+    jobs: list[Job],
+    goal: Board | None,
+    limits: Limits | None,
+    chunks: str | None,
+) -> Any:
+    """``solve_many`` of the boards of ``jobs``, with the command's options."""
+    from fastpuzzle.batch import solve_many
+
     boards: Any = [job.board for job in jobs]
     shapes = {board.shape for board in boards}
     shape = next(iter(shapes)) if len(shapes) == 1 else None
@@ -306,11 +333,11 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         boards = np.array([board.packed for board in boards], dtype=np.uint64)
     try:
-        result = solve_many(
+        return solve_many(
             boards,
             goal,
             shape=shape,
-            limits=_limits(args),
+            limits=limits,
             workers=args.workers,
             progress=args.progress or (args.progress is None and on_terminal()),
             out=chunks,
@@ -321,15 +348,6 @@ def _cmd_batch(args: argparse.Namespace) -> int:
             f"{chunks} holds the chunks of an earlier batch: add --resume to go on with it, or "
             "remove it"
         ) from None
-    _write_batch(result, args.out, out_format)
-    if chunks is not None:
-        shutil.rmtree(chunks, ignore_errors=True)
-    solved = int(result.solved.sum())
-    if args.out is not None:
-        print(f"{solved:,} of {len(result):,} boards solved; rows in {args.out}", file=sys.stderr)
-    if args.bad_lines:
-        return 2
-    return 0 if solved == len(result) else 1
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:
@@ -374,6 +392,8 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
         print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
         for entry in pdb.pdb_info(args.cache_dir):
             state = "ok" if entry["valid"] else f"INVALID ({entry.get('problem', '')})"
+            if entry.get("temporary"):
+                state = f"TEMPORARY ({entry['problem']})"
             print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
     else:
         print(f"removed {pdb.clear_cache(args.cache_dir)} file(s)")
@@ -593,6 +613,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 every board solved, 1 some board not
     solvable or stopped by a limit, 2 usage or input error, 130 interrupted)."""
     args = build_parser().parse_args(argv)
+    if sys.stdout is None and _prints_results(args):
+        # Python leaves sys.stdout None when descriptor 1 was closed (``>&-``): print() would
+        # drop every result without a word, and sys.stdout.write() raise AttributeError.
+        print(
+            "fastpuzzle: error: standard output is closed, so there is nowhere to print to; "
+            "redirect it (e.g. >/dev/null)" + (" or give --out" if args.command == "batch" else ""),
+            file=sys.stderr,
+        )
+        return 2
     try:
         return int(args.run(args))
     except (FastPuzzleError, ValueError, OSError, ImportError) as error:
@@ -603,6 +632,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("fastpuzzle: interrupted", file=sys.stderr)
         return 130
+
+
+def _prints_results(args: argparse.Namespace) -> bool:
+    # Every command prints what it made on stdout, but for a batch written to --out (its line of
+    # totals goes to stderr).
+    return not (args.command == "batch" and args.out is not None)
 
 
 def _closed_pipe() -> int:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BatchFileError",
+    "BatchInUseError",
     "BoardTooLargeError",
     "DepthLimitError",
     "FastPuzzleError",
@@ -124,10 +125,22 @@ class BatchFileError(FastPuzzleError, ValueError):
     """A file under :func:`~fastpuzzle.solve_many`'s ``out=`` directory cannot be used.
 
     Raised when resuming into a directory whose manifest or chunks were written for another
-    batch, or whose manifest is damaged, and when a chunk file changed after it was written. The
-    file is named in the message and kept in the ``path`` attribute.
+    batch, or whose manifest is damaged or not a regular file; when a directory is where a chunk
+    or check file goes; and when a chunk file changed after it was written. The file is named in
+    the message and kept in the ``path`` attribute.
     """
 
     def __init__(self, path: str | os.PathLike[str], message: str) -> None:
         self.path = Path(path)
         super().__init__(f"{self.path}: {message}")
+
+
+class BatchInUseError(BatchFileError):
+    """Another batch (another process, or another thread of this one) is writing into the same
+    :func:`~fastpuzzle.solve_many` ``out=`` directory; ``path`` is the directory.
+
+    Two batches writing one directory would overwrite each other's chunks. The directory's lock
+    file is held while a batch writes there, and released when it ends, however it ends (the
+    system releases it when the process dies, even by ``kill -9``): try again then, or choose
+    another ``out=``.
+    """

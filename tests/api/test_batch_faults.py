@@ -546,3 +546,273 @@ def test_resume_survives_interruptions_and_damage(no_fsync):
 def test_resume_survives_interruptions_and_damage_at_length(no_fsync):
     machine = settings(max_examples=400, stateful_step_count=30, deadline=None)(ResumeMachine)
     run_state_machine_as_test(machine)
+
+
+# -- things other than regular files under out= ---------------------------------------------
+
+
+@pytest.fixture
+def fifo_watchdog(tmp_path):
+    """From 5 s on, opens every FIFO under ``tmp_path`` for writing and closes it, twice a second,
+    so that a reader blocked on one gets an end of file instead of hanging the test run; yields
+    the list of the FIFOs it had to unblock (a reader that never blocks leaves it empty)."""
+    import os
+    import stat
+    import threading
+
+    unblocked: list[str] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        if done.wait(5.0):
+            return
+        while not done.wait(0.5):
+            unblock()
+
+    def unblock() -> None:
+        for path in tmp_path.rglob("*"):
+            if stat.S_ISFIFO(path.lstat().st_mode):
+                try:
+                    os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                except OSError:  # ENXIO: nobody reading it
+                    continue
+                unblocked.append(path.name)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    yield unblocked
+    done.set()
+    thread.join()
+
+
+def _solved_once(tmp_path):
+    out = tmp_path / "run"
+    fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_manifest_that_is_no_file_is_refused_without_hanging(tmp_path, fifo_watchdog, kind):
+    # Before: a FIFO blocked the resume forever; a directory gave "[Errno 21] Is a directory".
+    import os
+
+    out = _solved_once(tmp_path)
+    manifest = out / "manifest.json"
+    manifest.unlink()
+    os.mkfifo(manifest) if kind == "fifo" else manifest.mkdir()
+    with pytest.raises(fp.BatchFileError, match="not a regular file") as caught:
+        fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+    assert fifo_watchdog == []
+    assert caught.value.path == manifest
+    assert ("a FIFO" if kind == "fifo" else "a directory") in str(caught.value)
+
+
+@pytest.mark.parametrize("manifest", [True, False])
+@pytest.mark.parametrize("which", ["chunk", "check"])
+def test_a_fifo_at_a_chunk_or_check_file_is_solved_again(
+    tmp_path, monkeypatch, fifo_watchdog, which, manifest
+):
+    # Before: the resume blocked on the FIFO forever (without a manifest, every check file is
+    # read first, to refuse another batch's).
+    import os
+    import stat
+
+    out = _solved_once(tmp_path)
+    path = out / "part-000002.csv" if which == "chunk" else out / "checks" / "part-000002.json"
+    path.unlink()
+    os.mkfifo(path)
+    if not manifest:
+        (out / "manifest.json").unlink()
+    resolved = _resolved_chunks(monkeypatch)
+    again = fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+    assert fifo_watchdog == []
+    assert resolved == [20]
+    assert (again.lengths == _truth(A)).all()
+    assert stat.S_ISREG(path.stat().st_mode)
+
+
+@pytest.mark.parametrize(
+    ("name", "match"),
+    [
+        ("part-000002.csv", "is a directory"),
+        ("part-000003.csv", "is a directory"),
+        ("checks/part-000002.json", "is a directory"),
+        ("checks", "not a directory"),  # a file where the check files' folder goes
+    ],
+)
+def test_a_directory_where_a_file_goes_is_refused_before_solving(
+    tmp_path, monkeypatch, name, match
+):
+    # Before: after solving every chunk, "[Errno 21] Is a directory" (an untyped
+    # IsADirectoryError) on renaming the chunk or its check file into place; a file at checks/
+    # gave a FileExistsError, which the command line reads as an earlier batch's chunks.
+    out = _solved_once(tmp_path)
+    path = out / name
+    if path.is_dir():
+        shutil.rmtree(path)
+        path.write_text("")
+    else:
+        path.unlink()
+        path.mkdir()
+    resolved = _resolved_chunks(monkeypatch)
+    with pytest.raises(fp.BatchFileError, match=match) as caught:
+        fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+    assert resolved == []
+    assert caught.value.path == path
+
+
+def test_the_command_line_refuses_a_fifo_manifest_in_one_line(tmp_path, fifo_watchdog, capsys):
+    # The issue's case: mkdir -p rows.csv.chunks && mkfifo rows.csv.chunks/manifest.json &&
+    # fastpuzzle batch in.txt --out rows.csv --resume blocked for ever.
+    import os
+
+    from fastpuzzle.cli import main
+
+    boards = tmp_path / "in.txt"
+    boards.write_text("".join(fp.random_board((3, 3), rng=s).to_string() + "\n" for s in range(5)))
+    chunks = tmp_path / "rows.csv.chunks"
+    chunks.mkdir()
+    os.mkfifo(chunks / "manifest.json")
+    status = main(["batch", str(boards), "--out", str(tmp_path / "rows.csv"), "--resume"])
+    err = capsys.readouterr().err
+    assert fifo_watchdog == []
+    assert status == 2
+    assert err.count("\n") == 1 and str(chunks / "manifest.json") in err and "FIFO" in err
+
+
+# -- two batches on one out= ------------------------------------------------------------------
+
+_HOLD_LOCK = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.ftruncate(fd, 0)
+os.write(fd, str(os.getpid()).encode())
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+def _holder(lock_file):
+    """A child process holding ``lock_file``'s flock, its process id written there (as a batch
+    writing there does)."""
+    import subprocess
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(lock_file)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stdout.readline() == "held\n"
+    return child
+
+
+def test_a_second_batch_on_one_out_is_refused_until_the_first_is_killed(tmp_path, monkeypatch):
+    import signal
+
+    out = _solved_once(tmp_path)
+    before = _files(out)
+    child = _holder(out / "lock")
+    try:
+        resolved = _resolved_chunks(monkeypatch)
+        with pytest.raises(fp.BatchInUseError, match="another batch is writing here") as caught:
+            fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+        assert isinstance(caught.value, fp.BatchFileError)
+        assert caught.value.path == out and str(out) in str(caught.value)
+        assert f"process {child.pid}" in str(caught.value)
+        assert resolved == [] and _files(out) == before
+    finally:
+        child.send_signal(signal.SIGKILL)  # flock's locks go with the process, even so
+        child.wait()
+    again = fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+    assert (again.lengths == _truth(A)).all()
+
+
+def test_a_thread_of_this_process_is_refused_too(tmp_path):
+    import threading
+
+    from fastpuzzle.batch.store import batch_lock
+
+    out = tmp_path / "run"
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with batch_lock(out):
+            held.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    try:
+        assert held.wait(30)
+        with pytest.raises(fp.BatchInUseError):
+            fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10)
+    finally:
+        release.set()
+        thread.join()
+    # The same thread may take it again inside its own hold (the command line does).
+    with batch_lock(out):
+        result = fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10)
+    assert (result.lengths == _truth(A)).all()
+
+
+_SLOW_BATCH = """
+import sys, time
+from fastpuzzle.batch import run
+from fastpuzzle.cli import main
+real = run.solve_chunk
+def slow(*args):
+    time.sleep(60)
+    return real(*args)
+run.solve_chunk = slow
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_two_command_line_batches_on_one_out(tmp_path, capsys):
+    # Before: the second solved every board beside the first, then removed the folder the first
+    # was writing into (the first then failed on its next chunk).
+    import subprocess
+    import time
+
+    from fastpuzzle.cli import main
+
+    boards = tmp_path / "in.txt"
+    boards.write_text("".join(fp.random_board((3, 3), rng=s).to_string() + "\n" for s in range(5)))
+    args = ["batch", str(boards), "--out", str(tmp_path / "rows.csv"), "--resume"]
+    chunks = tmp_path / "rows.csv.chunks"
+    first = subprocess.Popen([sys.executable, "-c", _SLOW_BATCH, *args])
+    try:
+        deadline = time.monotonic() + 60
+        while not (chunks / "manifest.json").exists():  # written under the lock
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "another batch is writing here" in err
+        assert str(chunks) in err and f"process {first.pid}" in err
+        assert chunks.is_dir() and first.poll() is None
+    finally:
+        first.kill()
+        first.wait()
+
+
+def _chattr(flag: str, paths) -> bool:
+    import subprocess
+
+    # Every path, even after one fails: "-i" must undo every "+i".
+    done = [subprocess.run(["chattr", flag, str(p)], capture_output=True) for p in paths]
+    return all(d.returncode == 0 for d in done)
+
+
+def test_a_finished_batch_in_a_read_only_directory_still_resumes(tmp_path, monkeypatch):
+    # The lock file cannot be written there (nor created, had it gone): a resume that only
+    # reads the chunks back needs no lock, as before there was one.
+    out = _solved_once(tmp_path)
+    frozen = [out / "lock", out / "checks", out]
+    try:
+        if not _chattr("+i", frozen):
+            pytest.skip("chattr +i is not available")
+        resolved = _resolved_chunks(monkeypatch)
+        again = fp.solve_many(A, shape=(3, 3), out=out, chunk_size=10, resume=True)
+        assert resolved == [] and (again.lengths == _truth(A)).all()
+    finally:
+        _chattr("-i", frozen)

@@ -1,6 +1,8 @@
 """The command line: both input layouts of the source documents, output forms, exit codes."""
 
 import json
+import os
+import shlex
 import subprocess
 import sys
 
@@ -377,3 +379,40 @@ def test_every_option_has_help():
         if not isinstance(action, argparse._HelpAction) and not action.help
     ]
     assert missing == [], missing
+
+
+def _with_stdout_closed(args, stdin="", env=None):  # type: ignore[no-untyped-def]
+    # ``>&-`` closes descriptor 1 before Python starts (subprocess.DEVNULL would open it).
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "fastpuzzle", *args])
+    return subprocess.run(
+        ["bash", "-c", f"exec {command} >&-"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "1 2 3/4 5 6/7 _ 8"],  # before: exit 0, having printed nothing
+        ["batch", "-"],  # before: an AttributeError traceback, once every board was solved
+        ["random", "--shape", "3", "3"],
+        ["pdb", "info"],
+    ],
+)
+def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path, args):
+    env = dict(os.environ, FASTPUZZLE_CACHE=str(tmp_path))
+    done = _with_stdout_closed(args, stdin="1 2 3/4 5 6/7 _ 8\n8 6 7/2 5 4/3 _ 1\n", env=env)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("fastpuzzle: error: standard output is closed")
+
+
+def test_batch_into_a_file_needs_no_standard_output(tmp_path):
+    out = tmp_path / "rows.csv"
+    done = _with_stdout_closed(["batch", "-", "--out", str(out)], stdin="1 2 3/4 5 6/7 _ 8\n")
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().count("\n") == 2

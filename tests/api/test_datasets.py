@@ -1,11 +1,13 @@
 """Data sets: vectorised uniform random boards, and boards labelled with exact distances."""
 
+import sys
 from collections import Counter
 
 import numpy as np
 import pytest
 
 import fastpuzzle as fp
+from tests.interrupts import latency_of
 from tests.oracle import distances_3x3, distances_from
 
 
@@ -51,3 +53,79 @@ def test_labelled_without_paths_and_too_big_shapes():
     assert data.states is None and len(data.lengths) == 20
     with pytest.raises(fp.BoardTooLargeError):
         fp.random_boards(3, (5, 5))
+
+
+# -- many boards: in blocks -------------------------------------------------------------------
+
+
+def _one_block(n, shape, seed):
+    """random_boards as it was, all boards in one numpy call: the same boards are expected."""
+    from fastpuzzle._batch_prep import prepare_packed
+
+    generator = np.random.default_rng(seed)
+    cells = shape[0] * shape[1]
+    tiles = np.argsort(generator.random((n, cells)), axis=1)
+    shifts = (4 * np.arange(cells, dtype=np.uint64))[None, :]
+    words = (tiles.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64)
+    rows = np.flatnonzero(~prepare_packed(words, fp.Board.goal(shape)).solvable)
+    one = np.argmax(tiles[rows] == 1, axis=1)
+    two = np.argmax(tiles[rows] == 2, axis=1)
+    tiles[rows, one], tiles[rows, two] = 2, 1
+    return (tiles.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64)
+
+
+@pytest.mark.parametrize("n", [0, 1, 999, 1000, 4321])
+def test_boards_drawn_in_blocks_are_those_of_one_draw(monkeypatch, n):
+    from fastpuzzle import datasets
+
+    monkeypatch.setattr(datasets, "_BLOCK", 1000)
+    assert datasets.random_boards(n, (3, 4), rng=8).tolist() == _one_block(n, (3, 4), 8).tolist()
+
+
+def test_memory_is_a_block_besides_the_boards():
+    # Before: 2.6 kB a board at once on 4x4 (773 MB here; 930 bytes a board on 3x3, 93 GB for
+    # 10**8 boards); now the 8 bytes a board of the result and one block (42 MB).
+    import gc
+    import tracemalloc
+
+    n = 300_000
+    gc.collect()
+    tracemalloc.start()
+    try:
+        boards = fp.random_boards(n, (4, 4), rng=2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(boards) == n
+    assert peak < 8 * n + (64 << 20), peak
+
+
+def test_ctrl_c_is_honoured_between_blocks(monkeypatch):
+    # A Ctrl-C that comes while a block is drawn stops the draw before the next block. Before,
+    # one numpy call drew every board, and the signal waited for it (15.4 s for 10**8 boards).
+    import _thread
+
+    from fastpuzzle import datasets
+
+    seen: list[int] = []
+    real = datasets.prepare_packed
+
+    def interrupted(words, goal):
+        seen.append(len(words))
+        if len(seen) == 1:
+            _thread.interrupt_main()  # as if Ctrl-C came now; Python raises it soon after
+        return real(words, goal)
+
+    monkeypatch.setattr(datasets, "prepare_packed", interrupted)
+    n = 4 * datasets._BLOCK
+    with pytest.raises(KeyboardInterrupt):
+        fp.random_boards(n, (3, 3), rng=1)
+    assert 0 < sum(seen) <= datasets._BLOCK < n, seen
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_hundred_million_boards_promptly():
+    # The issue's case: 15.4 s from Ctrl-C to the prompt, and 93 GB. Now a block (a few ms) at
+    # most; the bound leaves room for a loaded machine.
+    latency = latency_of(0.3, lambda: fp.random_boards(10**8, (4, 4), rng=1), "draw")
+    assert latency < 3.0, latency

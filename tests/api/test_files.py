@@ -64,3 +64,66 @@ def test_writing_results_does_not_import_the_pictures() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "ok"
+
+
+def test_only_regular_files_are_read_and_nothing_blocks(tmp_path: Path) -> None:
+    (tmp_path / "file").write_bytes(b"bytes")
+    os.mkfifo(tmp_path / "fifo")  # with no writer: a plain open() would wait for one forever
+    (tmp_path / "folder").mkdir()
+    assert _files.read_regular(tmp_path / "file") == b"bytes"
+    for name, kind in (("fifo", "a FIFO"), ("folder", "a directory")):
+        with pytest.raises(_files.NotRegularFileError, match=f"not a regular file: {kind}$") as e:
+            _files.read_regular(tmp_path / name)
+        assert e.value.kind == kind and e.value.path == str(tmp_path / name)
+        assert isinstance(e.value, OSError)
+    with pytest.raises(FileNotFoundError):
+        _files.open_regular(tmp_path / "missing")
+
+
+def test_a_lock_file_is_held_once_and_let_go_on_close(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "lock"
+    fd = _files.lock_file(path)
+    assert fd is not None and path.is_file()
+    try:
+        assert _files.lock_file(path) is None  # another open file, even in this process
+    finally:
+        os.close(fd)
+    again = _files.lock_file(path)
+    assert again is not None
+    os.close(again)
+
+
+def test_a_lock_file_removed_before_it_is_locked_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As when the batch that held it removed its folder between this open and this lock: a
+    # lock on the removed file would exclude nobody.
+    path = tmp_path / "run" / "lock"
+    real = _files.try_lock
+    calls: list[int] = []
+
+    def removed_first(fd: int, *, wait: bool = False) -> bool:
+        if not calls:
+            path.unlink()
+            path.parent.rmdir()
+        calls.append(fd)
+        return real(fd, wait=wait)
+
+    monkeypatch.setattr(_files, "try_lock", removed_first)
+    fd = _files.lock_file(path)
+    assert fd is not None and len(calls) == 2
+    try:
+        assert os.fstat(fd).st_ino == path.stat().st_ino
+    finally:
+        os.close(fd)
+
+
+def test_a_locked_writer_holds_its_temporary_file_until_the_rename(tmp_path: Path) -> None:
+    target = tmp_path / "table.bin"
+    with _files.atomic_writer(target, suffix=".tmp", lock=True) as stream:
+        stream.write(b"new")
+        (temporary,) = tmp_path.iterdir()
+        with _files.open_regular(temporary) as other:
+            assert not _files.try_lock(other.fileno())
+    assert target.read_bytes() == b"new"
+    assert os.listdir(tmp_path) == ["table.bin"]

@@ -11,6 +11,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -305,3 +306,129 @@ def test_command_line_refuses_a_zero_shape(
     assert main(["pdb", "build", "auto", "--shape", "0", "0", "--cache-dir", str(tmp_path)]) == 2
     assert "at least 2 rows and 2 columns" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. Temporary files of builds that were killed; a full disk; a damaged file in a read-only cache.
+
+
+_STUCK_WRITER = """
+import os, sys, time
+from fastpuzzle import pdb
+def stuck(fd):  # the tables are written: wait here, as a slow disk would, until killed
+    print("writing", flush=True)
+    time.sleep(120)
+os.fsync = stuck
+pdb.build_pdb({partition!r}, {shape!r}, cache_dir=sys.argv[1], progress=False)
+"""
+
+
+def _stuck_writer(cache: Path) -> subprocess.Popen[str]:
+    """A child process whose build has written its temporary file and waits before renaming it."""
+    code = _STUCK_WRITER.format(partition=PARTITION, shape=SHAPE)
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, str(cache)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stdout.readline() == "writing\n"
+    return child
+
+
+def _temporaries(cache: Path) -> list[Path]:
+    return sorted(cache.glob(".pdb-*.tmp"))
+
+
+def _age(path: Path, seconds: float) -> None:
+    then = time.time() - seconds
+    os.utime(path, (then, then))
+
+
+def test_a_killed_builds_temporary_file_is_listed_then_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: kill -9 during a write left the temporary file (275 MiB for 7-8) for good, and
+    # pdb info did not show it.
+    child = _stuck_writer(tmp_path)
+    child.kill()
+    child.wait()
+    (left,) = _temporaries(tmp_path)
+    assert main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"{left}  {left.stat().st_size:,} bytes  TEMPORARY (left by a build that stopped" in out
+    (entry,) = pdb.pdb_info(tmp_path)
+    assert entry["temporary"] is True and entry["valid"] is False
+    # A build removes it once it is older than any build could leave it unlocked.
+    _age(left, store.STALE_AFTER + 60)
+    pdb.build_pdb("auto", SHAPE, cache_dir=tmp_path, progress=False)
+    assert _temporaries(tmp_path) == []
+
+
+def test_a_running_builds_temporary_file_is_left_to_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    child = _stuck_writer(tmp_path)
+    try:
+        (writing,) = _temporaries(tmp_path)
+        _age(writing, store.STALE_AFTER + 60)  # old, but its writer holds it
+        assert main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
+        assert "TEMPORARY (being written by a running build)" in capsys.readouterr().out
+        pdb.build_pdb("auto", SHAPE, cache_dir=tmp_path, progress=False)
+        assert pdb.clear_cache(tmp_path) == 1  # the table just built, not the one being written
+        assert _temporaries(tmp_path) == [writing]
+    finally:
+        child.kill()
+        child.wait()
+    # A stopped build's file that is not old yet: kept by builds, removed by clear.
+    _age(writing, 0)
+    pdb.build_pdb("auto", SHAPE, cache_dir=tmp_path, progress=False)
+    assert _temporaries(tmp_path) == [writing]
+    assert pdb.clear_cache(tmp_path) == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_is_refused_before_building(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: found when the file was written, after the whole build (80-130 s for 7-8).
+    import shutil
+
+    real = shutil.disk_usage
+
+    def nearly_full(path: str) -> Any:
+        return real(path)._replace(free=5 << 20)  # 6-6-3 takes 16 MiB
+
+    monkeypatch.setattr(shutil, "disk_usage", nearly_full)
+    _refused_before_building(
+        re.escape(f"needs 16.0 MiB free in {tmp_path}, which has 5.0 MiB"), cache_dir=tmp_path
+    )
+    with pytest.raises(pdb.NotEnoughSpaceError) as caught:
+        pdb.build_pdb("6-6-3", cache_dir=tmp_path, progress=False)
+    assert caught.value.free == 5 << 20 and caught.value.needed > 16 << 20
+    assert caught.value.directory == tmp_path
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_damaged_file_in_a_read_only_cache_is_named_as_damaged(tmp_path: Path) -> None:
+    # Before: only "cannot write into the pattern-database cache directory", as if nothing were
+    # there; the file that failed its checks was not mentioned.
+    cache = tmp_path / "cache"
+    path = pdb.build_pdb("auto", SHAPE, cache_dir=cache, progress=False)  # what "pdb" takes
+    os.truncate(path, path.stat().st_size - 1)
+    immutable = subprocess.run(["chattr", "+i", str(cache)], capture_output=True).returncode == 0
+    if not immutable:
+        if os.geteuid() == 0:
+            pytest.skip("chattr +i is not available, and root ignores permission bits")
+        cache.chmod(0o555)
+    try:
+        for build in (
+            lambda: pdb.build_pdb("auto", SHAPE, cache_dir=cache, progress=False),
+            lambda: pdb.database_for(make_problem(fp.Board.goal(SHAPE)), "pdb", cache),
+        ):
+            with pytest.raises(pdb.PatternDatabaseError) as caught:
+                build()
+            message = str(caught.value)
+            assert f"{path} failed its checks (file length differs" in message
+            assert f"cannot write into the pattern-database cache directory {cache}" in message
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(cache)], check=True)
+        cache.chmod(0o755)

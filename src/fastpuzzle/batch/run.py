@@ -8,6 +8,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from fastpuzzle.batch.result import (
     MemoryRows,
     PackedChunk,
 )
-from fastpuzzle.batch.store import ChunkStore, OutFormat
+from fastpuzzle.batch.store import ChunkStore, OutFormat, batch_lock
 from fastpuzzle.board import Board, BoardLike, Shape
 from fastpuzzle.errors import InvalidBoardError
 from fastpuzzle.limits import Limits, as_limits
@@ -177,8 +178,10 @@ def solve_many(
         holds this batch's rows for the same boards and its bytes are as written; any other
         chunk (missing, truncated, edited, copied from another chunk) is solved again.
         The manifest may be missing (it is written again); a manifest or chunk of another batch
-        (other boards or options) or a damaged manifest raises :class:`~fastpuzzle.BatchFileError`
-        naming the file, and the directory is left as it was.
+        (other boards or options), a damaged manifest or one that is not a regular file, or a
+        directory where a chunk or check file goes raises :class:`~fastpuzzle.BatchFileError`
+        naming the file, before anything is solved, and the directory is left as it was. Only
+        regular files are read: a FIFO never blocks a resume.
     optimal : bool
         ``False``: fast solutions not guaranteed shortest, as ``solve(..., optimal=False)``.
 
@@ -194,6 +197,9 @@ def solve_many(
     BatchFileError
         Resuming into a directory that cannot be trusted (see ``resume``), or a chunk file
         changed before the result read it back.
+    BatchInUseError
+        Another batch (another process, or another thread) is writing into ``out``: each batch
+        holds the directory's lock file from its first look at it to its last chunk.
     """
     as_limits(limits)  # a wrong ``limits`` fails here, not in every worker
     _check_names(algorithm, heuristic, optimal)  # so do wrong names: not one error row per board
@@ -207,58 +213,75 @@ def solve_many(
         raise ValueError(f"expected chunk_size >= 1, got {chunk_size}")
 
     default_chunk = _default_chunk_size(total, walks_exact_table(rows, spec))
-    store: ChunkStore | None = None
-    if out is not None:
+    run = _Run(rows, spec, workers, client, progress)
+    if out is None:
+        return run.solve(None, chunk_size or default_chunk, resume=False)
+    # No other batch writes into out= from this one's first look at it to its last chunk.
+    with batch_lock(out):
         store = ChunkStore(Path(out), out_format, spec)
         store.open(rows, resume, chunk_size, default_chunk)
-        chunk_size = store.chunk_size
-    elif chunk_size is None:
-        chunk_size = default_chunk
-    # Without out=, the rows are kept here; with it, only in the chunk files.
-    memory = MemoryRows(total, chunk_size) if store is None else None
-    starts = list(range(0, total, chunk_size))
+        return run.solve(store, store.chunk_size, resume)
 
-    def chunk_rows(number: int) -> Sequence[Any]:
-        start = starts[number]
-        return rows[start : start + chunk_size]
 
-    def save(number: int, result: ChunkResult) -> int:
-        # Runs on the pool's threads (the Dask client's thread for Dask): writing and packing
-        # a chunk overlaps with solving the next ones. Returns the chunk's row count.
-        if store is not None:
-            store.put(number, result, chunk_rows(number))
-        else:
-            assert memory is not None
-            size = len(chunk_rows(number))
-            memory.put(number, PackedChunk.from_columns(starts[number], size, result))
-        return len(result.index)
+@dataclass(frozen=True)
+class _Run:
+    """What :func:`solve_many` solves, and where: its rows, their spec, threads or a cluster."""
 
-    def solve_and_save(number: int) -> int:
-        # solve_chunk is looked up at each call: tests replace it in this module.
-        return save(number, solve_chunk(starts[number], chunk_rows(number), spec))
+    rows: Sequence[Any]
+    spec: BatchSpec
+    workers: int | None
+    client: Any
+    progress: ProgressArg
 
-    tracker = _Progress(total, progress)
-    try:
-        todo: list[int] = []
-        for number in range(len(starts)):
-            if store is not None and resume and store.reusable(number, chunk_rows(number)):
-                tracker.advance(len(chunk_rows(number)))
+    def solve(self, store: ChunkStore | None, chunk_size: int, resume: bool) -> BatchResult:
+        """Solve the rows in chunks of ``chunk_size``, into ``store`` (reusing its chunks when
+        ``resume``) or, without one, into memory."""
+        rows, spec, total = self.rows, self.spec, len(self.rows)
+        # Without out=, the rows are kept here; with it, only in the chunk files.
+        memory = MemoryRows(total, chunk_size) if store is None else None
+        starts = list(range(0, total, chunk_size))
+
+        def chunk_rows(number: int) -> Sequence[Any]:
+            start = starts[number]
+            return rows[start : start + chunk_size]
+
+        def save(number: int, result: ChunkResult) -> int:
+            # Runs on the pool's threads (the Dask client's thread for Dask): writing and
+            # packing a chunk overlaps with solving the next ones. Returns its row count.
+            if store is not None:
+                store.put(number, result, chunk_rows(number))
             else:
-                todo.append(number)
-        if store is not None:
-            store.start()
-        if client is not None:
-            _run_dask(client, todo, starts, chunk_rows, spec, save, tracker.advance)
-        else:
-            pool_size = workers or _default_workers()
-            _run_threads(pool_size, todo, solve_and_save, tracker.advance)
-    finally:
-        tracker.close()
-    boards = BoardTexts(rows, spec)
-    if memory is not None:
-        return BatchResult.over(memory).with_boards(boards)
-    assert store is not None
-    return BatchResult.over(store).with_boards(boards)
+                assert memory is not None
+                size = len(chunk_rows(number))
+                memory.put(number, PackedChunk.from_columns(starts[number], size, result))
+            return len(result.index)
+
+        def solve_and_save(number: int) -> int:
+            # solve_chunk is looked up at each call: tests replace it in this module.
+            return save(number, solve_chunk(starts[number], chunk_rows(number), spec))
+
+        tracker = _Progress(total, self.progress)
+        try:
+            todo: list[int] = []
+            for number in range(len(starts)):
+                if store is not None and resume and store.reusable(number, chunk_rows(number)):
+                    tracker.advance(len(chunk_rows(number)))
+                else:
+                    todo.append(number)
+            if store is not None:
+                store.start()
+            if self.client is not None:
+                _run_dask(self.client, todo, starts, chunk_rows, spec, save, tracker.advance)
+            else:
+                pool_size = self.workers or _default_workers()
+                _run_threads(pool_size, todo, solve_and_save, tracker.advance)
+        finally:
+            tracker.close()
+        boards = BoardTexts(rows, spec)
+        if memory is not None:
+            return BatchResult.over(memory).with_boards(boards)
+        assert store is not None
+        return BatchResult.over(store).with_boards(boards)
 
 
 def _run_threads(

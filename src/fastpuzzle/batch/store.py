@@ -8,6 +8,11 @@ The layout of ``out=DIR``:
     shape, goal, algorithm, heuristic, limits, ``optimal``, the file format) and its chunk size.
 ``part-NNNNNN.{csv,jsonl,parquet}``
     The rows of chunk ``NNNNNN`` (``chunk_size`` rows from row ``NNNNNN * chunk_size``).
+``lock``
+    Locked (``flock``) while a batch writes here, and holding its process id: a second batch on
+    the same directory is refused with :class:`~fastpuzzle.errors.BatchInUseError` instead of
+    overwriting the first's chunks. The system drops the lock when the process ends, however it
+    ends.
 ``checks/part-NNNNNN.json``
     What that file holds: the batch's fingerprint, the chunk's number, first row and row count, a
     SHA-256 of the chunk's boards and a SHA-256 of the chunk file's bytes. It is written after
@@ -18,28 +23,39 @@ hash the same now, and the chunk file's bytes hash to what the check file says; 
 is solved again and rewritten. A directory that holds another batch (its manifest's fingerprint,
 or a check file's, differs) or a damaged manifest is refused with
 :class:`~fastpuzzle.errors.BatchFileError`, never overwritten.
+
+Only regular files are read (:func:`~fastpuzzle._files.read_regular`): a FIFO under a file's name
+would block the resume for ever. A manifest that is no regular file is refused like a damaged
+one; a chunk or check file that is none is solved again and replaced. A directory where a chunk
+or check file is to be written cannot be replaced by a rename: it is refused when the store
+opens, before anything is solved.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
 import hashlib
 import io
 import json
-from collections.abc import Sequence
+import os
+import re
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from fastpuzzle._files import atomic_writer, write_text_atomically
+from fastpuzzle._files import atomic_writer, lock_file, read_regular, write_text_atomically
 from fastpuzzle.batch.chunk import BatchSpec
 from fastpuzzle.batch.result import COLUMNS, ChunkResult, Numbers, PackedChunk
 from fastpuzzle.board import Board, Shape
-from fastpuzzle.errors import BatchFileError
+from fastpuzzle.errors import BatchFileError, BatchInUseError
 
-__all__ = ["ChunkStore", "OutFormat", "boards_digest"]
+__all__ = ["ChunkStore", "OutFormat", "batch_lock", "boards_digest"]
 
 OutFormat = Literal["csv", "jsonl", "parquet"]
 
@@ -47,6 +63,7 @@ OutFormat = Literal["csv", "jsonl", "parquet"]
 LAYOUT = 2
 MANIFEST = "manifest.json"
 CHECKS = "checks"
+LOCK = "lock"
 
 # Rows hashed per numpy block: arrays are hashed without copying more than this many rows.
 _BLOCK = 1 << 16
@@ -83,12 +100,95 @@ def boards_digest(rows: Sequence[Any], shape: Shape | None) -> str:
     return hasher.hexdigest()
 
 
-def _read_json(path: Path) -> Any:
-    """The JSON in ``path``, or None when it is missing or not JSON."""
+# The lock files this process holds, by path: [descriptor, owning thread, depth]. The thread
+# that holds one may take it again (the command line holds it around solve_many, which takes it
+# too); any other thread is refused like another process.
+_HELD: dict[str, list[int]] = {}
+_HELD_GUARD = threading.Lock()
+
+
+@contextlib.contextmanager
+def batch_lock(directory: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold the lock of the batch directory ``directory`` (created if missing) while the block
+    runs: no other batch writes there meanwhile.
+
+    Parameters
+    ----------
+    directory : path
+        A :func:`~fastpuzzle.solve_many` ``out=`` directory.
+
+    Raises
+    ------
+    BatchInUseError
+        Another process, or another thread of this one, holds it.
+    """
+    key = os.path.realpath(Path(directory) / LOCK)
+    me = threading.get_ident()
+    with _HELD_GUARD:
+        held = _HELD.get(key)
+        if held is not None and held[1] == me:
+            held[2] += 1
+        else:
+            _HELD[key] = [_take_lock(Path(directory), key), me, 1]
     try:
-        return json.loads(path.read_bytes())
+        yield
+    finally:
+        with _HELD_GUARD:
+            held = _HELD[key]
+            held[2] -= 1
+            if held[2] == 0:
+                del _HELD[key]
+                if held[0] >= 0:
+                    os.close(held[0])
+
+
+def _take_lock(directory: Path, path: str) -> int:
+    """The descriptor holding the lock file ``path``, which then names this process; -1 where
+    this process can neither write nor create it."""
+    try:
+        fd = lock_file(path)
+    except OSError as error:
+        if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        # A directory this process cannot write to: it can only read back the chunks there (a
+        # chunk it would solve fails to be written, as it did before there was a lock).
+        return -1
+    if fd is None:
+        raise BatchInUseError(
+            directory,
+            f"another batch is writing here{_holder(path)}; wait for it to end, or choose "
+            "another out=",
+        )
+    with contextlib.suppress(OSError):  # open read-only: the holder is only a hint
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _holder(path: str) -> str:
+    # Who holds the lock, as its holder wrote it (only a hint: it is read without the lock).
+    try:
+        pid = int(read_regular(path).decode("ascii").strip())
+    except (OSError, ValueError):
+        return ""
+    return f" (process {pid})"
+
+
+def _read_json(path: Path) -> Any:
+    """The JSON in ``path``, or None when it is missing, not a regular file or not JSON."""
+    try:
+        return json.loads(read_regular(path))
     except (OSError, ValueError):
         return None
+
+
+def _directories_in(folder: Path) -> list[str]:
+    """Names of the directories (not links to them) in ``folder``; none if it is missing."""
+    try:
+        with os.scandir(folder) as entries:
+            return [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 class ChunkStore:
@@ -132,8 +232,10 @@ class ChunkStore:
         FileExistsError
             The directory holds results and ``resume`` is False.
         BatchFileError
-            Resuming, and the manifest is damaged or written for another batch (or another chunk
-            size than ``chunk_size``), or a check file names another batch.
+            Resuming, and the manifest is damaged, not a regular file or written for another
+            batch (or another chunk size than ``chunk_size``), or a check file names another
+            batch; or a directory is where a chunk or check file goes (or a file where the
+            check files' directory goes).
         """
         self.total = len(rows)
         options = {**asdict(self.spec), "rows": self.total, "format": self.fmt}
@@ -171,6 +273,7 @@ class ChunkStore:
             chunk_size = chunk_size or default_chunk_size
         self.chunk_size = chunk_size
         count = -(-self.total // chunk_size)
+        self._refuse_directories(count)
         self._sums = np.zeros((count, 32), dtype=np.uint8)
         self._boards = np.zeros((count, 32), dtype=np.uint8)
         self._known = np.zeros(count, dtype=bool)
@@ -178,7 +281,7 @@ class ChunkStore:
     def _read_manifest(self, path: Path) -> int:
         """The chunk size of the manifest at ``path``, which must be this batch's."""
         try:
-            found = json.loads(path.read_bytes())
+            found = json.loads(read_regular(path))
         except (OSError, ValueError) as error:
             raise BatchFileError(
                 path,
@@ -208,6 +311,26 @@ class ChunkStore:
 
     def _holds_chunks(self) -> bool:
         return any(self.directory.glob("part-*")) or any((self.directory / CHECKS).glob("*"))
+
+    def _refuse_directories(self, count: int) -> None:
+        """Refuse a directory at a name this batch writes a file to (of its ``count`` chunks),
+        or anything but a directory at ``checks``: found before solving, not by the rename that
+        puts the first chunk there."""
+        checks = self.directory / CHECKS
+        if checks.exists() and not checks.is_dir():
+            raise BatchFileError(
+                checks,
+                "not a directory, and the check files go there; remove it or choose another out=",
+            )
+        for folder, ending in ((self.directory, self.fmt), (checks, "json")):
+            for name in _directories_in(folder):
+                number = re.fullmatch(rf"part-(\d{{6}})\.{ending}", name)
+                if number and int(number.group(1)) < count:
+                    raise BatchFileError(
+                        folder / name,
+                        "is a directory where this batch writes a file; remove it or choose "
+                        "another out=",
+                    )
 
     def _refuse_foreign(self, check: Path, meta: Any) -> None:
         batch = meta.get("batch") if isinstance(meta, dict) else None
@@ -264,8 +387,8 @@ class ChunkStore:
         if any(meta.get(key) != value for key, value in expected.items()):
             return False
         try:
-            digest = hashlib.sha256(path.read_bytes())
-        except OSError:
+            digest = hashlib.sha256(read_regular(path))
+        except OSError:  # a FIFO or a directory too: solved again, and replaced
             return False
         if digest.hexdigest() != meta.get("sha256"):
             return False
@@ -333,7 +456,7 @@ class ChunkStore:
         if not self._known[chunk]:
             raise BatchFileError(path, "this chunk was never written")
         try:
-            body = path.read_bytes()
+            body = read_regular(path)
         except OSError as error:
             raise BatchFileError(path, f"cannot read the chunk file: {error}") from None
         digest = hashlib.sha256(body)

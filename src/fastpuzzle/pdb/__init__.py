@@ -32,7 +32,12 @@ file and its checks), :mod:`~fastpuzzle.pdb.store` (the cache: building, loading
 
 # ``X as X``: outside __all__, but re-exported for the solvers, tests and benchmarks that use
 # them as ``pdb.X``.
-from fastpuzzle.pdb.database import BuildTimeLimitError, Database, PatternDatabaseError
+from fastpuzzle.pdb.database import (
+    BuildTimeLimitError,
+    Database,
+    NotEnoughSpaceError,
+    PatternDatabaseError,
+)
 from fastpuzzle.pdb.fileformat import FORMAT_VERSION
 from fastpuzzle.pdb.partitions import MAX_PDB_CELLS as MAX_PDB_CELLS
 from fastpuzzle.pdb.partitions import NAMED as NAMED
@@ -74,6 +79,7 @@ __all__ = [
     "PARTITIONS_5X5",
     "BuildTimeLimitError",
     "Database",
+    "NotEnoughSpaceError",
     "PatternDatabaseError",
     "WalkingSide",
     "WalkingTables",

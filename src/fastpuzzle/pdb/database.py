@@ -10,11 +10,31 @@ from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle.errors import FastPuzzleError, TimeLimitError
 from fastpuzzle.results import SearchStats
 
-__all__ = ["BuildTimeLimitError", "Database", "PatternDatabaseError"]
+__all__ = ["BuildTimeLimitError", "Database", "NotEnoughSpaceError", "PatternDatabaseError"]
 
 
 class PatternDatabaseError(FastPuzzleError):
     """A pattern database is missing or cannot be built (the message says why, and where)."""
+
+
+class NotEnoughSpaceError(PatternDatabaseError):
+    """The cache directory's file system has less free space than a database's file takes;
+    found before the build starts. ``needed`` and ``free`` are bytes, ``directory`` the cache
+    directory."""
+
+    def __init__(self, directory: Path, needed: int, free: int) -> None:
+        self.directory = directory
+        self.needed = needed
+        self.free = free
+        super().__init__(
+            f"not enough disk space for this pattern database: it needs {_mib(needed)} free in "
+            f"{directory}, which has {_mib(free)}; free some space there, or set "
+            "FASTPUZZLE_CACHE (or cache_dir) to a directory with room"
+        )
+
+
+def _mib(count: int) -> str:
+    return f"{count / (1 << 20):.1f} MiB"
 
 
 class BuildTimeLimitError(PatternDatabaseError, TimeLimitError):

@@ -12,7 +12,6 @@ import hashlib
 import io
 import json
 import os
-import stat
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle._core import _pdb
-from fastpuzzle._files import atomic_writer
+from fastpuzzle._files import NotRegularFileError, atomic_writer, open_regular
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.partitions import _is_sparse, _reflection, _tile_of
 
@@ -106,8 +105,9 @@ def _write(
             break
         payload_offset = needed
     path.parent.mkdir(parents=True, exist_ok=True)
-    # The ".tmp" ending lets clear_cache find temporary files that a killed build left behind.
-    with atomic_writer(path, suffix=".tmp") as out:
+    # The ".tmp" ending lets the cache find temporary files that a killed build left behind, and
+    # the lock, held until the rename, tells them from those of a build still writing.
+    with atomic_writer(path, suffix=".tmp", lock=True) as out:
         out.write(_MAGIC)
         out.write(len(encoded).to_bytes(4, "little"))
         out.write(encoded)
@@ -133,37 +133,14 @@ def _identity(status: os.stat_result) -> Identity:
     return (status.st_ino, status.st_size, status.st_mtime_ns)
 
 
-def _kind(mode: int) -> str:
-    for test, kind in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ):
-        if test(mode):
-            return kind
-    return "not a regular file"
-
-
 def _open_regular(path: Path) -> io.FileIO:
-    """``path`` open for reading if it is a regular file, else _Invalid; never blocks.
-
-    O_NONBLOCK makes opening a FIFO return at once instead of waiting for a writer; fstat on the
-    open descriptor then tells what was opened (no race with a rename in between).
-    """
+    """``path`` open for reading if it is a regular file, else _Invalid; never blocks."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        return open_regular(path)
+    except NotRegularFileError as error:
+        raise _Invalid(str(error)) from None
     except OSError as error:
         raise _Invalid(f"cannot open it: {error.strerror}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise _Invalid(f"not a regular file: {_kind(mode)}")
-        return io.FileIO(fd, "rb", closefd=True)
-    except BaseException:
-        os.close(fd)
-        raise
 
 
 def _read_into(f: io.FileIO, buffer: memoryview) -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePath
 from typing import Any, NoReturn
@@ -18,10 +20,17 @@ from typing import Any, NoReturn
 import numpy as np
 
 from fastpuzzle._core import _pdb
+from fastpuzzle._files import open_regular, try_lock
 from fastpuzzle._progress import Meter, fit_line, on_terminal
 from fastpuzzle.errors import FastPuzzleError
-from fastpuzzle.pdb.database import BuildTimeLimitError, Database, PatternDatabaseError
+from fastpuzzle.pdb.database import (
+    BuildTimeLimitError,
+    Database,
+    NotEnoughSpaceError,
+    PatternDatabaseError,
+)
 from fastpuzzle.pdb.fileformat import (
+    _ALIGN,
     _MAGIC,
     FORMAT_VERSION,
     Identity,
@@ -280,9 +289,10 @@ _BUILD_LOCK = threading.Lock()
 # from: a file replaced, rewritten or deleted since is checked again. The tables are a copy in
 # memory, so searches still using an older one are unaffected by any change to the file.
 _LOADED: dict[str, tuple[Database, Identity]] = {}
-# Files that failed a check, by the identity they had: not read again until they change (a
-# damaged 7-8b would otherwise be read, 275 MiB, by every large search).
-_REJECTED: dict[str, Identity] = {}
+# Files that failed a check, by the identity they had, with the check they failed: not read
+# again until they change (a damaged 7-8b would otherwise be read, 275 MiB, by every large
+# search), and named when a build cannot replace them.
+_REJECTED: dict[str, tuple[Identity, str]] = {}
 
 
 def load_pdb(
@@ -308,12 +318,13 @@ def load_pdb(
         if loaded is not None and loaded[1] == _identity(status):
             return loaded[0]
         _LOADED.pop(file, None)
-        if _REJECTED.get(file) == _identity(status):
+        rejected = _REJECTED.get(file)
+        if rejected is not None and rejected[0] == _identity(status):
             return None
         try:
             database, identity = _read_valid(Path(file), shape, blank, name, cells)
-        except _Invalid:
-            _REJECTED[file] = _identity(status)
+        except _Invalid as error:
+            _REJECTED[file] = (_identity(status), str(error))
             return None
         _REJECTED.pop(file, None)
         assert database is not None
@@ -351,6 +362,95 @@ def _cache_problem(directory: Path, path: Path) -> str | None:
         # A rename cannot replace a directory; anything else there is replaced by the build.
         return f"{path} is a directory, not a pattern-database file; remove it to build there"
     return None
+
+
+def _failed_checks(path: Path) -> str:
+    """``"PATH failed its checks (why), and "`` when the file at ``path`` is one load_pdb
+    refused as it is now, else ``""``: what a build that cannot write must not leave unsaid."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return ""
+    rejected = _REJECTED.get(str(path))
+    if rejected is None or rejected[0] != _identity(status):
+        return ""
+    return f"{path} failed its checks ({rejected[1]}) and cannot be rebuilt: "
+
+
+def _smallest_file(shape: tuple[int, int], cells: tuple[tuple[int, ...], ...]) -> int:
+    """Bytes the file of these groups takes, known before building: its tables at two entries
+    a byte (every named partition packs so; a table whose values do not fit in four bits takes
+    a byte an entry, which only the write can find out) and 4 kB for its header."""
+    n = shape[0] * shape[1]
+    tables = sum(_pdb.table_length(n, len(g), _is_sparse(len(g), n), True) for g in cells)
+    return tables + 64 * _ALIGN
+
+
+def _check_space(directory: Path, needed: int) -> None:
+    """Refuse a build whose file would not fit, before it starts (7-8 builds for 80-130 s)."""
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError:
+        return  # cannot tell: writing the file will say
+    if free < needed:
+        raise NotEnoughSpaceError(directory, needed, free)
+
+
+#: Seconds after which a build removes a temporary file of the cache that no build holds.
+#:
+#: A build writes its file under a temporary name (``.pdb-*.tmp``) and holds that file's lock
+#: (``flock``) from creating it to renaming it into place; the system drops the lock when the
+#: process dies, ``kill -9`` included, so an unlocked temporary file is a stopped build's. The
+#: lock is chosen over the writer's process id in the name: ids are reused, and a cache shared
+#: between containers or machines sees others' ids. The age covers the instant between
+#: creating the file and locking it, and builds of older versions, which write without the
+#: lock (their file's time changes with every write until its rename).
+STALE_AFTER = 300.0
+
+
+@dataclass(frozen=True)
+class _Temporary:
+    """A temporary file of the cache: whether a running build holds it, seconds since it was
+    last written, and its bytes."""
+
+    held: bool
+    age: float
+    size: int
+
+    def describe(self) -> str:
+        if self.held:
+            return "being written by a running build"
+        return (
+            "left by a build that stopped; `fastpuzzle pdb clear` removes it, and so does the "
+            f"next build once it is {STALE_AFTER / 60:.0f} minutes old"
+        )
+
+
+def _temporary(path: Path) -> _Temporary | None:
+    """What the temporary file ``path`` is, or None when it is gone or not a regular file."""
+    try:
+        with open_regular(path) as stream:
+            held = not try_lock(stream.fileno())  # let go at once, by the close
+            status = os.fstat(stream.fileno())
+    except OSError:
+        return None
+    return _Temporary(held, time.time() - status.st_mtime, status.st_size)
+
+
+def _temporaries(directory: Path) -> list[Path]:
+    return sorted(directory.glob(".pdb-*.tmp")) if directory.is_dir() else []
+
+
+def _remove_stale_temporaries(directory: Path) -> None:
+    """Remove the temporary files of stopped builds (see :data:`STALE_AFTER`): up to 275 MiB
+    each, which nothing else would remove."""
+    for path in _temporaries(directory):
+        found = _temporary(path)
+        if found is not None and not found.held and found.age >= STALE_AFTER:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError:
+                continue  # the build itself says what keeps it from writing here
 
 
 def build_pdb(
@@ -397,7 +497,10 @@ def build_pdb(
     ------
     PatternDatabaseError
         If the arguments are not valid, or the cache directory cannot take the file (checked
-        before building).
+        before building; a file there that failed its checks is named).
+    NotEnoughSpaceError
+        If the cache's file system has less free space than the file takes (checked before
+        building, once the temporary files of stopped builds are removed).
     BuildTimeLimitError
         If ``deadline`` passed first (nothing is written).
     """
@@ -412,7 +515,9 @@ def build_pdb(
     _past(deadline, started, f"pattern database {label}", hint)
     problem = _cache_problem(path.parent, path)
     if problem is not None:
-        raise PatternDatabaseError(problem)
+        raise PatternDatabaseError(_failed_checks(path) + problem)
+    _remove_stale_temporaries(path.parent)
+    _check_space(path.parent, _smallest_file(shape, cells))
     report: Progress | None
     if progress is True:
         report = _stderr_progress
@@ -476,7 +581,9 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
     """One entry per cache file: path, bytes, partition, and whether it passes every check.
 
     Never blocks: anything but a regular file under a database's name (a FIFO, a directory) is
-    listed as not valid, with what it is.
+    listed as not valid, with what it is. Temporary files of builds (``.pdb-*.tmp``) come last,
+    with ``temporary`` True and, as ``problem``, whether a running build is writing it or a
+    stopped one left it (see :data:`STALE_AFTER`).
     """
     directory = pdb_cache_dir(cache_dir)
     out = []
@@ -499,14 +606,31 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
         except (_Invalid, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
             entry["problem"] = str(error)
         out.append(entry)
+    for path in _temporaries(directory):
+        found = _temporary(path)
+        if found is None and not path.exists():
+            continue  # renamed into place, or removed, since the listing
+        entry = {"path": str(path), "bytes": 0, "valid": False, "temporary": True}
+        if found is None:
+            entry["problem"] = "not a regular file"
+        else:
+            entry.update(bytes=found.size, problem=found.describe())
+        out.append(entry)
     return out
 
 
+def _held(path: Path) -> bool:
+    # Whether path is a temporary file that a running build holds.
+    found = _temporary(path) if path.name.endswith(".tmp") else None
+    return found is not None and found.held
+
+
 def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
-    """Delete every pattern-database file (and leftover temporary file); returns how many.
+    """Delete every pattern-database file (and temporary file left by a stopped build); returns
+    how many.
 
     A directory under a database's name is left alone (:func:`pdb_info` lists it, and a build
-    there says to remove it).
+    there says to remove it), and so is the temporary file of a build still writing it.
 
     Raises
     ------
@@ -517,10 +641,11 @@ def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
     count = 0
     try:
         if directory.is_dir():
-            for path in list(directory.glob("pdb-*.fpdb")) + list(directory.glob(".pdb-*.tmp")):
-                if not stat.S_ISDIR(os.lstat(path).st_mode):
-                    path.unlink(missing_ok=True)
-                    count += 1
+            for path in list(directory.glob("pdb-*.fpdb")) + _temporaries(directory):
+                if stat.S_ISDIR(os.lstat(path).st_mode) or _held(path):
+                    continue
+                path.unlink(missing_ok=True)
+                count += 1
     except OSError as error:
         raise PatternDatabaseError(
             f"cannot clear the pattern-database cache: {error.filename}: {error.strerror}"
