@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -207,6 +208,43 @@ def test_long_4x4_searches_name_the_table_that_would_help(
     late = jobs.progress_view(fp.SearchStats(depth=50, seconds=jobs.HINT_AFTER_SECONDS), hint)
     assert "hint" not in early and late["hint"] == hint and late["depth"] == 50
     assert "hint" not in jobs.progress_view(fp.SearchStats(seconds=60.0), None)
+
+
+# -- the server under load and against misbehaving clients ----------------------------------
+
+
+def _get_page(port: int, timeout: float) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", "/", headers={"Host": f"127.0.0.1:{port}"})
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_200_simultaneous_page_clients_are_all_answered(server: PuzzleServer) -> None:
+    # A listen backlog of 5 dropped about half of them for a minute (SYN retries); the bound
+    # here is generous: each client gets 30 s, and 200 answers take well under a second.
+    clients = 200
+    port = server.server_address[1]
+    barrier = threading.Barrier(clients)
+    statuses: list[int] = []
+
+    def client() -> None:
+        barrier.wait(timeout=30)
+        try:
+            statuses.append(_get_page(port, timeout=30))
+        except OSError:  # not answered in time: counted as such
+            statuses.append(0)
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert statuses.count(200) == clients
 
 
 # -- the page in a real browser ------------------------------------------------------------

@@ -58,6 +58,9 @@ class PuzzleServer(ThreadingHTTPServer):
     """
 
     daemon_threads = True
+    # socketserver listens with a backlog of 5: of 200 page requests at once, about half waited
+    # for the kernel's SYN retries (1, 3, 7, 15 s...). Linux caps this at net.core.somaxconn.
+    request_queue_size = 1024
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         super().__init__((host, port), _Handler)
