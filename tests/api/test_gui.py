@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import select
 import shutil
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -245,6 +248,57 @@ def test_200_simultaneous_page_clients_are_all_answered(server: PuzzleServer) ->
     for thread in threads:
         thread.join(60)
     assert statuses.count(200) == clients
+
+
+@contextlib.contextmanager
+def _serving(**options: Any) -> Iterator[PuzzleServer]:
+    running = PuzzleServer(**options)
+    running.serve_in_thread()
+    try:
+        yield running
+    finally:
+        running.shutdown()
+        running.close()
+
+
+def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> bool:
+    # Whether the server closes the connection within `seconds`, while the client sends
+    # `trickle` one byte every 0.2 s (a slow-loris client) or nothing. A 408 answer before the
+    # close is read and dropped.
+    deadline = time.monotonic() + seconds
+    sent = 0
+    while time.monotonic() < deadline:
+        try:
+            if sent < len(trickle):
+                sock.sendall(trickle[sent : sent + 1])
+                sent += 1
+            readable, _, _ = select.select([sock], [], [], 0.2)
+            if readable and sock.recv(65536) == b"":
+                return True
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",  # connects and says nothing
+        b"GET / HTTP/1.1\r\n",  # then a header a byte at a time
+        b"POST /api/check HTTP/1.1\r\nContent-Length: 1000\r\n\r\n{",  # a short body
+    ],
+)
+def test_a_slow_client_is_closed_after_the_read_timeout(sent: bytes) -> None:
+    # Each such client held a thread (and a descriptor) for as long as it liked. With a read
+    # timeout of 1 s the server closes it within 2 s; the bound here is 20 s.
+    with _serving(read_timeout=1.0) as server:
+        port = server.server_address[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(sent)
+            trickle = b"X-Slow: " + b"a" * 200 if sent.startswith(b"GET") else b""
+            assert _closed_within(sock, 20.0, trickle)
+        # The server still answers others.
+        assert _get_page(port, timeout=30) == 200
 
 
 # -- the page in a real browser ------------------------------------------------------------

@@ -10,14 +10,20 @@ server needs is a few explicit lines:
 - POSTs carry the page's token (in a header, which a cross-origin page cannot set without a
   preflight this server never grants) and a JSON body of at most :data:`MAX_BODY` bytes;
 - only ``/`` and ``/api/...`` exist: nothing reads files through the page;
+- a client has :data:`READ_TIMEOUT` seconds to send each whole request (an idle kept-alive
+  connection included), so a slow or silent client cannot hold a thread for long;
 - every request is checked (:mod:`fastpuzzle.gui.jobs`); errors are JSON with a 4xx status.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import secrets
+import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
@@ -28,10 +34,13 @@ from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.gui import jobs
 from fastpuzzle.gui.jobs import Jobs, RequestError
 
-__all__ = ["MAX_BODY", "PuzzleServer"]
+__all__ = ["MAX_BODY", "READ_TIMEOUT", "PuzzleServer"]
 
 #: The largest request body accepted (a 100x100 board and its goal fit several times over).
 MAX_BODY = 256 * 1024
+#: Seconds a client has to send a whole request (line, headers and body), counted from when the
+#: server starts waiting for it; also the longest wait on one read or write of the socket.
+READ_TIMEOUT = 10.0
 
 _SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -55,6 +64,9 @@ class PuzzleServer(ThreadingHTTPServer):
         Address to listen on (default 127.0.0.1: this machine only).
     port : int
         Port (0: any free one; :attr:`url` says which).
+    read_timeout : float
+        Seconds a client has to send each request (:data:`READ_TIMEOUT`); a connection that
+        takes longer is closed within twice this.
     """
 
     daemon_threads = True
@@ -62,7 +74,12 @@ class PuzzleServer(ThreadingHTTPServer):
     # for the kernel's SYN retries (1, 3, 7, 15 s...). Linux caps this at net.core.somaxconn.
     request_queue_size = 1024
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, host: str = "127.0.0.1", port: int = 0, *, read_timeout: float = READ_TIMEOUT
+    ) -> None:
+        if not read_timeout > 0:
+            raise ValueError(f"expected a positive read_timeout, got {read_timeout!r}")
+        self.read_timeout = read_timeout
         super().__init__((host, port), _Handler)
         self.token = secrets.token_urlsafe(24)
         self.jobs = Jobs()
@@ -88,9 +105,42 @@ class PuzzleServer(ThreadingHTTPServer):
         return thread
 
 
+class _DeadlineReader(io.RawIOBase):
+    # The socket as the handler reads it: no read starts after `deadline`. Each read also waits
+    # at most the socket's timeout, so a request that trickles in (a slow-loris client, or a
+    # body shorter than its Content-Length) ends within deadline + timeout, where a per-read
+    # timeout alone would let a byte every few seconds hold the thread for ever.
+
+    def __init__(self, sock: socket.socket) -> None:
+        super().__init__()
+        self._sock = sock
+        self.deadline = math.inf
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if time.monotonic() >= self.deadline:
+            raise TimeoutError("the request did not arrive in time")
+        return self._sock.recv_into(buffer)
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: PuzzleServer
     protocol_version = "HTTP/1.1"
+    _reader: _DeadlineReader
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.read_timeout)  # every read and every write
+        self.rfile.close()  # the socket's own file, replaced by the deadline reader
+        self._reader = _DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle_one_request(self) -> None:
+        # The deadline covers the wait for the request line too: an idle connection is closed.
+        self._reader.deadline = time.monotonic() + self.server.read_timeout
+        super().handle_one_request()
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the command line prints the address and errors only
@@ -131,7 +181,14 @@ class _Handler(BaseHTTPRequestHandler):
         content_type = self.headers.get("Content-Type", "").split(";")[0].strip()
         if content_type != "application/json":
             raise RequestError("expected Content-Type: application/json", 415)
-        raw = self.rfile.read(length)
+        try:
+            raw = self.rfile.read(length)
+        except TimeoutError:
+            self.close_connection = True
+            raise RequestError("the request body did not arrive in time", 408) from None
+        if len(raw) < length:
+            self.close_connection = True
+            raise RequestError("the request body is shorter than its Content-Length")
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
