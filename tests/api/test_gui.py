@@ -5,9 +5,12 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import os
 import select
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -301,6 +304,41 @@ def test_a_slow_client_is_closed_after_the_read_timeout(sent: bytes) -> None:
         assert _get_page(port, timeout=30) == 200
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts descriptors in /proc")
+def test_half_open_connections_leave_the_server_descriptors() -> None:
+    # With no limit on connections, silent clients took every descriptor the process may open
+    # (then accept() failed in a busy loop, and no search could open a table). The server runs
+    # in its own process with a limit of 128 descriptors; 256 silent clients connect.
+    limit, clients = 128, 256
+    script = (
+        "import resource\n"
+        "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]\n"
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, hard))\n"
+        "from fastpuzzle.gui import PuzzleServer\n"
+        "server = PuzzleServer(read_timeout=10.0)\n"
+        "print(server.server_address[1], flush=True)\n"
+        "server.serve_forever()\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    silent: list[socket.socket] = []
+    try:
+        port = int(process.stdout.readline() if process.stdout else "0")
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(clients)]
+        most = 0
+        for _ in range(30):  # 3 s: the server accepts what it will
+            most = max(most, len(os.listdir(f"/proc/{process.pid}/fd")))
+            time.sleep(0.1)
+        assert most <= limit // 2
+        for sock in silent:
+            sock.close()
+        assert _get_page(port, timeout=30) == 200
+    finally:
+        for sock in silent:
+            sock.close()
+        process.kill()
+        process.wait(10)
+
+
 # -- the page in a real browser ------------------------------------------------------------
 
 
@@ -461,10 +499,7 @@ def test_stop_ends_a_long_search(
 
 
 def test_ctrl_c_stops_the_server_cleanly() -> None:
-    import os
     import signal
-    import subprocess
-    import sys
 
     if sys.platform == "win32":
         pytest.skip("POSIX signals")

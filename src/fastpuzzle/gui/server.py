@@ -10,6 +10,8 @@ server needs is a few explicit lines:
 - POSTs carry the page's token (in a header, which a cross-origin page cannot set without a
   preflight this server never grants) and a JSON body of at most :data:`MAX_BODY` bytes;
 - only ``/`` and ``/api/...`` exist: nothing reads files through the page;
+- at most :data:`MAX_CONNECTIONS` connections at once (fewer where the process may open few
+  descriptors); more wait in the listen backlog, so searches always have descriptors left;
 - a client has :data:`READ_TIMEOUT` seconds to send each whole request (an idle kept-alive
   connection included), so a slow or silent client cannot hold a thread for long;
 - every request is checked (:mod:`fastpuzzle.gui.jobs`); errors are JSON with a 4xx status.
@@ -17,6 +19,7 @@ server needs is a few explicit lines:
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import math
@@ -34,13 +37,19 @@ from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.gui import jobs
 from fastpuzzle.gui.jobs import Jobs, RequestError
 
-__all__ = ["MAX_BODY", "READ_TIMEOUT", "PuzzleServer"]
+__all__ = ["MAX_BODY", "MAX_CONNECTIONS", "READ_TIMEOUT", "PuzzleServer"]
 
 #: The largest request body accepted (a 100x100 board and its goal fit several times over).
 MAX_BODY = 256 * 1024
 #: Seconds a client has to send a whole request (line, headers and body), counted from when the
 #: server starts waiting for it; also the longest wait on one read or write of the socket.
 READ_TIMEOUT = 10.0
+#: Connections served at once (each holds a thread and a descriptor), at most.
+MAX_CONNECTIONS = 256
+
+# accept() errors that mean "no descriptors or memory now": the listening socket stays readable,
+# so without a pause the serving loop would spin a core until one is freed.
+_OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 
 _SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -67,6 +76,9 @@ class PuzzleServer(ThreadingHTTPServer):
     read_timeout : float
         Seconds a client has to send each request (:data:`READ_TIMEOUT`); a connection that
         takes longer is closed within twice this.
+    max_connections : int or None
+        Connections served at once; None: :data:`MAX_CONNECTIONS`, or a quarter of the
+        descriptors this process may open if that is fewer. Further clients wait to be accepted.
     """
 
     daemon_threads = True
@@ -75,11 +87,22 @@ class PuzzleServer(ThreadingHTTPServer):
     request_queue_size = 1024
 
     def __init__(
-        self, host: str = "127.0.0.1", port: int = 0, *, read_timeout: float = READ_TIMEOUT
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        read_timeout: float = READ_TIMEOUT,
+        max_connections: int | None = None,
     ) -> None:
         if not read_timeout > 0:
             raise ValueError(f"expected a positive read_timeout, got {read_timeout!r}")
+        if max_connections is None:
+            max_connections = _default_max_connections()
+        if max_connections < 1:
+            raise ValueError(f"expected max_connections >= 1, got {max_connections!r}")
         self.read_timeout = read_timeout
+        self.max_connections = max_connections
+        self._slots = threading.BoundedSemaphore(max_connections)
         super().__init__((host, port), _Handler)
         self.token = secrets.token_urlsafe(24)
         self.jobs = Jobs()
@@ -93,6 +116,28 @@ class PuzzleServer(ThreadingHTTPServer):
         page = page.replace("/*__FASTPUZZLE_REPLAY__*/", REPLAY_JS)
         self.page = page.replace("__FASTPUZZLE_TOKEN__", self.token).encode("utf-8")
 
+    def get_request(self) -> tuple[socket.socket, Any]:
+        """Accept a connection once fewer than ``max_connections`` are open."""
+        # Waiting here leaves further clients in the listen backlog, where they cost no
+        # descriptor. The wait is short so that shutdown() is heard: socketserver's loop takes
+        # an OSError from get_request as "nothing to accept", checks for shutdown and retries.
+        if not self._slots.acquire(timeout=0.5):
+            raise OSError("all connection slots busy")
+        try:
+            return super().get_request()
+        except OSError as error:
+            self._slots.release()
+            if error.errno in _OUT_OF_RESOURCES:
+                time.sleep(0.1)
+            raise
+
+    def shutdown_request(self, request: Any) -> None:
+        """Close a connection and free its slot (socketserver calls this once per accept)."""
+        try:
+            super().shutdown_request(request)
+        finally:
+            self._slots.release()
+
     def close(self) -> None:
         """Stop every running search, then the server."""
         self.jobs.stop_all()
@@ -103,6 +148,19 @@ class PuzzleServer(ThreadingHTTPServer):
         thread = threading.Thread(target=self.serve_forever, name="fastpuzzle-gui", daemon=True)
         thread.start()
         return thread
+
+
+def _default_max_connections() -> int:
+    # A quarter of the descriptor limit leaves the rest to searches (tables), the page's files
+    # and the interpreter, under any ulimit.
+    try:
+        import resource
+    except ImportError:  # Windows: no descriptor limit to share
+        return MAX_CONNECTIONS
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, soft // 4))
 
 
 class _DeadlineReader(io.RawIOBase):
