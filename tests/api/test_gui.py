@@ -216,6 +216,40 @@ def test_long_4x4_searches_name_the_table_that_would_help(
     assert "hint" not in jobs.progress_view(fp.SearchStats(seconds=60.0), None)
 
 
+def _solve_to_the_end(server: PuzzleServer, page: str) -> dict[str, Any]:
+    request = {"page": page, "rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "fast"}
+    status, view = _post(server, "/api/solve", request)
+    assert status == 200, view
+    return _wait(server, view["id"])
+
+
+def test_ended_jobs_are_not_kept_for_ever(server: PuzzleServer) -> None:
+    # Every page load's search stayed in memory (969 loads with a 60x60 solve: 44 -> 590 MB).
+    pages = 3 * jobs.MAX_ENDED
+    for number in range(pages):
+        assert _solve_to_the_end(server, f"page-{number}")["state"] == "done"
+    assert len(server.jobs) <= jobs.MAX_ENDED
+    # The latest are among those kept, and can be fetched again (a poll already in flight).
+    status, again = _request(server, "GET", f"/api/job?id=job-{pages}")
+    assert status == 200 and again["state"] == "done"
+
+
+def test_ended_jobs_go_once_fetched_or_old(server: PuzzleServer) -> None:
+    server.jobs = jobs.Jobs(fetched_grace=0.0)  # dropped at the first call after the fetch
+    ended = _solve_to_the_end(server, "fetched")
+    assert _request(server, "GET", f"/api/job?id={ended['id']}")[0] == 404
+    assert len(server.jobs) == 0
+    # Never fetched (the page was closed): dropped once older than max_age.
+    server.jobs = jobs.Jobs(max_age=0.0)
+    job = server.jobs.solve(
+        "closed", {"rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "fast"}
+    )
+    assert job.thread is not None
+    job.thread.join(30)
+    assert _request(server, "GET", f"/api/job?id={job.id}")[0] == 404
+    assert len(server.jobs) == 0
+
+
 # -- the server under load and against misbehaving clients ----------------------------------
 
 

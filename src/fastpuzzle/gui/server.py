@@ -283,7 +283,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif url.path == "/api/job":
             job_id = parse_qs(url.query).get("id", [""])[0]
             try:
-                self._json(200, self.server.jobs.get(job_id).view())
+                self._json(200, self.server.jobs.view(job_id))
             except RequestError as error:
                 self._error(error.status, str(error))
         else:
