@@ -338,6 +338,18 @@ def test_a_slow_client_is_closed_after_the_read_timeout(sent: bytes) -> None:
         assert _get_page(port, timeout=30) == 200
 
 
+def test_a_connection_closed_twice_frees_its_slot_once() -> None:
+    # socketserver closes a connection itself when Ctrl-C interrupts its handing to a thread,
+    # which closes it too: a second release of its slot raised ValueError out of serve_forever
+    # (Ctrl-C then ended `fastpuzzle gui` with status 2, not 0).
+    with _serving(max_connections=1) as server:
+        mine, theirs = socket.socketpair()
+        with theirs:
+            server.shutdown_request(mine)
+            server.shutdown_request(mine)
+        assert _get_page(server.server_address[1], timeout=30) == 200
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts descriptors in /proc")
 def test_half_open_connections_leave_the_server_descriptors() -> None:
     # With no limit on connections, silent clients took every descriptor the process may open

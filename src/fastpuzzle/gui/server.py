@@ -103,6 +103,8 @@ class PuzzleServer(ThreadingHTTPServer):
         self.read_timeout = read_timeout
         self.max_connections = max_connections
         self._slots = threading.BoundedSemaphore(max_connections)
+        self._holding: set[socket.socket] = set()  # accepted connections, each holds a slot
+        self._holding_lock = threading.Lock()
         super().__init__((host, port), _Handler)
         self.token = secrets.token_urlsafe(24)
         self.jobs = Jobs()
@@ -124,19 +126,28 @@ class PuzzleServer(ThreadingHTTPServer):
         if not self._slots.acquire(timeout=0.5):
             raise OSError("all connection slots busy")
         try:
-            return super().get_request()
+            request, address = super().get_request()
         except OSError as error:
             self._slots.release()
             if error.errno in _OUT_OF_RESOURCES:
                 time.sleep(0.1)
             raise
+        with self._holding_lock:
+            self._holding.add(request)
+        return request, address
 
     def shutdown_request(self, request: Any) -> None:
-        """Close a connection and free its slot (socketserver calls this once per accept)."""
+        """Close a connection and free its slot."""
+        # socketserver may close a connection twice (Ctrl-C while handing it to its thread):
+        # only the first close frees the slot.
         try:
             super().shutdown_request(request)
         finally:
-            self._slots.release()
+            with self._holding_lock:
+                held = request in self._holding
+                self._holding.discard(request)
+            if held:
+                self._slots.release()
 
     def close(self) -> None:
         """Stop every running search, then the server."""
