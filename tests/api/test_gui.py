@@ -385,6 +385,30 @@ def test_half_open_connections_leave_the_server_descriptors() -> None:
         process.wait(10)
 
 
+def _handlers_ended(seconds: float = 30.0) -> None:
+    # Waits (bounded) until no connection thread of any server in this process is alive, so
+    # that whatever they print is printed.
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        names = [thread.name for thread in threading.enumerate()]
+        if not any("process_request_thread" in name for name in names):
+            return
+        time.sleep(0.05)
+    raise AssertionError("connection threads still running")
+
+
+@pytest.mark.parametrize("token", ["é", "ü" * 32, b"\xc3\xa9".decode("latin-1")])
+def test_a_non_ascii_token_is_refused_quietly(
+    server: PuzzleServer, token: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # compare_digest raised TypeError on a non-ASCII str: no answer, a traceback on stderr.
+    board = {"page": "p", "rows": 3, "cols": 3, "kind": "random"}
+    status, body = _post(server, "/api/board", board, X_Fastpuzzle_Token=token)
+    assert status == 403 and "token" in body["error"]
+    _handlers_ended()
+    assert capfd.readouterr().err == ""
+
+
 # -- the page in a real browser ------------------------------------------------------------
 
 

@@ -161,6 +161,12 @@ class PuzzleServer(ThreadingHTTPServer):
         return thread
 
 
+def _same_token(given: str, token: str) -> bool:
+    # compare_digest takes ASCII str only (TypeError otherwise), and the token is ASCII: a
+    # header that is not cannot match. Only that much is told by the time taken.
+    return given.isascii() and secrets.compare_digest(given, token)
+
+
 def _default_max_connections() -> int:
     # A quarter of the descriptor limit leaves the rest to searches (tables), the page's files
     # and the interpreter, under any ulimit.
@@ -275,7 +281,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(403, "unknown Host: open the address fastpuzzle gui printed")
         elif not self._origin_ok(required=posting):
             self._error(403, "requests from other sites are refused")
-        elif posting and not secrets.compare_digest(
+        elif posting and not _same_token(
             self.headers.get("X-Fastpuzzle-Token", ""), self.server.token
         ):
             self._error(403, "missing or wrong page token: reload the page")
