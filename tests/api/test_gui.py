@@ -9,6 +9,7 @@ import os
 import select
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -405,6 +406,24 @@ def test_a_non_ascii_token_is_refused_quietly(
     board = {"page": "p", "rows": 3, "cols": 3, "kind": "random"}
     status, body = _post(server, "/api/board", board, X_Fastpuzzle_Token=token)
     assert status == 403 and "token" in body["error"]
+    _handlers_ended()
+    assert capfd.readouterr().err == ""
+
+
+def test_clients_that_reset_leave_no_traceback(
+    server: PuzzleServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # Every client that went away mid-answer printed a BrokenPipeError or ConnectionResetError
+    # traceback on the terminal of `fastpuzzle gui`.
+    port = server.server_address[1]
+    request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    for _ in range(20):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        sock.sendall(request * 4)
+        # Closing with unread data and a zero linger time sends a reset.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+    assert _get_page(port, timeout=30) == 200
     _handlers_ended()
     assert capfd.readouterr().err == ""
 

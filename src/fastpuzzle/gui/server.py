@@ -25,6 +25,7 @@ import json
 import math
 import secrets
 import socket
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -148,6 +149,14 @@ class PuzzleServer(ThreadingHTTPServer):
                 self._holding.discard(request)
             if held:
                 self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Say nothing of clients that went away or were too slow; print anything else."""
+        # socketserver prints a traceback for every exception in a connection's thread, on the
+        # terminal of `fastpuzzle gui`: a page closed mid-answer is not worth one.
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
     def close(self) -> None:
         """Stop every running search, then the server."""
