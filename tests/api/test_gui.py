@@ -143,6 +143,14 @@ def test_oversized_bodies_wrong_types_and_unknown_paths(server: PuzzleServer) ->
     assert _request(server, "GET", "/api/catalogue")[0] == 200
 
 
+@pytest.mark.parametrize("body", ["[" * 200_000, '{"page": "p", "rows": ' + "[" * 200_000])
+def test_deeply_nested_json_gets_400(server: PuzzleServer, body: str) -> None:
+    # json.loads raised RecursionError, answered as a 500 (a server fault) instead of a 400.
+    status, answer = _post(server, "/api/check", body)
+    assert status == 400 and "nested" in answer["error"]
+    assert _request(server, "GET", "/api/catalogue")[0] == 200
+
+
 def test_solve_compare_and_limits_through_the_api(server: PuzzleServer) -> None:
     request = {"page": "p", "rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "astar"}
     status, view = _post(server, "/api/solve", {**request, "heuristic": "manhattan"})

@@ -277,6 +277,8 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
             raise RequestError(f"the body is not JSON: {error}") from None
+        except RecursionError:  # the parser's guard; no request of the page nests beyond 3 levels
+            raise RequestError("the body is nested too deeply") from None
         if not isinstance(body, dict):
             raise RequestError("expected a JSON object")
         return body
