@@ -151,6 +151,77 @@ def test_deeply_nested_json_gets_400(server: PuzzleServer, body: str) -> None:
     assert _request(server, "GET", "/api/catalogue")[0] == 200
 
 
+def _raw(server: PuzzleServer, data: bytes) -> bytes:
+    # Sends `data` as is and reads every answer until the server closes (bounded by the read
+    # timeout of the server and the socket's own).
+    port = server.server_address[1]
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)
+        answers = b""
+        while chunk := sock.recv(65536):
+            answers += chunk
+    return answers
+
+
+_CHECK_2X2 = b'{"page": "p", "rows": 2, "cols": 2, "board": [1, 2, 3, 0]}'
+
+
+def _raw_post(server: PuzzleServer, extra: list[str], body: bytes = _CHECK_2X2) -> bytes:
+    port = server.server_address[1]
+    lines = [
+        "POST /api/check HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        f"Origin: http://127.0.0.1:{port}",
+        "Content-Type: application/json",
+        f"X-Fastpuzzle-Token: {server.token}",
+        *extra,
+    ]
+    if not any(
+        line.lower().startswith(("content-length:", "transfer-encoding:")) for line in extra
+    ):
+        lines.append(f"Content-Length: {len(body)}")
+    return _raw(server, ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["Host: evil.example"],
+        ["Origin: http://evil.example"],
+        ["X-Fastpuzzle-Token: guess"],
+        ["Content-Type: text/plain"],
+        ["Content-Length: 58", "Content-Length: 58"],
+        ["Content-Length: 58", "Content-Length: 100"],
+        ["Content-Length: +58"],
+        ["Content-Length: \u00b2"],
+        ["Transfer-Encoding: chunked", "Content-Length: 58"],
+    ],
+)
+def test_duplicate_headers_and_bad_framing_get_400(server: PuzzleServer, extra: list[str]) -> None:
+    # RFC 9112: more than one Host, conflicting or invalid Content-Length, a Transfer-Encoding
+    # this server does not read: 400, then the connection closes. The page's own headers
+    # (Origin, token, type) are taken once too: which one would be checked is ambiguous.
+    answer = _raw_post(server, extra)
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert answer.count(b"HTTP/1.1 ") == 1
+
+
+def test_the_same_request_without_duplicates_is_answered(server: PuzzleServer) -> None:
+    answer = _raw_post(server, [])
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+
+
+def test_a_get_without_host_or_with_a_body_gets_400(server: PuzzleServer) -> None:
+    assert _raw(server, b"GET / HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 400 ")
+    host = f"Host: 127.0.0.1:{server.server_address[1]}".encode()
+    # The body, unread, was taken as the next request on the connection.
+    inner = b"GET /api/catalogue HTTP/1.1\r\n" + host + b"\r\n\r\n"
+    outer = b"GET / HTTP/1.1\r\n" + host + b"\r\nContent-Length: %d\r\n\r\n" % len(inner)
+    answer = _raw(server, outer + inner)
+    assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1 ") == 1
+
+
 def test_solve_compare_and_limits_through_the_api(server: PuzzleServer) -> None:
     request = {"page": "p", "rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "astar"}
     status, view = _post(server, "/api/solve", {**request, "heuristic": "manhattan"})

@@ -23,11 +23,13 @@ import errno
 import io
 import json
 import math
+import re
 import secrets
 import socket
 import sys
 import threading
 import time
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
@@ -47,6 +49,11 @@ MAX_BODY = 256 * 1024
 READ_TIMEOUT = 10.0
 #: Connections served at once (each holds a thread and a descriptor), at most.
 MAX_CONNECTIONS = 256
+
+#: Headers a request may carry once: RFC 9112 requires it of Host and Content-Length; for the
+#: others this server checks, a second copy would leave which one counts ambiguous.
+_SINGLE_HEADERS = ("Host", "Content-Length", "Content-Type", "Origin", "X-Fastpuzzle-Token")
+_DIGITS = re.compile("[0-9]+")  # str.isdigit() also takes "²" and other digits
 
 # accept() errors that mean "no descriptors or memory now": the listening socket stays readable,
 # so without a pause the serving loop would spin a core until one is freed.
@@ -170,6 +177,24 @@ class PuzzleServer(ThreadingHTTPServer):
         return thread
 
 
+def _header_problem(headers: Message, command: str, version: str) -> str | None:
+    # Why a request's header lines are refused with 400 (RFC 9112, 3.2 and 6), or None.
+    for name in _SINGLE_HEADERS:
+        if len(headers.get_all(name, [])) > 1:
+            return f"more than one {name} header"
+    if version == "HTTP/1.1" and headers.get("Host") is None:
+        return "expected a Host header"
+    if headers.get("Transfer-Encoding") is not None:
+        # Its body would not be read, and left on the connection as the next request.
+        return "Transfer-Encoding is not accepted: send a Content-Length"
+    length = headers.get("Content-Length")
+    if length is not None and not _DIGITS.fullmatch(length):
+        return f"invalid Content-Length {length!r}"
+    if command != "POST" and length not in (None, "0"):
+        return f"a {command} takes no body"
+    return None
+
+
 def _same_token(given: str, token: str) -> bool:
     # compare_digest takes ASCII str only (TypeError otherwise), and the token is ASCII: a
     # header that is not cannot match. Only that much is told by the time taken.
@@ -226,6 +251,18 @@ class _Handler(BaseHTTPRequestHandler):
         self._reader.deadline = time.monotonic() + self.server.read_timeout
         super().handle_one_request()
 
+    def parse_request(self) -> bool:
+        # The standard parser takes repeated and malformed framing headers; these are refused,
+        # and the connection closed: where the next request starts is unclear.
+        if not super().parse_request():
+            return False
+        problem = _header_problem(self.headers, self.command, self.request_version)
+        if problem is None:
+            return True
+        self.close_connection = True
+        self._error(400, problem)
+        return False
+
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the command line prints the address and errors only
 
@@ -235,6 +272,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         for name, value in _SECURITY_HEADERS.items():
             self.send_header(name, value)
         self.end_headers()
@@ -257,7 +296,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _body(self) -> dict[str, Any]:
         length_text = self.headers.get("Content-Length")
-        if length_text is None or not length_text.isdigit():
+        if length_text is None:  # else digits: checked with the headers
             raise RequestError("expected a Content-Length", 411)
         length = int(length_text)
         if length > MAX_BODY:
