@@ -222,6 +222,28 @@ def test_a_get_without_host_or_with_a_body_gets_400(server: PuzzleServer) -> Non
     assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1 ") == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("X-Fastpuzzle-Token", "guess"), ("Content-Type", "text/plain"), ("Content-Length", "0")],
+)
+def test_a_refused_post_closes_its_connection(server: PuzzleServer, name: str, value: str) -> None:
+    # The body of a POST refused before it was read (403, 415, ...) stayed on the connection
+    # and was answered as the next request.
+    port = server.server_address[1]
+    inner = f"GET /api/catalogue HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    headers = {
+        "Host": f"127.0.0.1:{port}",
+        "Origin": f"http://127.0.0.1:{port}",
+        "Content-Type": "application/json",
+        "X-Fastpuzzle-Token": server.token,
+        "Content-Length": str(len(inner)),
+        name: value,
+    }
+    lines = "".join(f"{key}: {text}\r\n" for key, text in headers.items())
+    answer = _raw(server, f"POST /api/check HTTP/1.1\r\n{lines}\r\n{inner}".encode())
+    assert answer.startswith(b"HTTP/1.1 4") and answer.count(b"HTTP/1.1 ") == 1, answer[:300]
+
+
 def test_solve_compare_and_limits_through_the_api(server: PuzzleServer) -> None:
     request = {"page": "p", "rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "astar"}
     status, view = _post(server, "/api/solve", {**request, "heuristic": "manhattan"})

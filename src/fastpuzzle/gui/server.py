@@ -284,6 +284,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(value).encode("utf-8"), "application/json")
 
     def _error(self, status: int, message: str) -> None:
+        if self.command == "POST":
+            # Its body may be unread (a refusal comes first): left on the connection, it would
+            # be taken as the next request. The page opens another connection.
+            self.close_connection = True
         self._json(status, {"error": message})
 
     # -- checks -----------------------------------------------------------------------------
