@@ -529,6 +529,32 @@ def test_clients_that_reset_leave_no_traceback(
     assert capfd.readouterr().err == ""
 
 
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("host", ["::1", "[::1]"])
+def test_the_page_is_served_on_ipv6_loopback(host: str) -> None:
+    # `fastpuzzle gui --host ::1` could not start: the server made an IPv4 socket.
+    if not _has_ipv6_loopback():
+        pytest.skip("this machine has no ::1")
+    with _serving(host=host) as server:
+        port = server.server_address[1]
+        assert server.url == f"http://[::1]:{port}/"
+        connection = http.client.HTTPConnection("::1", port, timeout=30)
+        try:
+            connection.request("GET", "/", headers={"Host": f"[::1]:{port}"})
+            response = connection.getresponse()
+            assert response.status == 200 and server.token.encode() in response.read()
+        finally:
+            connection.close()
+
+
 # -- the page in a real browser ------------------------------------------------------------
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import errno
 import io
+import ipaddress
 import json
 import math
 import re
@@ -113,15 +114,16 @@ class PuzzleServer(ThreadingHTTPServer):
         self._slots = threading.BoundedSemaphore(max_connections)
         self._holding: set[socket.socket] = set()  # accepted connections, each holds a slot
         self._holding_lock = threading.Lock()
-        super().__init__((host, port), _Handler)
+        address, name = _address_and_name(host)
+        if ":" in address:  # an IPv6 address: socketserver's default socket is IPv4
+            self.address_family = socket.AF_INET6
+        super().__init__((address, port), _Handler)
         self.token = secrets.token_urlsafe(24)
         self.jobs = Jobs()
         bound_port = self.server_address[1]
-        names = {host, "127.0.0.1", "localhost"} if host in ("127.0.0.1", "localhost") else {host}
-        if host in ("::1", "[::1]"):
-            names = {"[::1]"}
+        names = {name, "127.0.0.1", "localhost"} if name in ("127.0.0.1", "localhost") else {name}
         self.allowed_hosts = {f"{name}:{bound_port}" for name in names}
-        self.url = f"http://{'localhost' if host == '127.0.0.1' else host}:{bound_port}/"
+        self.url = f"http://{'localhost' if name == '127.0.0.1' else name}:{bound_port}/"
         page = resources.files("fastpuzzle.gui").joinpath("page.html").read_text("utf-8")
         page = page.replace("/*__FASTPUZZLE_REPLAY__*/", REPLAY_JS)
         self.page = page.replace("__FASTPUZZLE_TOKEN__", self.token).encode("utf-8")
@@ -175,6 +177,19 @@ class PuzzleServer(ThreadingHTTPServer):
         thread = threading.Thread(target=self.serve_forever, name="fastpuzzle-gui", daemon=True)
         thread.start()
         return thread
+
+
+def _address_and_name(host: str) -> tuple[str, str]:
+    # The address to bind and the name in URLs and Host headers: an IPv6 address is written
+    # in brackets there ("[::1]:8000"), and given with or without them.
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:  # a name such as localhost
+        return host, host
+    if address.version == 6:
+        return address.compressed, f"[{address.compressed}]"
+    return bare, bare
 
 
 def _header_problem(headers: Message, command: str, version: str) -> str | None:
