@@ -1,19 +1,29 @@
 """The puzzle page's web server: the standard library's threading HTTP server, locked down.
 
-Why the standard library: the page needs a handful of JSON calls and one HTML file; a framework
-would add a dependency (and its updates) for no feature used here, and every check a local
-server needs is a few explicit lines:
+Why the standard library: the page needs a handful of JSON calls and one HTML file, and the
+searches run on threads. Weighed against uvicorn (with h11) and aiohttp after a load audit:
+what those would bring (a large listen backlog, IPv6, refusing a repeated Host or
+Content-Length) is an attribute or a few lines here, while what the audit needed most - a
+deadline for receiving a whole request, against silent and slow clients - neither has (uvicorn
+arms its keep-alive timer only after a response and cancels it on every byte received; aiohttp
+has a keep-alive timeout but no request-read deadline), so it would be written by hand either
+way, against a framework's internals; the rest (the page's token, JSON checks, job memory) is
+this application's in any server. So, with no dependency:
 
-- bound to 127.0.0.1 by default;
+- bound to 127.0.0.1 by default (an IPv6 address such as ``::1`` works too);
 - the ``Host`` header must name this server (a DNS-rebinding page cannot reach it), and an
   ``Origin`` header, required on every POST, must be this server's own;
 - POSTs carry the page's token (in a header, which a cross-origin page cannot set without a
   preflight this server never grants) and a JSON body of at most :data:`MAX_BODY` bytes;
 - only ``/`` and ``/api/...`` exist: nothing reads files through the page;
-- at most :data:`MAX_CONNECTIONS` connections at once (fewer where the process may open few
-  descriptors); more wait in the listen backlog, so searches always have descriptors left;
+- header lines are checked as RFC 9112 asks (one Host, one valid Content-Length, no
+  Transfer-Encoding, no body on a GET); an error to a POST closes its connection;
+- a listen backlog of 1024, and at most :data:`MAX_CONNECTIONS` connections served at once
+  (fewer where the process may open few descriptors); more wait in the backlog, so searches
+  always have descriptors left;
 - a client has :data:`READ_TIMEOUT` seconds to send each whole request (an idle kept-alive
   connection included), so a slow or silent client cannot hold a thread for long;
+- a client that goes away prints nothing; ended searches are not kept for long;
 - every request is checked (:mod:`fastpuzzle.gui.jobs`); errors are JSON with a 4xx status.
 """
 
