@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import os
+import select
 import shutil
+import socket
+import struct
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -135,6 +143,107 @@ def test_oversized_bodies_wrong_types_and_unknown_paths(server: PuzzleServer) ->
     assert _request(server, "GET", "/api/catalogue")[0] == 200
 
 
+@pytest.mark.parametrize("body", ["[" * 200_000, '{"page": "p", "rows": ' + "[" * 200_000])
+def test_deeply_nested_json_gets_400(server: PuzzleServer, body: str) -> None:
+    # json.loads raised RecursionError, answered as a 500 (a server fault) instead of a 400.
+    status, answer = _post(server, "/api/check", body)
+    assert status == 400 and "nested" in answer["error"]
+    assert _request(server, "GET", "/api/catalogue")[0] == 200
+
+
+def _raw(server: PuzzleServer, data: bytes) -> bytes:
+    # Sends `data` as is and reads every answer until the server closes (bounded by the read
+    # timeout of the server and the socket's own).
+    port = server.server_address[1]
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)
+        answers = b""
+        while chunk := sock.recv(65536):
+            answers += chunk
+    return answers
+
+
+_CHECK_2X2 = b'{"page": "p", "rows": 2, "cols": 2, "board": [1, 2, 3, 0]}'
+
+
+def _raw_post(server: PuzzleServer, extra: list[str], body: bytes = _CHECK_2X2) -> bytes:
+    port = server.server_address[1]
+    lines = [
+        "POST /api/check HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        f"Origin: http://127.0.0.1:{port}",
+        "Content-Type: application/json",
+        f"X-Fastpuzzle-Token: {server.token}",
+        *extra,
+    ]
+    if not any(
+        line.lower().startswith(("content-length:", "transfer-encoding:")) for line in extra
+    ):
+        lines.append(f"Content-Length: {len(body)}")
+    return _raw(server, ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["Host: evil.example"],
+        ["Origin: http://evil.example"],
+        ["X-Fastpuzzle-Token: guess"],
+        ["Content-Type: text/plain"],
+        ["Content-Length: 58", "Content-Length: 58"],
+        ["Content-Length: 58", "Content-Length: 100"],
+        ["Content-Length: +58"],
+        ["Content-Length: \u00b2"],
+        ["Transfer-Encoding: chunked", "Content-Length: 58"],
+    ],
+)
+def test_duplicate_headers_and_bad_framing_get_400(server: PuzzleServer, extra: list[str]) -> None:
+    # RFC 9112: more than one Host, conflicting or invalid Content-Length, a Transfer-Encoding
+    # this server does not read: 400, then the connection closes. The page's own headers
+    # (Origin, token, type) are taken once too: which one would be checked is ambiguous.
+    answer = _raw_post(server, extra)
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert answer.count(b"HTTP/1.1 ") == 1
+
+
+def test_the_same_request_without_duplicates_is_answered(server: PuzzleServer) -> None:
+    answer = _raw_post(server, [])
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+
+
+def test_a_get_without_host_or_with_a_body_gets_400(server: PuzzleServer) -> None:
+    assert _raw(server, b"GET / HTTP/1.1\r\n\r\n").startswith(b"HTTP/1.1 400 ")
+    host = f"Host: 127.0.0.1:{server.server_address[1]}".encode()
+    # The body, unread, was taken as the next request on the connection.
+    inner = b"GET /api/catalogue HTTP/1.1\r\n" + host + b"\r\n\r\n"
+    outer = b"GET / HTTP/1.1\r\n" + host + b"\r\nContent-Length: %d\r\n\r\n" % len(inner)
+    answer = _raw(server, outer + inner)
+    assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1 ") == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("X-Fastpuzzle-Token", "guess"), ("Content-Type", "text/plain"), ("Content-Length", "0")],
+)
+def test_a_refused_post_closes_its_connection(server: PuzzleServer, name: str, value: str) -> None:
+    # The body of a POST refused before it was read (403, 415, ...) stayed on the connection
+    # and was answered as the next request.
+    port = server.server_address[1]
+    inner = f"GET /api/catalogue HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    headers = {
+        "Host": f"127.0.0.1:{port}",
+        "Origin": f"http://127.0.0.1:{port}",
+        "Content-Type": "application/json",
+        "X-Fastpuzzle-Token": server.token,
+        "Content-Length": str(len(inner)),
+        name: value,
+    }
+    lines = "".join(f"{key}: {text}\r\n" for key, text in headers.items())
+    answer = _raw(server, f"POST /api/check HTTP/1.1\r\n{lines}\r\n{inner}".encode())
+    assert answer.startswith(b"HTTP/1.1 4") and answer.count(b"HTTP/1.1 ") == 1, answer[:300]
+
+
 def test_solve_compare_and_limits_through_the_api(server: PuzzleServer) -> None:
     request = {"page": "p", "rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "astar"}
     status, view = _post(server, "/api/solve", {**request, "heuristic": "manhattan"})
@@ -207,6 +316,243 @@ def test_long_4x4_searches_name_the_table_that_would_help(
     late = jobs.progress_view(fp.SearchStats(depth=50, seconds=jobs.HINT_AFTER_SECONDS), hint)
     assert "hint" not in early and late["hint"] == hint and late["depth"] == 50
     assert "hint" not in jobs.progress_view(fp.SearchStats(seconds=60.0), None)
+
+
+def _solve_to_the_end(server: PuzzleServer, page: str) -> dict[str, Any]:
+    request = {"page": page, "rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "fast"}
+    status, view = _post(server, "/api/solve", request)
+    assert status == 200, view
+    return _wait(server, view["id"])
+
+
+def test_ended_jobs_are_not_kept_for_ever(server: PuzzleServer) -> None:
+    # Every page load's search stayed in memory (969 loads with a 60x60 solve: 44 -> 590 MB).
+    pages = 3 * jobs.MAX_ENDED
+    for number in range(pages):
+        assert _solve_to_the_end(server, f"page-{number}")["state"] == "done"
+    assert len(server.jobs) <= jobs.MAX_ENDED
+    # The latest are among those kept, and can be fetched again (a poll already in flight).
+    status, again = _request(server, "GET", f"/api/job?id=job-{pages}")
+    assert status == 200 and again["state"] == "done"
+
+
+def test_ended_jobs_go_once_fetched_or_old(server: PuzzleServer) -> None:
+    server.jobs = jobs.Jobs(fetched_grace=0.0)  # dropped at the first call after the fetch
+    ended = _solve_to_the_end(server, "fetched")
+    assert _request(server, "GET", f"/api/job?id={ended['id']}")[0] == 404
+    assert len(server.jobs) == 0
+    # Never fetched (the page was closed): dropped once older than max_age.
+    server.jobs = jobs.Jobs(max_age=0.0)
+    job = server.jobs.solve(
+        "closed", {"rows": 3, "cols": 3, "board": HARD_3X3, "algorithm": "fast"}
+    )
+    assert job.thread is not None
+    job.thread.join(30)
+    assert _request(server, "GET", f"/api/job?id={job.id}")[0] == 404
+    assert len(server.jobs) == 0
+
+
+# -- the server under load and against misbehaving clients ----------------------------------
+
+
+def _get_page(port: int, timeout: float) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", "/", headers={"Host": f"127.0.0.1:{port}"})
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_200_simultaneous_page_clients_are_all_answered(server: PuzzleServer) -> None:
+    # A listen backlog of 5 dropped about half of them for a minute (SYN retries); the bound
+    # here is generous: each client gets 30 s, and 200 answers take well under a second.
+    clients = 200
+    port = server.server_address[1]
+    barrier = threading.Barrier(clients)
+    statuses: list[int] = []
+
+    def client() -> None:
+        barrier.wait(timeout=30)
+        try:
+            statuses.append(_get_page(port, timeout=30))
+        except OSError:  # not answered in time: counted as such
+            statuses.append(0)
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert statuses.count(200) == clients
+
+
+@contextlib.contextmanager
+def _serving(**options: Any) -> Iterator[PuzzleServer]:
+    running = PuzzleServer(**options)
+    running.serve_in_thread()
+    try:
+        yield running
+    finally:
+        running.shutdown()
+        running.close()
+
+
+def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> bool:
+    # Whether the server closes the connection within `seconds`, while the client sends
+    # `trickle` one byte every 0.2 s (a slow-loris client) or nothing. A 408 answer before the
+    # close is read and dropped.
+    deadline = time.monotonic() + seconds
+    sent = 0
+    while time.monotonic() < deadline:
+        try:
+            if sent < len(trickle):
+                sock.sendall(trickle[sent : sent + 1])
+                sent += 1
+            readable, _, _ = select.select([sock], [], [], 0.2)
+            if readable and sock.recv(65536) == b"":
+                return True
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",  # connects and says nothing
+        b"GET / HTTP/1.1\r\n",  # then a header a byte at a time
+        b"POST /api/check HTTP/1.1\r\nContent-Length: 1000\r\n\r\n{",  # a short body
+    ],
+)
+def test_a_slow_client_is_closed_after_the_read_timeout(sent: bytes) -> None:
+    # Each such client held a thread (and a descriptor) for as long as it liked. With a read
+    # timeout of 1 s the server closes it within 2 s; the bound here is 20 s.
+    with _serving(read_timeout=1.0) as server:
+        port = server.server_address[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(sent)
+            trickle = b"X-Slow: " + b"a" * 200 if sent.startswith(b"GET") else b""
+            assert _closed_within(sock, 20.0, trickle)
+        # The server still answers others.
+        assert _get_page(port, timeout=30) == 200
+
+
+def test_a_connection_closed_twice_frees_its_slot_once() -> None:
+    # socketserver closes a connection itself when Ctrl-C interrupts its handing to a thread,
+    # which closes it too: a second release of its slot raised ValueError out of serve_forever
+    # (Ctrl-C then ended `fastpuzzle gui` with status 2, not 0).
+    with _serving(max_connections=1) as server:
+        mine, theirs = socket.socketpair()
+        with theirs:
+            server.shutdown_request(mine)
+            server.shutdown_request(mine)
+        assert _get_page(server.server_address[1], timeout=30) == 200
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts descriptors in /proc")
+def test_half_open_connections_leave_the_server_descriptors() -> None:
+    # With no limit on connections, silent clients took every descriptor the process may open
+    # (then accept() failed in a busy loop, and no search could open a table). The server runs
+    # in its own process with a limit of 128 descriptors; 256 silent clients connect.
+    limit, clients = 128, 256
+    script = (
+        "import resource\n"
+        "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]\n"
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, hard))\n"
+        "from fastpuzzle.gui import PuzzleServer\n"
+        "server = PuzzleServer(read_timeout=10.0)\n"
+        "print(server.server_address[1], flush=True)\n"
+        "server.serve_forever()\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    silent: list[socket.socket] = []
+    try:
+        port = int(process.stdout.readline() if process.stdout else "0")
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(clients)]
+        most = 0
+        for _ in range(30):  # 3 s: the server accepts what it will
+            most = max(most, len(os.listdir(f"/proc/{process.pid}/fd")))
+            time.sleep(0.1)
+        assert most <= limit // 2
+        for sock in silent:
+            sock.close()
+        assert _get_page(port, timeout=30) == 200
+    finally:
+        for sock in silent:
+            sock.close()
+        process.kill()
+        process.wait(10)
+
+
+def _handlers_ended(seconds: float = 30.0) -> None:
+    # Waits (bounded) until no connection thread of any server in this process is alive, so
+    # that whatever they print is printed.
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        names = [thread.name for thread in threading.enumerate()]
+        if not any("process_request_thread" in name for name in names):
+            return
+        time.sleep(0.05)
+    raise AssertionError("connection threads still running")
+
+
+@pytest.mark.parametrize("token", ["é", "ü" * 32, b"\xc3\xa9".decode("latin-1")])
+def test_a_non_ascii_token_is_refused_quietly(
+    server: PuzzleServer, token: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # compare_digest raised TypeError on a non-ASCII str: no answer, a traceback on stderr.
+    board = {"page": "p", "rows": 3, "cols": 3, "kind": "random"}
+    status, body = _post(server, "/api/board", board, X_Fastpuzzle_Token=token)
+    assert status == 403 and "token" in body["error"]
+    _handlers_ended()
+    assert capfd.readouterr().err == ""
+
+
+def test_clients_that_reset_leave_no_traceback(
+    server: PuzzleServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # Every client that went away mid-answer printed a BrokenPipeError or ConnectionResetError
+    # traceback on the terminal of `fastpuzzle gui`.
+    port = server.server_address[1]
+    request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    for _ in range(20):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        sock.sendall(request * 4)
+        # Closing with unread data and a zero linger time sends a reset.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+    assert _get_page(port, timeout=30) == 200
+    _handlers_ended()
+    assert capfd.readouterr().err == ""
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("host", ["::1", "[::1]"])
+def test_the_page_is_served_on_ipv6_loopback(host: str) -> None:
+    # `fastpuzzle gui --host ::1` could not start: the server made an IPv4 socket.
+    if not _has_ipv6_loopback():
+        pytest.skip("this machine has no ::1")
+    with _serving(host=host) as server:
+        port = server.server_address[1]
+        assert server.url == f"http://[::1]:{port}/"
+        connection = http.client.HTTPConnection("::1", port, timeout=30)
+        try:
+            connection.request("GET", "/", headers={"Host": f"[::1]:{port}"})
+            response = connection.getresponse()
+            assert response.status == 200 and server.token.encode() in response.read()
+        finally:
+            connection.close()
 
 
 # -- the page in a real browser ------------------------------------------------------------
@@ -369,10 +715,7 @@ def test_stop_ends_a_long_search(
 
 
 def test_ctrl_c_stops_the_server_cleanly() -> None:
-    import os
     import signal
-    import subprocess
-    import sys
 
     if sys.platform == "win32":
         pytest.skip("POSIX signals")

@@ -3,7 +3,9 @@
 Every request is a JSON object checked here before any work starts (:class:`RequestError`
 carries the message and the HTTP status the page shows). Searches and comparisons run on their
 own thread as a :class:`Job`; the page polls it for progress and may stop it, which makes the
-running search raise at its next check (the library's stop events, as for batches).
+running search raise at its next check (the library's stop events, as for batches). An ended
+job is kept until its page has fetched the end, then briefly; never more than
+:data:`MAX_ENDED` of them, nor for more than :data:`MAX_AGE` seconds.
 """
 
 from __future__ import annotations
@@ -37,6 +39,13 @@ MAX_OPTIMAL_CELLS = 25
 MAX_RUNNING = 4
 #: Methods one comparison may run.
 MAX_METHODS = 30
+#: Ended jobs kept at most, over every page (the oldest ended go first): each holds its result,
+#: a 100x100 board's moves included (megabytes).
+MAX_ENDED = 16
+#: Seconds an ended job is kept once its page has fetched the end (a poll already in flight may
+#: ask again), and at most after it ended if no page fetches it (the page was closed).
+FETCHED_GRACE = 10.0
+MAX_AGE = 600.0
 
 
 class RequestError(Exception):
@@ -168,6 +177,8 @@ class Job:
     result: dict[str, Any] | None = None
     started: float = field(default_factory=time.monotonic)
     thread: threading.Thread | None = None
+    ended: float | None = None  # time.monotonic() when it ended
+    fetched: float | None = None  # when its page first fetched the end
 
     def view(self) -> dict[str, Any]:
         """What the page polls: the state, the latest progress and, once ended, the result."""
@@ -259,15 +270,56 @@ def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str,
 
 
 class Jobs:
-    """The jobs of every page: at most one running per page, :data:`MAX_RUNNING` in all."""
+    """The jobs of every page: at most one running per page, :data:`MAX_RUNNING` in all.
 
-    def __init__(self) -> None:
+    Parameters
+    ----------
+    max_ended : int
+        Ended jobs kept at most (:data:`MAX_ENDED`).
+    fetched_grace : float
+        Seconds an ended job is kept after its end was fetched (:data:`FETCHED_GRACE`).
+    max_age : float
+        Seconds an ended job is kept at most (:data:`MAX_AGE`).
+    """
+
+    def __init__(
+        self,
+        max_ended: int = MAX_ENDED,
+        fetched_grace: float = FETCHED_GRACE,
+        max_age: float = MAX_AGE,
+    ) -> None:
         self._lock = threading.Lock()
         self._jobs: dict[str, Job] = {}
         self._ids = itertools.count(1)
+        self.max_ended = max_ended
+        self.fetched_grace = fetched_grace
+        self.max_age = max_age
+
+    def __len__(self) -> int:
+        """The number of jobs kept, running or ended."""
+        with self._lock:
+            return len(self._jobs)
+
+    def _drop_ended(self) -> None:
+        # Called with the lock held, on every start and fetch: no thread of its own is needed,
+        # and what is kept is bounded by max_ended + MAX_RUNNING whatever the timing.
+        now = time.monotonic()
+        ended = []
+        for job in list(self._jobs.values()):
+            if job.ended is None:
+                continue
+            fetched_long_ago = job.fetched is not None and now - job.fetched >= self.fetched_grace
+            if fetched_long_ago or now - job.ended >= self.max_age:
+                del self._jobs[job.id]
+            else:
+                ended.append(job)
+        ended.sort(key=lambda job: job.ended or 0.0)
+        for job in ended[: max(0, len(ended) - self.max_ended)]:
+            del self._jobs[job.id]
 
     def _start(self, page: str, kind: str, work: Any) -> Job:
         with self._lock:
+            self._drop_ended()
             running = [job for job in self._jobs.values() if job.state == "running"]
             if any(job.page == page for job in running):
                 raise RequestError("this page already has a search running: stop it first", 409)
@@ -289,6 +341,8 @@ class Jobs:
             except Exception as error:  # reported to the page, never a dead server thread
                 job.state = "failed"
                 job.result = {"status": "error", "message": f"{type(error).__name__}: {error}"}
+            finally:
+                job.ended = time.monotonic()
 
         job.thread = threading.Thread(target=run, name=f"fastpuzzle-gui-{job.id}", daemon=True)
         job.thread.start()
@@ -297,10 +351,19 @@ class Jobs:
     def get(self, job_id: str) -> Job:
         """The job with this id."""
         with self._lock:
+            self._drop_ended()
             job = self._jobs.get(job_id)
         if job is None:
             raise RequestError(f"no job {job_id!r}", 404)
         return job
+
+    def view(self, job_id: str) -> dict[str, Any]:
+        """What the page polls of the job with this id; an ended job's end counts as fetched."""
+        job = self.get(job_id)
+        view = job.view()
+        if view["state"] != "running" and job.fetched is None:  # the page has its result
+            job.fetched = time.monotonic()
+        return view
 
     def stop_all(self, wait: float = 5.0) -> None:
         """Stop every running job and wait up to ``wait`` seconds for them."""

@@ -1,23 +1,46 @@
 """The puzzle page's web server: the standard library's threading HTTP server, locked down.
 
-Why the standard library: the page needs a handful of JSON calls and one HTML file; a framework
-would add a dependency (and its updates) for no feature used here, and every check a local
-server needs is a few explicit lines:
+Why the standard library: the page needs a handful of JSON calls and one HTML file, and the
+searches run on threads. Weighed against uvicorn (with h11) and aiohttp after a load audit:
+what those would bring (a large listen backlog, IPv6, refusing a repeated Host or
+Content-Length) is an attribute or a few lines here, while what the audit needed most - a
+deadline for receiving a whole request, against silent and slow clients - neither has (uvicorn
+arms its keep-alive timer only after a response and cancels it on every byte received; aiohttp
+has a keep-alive timeout but no request-read deadline), so it would be written by hand either
+way, against a framework's internals; the rest (the page's token, JSON checks, job memory) is
+this application's in any server. So, with no dependency:
 
-- bound to 127.0.0.1 by default;
+- bound to 127.0.0.1 by default (an IPv6 address such as ``::1`` works too);
 - the ``Host`` header must name this server (a DNS-rebinding page cannot reach it), and an
   ``Origin`` header, required on every POST, must be this server's own;
 - POSTs carry the page's token (in a header, which a cross-origin page cannot set without a
   preflight this server never grants) and a JSON body of at most :data:`MAX_BODY` bytes;
 - only ``/`` and ``/api/...`` exist: nothing reads files through the page;
+- header lines are checked as RFC 9112 asks (one Host, one valid Content-Length, no
+  Transfer-Encoding, no body on a GET); an error to a POST closes its connection;
+- a listen backlog of 1024, and at most :data:`MAX_CONNECTIONS` connections served at once
+  (fewer where the process may open few descriptors); more wait in the backlog, so searches
+  always have descriptors left;
+- a client has :data:`READ_TIMEOUT` seconds to send each whole request (an idle kept-alive
+  connection included), so a slow or silent client cannot hold a thread for long;
+- a client that goes away prints nothing; ended searches are not kept for long;
 - every request is checked (:mod:`fastpuzzle.gui.jobs`); errors are JSON with a 4xx status.
 """
 
 from __future__ import annotations
 
+import errno
+import io
+import ipaddress
 import json
+import math
+import re
 import secrets
+import socket
+import sys
 import threading
+import time
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
@@ -28,10 +51,24 @@ from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.gui import jobs
 from fastpuzzle.gui.jobs import Jobs, RequestError
 
-__all__ = ["MAX_BODY", "PuzzleServer"]
+__all__ = ["MAX_BODY", "MAX_CONNECTIONS", "READ_TIMEOUT", "PuzzleServer"]
 
 #: The largest request body accepted (a 100x100 board and its goal fit several times over).
 MAX_BODY = 256 * 1024
+#: Seconds a client has to send a whole request (line, headers and body), counted from when the
+#: server starts waiting for it; also the longest wait on one read or write of the socket.
+READ_TIMEOUT = 10.0
+#: Connections served at once (each holds a thread and a descriptor), at most.
+MAX_CONNECTIONS = 256
+
+#: Headers a request may carry once: RFC 9112 requires it of Host and Content-Length; for the
+#: others this server checks, a second copy would leave which one counts ambiguous.
+_SINGLE_HEADERS = ("Host", "Content-Length", "Content-Type", "Origin", "X-Fastpuzzle-Token")
+_DIGITS = re.compile("[0-9]+")  # str.isdigit() also takes "²" and other digits
+
+# accept() errors that mean "no descriptors or memory now": the listening socket stays readable,
+# so without a pause the serving loop would spin a core until one is freed.
+_OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 
 _SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -55,23 +92,90 @@ class PuzzleServer(ThreadingHTTPServer):
         Address to listen on (default 127.0.0.1: this machine only).
     port : int
         Port (0: any free one; :attr:`url` says which).
+    read_timeout : float
+        Seconds a client has to send each request (:data:`READ_TIMEOUT`); a connection that
+        takes longer is closed within twice this.
+    max_connections : int or None
+        Connections served at once; None: :data:`MAX_CONNECTIONS`, or a quarter of the
+        descriptors this process may open if that is fewer. Further clients wait to be accepted.
     """
 
     daemon_threads = True
+    # socketserver listens with a backlog of 5: of 200 page requests at once, about half waited
+    # for the kernel's SYN retries (1, 3, 7, 15 s...). Linux caps this at net.core.somaxconn.
+    request_queue_size = 1024
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        super().__init__((host, port), _Handler)
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        read_timeout: float = READ_TIMEOUT,
+        max_connections: int | None = None,
+    ) -> None:
+        if not read_timeout > 0:
+            raise ValueError(f"expected a positive read_timeout, got {read_timeout!r}")
+        if max_connections is None:
+            max_connections = _default_max_connections()
+        if max_connections < 1:
+            raise ValueError(f"expected max_connections >= 1, got {max_connections!r}")
+        self.read_timeout = read_timeout
+        self.max_connections = max_connections
+        self._slots = threading.BoundedSemaphore(max_connections)
+        self._holding: set[socket.socket] = set()  # accepted connections, each holds a slot
+        self._holding_lock = threading.Lock()
+        address, name = _address_and_name(host)
+        if ":" in address:  # an IPv6 address: socketserver's default socket is IPv4
+            self.address_family = socket.AF_INET6
+        super().__init__((address, port), _Handler)
         self.token = secrets.token_urlsafe(24)
         self.jobs = Jobs()
         bound_port = self.server_address[1]
-        names = {host, "127.0.0.1", "localhost"} if host in ("127.0.0.1", "localhost") else {host}
-        if host in ("::1", "[::1]"):
-            names = {"[::1]"}
+        names = {name, "127.0.0.1", "localhost"} if name in ("127.0.0.1", "localhost") else {name}
         self.allowed_hosts = {f"{name}:{bound_port}" for name in names}
-        self.url = f"http://{'localhost' if host == '127.0.0.1' else host}:{bound_port}/"
+        self.url = f"http://{'localhost' if name == '127.0.0.1' else name}:{bound_port}/"
         page = resources.files("fastpuzzle.gui").joinpath("page.html").read_text("utf-8")
         page = page.replace("/*__FASTPUZZLE_REPLAY__*/", REPLAY_JS)
         self.page = page.replace("__FASTPUZZLE_TOKEN__", self.token).encode("utf-8")
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        """Accept a connection once fewer than ``max_connections`` are open."""
+        # Waiting here leaves further clients in the listen backlog, where they cost no
+        # descriptor. The wait is short so that shutdown() is heard: socketserver's loop takes
+        # an OSError from get_request as "nothing to accept", checks for shutdown and retries.
+        if not self._slots.acquire(timeout=0.5):
+            raise OSError("all connection slots busy")
+        try:
+            request, address = super().get_request()
+        except OSError as error:
+            self._slots.release()
+            if error.errno in _OUT_OF_RESOURCES:
+                time.sleep(0.1)
+            raise
+        with self._holding_lock:
+            self._holding.add(request)
+        return request, address
+
+    def shutdown_request(self, request: Any) -> None:
+        """Close a connection and free its slot."""
+        # socketserver may close a connection twice (Ctrl-C while handing it to its thread):
+        # only the first close frees the slot.
+        try:
+            super().shutdown_request(request)
+        finally:
+            with self._holding_lock:
+                held = request in self._holding
+                self._holding.discard(request)
+            if held:
+                self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Say nothing of clients that went away or were too slow; print anything else."""
+        # socketserver prints a traceback for every exception in a connection's thread, on the
+        # terminal of `fastpuzzle gui`: a page closed mid-answer is not worth one.
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
     def close(self) -> None:
         """Stop every running search, then the server."""
@@ -85,9 +189,104 @@ class PuzzleServer(ThreadingHTTPServer):
         return thread
 
 
+def _address_and_name(host: str) -> tuple[str, str]:
+    # The address to bind and the name in URLs and Host headers: an IPv6 address is written
+    # in brackets there ("[::1]:8000"), and given with or without them.
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        address = ipaddress.ip_address(bare)
+    except ValueError:  # a name such as localhost
+        return host, host
+    if address.version == 6:
+        return address.compressed, f"[{address.compressed}]"
+    return bare, bare
+
+
+def _header_problem(headers: Message, command: str, version: str) -> str | None:
+    # Why a request's header lines are refused with 400 (RFC 9112, 3.2 and 6), or None.
+    for name in _SINGLE_HEADERS:
+        if len(headers.get_all(name, [])) > 1:
+            return f"more than one {name} header"
+    if version == "HTTP/1.1" and headers.get("Host") is None:
+        return "expected a Host header"
+    if headers.get("Transfer-Encoding") is not None:
+        # Its body would not be read, and left on the connection as the next request.
+        return "Transfer-Encoding is not accepted: send a Content-Length"
+    length = headers.get("Content-Length")
+    if length is not None and not _DIGITS.fullmatch(length):
+        return f"invalid Content-Length {length!r}"
+    if command != "POST" and length not in (None, "0"):
+        return f"a {command} takes no body"
+    return None
+
+
+def _same_token(given: str, token: str) -> bool:
+    # compare_digest takes ASCII str only (TypeError otherwise), and the token is ASCII: a
+    # header that is not cannot match. Only that much is told by the time taken.
+    return given.isascii() and secrets.compare_digest(given, token)
+
+
+def _default_max_connections() -> int:
+    # A quarter of the descriptor limit leaves the rest to searches (tables), the page's files
+    # and the interpreter, under any ulimit.
+    try:
+        import resource
+    except ImportError:  # Windows: no descriptor limit to share
+        return MAX_CONNECTIONS
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, soft // 4))
+
+
+class _DeadlineReader(io.RawIOBase):
+    # The socket as the handler reads it: no read starts after `deadline`. Each read also waits
+    # at most the socket's timeout, so a request that trickles in (a slow-loris client, or a
+    # body shorter than its Content-Length) ends within deadline + timeout, where a per-read
+    # timeout alone would let a byte every few seconds hold the thread for ever.
+
+    def __init__(self, sock: socket.socket) -> None:
+        super().__init__()
+        self._sock = sock
+        self.deadline = math.inf
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if time.monotonic() >= self.deadline:
+            raise TimeoutError("the request did not arrive in time")
+        return self._sock.recv_into(buffer)
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: PuzzleServer
     protocol_version = "HTTP/1.1"
+    _reader: _DeadlineReader
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.read_timeout)  # every read and every write
+        self.rfile.close()  # the socket's own file, replaced by the deadline reader
+        self._reader = _DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle_one_request(self) -> None:
+        # The deadline covers the wait for the request line too: an idle connection is closed.
+        self._reader.deadline = time.monotonic() + self.server.read_timeout
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        # The standard parser takes repeated and malformed framing headers; these are refused,
+        # and the connection closed: where the next request starts is unclear.
+        if not super().parse_request():
+            return False
+        problem = _header_problem(self.headers, self.command, self.request_version)
+        if problem is None:
+            return True
+        self.close_connection = True
+        self._error(400, problem)
+        return False
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the command line prints the address and errors only
@@ -98,6 +297,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         for name, value in _SECURITY_HEADERS.items():
             self.send_header(name, value)
         self.end_headers()
@@ -108,6 +309,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(value).encode("utf-8"), "application/json")
 
     def _error(self, status: int, message: str) -> None:
+        if self.command == "POST":
+            # Its body may be unread (a refusal comes first): left on the connection, it would
+            # be taken as the next request. The page opens another connection.
+            self.close_connection = True
         self._json(status, {"error": message})
 
     # -- checks -----------------------------------------------------------------------------
@@ -120,7 +325,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _body(self) -> dict[str, Any]:
         length_text = self.headers.get("Content-Length")
-        if length_text is None or not length_text.isdigit():
+        if length_text is None:  # else digits: checked with the headers
             raise RequestError("expected a Content-Length", 411)
         length = int(length_text)
         if length > MAX_BODY:
@@ -128,11 +333,20 @@ class _Handler(BaseHTTPRequestHandler):
         content_type = self.headers.get("Content-Type", "").split(";")[0].strip()
         if content_type != "application/json":
             raise RequestError("expected Content-Type: application/json", 415)
-        raw = self.rfile.read(length)
+        try:
+            raw = self.rfile.read(length)
+        except TimeoutError:
+            self.close_connection = True
+            raise RequestError("the request body did not arrive in time", 408) from None
+        if len(raw) < length:
+            self.close_connection = True
+            raise RequestError("the request body is shorter than its Content-Length")
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
             raise RequestError(f"the body is not JSON: {error}") from None
+        except RecursionError:  # the parser's guard; no request of the page nests beyond 3 levels
+            raise RequestError("the body is nested too deeply") from None
         if not isinstance(body, dict):
             raise RequestError("expected a JSON object")
         return body
@@ -146,7 +360,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(403, "unknown Host: open the address fastpuzzle gui printed")
         elif not self._origin_ok(required=posting):
             self._error(403, "requests from other sites are refused")
-        elif posting and not secrets.compare_digest(
+        elif posting and not _same_token(
             self.headers.get("X-Fastpuzzle-Token", ""), self.server.token
         ):
             self._error(403, "missing or wrong page token: reload the page")
@@ -165,7 +379,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif url.path == "/api/job":
             job_id = parse_qs(url.query).get("id", [""])[0]
             try:
-                self._json(200, self.server.jobs.get(job_id).view())
+                self._json(200, self.server.jobs.view(job_id))
             except RequestError as error:
                 self._error(error.status, str(error))
         else:
