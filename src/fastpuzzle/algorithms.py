@@ -50,6 +50,7 @@ __all__ = [
     "Request",
     "algorithm_names",
     "heuristic_names",
+    "is_auto",
     "resolve_algorithm",
     "resolve_heuristic",
 ]
@@ -444,6 +445,14 @@ def _index(entries: tuple[Algorithm, ...]) -> dict[str, Algorithm]:
 
 
 _ALGORITHM_INDEX = _index(_ALGORITHM_LIST)
+
+
+def is_auto(name: object) -> bool:
+    """Whether ``name`` asks for the default choice: ``"auto"`` in any case, spaces around.
+
+    Only a str is compared: ``==`` on an array would compare each element.
+    """
+    return isinstance(name, str) and name.strip().lower() == "auto"
 
 
 def resolve_algorithm(name: str) -> Algorithm:

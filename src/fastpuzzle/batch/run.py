@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from fastpuzzle._checks import flag
 from fastpuzzle._core._interrupt import run_stoppable
 from fastpuzzle._parallel import available_cores
 from fastpuzzle._progress import Meter
@@ -63,15 +64,14 @@ def _normalise(boards: Any, shape: Shape | None) -> tuple[Sequence[Any], bool, S
 
 
 def _check_names(algorithm: str, heuristic: str, optimal: bool) -> None:
-    from fastpuzzle.algorithms import resolve_algorithm
+    from fastpuzzle.algorithms import is_auto, resolve_algorithm
     from fastpuzzle.heuristics import resolve_heuristic
-    from fastpuzzle.solve import check_optimal_flag
 
-    check_optimal_flag(optimal)
+    flag("optimal", optimal)
     chosen = None
-    if not (isinstance(algorithm, str) and algorithm.strip().lower() == "auto"):
+    if not is_auto(algorithm):
         chosen = resolve_algorithm(algorithm)
-    if not (isinstance(heuristic, str) and heuristic.strip().lower() == "auto"):
+    if not is_auto(heuristic):
         resolve_heuristic(heuristic, chosen)
 
 

@@ -1,0 +1,138 @@
+"""Bad arguments raise a typed error, checked before any work, whose message quotes them.
+
+Each case raised a plain ValueError or TypeError (or worse) before its fix: the call sites of the
+fault audit's item 2, some failing while building their own message, some after a batch had
+started.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+
+B = "1 2 3/4 5 6/7 _ 8"
+HUGE = 10**5000  # str() refuses ints past 4,300 digits: a message quoting one cannot be built
+FIVE = fp.Board.goal((5, 5))
+
+#: ``(id, call, error, message pattern)``; the call gets a fresh directory.
+Case = tuple[str, Callable[[Path], Any], type[Exception], str]
+
+
+def _search_cases() -> list[Case]:
+    """search() and solve(): options that do not apply, or of the wrong type."""
+    return [
+        (
+            "search-heuristic-for-bfs",
+            lambda tmp: fp.search(B, algorithm="bfs", heuristic="manhattan"),
+            fp.InvalidOptionError,
+            r"bfs does not use a heuristic, got heuristic='manhattan'",
+        ),
+        (
+            "search-seed-text",
+            lambda tmp: fp.search(B, algorithm="random", seed="x"),
+            fp.InvalidOptionError,
+            r"expected seed as a whole number.*got 'x'",
+        ),
+        (
+            "search-workers-bool",
+            lambda tmp: fp.search(B, algorithm="idastar", workers=True),
+            fp.InvalidOptionError,
+            r"expected workers as a whole number from 1 to .*got True",
+        ),
+        (
+            "search-workers-past-the-kernel",
+            lambda tmp: fp.search(B, algorithm="idastar", workers=2**63),
+            fp.InvalidOptionError,
+            r"expected workers as a whole number from 1 to 2,147,483,647",
+        ),
+        (
+            "search-heuristic-int-on-5x5",
+            lambda tmp: fp.search(FIVE, algorithm="bfs", heuristic=5),
+            fp.BoardTooLargeError,
+            r"^bfs works on boards of at most 16 cells",
+        ),
+        (
+            "search-weight-for-astar",
+            lambda tmp: fp.search(B, algorithm="astar", weight=2),
+            fp.InvalidOptionError,
+            r"only wastar takes a weight, got weight=2 for astar",
+        ),
+        (
+            "search-seed-for-bfs",
+            lambda tmp: fp.search(B, algorithm="bfs", seed=1),
+            fp.InvalidOptionError,
+            r"only random takes a seed, got seed=1 for bfs",
+        ),
+        (
+            "search-threads-for-astar",
+            lambda tmp: fp.search(B, algorithm="astar", workers=2),
+            fp.InvalidOptionError,
+            r"only idastar runs on several threads, got workers=2 for astar",
+        ),
+        (
+            "solve-weight-for-auto",
+            lambda tmp: fp.solve(B, weight=2),
+            fp.InvalidOptionError,
+            r"algorithm='auto' takes no weight or seed",
+        ),
+        (
+            "solve-fast-with-workers",
+            lambda tmp: fp.solve(B, optimal=False, workers=2),
+            fp.InvalidOptionError,
+            r"optimal=False runs on one thread",
+        ),
+        (
+            "solve-fast-with-algorithm",
+            lambda tmp: fp.solve(B, optimal=False, algorithm="astar"),
+            fp.InvalidOptionError,
+            r"optimal=False picks its own method",
+        ),
+        (
+            "solve-algorithm-array",
+            lambda tmp: fp.solve(B, algorithm=np.array([1, 2])),
+            fp.UnknownNameError,
+            r"unknown algorithm array\(\[1, 2\]\)",
+        ),
+        (
+            "solve-heuristic-array",
+            lambda tmp: fp.solve(B, heuristic=np.array([1, 2])),
+            fp.UnknownNameError,
+            r"unknown heuristic array\(\[1, 2\]\)",
+        ),
+        (
+            "solve-workers-zero",
+            lambda tmp: fp.solve(B, workers=0),
+            fp.InvalidOptionError,
+            r"expected workers as a whole number from 1 to .*got 0",
+        ),
+        (
+            "solve-workers-text",
+            lambda tmp: fp.solve(B, workers="2"),
+            fp.InvalidOptionError,
+            r"got '2'",
+        ),
+        (
+            "solve-workers-huge",
+            lambda tmp: fp.solve(B, workers=HUGE),
+            fp.InvalidOptionError,
+            r"got <an integer of 16,610 bits>",
+        ),
+    ]
+
+
+CASES = [*_search_cases()]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_each_bad_argument_raises_its_typed_error(call, error, message, tmp_path):
+    with pytest.raises(error, match=message) as caught:
+        call(tmp_path)
+    assert isinstance(caught.value, fp.FastPuzzleError)
