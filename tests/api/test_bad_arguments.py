@@ -126,7 +126,62 @@ def _search_cases() -> list[Case]:
     ]
 
 
-CASES = [*_search_cases()]
+def _compare_cases() -> list[Case]:
+    """compare(): boards and names that are no collections, a callback that cannot be called."""
+    return [
+        (
+            "compare-boards-int",
+            lambda tmp: fp.compare(5, "bfs"),
+            fp.InvalidBoardError,
+            r"expected a board or a collection of boards, got 5",
+        ),
+        (
+            "compare-boards-set",
+            lambda tmp: fp.compare({B}, "bfs"),
+            fp.InvalidBoardError,
+            r"expected a board or a collection of boards in order, got a set",
+        ),
+        (
+            "compare-heuristics-int",
+            lambda tmp: fp.compare([B], "bfs", heuristics=5),
+            fp.InvalidOptionError,
+            r"expected heuristics as a name or a list of names, got 5",
+        ),
+        (
+            "compare-algorithms-int",
+            lambda tmp: fp.compare([B], 5),
+            fp.InvalidOptionError,
+            r"expected algorithms as a name or a list of names, got 5",
+        ),
+        (
+            "compare-progress-text",
+            lambda tmp: fp.compare([B], ["bfs"], progress="x"),
+            fp.InvalidOptionError,
+            r"expected a callable progress\(done, total\) or None, got 'x'",
+        ),
+        (
+            "compare-seed-text",
+            lambda tmp: fp.compare([B], ["bfs", "random"], seed="x"),
+            fp.InvalidOptionError,
+            r"expected seed as a whole number",
+        ),
+        (
+            "compare-weight-below-one",
+            lambda tmp: fp.compare([B], ["bfs", "wastar"], weight=0.5),
+            fp.InvalidOptionError,
+            r"expected a weight from 1 to 1,000",
+        ),
+        (
+            "compare-plot-metric",
+            lambda tmp: fp.Comparison(()).plot(metric="board"),
+            fp.InvalidOptionError,
+            r"expected metric='expanded', 'generated', 'peak_memory_bytes', 'seconds' or 'length', "
+            r"got 'board'",
+        ),
+    ]
+
+
+CASES = [*_search_cases(), *_compare_cases()]
 
 
 @pytest.mark.parametrize(
@@ -136,3 +191,16 @@ def test_each_bad_argument_raises_its_typed_error(call, error, message, tmp_path
     with pytest.raises(error, match=message) as caught:
         call(tmp_path)
     assert isinstance(caught.value, fp.FastPuzzleError)
+
+
+def test_compare_checks_its_options_before_any_search():
+    done: list[tuple[int, int]] = []
+    progress = lambda *args: done.append(args)  # noqa: E731
+    for options in ({"seed": "x"}, {"weight": 0}):
+        with pytest.raises(fp.InvalidOptionError):
+            fp.compare([B, B], ["bfs", "random", "wastar"], progress=progress, **options)
+    with pytest.raises(fp.InvalidOptionError):
+        fp.compare([B], ["bfs"], heuristics=5, progress=progress)
+    with pytest.raises(fp.InvalidBoardError, match="'1 2 3'"):  # the second board
+        fp.compare([B, "1 2 3"], ["bfs"], progress=progress)
+    assert done == []
