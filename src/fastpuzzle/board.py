@@ -17,7 +17,7 @@ from fastpuzzle._core import _board, _wide
 from fastpuzzle.errors import BoardTooLargeError, IllegalMoveError, InvalidBoardError
 from fastpuzzle.moves import MOVES, parse_moves
 
-__all__ = ["MAX_CELLS", "MAX_SIDE", "Board", "BoardLike", "Shape", "is_solvable"]
+__all__ = ["MAX_CELLS", "MAX_SIDE", "Board", "BoardLike", "Shape", "check_shape", "is_solvable"]
 
 #: The most cells a board with a packed form may have (one 64-bit word, 4 bits per cell).
 #: Larger boards are kept as tiles only; :attr:`Board.packed` raises for them.
@@ -62,7 +62,14 @@ def _plain_shape(shape: object) -> Shape | None:
     return None
 
 
-def _check_shape(shape: object) -> Shape:
+def check_shape(shape: object) -> Shape:
+    """``shape`` as ``(rows, cols)``: two ints from 2 to :data:`MAX_SIDE`.
+
+    Raises
+    ------
+    InvalidBoardError
+        For anything else, quoting it.
+    """
     plain = _plain_shape(shape)
     if plain is not None:
         return plain
@@ -89,7 +96,7 @@ def _infer_shape(count: int, source: object) -> Shape:
             "expected a square number of tiles (4, 9, 16, 25, ...; or pass shape=(rows, cols)), "
             f"got {count}: {_quote(source)}"
         )
-    return _check_shape((side, side))
+    return check_shape((side, side))
 
 
 def _parse_token(token: str, source: str) -> int:
@@ -279,13 +286,13 @@ class Board:
             self._set(*plain)
             return
         if isinstance(data, Board):
-            if shape is not None and _check_shape(shape) != data.shape:
+            if shape is not None and check_shape(shape) != data.shape:
                 raise InvalidBoardError(f"expected shape {data.shape}, got shape={shape!r}")
             self._set(data._shape, data._tiles)
             return
         tiles, found = _coerce(data)
         if shape is not None:
-            wanted = _check_shape(shape)
+            wanted = check_shape(shape)
             if found is not None and found != wanted:
                 raise InvalidBoardError(
                     f"expected shape {wanted} from shape=, but the input has shape {found}: "
@@ -300,7 +307,7 @@ class Board:
         elif found is None:
             found = _infer_shape(len(tiles), data)
         else:
-            found = _check_shape(found)
+            found = check_shape(found)
         _check_tiles(tiles, data)
         self._set(found, tuple(tiles))
 
@@ -332,7 +339,7 @@ class Board:
         >>> Board.from_packed(Board("1 2/3 _").packed, shape=(2, 2))
         Board('1 2/3 _')
         """
-        rows, cols = _check_shape(shape)
+        rows, cols = check_shape(shape)
         if rows * cols > MAX_CELLS:
             raise BoardTooLargeError(
                 f"expected a shape of at most {MAX_CELLS} cells for a packed board, "
@@ -359,7 +366,7 @@ class Board:
         >>> Board.goal((2, 3), blank="first")
         Board('_ 1 2/3 4 5')
         """
-        rows, cols = _check_shape(shape)
+        rows, cols = check_shape(shape)
         if blank == "last":
             return _goal_board(rows, cols, False)
         if blank == "first":

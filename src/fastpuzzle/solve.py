@@ -258,6 +258,8 @@ def search(
         If the goal cannot be reached (checked before searching).
     UnknownNameError
         If the algorithm or heuristic is not known.
+    InvalidOptionError
+        If an option does not apply to the algorithm, or is of the wrong type or range.
 
     Examples
     --------
@@ -345,6 +347,9 @@ def solve(
 
     Raises
     ------
+    InvalidOptionError, UnknownNameError
+        Before any search, if an option is not valid (as for :func:`search`; ``optimal=False``
+        takes no method, weight, seed or threads).
     UnsolvableError
         Before any search, if the goal cannot be reached.
     SearchLimitError

@@ -181,7 +181,97 @@ def _compare_cases() -> list[Case]:
     ]
 
 
-CASES = [*_search_cases(), *_compare_cases()]
+def _batch_cases() -> list[Case]:
+    """solve_many(): every option checked before the batch starts."""
+    return [
+        (
+            "batch-boards-int",
+            lambda tmp: fp.solve_many(5),
+            fp.InvalidBoardError,
+            r"expected a collection of boards, got 5",
+        ),
+        (
+            "batch-boards-bytes",
+            lambda tmp: fp.solve_many(b"12"),
+            fp.InvalidBoardError,
+            r"expected a collection of boards in order, got a bytes",
+        ),
+        (
+            "batch-boards-set",
+            lambda tmp: fp.solve_many({B}),
+            fp.InvalidBoardError,
+            r"expected a collection of boards in order, got a set",
+        ),
+        (
+            "batch-workers-text",
+            lambda tmp: fp.solve_many([B], workers="2"),
+            fp.InvalidOptionError,
+            r"expected workers as a whole number from 1 to .*got '2'",
+        ),
+        (
+            "batch-workers-zero",
+            lambda tmp: fp.solve_many([B], workers=0),
+            fp.InvalidOptionError,
+            r"got 0",
+        ),
+        (
+            "batch-workers-float",
+            lambda tmp: fp.solve_many([B], workers=1.5),
+            fp.InvalidOptionError,
+            r"got 1.5",
+        ),
+        (
+            "batch-chunk-float",
+            lambda tmp: fp.solve_many([B], chunk_size=2.5),
+            fp.InvalidOptionError,
+            r"expected chunk_size as a whole number of at least 1 or None, got 2.5",
+        ),
+        (
+            "batch-chunk-zero",
+            lambda tmp: fp.solve_many([B], chunk_size=0),
+            fp.InvalidOptionError,
+            r"got 0",
+        ),
+        (
+            "batch-fast-with-algorithm",
+            lambda tmp: fp.solve_many([B], optimal=False, algorithm="astar"),
+            fp.InvalidOptionError,
+            r"optimal=False picks its own method",
+        ),
+        (
+            "batch-shape-text",
+            lambda tmp: fp.solve_many([B], shape="x"),
+            fp.InvalidBoardError,
+            r"expected shape as \(rows, cols\), got 'x'",
+        ),
+        (
+            "batch-out-number",
+            lambda tmp: fp.solve_many([B], out=5),
+            fp.InvalidOptionError,
+            r"expected out as a path .* or None, got 5",
+        ),
+        (
+            "batch-out-format",
+            lambda tmp: fp.solve_many([B], out_format="xml"),
+            fp.InvalidOptionError,
+            r"expected out_format='csv', 'jsonl' or 'parquet', got 'xml'",
+        ),
+        (
+            "batch-client",
+            lambda tmp: fp.solve_many([B], client=5),
+            fp.InvalidOptionError,
+            r"expected client=dask.distributed.Client\(...\) or None, got 5",
+        ),
+        (
+            "batch-progress-text",
+            lambda tmp: fp.solve_many([B], progress="yes"),
+            fp.InvalidOptionError,
+            r"expected progress=True, False, None or a callable progress\(done, total\)",
+        ),
+    ]
+
+
+CASES = [*_search_cases(), *_compare_cases(), *_batch_cases()]
 
 
 @pytest.mark.parametrize(
@@ -204,3 +294,21 @@ def test_compare_checks_its_options_before_any_search():
     with pytest.raises(fp.InvalidBoardError, match="'1 2 3'"):  # the second board
         fp.compare([B, "1 2 3"], ["bfs"], progress=progress)
     assert done == []
+
+
+def test_solve_many_checks_its_options_before_the_batch_starts(monkeypatch):
+    from fastpuzzle.batch import run
+
+    solved: list[int] = []
+    monkeypatch.setattr(run, "solve_chunk", lambda first, rows, spec: solved.append(first))
+    for options in (
+        {"optimal": False, "algorithm": "astar"},
+        {"optimal": False, "heuristic": "manhattan"},
+        {"workers": 0},
+        {"chunk_size": 0},
+        {"out_format": "xml"},
+        {"progress": "yes"},
+    ):
+        with pytest.raises(fp.InvalidOptionError):
+            fp.solve_many([B, B], **options)
+    assert solved == []

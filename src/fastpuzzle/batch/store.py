@@ -39,9 +39,12 @@ from fastpuzzle.batch.result import COLUMNS, ChunkResult, Numbers, PackedChunk
 from fastpuzzle.board import Board, Shape
 from fastpuzzle.errors import BatchFileError
 
-__all__ = ["ChunkStore", "OutFormat", "boards_digest"]
+__all__ = ["OUT_FORMATS", "ChunkStore", "OutFormat", "boards_digest"]
 
 OutFormat = Literal["csv", "jsonl", "parquet"]
+
+#: The formats of chunk files (``solve_many(out_format=...)``).
+OUT_FORMATS: tuple[OutFormat, ...] = ("csv", "jsonl", "parquet")
 
 #: Version of the directory layout; a manifest or check file of another layout is not reused.
 LAYOUT = 2
@@ -100,8 +103,7 @@ class ChunkStore:
     """
 
     def __init__(self, directory: Path, fmt: OutFormat, spec: BatchSpec) -> None:
-        if fmt not in ("csv", "jsonl", "parquet"):
-            raise ValueError(f"expected out_format 'csv', 'jsonl' or 'parquet', got {fmt!r}")
+        # ``fmt`` is one of OUT_FORMATS: solve_many checks it before the batch starts.
         self.directory = directory
         self.fmt = fmt
         self.spec = spec
