@@ -11,11 +11,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastpuzzle._batch_prep import prepare_packed
+from fastpuzzle._checks import random_generator, whole
 from fastpuzzle.batch import solve_many
+from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal
 from fastpuzzle.errors import BoardTooLargeError
 from fastpuzzle.generate import RandomSource
 from fastpuzzle.limits import Limits
+from fastpuzzle.results import SearchStats
 
 __all__ = ["Labelled", "labelled", "random_boards"]
 
@@ -41,10 +44,11 @@ def random_boards(
     >>> boards.dtype, boards.shape
     (dtype('uint64'), (1000,))
     """
+    count = whole("n", n, low=0)
     target = _target(shape, goal)
-    generator = np.random.default_rng(rng)
+    generator = random_generator(rng)
     cells = target.size
-    tiles = np.argsort(generator.random((n, cells)), axis=1)
+    tiles = np.argsort(generator.random((count, cells)), axis=1)
     shifts = (4 * np.arange(cells, dtype=np.uint64))[None, :]
     words = (tiles.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64)
     flip = ~prepare_packed(words, target).solvable
@@ -109,6 +113,14 @@ def labelled(
     With ``path=True`` every board along each optimal path comes too, labelled with its exact
     distance (a shortest path's suffix is a shortest path), at no extra search cost.
 
+    Raises
+    ------
+    SearchLimitError
+        If a board was not solved within ``limits``: the error of the limit that stopped it
+        (:class:`~fastpuzzle.TimeLimitError`...), with that board's statistics.
+
+    Examples
+    --------
     >>> data = labelled(100, (3, 3), rng=2, path=True)
     >>> bool((data.distances[data.origins == 0] == range(data.lengths[0], -1, -1)).all())
     True
@@ -118,8 +130,14 @@ def labelled(
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)
     if not result.solved.all():
         failed = int(np.flatnonzero(~result.solved)[0])
-        raise RuntimeError(
-            f"board {failed} was not solved ({result.status[failed]}): {result.messages[failed]}"
+        status = str(result.status[failed])
+        stats = SearchStats(
+            expanded=int(result.expanded[failed]),
+            generated=int(result.generated[failed]),
+            seconds=float(result.seconds[failed]),
+        )
+        raise limit_error(status)(
+            f"board {failed} was not solved ({status}): {result.messages[failed]}", stats
         )
     first = np.array([moves[:1] for moves in result.moves], dtype="<U1")
     if not path:

@@ -271,7 +271,43 @@ def _batch_cases() -> list[Case]:
     ]
 
 
-CASES = [*_search_cases(), *_compare_cases(), *_batch_cases()]
+def _random_cases() -> list[Case]:
+    """Random boards and data sets: numpy's refusals of a seed or a count, typed."""
+    return [
+        (
+            "random-board-rng-text",
+            lambda tmp: fp.random_board((3, 3), rng="x"),
+            fp.InvalidOptionError,
+            r"expected rng as a seed .*got 'x'",
+        ),
+        (
+            "scramble-rng-float",
+            lambda tmp: fp.scramble(B, 3, rng=1.5),
+            fp.InvalidOptionError,
+            r"expected rng as a seed .*got 1.5",
+        ),
+        (
+            "random-boards-count-float",
+            lambda tmp: fp.random_boards(2.5, (3, 3)),
+            fp.InvalidOptionError,
+            r"expected n as a whole number of at least 0, got 2.5",
+        ),
+        (
+            "random-boards-count-negative",
+            lambda tmp: fp.random_boards(-1, (3, 3)),
+            fp.InvalidOptionError,
+            r"got -1",
+        ),
+        (
+            "labelled-unsolved-row",
+            lambda tmp: fp.labelled(3, (2, 2), rng=1, limits=fp.Limits(max_depth=0)),
+            fp.DepthLimitError,
+            r"board \d was not solved \(depth_limit\)",
+        ),
+    ]
+
+
+CASES = [*_search_cases(), *_compare_cases(), *_batch_cases(), *_random_cases()]
 
 
 @pytest.mark.parametrize(
