@@ -307,7 +307,49 @@ def _random_cases() -> list[Case]:
     ]
 
 
-CASES = [*_search_cases(), *_compare_cases(), *_batch_cases(), *_random_cases()]
+def _board_cases() -> list[Case]:
+    """Board methods and Limits, and messages quoting an int too long to print."""
+    return [
+        (
+            "goal-blank-array",
+            lambda tmp: fp.Board.goal((3, 3), blank=np.array([1, 2])),
+            fp.InvalidBoardError,
+            r"expected blank='last' or 'first', got array\(\[1, 2\]\)",
+        ),
+        (
+            "to-string-separator-number",
+            lambda tmp: fp.Board(B).to_string(5),
+            fp.InvalidOptionError,
+            r"expected row_separator as a string, got 5",
+        ),
+        (
+            "position-not-a-pair",
+            lambda tmp: fp.Board(B)[5],
+            fp.InvalidOptionError,
+            r"expected a \(row, col\) position of integers, got 5",
+        ),
+        (
+            "position-of-text",
+            lambda tmp: fp.Board(B)[0, "a"],
+            fp.InvalidOptionError,
+            r"got \(0, 'a'\)",
+        ),
+        (
+            "board-huge-tile",
+            lambda tmp: fp.Board([HUGE, 1, 2, 0]),
+            fp.InvalidBoardError,
+            r"expected tiles 0..3 \(0 = blank\), got <an integer of 16,610 bits>",
+        ),
+        (
+            "limits-huge",
+            lambda tmp: fp.Limits(nodes=HUGE),
+            fp.InvalidLimitsError,
+            r"Limits.nodes expected .*got <an integer of 16,610 bits>",
+        ),
+    ]
+
+
+CASES = [*_search_cases(), *_compare_cases(), *_batch_cases(), *_random_cases(), *_board_cases()]
 
 
 @pytest.mark.parametrize(
@@ -348,3 +390,10 @@ def test_solve_many_checks_its_options_before_the_batch_starts(monkeypatch):
         with pytest.raises(fp.InvalidOptionError):
             fp.solve_many([B, B], **options)
     assert solved == []
+
+
+def test_an_off_board_position_stays_an_index_error():
+    # Indexing keeps Python's protocol: a well-formed position off the board is an IndexError.
+    with pytest.raises(IndexError, match=r"position \(3, 0\) is outside a 3x3 board"):
+        fp.Board(B)[3, 0]
+    assert fp.Board(B)[np.int64(2), 1] == 0
