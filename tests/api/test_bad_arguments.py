@@ -349,7 +349,62 @@ def _board_cases() -> list[Case]:
     ]
 
 
-CASES = [*_search_cases(), *_compare_cases(), *_batch_cases(), *_random_cases(), *_board_cases()]
+def _pdb_cases() -> list[Case]:
+    """Pattern databases: their documented error is PatternDatabaseError."""
+    return [
+        (
+            "cache-dir-number",
+            lambda tmp: fp.pdb_cache_dir(1.5),
+            fp.pdb.PatternDatabaseError,
+            r"expected cache_dir as a path .* or None, got 1.5",
+        ),
+        (
+            "partition-none",
+            lambda tmp: fp.build_pdb(None, (2, 2), cache_dir=tmp, progress=False),
+            fp.pdb.PatternDatabaseError,
+            r"expected disjoint non-empty groups of goal cells .*got None",
+        ),
+        (
+            "partition-cell-text",
+            lambda tmp: fp.build_pdb([["a"]], (2, 2), cache_dir=tmp, progress=False),
+            fp.pdb.PatternDatabaseError,
+            r"expected disjoint non-empty groups of goal cells .*got \[\['a'\]\]",
+        ),
+        (
+            "partition-cell-float",
+            lambda tmp: fp.build_pdb([[0, 1.0]], (2, 2), cache_dir=tmp, progress=False),
+            fp.pdb.PatternDatabaseError,
+            r"got \[\[0, 1.0\]\]",
+        ),
+        (
+            "partition-array",
+            lambda tmp: fp.build_pdb(np.array([[0], [1.5]]), (2, 2), cache_dir=tmp, progress=False),
+            fp.pdb.PatternDatabaseError,
+            r"expected disjoint non-empty groups of goal cells",
+        ),
+        (
+            "deadline-text",
+            lambda tmp: fp.build_pdb([[0]], (2, 2), cache_dir=tmp, progress=False, deadline="soon"),
+            fp.pdb.PatternDatabaseError,
+            r"expected deadline as a number, got 'soon'",
+        ),
+        (
+            "build-cache-dir-number",
+            lambda tmp: fp.build_pdb([[0]], (2, 2), cache_dir=1.5, progress=False),
+            fp.pdb.PatternDatabaseError,
+            r"expected cache_dir as a path",
+        ),
+    ]
+
+
+CASES = [
+    *_search_cases(),
+    *_compare_cases(),
+    *_batch_cases(),
+    *_random_cases(),
+    *_board_cases(),
+    *_pdb_cases(),
+]
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, TypeGuard
 
-import numpy as np
-
+from fastpuzzle._checks import is_whole, ordered, shown
 from fastpuzzle.heuristics import CATALOGUE
 from fastpuzzle.pdb.database import PatternDatabaseError
 
@@ -76,19 +74,12 @@ def _is_sparse(tiles: int, cells: int) -> bool:
     return tiles <= SPARSE_MAX and cells <= 16
 
 
-def _whole(value: object) -> TypeGuard[int | np.integer[Any]]:
-    # int or numpy integer, not bool: a float or a string that int() would accept is a mistake.
-    return type(value) is int or (
-        isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-    )
-
-
 def _shape_for(partition: str | Partition, shape: object) -> tuple[int, int]:
     if shape is None:
         if isinstance(partition, str) and partition != "auto":
             return shape_of_partition(partition)
         return (4, 4)
-    if not (isinstance(shape, (tuple, list)) and len(shape) == 2 and all(map(_whole, shape))):
+    if not (isinstance(shape, (tuple, list)) and len(shape) == 2 and all(map(is_whole, shape))):
         raise PatternDatabaseError(f"expected shape as (rows, cols) of two ints, got {shape!r}")
     rows, cols = int(shape[0]), int(shape[1])
     if rows < 2 or cols < 2 or rows * cols > MAX_PDB_CELLS:
@@ -107,7 +98,7 @@ def _shape_and_blank(
     cells = checked[0] * checked[1]
     if goal_blank is None:
         return checked, cells - 1
-    blank = int(goal_blank) if _whole(goal_blank) else -1
+    blank = int(goal_blank) if is_whole(goal_blank) else -1
     if not 0 <= blank < cells:
         raise PatternDatabaseError(
             f"expected goal_blank as a cell of the {checked[0]}x{checked[1]} board "
@@ -136,7 +127,8 @@ def resolve_partition(
     shape, goal_blank = _shape_and_blank(partition, shape, goal_blank)
     rows, cols = shape
     cells = rows * cols
-    if partition == "auto":
+    # Only a str is compared: == on an array of groups would compare each cell.
+    if isinstance(partition, str) and partition == "auto":
         partition = default_partition(shape, goal_blank)
     if isinstance(partition, str):
         named = NAMED_PARTITIONS.get(shape, {})
@@ -155,18 +147,25 @@ def resolve_partition(
             for group in named[partition]
         )
         return partition, groups
-    groups = tuple(tuple(int(c) for c in group) for group in partition)
-    flat = [c for group in groups for c in group]
+    expected = (
+        f"disjoint non-empty groups of goal cells of a {rows}x{cols} board (not the goal blank "
+        f"{goal_blank})"
+    )
+    # Cells are whole numbers: int() would take 1.5 or "3" for a cell.
+    given = [
+        ordered(expected, group, error=PatternDatabaseError)
+        for group in ordered(expected, partition, error=PatternDatabaseError)
+    ]
+    flat = [c for group in given for c in group]
     if (
-        not groups
-        or any(not group for group in groups)
+        not given
+        or any(not group for group in given)
+        or not all(map(is_whole, flat))
         or len(set(flat)) != len(flat)
         or any(not 0 <= c < cells or c == goal_blank for c in flat)
     ):
-        raise PatternDatabaseError(
-            f"expected disjoint non-empty groups of goal cells of a {rows}x{cols} board "
-            f"(not the goal blank {goal_blank}), got {partition!r}"
-        )
+        raise PatternDatabaseError(f"expected {expected}, got {shown(partition)}")
+    groups = tuple(tuple(int(c) for c in group) for group in given)
     digest = hashlib.sha1(repr(groups).encode()).hexdigest()[:12]
     return f"custom-{digest}", groups
 
