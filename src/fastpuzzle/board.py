@@ -98,6 +98,10 @@ def _infer_shape(count: int, source: object) -> Shape:
     return check_shape((side, side))
 
 
+#: Digits of the largest tile of the largest board (9999): a longer number is no tile.
+_TILE_DIGITS = len(str(MAX_SIDE * MAX_SIDE - 1))
+
+
 def _parse_token(token: str, source: str) -> int:
     if token in _BLANK_TOKENS:
         return 0
@@ -105,6 +109,13 @@ def _parse_token(token: str, source: str) -> int:
     # also takes superscripts, which int() refuses, and other scripts' digits, which int()
     # would silently read.
     if token.isdigit():
+        # Refused before int(), which raises its own ValueError past 4,300 digits.
+        if len(token.lstrip("0")) > _TILE_DIGITS:
+            raise InvalidBoardError(
+                f"expected tiles of at most {_TILE_DIGITS} digits (boards have at most "
+                f"{MAX_SIDE * MAX_SIDE:,} cells), got a number of {len(token):,} digits: "
+                f"{shown(token, 24)} in {shown(source)}"
+            )
         return int(token)
     raise InvalidBoardError(
         f"expected integer tiles or '_' for the blank, got {token!r} in {shown(source)}"

@@ -37,7 +37,8 @@ input: boards as arguments or on standard input, read as a stream of boards:
   - a line of a square number of tiles (9, 16, ...; rows*cols with --shape) is one board;
   - n lines of n numbers in a row are one n x n board written as rows (--shape R C: R lines of
     C numbers); where that could be read both ways (4 lines of 4 numbers: one 4x4 board or four
-    2x2 boards) the input is refused: add --format rows or --format lines;
+    2x2 boards) the reading whose boards hold valid tiles is taken, and where neither does the
+    input is refused: add --format rows or --format lines;
   - a first line holding one number N announces N boards.
   A start board then a goal board is read only with --format pair (or give --goal).
   0 or _ is the blank.
