@@ -409,3 +409,32 @@ def test_a_first_line_without_a_count_is_a_one_line_error(args, capsys, monkeypa
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err == "fastpuzzle: error: expected a count of boards on the first line, got '//'\n"
+
+
+@pytest.mark.parametrize("command", [["solve", "--algorithm", "astar"], ["batch", "-"]])
+def test_an_empty_goal_is_an_error(command, capsys, monkeypatch):
+    # --goal '' was ignored: the boards were solved towards the default goal.
+    _stdin(monkeypatch, "1 2 3/4 5 6/7 _ 8\n")
+    assert main([*command, "--goal", ""]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "expected tiles, got an empty board: ''" in captured.err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["random", "--count", "\u0663"],  # an Arabic-Indic 3
+        ["random", "--shape", "\u0663", "3"],
+        ["scramble", "--moves", "\uff15"],  # a full-width 5
+        ["solve", "--time-limit", "\u0663", "1 2/_ 3"],
+        ["solve", "--memory-limit", "\u0663M", "1 2/_ 3"],
+        ["solve", "--workers", "1" * 5000, "1 2/_ 3"],
+    ],
+)
+def test_numbers_on_the_command_line_are_ascii_digits(args, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "expected" in err and "Traceback" not in err and len(err) < 1000
