@@ -140,11 +140,11 @@ def real(name: str, value: object, *, error: ErrorType = InvalidOptionError) -> 
     raise error(f"expected {name} as a number, got {shown(value)}")
 
 
-def flag(name: str, value: object) -> bool:
+def flag(name: str, value: object, *, error: ErrorType = InvalidOptionError) -> bool:
     """``value``, which must be True or False: ``None`` or ``"no"`` would read as a choice."""
     if isinstance(value, bool):
         return value
-    raise InvalidOptionError(f"expected {name}=True or {name}=False, got {shown(value)}")
+    raise error(f"expected {name}=True or {name}=False, got {shown(value)}")
 
 
 def _either(options: tuple[str, ...]) -> str:

@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from fastpuzzle import idastar
+from fastpuzzle._checks import shown
 from fastpuzzle._core import _search
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
@@ -468,6 +469,6 @@ def resolve_algorithm(name: str) -> Algorithm:
         algorithm = _ALGORITHM_INDEX.get(name_key(name))
     if algorithm is None:
         raise UnknownNameError(
-            f"unknown algorithm {name!r}; expected one of {', '.join(algorithm_names())}"
+            f"unknown algorithm {shown(name)}; expected one of {', '.join(algorithm_names())}"
         )
     return algorithm

@@ -80,10 +80,10 @@ def check_shape(shape: object) -> Shape:
         raise InvalidBoardError(f"expected shape as (rows, cols), got {shown(shape)}")
     rows, cols = int(shape[0]), int(shape[1])
     if rows < 2 or cols < 2:
-        raise InvalidBoardError(f"expected at least 2 rows and 2 columns, got shape {shape!r}")
+        raise InvalidBoardError(f"expected at least 2 rows and 2 columns, got shape {shown(shape)}")
     if rows > MAX_SIDE or cols > MAX_SIDE:
         raise InvalidBoardError(
-            f"expected at most {MAX_SIDE} rows and {MAX_SIDE} columns, got shape {shape!r}"
+            f"expected at most {MAX_SIDE} rows and {MAX_SIDE} columns, got shape {shown(shape)}"
         )
     return rows, cols
 
@@ -171,7 +171,11 @@ def _coerce(data: object) -> tuple[list[int], Shape | None]:
     items = list(data)
     if not items:
         raise InvalidBoardError(f"expected tiles, got an empty board: {shown(data)}")
-    nested = [isinstance(item, (list, tuple, np.ndarray)) for item in items]
+    # A 0-d array is a scalar (and refuses to be iterated), not a row.
+    nested = [
+        isinstance(item, (list, tuple)) or (isinstance(item, np.ndarray) and item.ndim > 0)
+        for item in items
+    ]
     if all(nested):
         rows = [[_as_int(v, data) for v in row] for row in items]
         widths = {len(row) for row in rows}
@@ -349,7 +353,7 @@ class Board:
         if rows * cols > MAX_CELLS:
             raise BoardTooLargeError(
                 f"expected a shape of at most {MAX_CELLS} cells for a packed board, "
-                f"got shape {shape!r} ({rows * cols} cells)"
+                f"got shape {shown(shape)} ({rows * cols} cells)"
             )
         if isinstance(packed, (bool, np.bool_)) or not isinstance(packed, (int, np.integer)):
             raise InvalidBoardError(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastpuzzle._batch_prep import prepare_packed
-from fastpuzzle._checks import random_generator, whole
+from fastpuzzle._checks import flag, random_generator, whole
 from fastpuzzle.batch import solve_many
 from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal
@@ -125,6 +125,7 @@ def labelled(
     >>> bool((data.distances[data.origins == 0] == range(data.lengths[0], -1, -1)).all())
     True
     """
+    flag("path", path)
     target = _target(shape, goal)
     boards = random_boards(n, shape, rng=rng, goal=target)
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)

@@ -112,7 +112,7 @@ def read_jobs(
     True
     """
     if fmt not in FORMATS:
-        raise InvalidBoardError(f"expected a format among {', '.join(FORMATS)}, got {fmt!r}")
+        raise InvalidBoardError(f"expected a format among {', '.join(FORMATS)}, got {shown(fmt)}")
     tokens = _tokens(text)
     if not tokens:
         raise InvalidBoardError("expected at least one board, got no numbers")

@@ -26,6 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from fastpuzzle import pdb
+from fastpuzzle._checks import shown
 from fastpuzzle._core import _idastar, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle.board import BoardLike
@@ -132,7 +133,7 @@ def run(
         valid = WIDE_HEURISTICS if use_wide else PACKED_HEURISTICS
         where = " past 16 cells" if use_wide else ""
         raise UnknownNameError(
-            f"unknown heuristic {heuristic!r} for idastar{where}; expected one of "
+            f"unknown heuristic {shown(heuristic)} for idastar{where}; expected one of "
             f"{', '.join(valid)}"
         )
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -380,7 +381,9 @@ def _wide_heuristic(name: str) -> Heuristic:
     entry = lookup_heuristic(name)
     if entry is None or "wide" not in entry.idastar:
         valid = ", ".join(WIDE_HEURISTICS)
-        raise UnknownNameError(f"unknown heuristic {name!r} for wide IDA*; expected one of {valid}")
+        raise UnknownNameError(
+            f"unknown heuristic {shown(name)} for wide IDA*; expected one of {valid}"
+        )
     return entry
 
 

@@ -397,6 +397,67 @@ def _pdb_cases() -> list[Case]:
     ]
 
 
+def _property_cases() -> list[Case]:
+    """Found by the property test of test_any_arguments.py: scalars among rows, flags of the
+    wrong type, names and shapes quoting an int too long to print."""
+    return [
+        (
+            "board-row-of-a-0d-array",
+            lambda tmp: fp.Board((np.array(5), np.array(1))),
+            fp.InvalidBoardError,
+            r"expected integer tiles, got array\(5\)",
+        ),
+        (
+            "board-shape-huge",
+            lambda tmp: fp.Board([1, 2, 3, 0], shape=(HUGE, 2)),
+            fp.InvalidBoardError,
+            r"expected at most 100 rows and 100 columns",
+        ),
+        (
+            "algorithm-huge",
+            lambda tmp: fp.search(B, algorithm=HUGE),
+            fp.UnknownNameError,
+            r"unknown algorithm <an integer of 16,610 bits>",
+        ),
+        (
+            "heuristic-huge",
+            lambda tmp: fp.search(B, algorithm="astar", heuristic=HUGE),
+            fp.UnknownNameError,
+            r"unknown heuristic <an integer of 16,610 bits> for astar",
+        ),
+        (
+            "progress-of-a-huge-int",
+            lambda tmp: fp.solve(B, algorithm="astar", progress=[HUGE]),
+            fp.InvalidOptionError,
+            r"expected a callable progress\(stats\) or None, got <list object>",
+        ),
+        (
+            "labelled-path-array",
+            lambda tmp: fp.labelled(1, (2, 2), path=np.array([1, 2])),
+            fp.InvalidOptionError,
+            r"expected path=True or path=False, got array\(\[1, 2\]\)",
+        ),
+        (
+            "batch-resume-array",
+            lambda tmp: fp.solve_many([B], out=tmp / "out", resume=np.array([1, 2])),
+            fp.InvalidOptionError,
+            r"expected resume=True or resume=False",
+        ),
+        (
+            "build-force-array",
+            lambda tmp: fp.build_pdb([[0]], (2, 2), cache_dir=tmp, force=np.array([1, 2])),
+            fp.pdb.PatternDatabaseError,
+            r"expected force=True or force=False",
+        ),
+        (
+            "pdb-shape-huge",
+            lambda tmp: fp.build_pdb([[0]], (HUGE, 2), cache_dir=tmp, progress=False),
+            fp.pdb.PatternDatabaseError,
+            r"up to 25 cells, not <tuple object>",
+        ),
+    ]
+
+
 CASES = [
     *_search_cases(),
     *_compare_cases(),
@@ -404,6 +465,7 @@ CASES = [
     *_random_cases(),
     *_board_cases(),
     *_pdb_cases(),
+    *_property_cases(),
 ]
 
 

@@ -224,6 +224,7 @@ def solve_many(
     # every worker, and wrong names do not give one error row per board.
     as_limits(limits)
     _check_names(algorithm, heuristic, optimal)
+    flag("resume", resume)
     workers = check_workers(workers)
     chunk_size = whole("chunk_size", chunk_size, low=1, none=True)
     directory = optional_path("out", out)

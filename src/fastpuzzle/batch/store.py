@@ -26,6 +26,7 @@ import csv
 import hashlib
 import io
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -33,6 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from fastpuzzle._checks import shown
 from fastpuzzle._files import atomic_writer, write_text_atomically
 from fastpuzzle.batch.chunk import BatchSpec
 from fastpuzzle.batch.result import COLUMNS, ChunkResult, Numbers, PackedChunk
@@ -61,7 +63,8 @@ def _row_bytes(row: Any, shape: Shape | None) -> bytes:
     try:
         board = Board(row, shape=shape)
     except (ValueError, TypeError):
-        text = f"?{row!r}"
+        # Its repr, whole; shown() stands in where there is none (an int past 4,300 digits).
+        text = f"?{shown(row, limit=sys.maxsize)}"
     else:
         text = f"{board.shape}{board.tiles}"
     data = text.encode("utf-8", errors="surrogatepass")

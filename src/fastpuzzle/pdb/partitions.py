@@ -80,12 +80,14 @@ def _shape_for(partition: str | Partition, shape: object) -> tuple[int, int]:
             return shape_of_partition(partition)
         return (4, 4)
     if not (isinstance(shape, (tuple, list)) and len(shape) == 2 and all(map(is_whole, shape))):
-        raise PatternDatabaseError(f"expected shape as (rows, cols) of two ints, got {shape!r}")
+        raise PatternDatabaseError(
+            f"expected shape as (rows, cols) of two ints, got {shown(shape)}"
+        )
     rows, cols = int(shape[0]), int(shape[1])
     if rows < 2 or cols < 2 or rows * cols > MAX_PDB_CELLS:
         raise PatternDatabaseError(
             f"pattern databases are built for boards of at least 2 rows and 2 columns and up "
-            f"to {MAX_PDB_CELLS} cells, not {shape!r}"
+            f"to {MAX_PDB_CELLS} cells, not {shown(shape)}"
         )
     return (rows, cols)
 
@@ -102,7 +104,7 @@ def _shape_and_blank(
     if not 0 <= blank < cells:
         raise PatternDatabaseError(
             f"expected goal_blank as a cell of the {checked[0]}x{checked[1]} board "
-            f"(an int from 0 to {cells - 1}), got {goal_blank!r}"
+            f"(an int from 0 to {cells - 1}), got {shown(goal_blank)}"
         )
     return checked, blank
 
@@ -113,7 +115,7 @@ def shape_of_partition(name: str) -> tuple[int, int]:
         if name in named:
             return shape
     known = ", ".join(n for named in NAMED_PARTITIONS.values() for n in named)
-    raise PatternDatabaseError(f"unknown partition {name!r}; named partitions are {known}")
+    raise PatternDatabaseError(f"unknown partition {shown(name)}; named partitions are {known}")
 
 
 def _tile_of(cell: int, goal_blank: int) -> int:
@@ -137,7 +139,7 @@ def resolve_partition(
                 f"{', '.join(names)} for {r}x{c}" for (r, c), names in NAMED_PARTITIONS.items()
             )
             raise PatternDatabaseError(
-                f"unknown partition {partition!r} for {rows}x{cols}; named partitions are "
+                f"unknown partition {shown(partition)} for {rows}x{cols}; named partitions are "
                 f"{listed}; or give groups of goal cells"
             )
         # Named partitions are written for the blank in the last cell; for another goal blank

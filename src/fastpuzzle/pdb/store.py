@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from fastpuzzle._checks import optional_path, real
+from fastpuzzle._checks import flag, optional_path, real
 from fastpuzzle._core import _pdb
 from fastpuzzle._progress import Meter, fit_line, on_terminal
 from fastpuzzle.errors import FastPuzzleError
@@ -409,6 +409,7 @@ def build_pdb(
     BuildTimeLimitError
         If ``deadline`` passed first (nothing is written).
     """
+    flag("force", force, error=PatternDatabaseError)
     if deadline is not None:
         real("deadline", deadline, error=PatternDatabaseError)
     shape, blank = _shape_and_blank(partition, shape, goal_blank)
