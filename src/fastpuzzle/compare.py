@@ -397,6 +397,15 @@ def compare(
     Comparison
         One row per board and method; unsolvable boards get one ``"unsolvable"`` row.
 
+    Raises
+    ------
+    InvalidBoardError
+        Before any search, if ``boards`` is no board or collection of boards in order (a set
+        has no order), or one of them, or the goal, is not valid.
+    InvalidOptionError, UnknownNameError, InvalidLimitsError
+        Before any search, if a name, ``limits``, ``weight``, ``seed`` or ``progress`` is not
+        valid.
+
     Examples
     --------
     >>> table = compare(["1 2 3/4 5 6/_ 7 8"], ["bfs", "astar"])

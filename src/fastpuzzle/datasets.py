@@ -40,6 +40,15 @@ def random_boards(
     Vectorised: uniform permutations, and the unsolvable half mapped one-to-one onto the
     solvable half by swapping tiles 1 and 2.
 
+    Raises
+    ------
+    InvalidOptionError
+        If ``n`` is not a whole number >= 0, or ``rng`` not a seed, a numpy Generator or None.
+    BoardTooLargeError
+        If the shape has more than 16 cells (packed words hold at most 16).
+
+    Examples
+    --------
     >>> boards = random_boards(1000, (3, 3), rng=1)
     >>> boards.dtype, boards.shape
     (dtype('uint64'), (1000,))

@@ -26,6 +26,15 @@ def random_board(
     Swapping two fixed tiles maps solvable boards one-to-one onto unsolvable ones, so a uniform
     permutation, swapped when unsolvable, is uniform over the solvable half.
 
+    Raises
+    ------
+    InvalidOptionError
+        If ``rng`` is not a seed (a non-negative integer), a numpy Generator or None.
+    InvalidBoardError
+        If ``shape`` or ``goal`` is not valid.
+
+    Examples
+    --------
     >>> random_board((3, 3), rng=7).is_solvable()
     True
     """
@@ -47,6 +56,15 @@ def scramble(board: BoardLike, moves: int, *, rng: RandomSource = None) -> Board
 
     The walk runs in a compiled loop (ten million moves take well under a second).
 
+    Raises
+    ------
+    InvalidBoardError
+        If ``board`` is not valid, or ``moves`` is not a whole number >= 0.
+    InvalidOptionError
+        If ``rng`` is not a seed (a non-negative integer), a numpy Generator or None.
+
+    Examples
+    --------
     >>> scramble("1 2 3/4 5 6/7 8 _", 20, rng=1).is_solvable()
     True
     """
