@@ -118,7 +118,7 @@ def _parse_token(token: str, source: str) -> int:
             )
         return int(token)
     raise InvalidBoardError(
-        f"expected integer tiles or '_' for the blank, got {token!r} in {shown(source)}"
+        f"expected integer tiles or '_' for the blank, got {shown(token, 40)} in {shown(source)}"
     )
 
 

@@ -112,6 +112,9 @@ def test_a_token_of_thousands_of_digits_is_refused_quoting_it_shortened():
     with pytest.raises(fp.InvalidBoardError, match=r"got a number of 5,000 digits: '1111") as info:
         fp.Board(f"{LONG} 2 3 _")
     assert len(str(info.value)) < 300
+    with pytest.raises(fp.InvalidBoardError, match=r"got 'xxxx.*\.\.\. in") as info:
+        fp.Board(f"{'x' * 5000} 2 3 _")  # any token is quoted shortened
+    assert len(str(info.value)) < 300
     # In a stream of boards it costs only its own line, which is named.
     bad: list[tuple[int, str]] = []
     jobs = read_jobs(f"1 2 3/4 5 6/7 _ 8\n{LONG} 2 3 _\n1 2/3 _", bad_lines=bad)
