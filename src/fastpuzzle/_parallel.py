@@ -27,18 +27,24 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
+from fastpuzzle._checks import whole
 from fastpuzzle._core._interrupt import raise_if_stopped
 
 __all__ = [
+    "MAX_WORKERS",
     "POLL_SECONDS",
     "SharedIteration",
     "available_cores",
+    "check_workers",
     "resolve_workers",
     "run_team",
     "run_units",
     "simulated_speedup",
     "tracing",
 ]
+
+#: The most threads a search may be given: the compiled kernels count them in a C int.
+MAX_WORKERS = 2**31 - 1
 
 #: How often the calling thread wakes while the pool searches, to report progress (Ctrl-C and
 #: the limits do not wait for it: a signal interrupts the wait, the threads check the limits).
@@ -103,15 +109,21 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
-def resolve_workers(workers: int | None) -> int:
+def check_workers(workers: object) -> int | None:
+    """``workers`` checked: None, or a whole number of threads from 1 to :data:`MAX_WORKERS`.
+
+    Raises
+    ------
+    InvalidOptionError
+        For anything else (a bool, a float, a string, 0).
+    """
+    return whole("workers", workers, low=1, high=MAX_WORKERS, none=True)
+
+
+def resolve_workers(workers: object) -> int:
     """``workers`` checked, None meaning every available core."""
-    if workers is None:
-        return available_cores()
-    if isinstance(workers, bool) or not isinstance(workers, int):
-        raise TypeError(f"expected workers to be a positive integer or None, got {workers!r}")
-    if workers < 1:
-        raise ValueError(f"expected workers >= 1, got {workers!r}")
-    return workers
+    checked = check_workers(workers)
+    return available_cores() if checked is None else checked
 
 
 class Team(Protocol):

@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from fastpuzzle import idastar
+from fastpuzzle._checks import shown
 from fastpuzzle._core import _search
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
@@ -50,6 +51,7 @@ __all__ = [
     "Request",
     "algorithm_names",
     "heuristic_names",
+    "is_auto",
     "resolve_algorithm",
     "resolve_heuristic",
 ]
@@ -446,6 +448,14 @@ def _index(entries: tuple[Algorithm, ...]) -> dict[str, Algorithm]:
 _ALGORITHM_INDEX = _index(_ALGORITHM_LIST)
 
 
+def is_auto(name: object) -> bool:
+    """Whether ``name`` asks for the default choice: ``"auto"`` in any case, spaces around.
+
+    Only a str is compared: ``==`` on an array would compare each element.
+    """
+    return isinstance(name, str) and name.strip().lower() == "auto"
+
+
 def resolve_algorithm(name: str) -> Algorithm:
     """The algorithm called ``name`` or one of its aliases (case-insensitive).
 
@@ -459,6 +469,6 @@ def resolve_algorithm(name: str) -> Algorithm:
         algorithm = _ALGORITHM_INDEX.get(name_key(name))
     if algorithm is None:
         raise UnknownNameError(
-            f"unknown algorithm {name!r}; expected one of {', '.join(algorithm_names())}"
+            f"unknown algorithm {shown(name)}; expected one of {', '.join(algorithm_names())}"
         )
     return algorithm

@@ -7,17 +7,23 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, Literal, Union
 
 import numpy as np
 
+from fastpuzzle._checks import UNORDERED, choice, is_whole, shown
 from fastpuzzle._core import _board, _wide
-from fastpuzzle.errors import BoardTooLargeError, IllegalMoveError, InvalidBoardError
+from fastpuzzle.errors import (
+    BoardTooLargeError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidOptionError,
+)
 from fastpuzzle.moves import MOVES, parse_moves
 
-__all__ = ["MAX_CELLS", "MAX_SIDE", "Board", "BoardLike", "Shape", "is_solvable"]
+__all__ = ["MAX_CELLS", "MAX_SIDE", "Board", "BoardLike", "Shape", "check_shape", "is_solvable"]
 
 #: The most cells a board with a packed form may have (one 64-bit word, 4 bits per cell).
 #: Larger boards are kept as tiles only; :attr:`Board.packed` raises for them.
@@ -35,17 +41,10 @@ _BLANK_TOKENS = {"_", "0", "."}
 _CODES = {letter: code for code, letter in enumerate(MOVES)}
 
 
-def _quote(data: object, limit: int = 80) -> str:
-    text = repr(data)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _as_int(value: object, source: object) -> int:
-    if isinstance(value, (bool, np.bool_)):
-        raise InvalidBoardError(f"expected integer tiles, got {value!r} in {_quote(source)}")
-    if isinstance(value, (int, np.integer)):
+    if is_whole(value):
         return int(value)
-    raise InvalidBoardError(f"expected integer tiles, got {value!r} in {_quote(source)}")
+    raise InvalidBoardError(f"expected integer tiles, got {shown(value)} in {shown(source)}")
 
 
 def _plain_shape(shape: object) -> Shape | None:
@@ -62,7 +61,14 @@ def _plain_shape(shape: object) -> Shape | None:
     return None
 
 
-def _check_shape(shape: object) -> Shape:
+def check_shape(shape: object) -> Shape:
+    """``shape`` as ``(rows, cols)``: two ints from 2 to :data:`MAX_SIDE`.
+
+    Raises
+    ------
+    InvalidBoardError
+        For anything else, quoting it.
+    """
     plain = _plain_shape(shape)
     if plain is not None:
         return plain
@@ -71,13 +77,13 @@ def _check_shape(shape: object) -> Shape:
         or len(shape) != 2
         or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in shape)
     ):
-        raise InvalidBoardError(f"expected shape as (rows, cols), got {shape!r}")
+        raise InvalidBoardError(f"expected shape as (rows, cols), got {shown(shape)}")
     rows, cols = int(shape[0]), int(shape[1])
     if rows < 2 or cols < 2:
-        raise InvalidBoardError(f"expected at least 2 rows and 2 columns, got shape {shape!r}")
+        raise InvalidBoardError(f"expected at least 2 rows and 2 columns, got shape {shown(shape)}")
     if rows > MAX_SIDE or cols > MAX_SIDE:
         raise InvalidBoardError(
-            f"expected at most {MAX_SIDE} rows and {MAX_SIDE} columns, got shape {shape!r}"
+            f"expected at most {MAX_SIDE} rows and {MAX_SIDE} columns, got shape {shown(shape)}"
         )
     return rows, cols
 
@@ -87,9 +93,13 @@ def _infer_shape(count: int, source: object) -> Shape:
     if side * side != count or side < 2:
         raise InvalidBoardError(
             "expected a square number of tiles (4, 9, 16, 25, ...; or pass shape=(rows, cols)), "
-            f"got {count}: {_quote(source)}"
+            f"got {count}: {shown(source)}"
         )
-    return _check_shape((side, side))
+    return check_shape((side, side))
+
+
+#: Digits of the largest tile of the largest board (9999): a longer number is no tile.
+_TILE_DIGITS = len(str(MAX_SIDE * MAX_SIDE - 1))
 
 
 def _parse_token(token: str, source: str) -> int:
@@ -99,9 +109,16 @@ def _parse_token(token: str, source: str) -> int:
     # also takes superscripts, which int() refuses, and other scripts' digits, which int()
     # would silently read.
     if token.isdigit():
+        # Refused before int(), which raises its own ValueError past 4,300 digits.
+        if len(token.lstrip("0")) > _TILE_DIGITS:
+            raise InvalidBoardError(
+                f"expected tiles of at most {_TILE_DIGITS} digits (boards have at most "
+                f"{MAX_SIDE * MAX_SIDE:,} cells), got a number of {len(token):,} digits: "
+                f"{shown(token, 24)} in {shown(source)}"
+            )
         return int(token)
     raise InvalidBoardError(
-        f"expected integer tiles or '_' for the blank, got {token!r} in {_quote(source)}"
+        f"expected integer tiles or '_' for the blank, got {shown(token, 40)} in {shown(source)}"
     )
 
 
@@ -109,11 +126,11 @@ def _parse_string(text: str) -> tuple[list[int], Shape | None]:
     if not text.isascii():
         bad = next(ch for ch in text if not ch.isascii())
         raise InvalidBoardError(
-            f"expected integer tiles or '_' for the blank, got {bad!r} in {_quote(text)}"
+            f"expected integer tiles or '_' for the blank, got {bad!r} in {shown(text)}"
         )
     lines = [line for line in _ROW_SPLIT.split(text.strip()) if line]
     if not lines:
-        raise InvalidBoardError(f"expected tiles, got an empty board: {_quote(text)}")
+        raise InvalidBoardError(f"expected tiles, got an empty board: {shown(text)}")
     rows = [[_parse_token(tok, text) for tok in _TOKEN_SPLIT.split(line) if tok] for line in lines]
     flat = [tile for row in rows for tile in row]
     if len(rows) == 1:
@@ -121,14 +138,9 @@ def _parse_string(text: str) -> tuple[list[int], Shape | None]:
     widths = {len(row) for row in rows}
     if len(widths) != 1:
         raise InvalidBoardError(
-            f"expected rows of equal length, got lengths {[len(r) for r in rows]}: {_quote(text)}"
+            f"expected rows of equal length, got lengths {[len(r) for r in rows]}: {shown(text)}"
         )
     return flat, (len(rows), len(rows[0]))
-
-
-#: Iterables that are not a board's tiles in order: bytes (their items are byte values), sets
-#: (no order), mappings (their keys), memoryviews (raw buffers).
-_UNORDERED = (bytes, bytearray, memoryview, set, frozenset, Mapping)
 
 
 def _coerce(data: object) -> tuple[list[int], Shape | None]:
@@ -138,38 +150,43 @@ def _coerce(data: object) -> tuple[list[int], Shape | None]:
     if isinstance(data, np.ma.MaskedArray):
         raise InvalidBoardError(
             f"expected a plain array, got a masked array (masked tiles have no value): "
-            f"{_quote(data.tolist())}"
+            f"{shown(data.tolist())}"
         )
     if isinstance(data, np.ndarray):
         if data.dtype.kind not in "iu":
             raise InvalidBoardError(
-                f"expected an integer array, got dtype {data.dtype}: {_quote(data.tolist())}"
+                f"expected an integer array, got dtype {data.dtype}: {shown(data.tolist())}"
             )
         if data.ndim == 1:
             return [int(v) for v in data], None
         if data.ndim == 2:
             return [int(v) for v in data.ravel()], (int(data.shape[0]), int(data.shape[1]))
         raise InvalidBoardError(f"expected a 1-D or 2-D array, got {data.ndim} dimensions")
-    if isinstance(data, _UNORDERED) or not isinstance(data, Iterable):
+    # Not a board's tiles in order (see UNORDERED), or not a collection at all.
+    if isinstance(data, UNORDERED) or not isinstance(data, Iterable):
         raise InvalidBoardError(
             "expected a board as a string, a sequence of tiles, rows or an array, "
-            f"got {_quote(data)}"
+            f"got {shown(data)}"
         )
     items = list(data)
     if not items:
-        raise InvalidBoardError(f"expected tiles, got an empty board: {_quote(data)}")
-    nested = [isinstance(item, (list, tuple, np.ndarray)) for item in items]
+        raise InvalidBoardError(f"expected tiles, got an empty board: {shown(data)}")
+    # A 0-d array is a scalar (and refuses to be iterated), not a row.
+    nested = [
+        isinstance(item, (list, tuple)) or (isinstance(item, np.ndarray) and item.ndim > 0)
+        for item in items
+    ]
     if all(nested):
         rows = [[_as_int(v, data) for v in row] for row in items]
         widths = {len(row) for row in rows}
         if len(widths) != 1:
             raise InvalidBoardError(
                 f"expected rows of equal length, got lengths {[len(r) for r in rows]}: "
-                f"{_quote(data)}"
+                f"{shown(data)}"
             )
         return [v for row in rows for v in row], (len(rows), len(rows[0]))
     if any(nested):
-        raise InvalidBoardError(f"expected tiles or rows of tiles, not a mix: {_quote(data)}")
+        raise InvalidBoardError(f"expected tiles or rows of tiles, not a mix: {shown(data)}")
     return [_as_int(v, data) for v in items], None
 
 
@@ -179,12 +196,12 @@ def _check_tiles(tiles: list[int], source: object) -> None:
     for tile in tiles:
         if not 0 <= tile < count:
             raise InvalidBoardError(
-                f"expected tiles 0..{count - 1} (0 = blank), got {tile}: {_quote(source)}"
+                f"expected tiles 0..{count - 1} (0 = blank), got {shown(tile)}: {shown(source)}"
             )
         if seen[tile]:
             what = "the blank" if tile == 0 else f"tile {tile}"
             raise InvalidBoardError(
-                f"expected each of 0..{count - 1} once, but {what} appears twice: {_quote(source)}"
+                f"expected each of 0..{count - 1} once, but {what} appears twice: {shown(source)}"
             )
         seen[tile] = True
 
@@ -279,28 +296,28 @@ class Board:
             self._set(*plain)
             return
         if isinstance(data, Board):
-            if shape is not None and _check_shape(shape) != data.shape:
-                raise InvalidBoardError(f"expected shape {data.shape}, got shape={shape!r}")
+            if shape is not None and check_shape(shape) != data.shape:
+                raise InvalidBoardError(f"expected shape {data.shape}, got shape={shown(shape)}")
             self._set(data._shape, data._tiles)
             return
         tiles, found = _coerce(data)
         if shape is not None:
-            wanted = _check_shape(shape)
+            wanted = check_shape(shape)
             if found is not None and found != wanted:
                 raise InvalidBoardError(
                     f"expected shape {wanted} from shape=, but the input has shape {found}: "
-                    f"{_quote(data)}"
+                    f"{shown(data)}"
                 )
             if wanted[0] * wanted[1] != len(tiles):
                 raise InvalidBoardError(
                     f"expected {wanted[0] * wanted[1]} tiles for shape {wanted}, "
-                    f"got {len(tiles)}: {_quote(data)}"
+                    f"got {len(tiles)}: {shown(data)}"
                 )
             found = wanted
         elif found is None:
             found = _infer_shape(len(tiles), data)
         else:
-            found = _check_shape(found)
+            found = check_shape(found)
         _check_tiles(tiles, data)
         self._set(found, tuple(tiles))
 
@@ -332,15 +349,15 @@ class Board:
         >>> Board.from_packed(Board("1 2/3 _").packed, shape=(2, 2))
         Board('1 2/3 _')
         """
-        rows, cols = _check_shape(shape)
+        rows, cols = check_shape(shape)
         if rows * cols > MAX_CELLS:
             raise BoardTooLargeError(
                 f"expected a shape of at most {MAX_CELLS} cells for a packed board, "
-                f"got shape {shape!r} ({rows * cols} cells)"
+                f"got shape {shown(shape)} ({rows * cols} cells)"
             )
         if isinstance(packed, (bool, np.bool_)) or not isinstance(packed, (int, np.integer)):
             raise InvalidBoardError(
-                f"expected an integer packed board, got {_quote(packed)} of type "
+                f"expected an integer packed board, got {shown(packed)} of type "
                 f"{type(packed).__name__}"
             )
         packed = int(packed)
@@ -359,12 +376,9 @@ class Board:
         >>> Board.goal((2, 3), blank="first")
         Board('_ 1 2/3 4 5')
         """
-        rows, cols = _check_shape(shape)
-        if blank == "last":
-            return _goal_board(rows, cols, False)
-        if blank == "first":
-            return _goal_board(rows, cols, True)
-        raise InvalidBoardError(f"expected blank='last' or 'first', got {blank!r}")
+        rows, cols = check_shape(shape)
+        first = choice("blank", blank, ("last", "first"), error=InvalidBoardError) == "first"
+        return _goal_board(rows, cols, first)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Board is immutable")
@@ -423,9 +437,28 @@ class Board:
         return key
 
     def __getitem__(self, position: tuple[int, int]) -> int:
-        row, col = position
+        """The tile at ``board[row, col]`` (0 for the blank).
+
+        Raises
+        ------
+        InvalidOptionError
+            If ``position`` is not a pair of integers.
+        IndexError
+            If it lies off the board (Python's protocol for indexing).
+        """
+        if not (
+            isinstance(position, (tuple, list))
+            and len(position) == 2
+            and all(map(is_whole, position))
+        ):
+            raise InvalidOptionError(
+                f"expected a (row, col) position of integers, got {shown(position)}"
+            )
+        row, col = int(position[0]), int(position[1])
         if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IndexError(f"position {position!r} is outside a {self.rows}x{self.cols} board")
+            raise IndexError(
+                f"position {shown(position)} is outside a {self.rows}x{self.cols} board"
+            )
         return self._tiles[row * self.cols + col]
 
     # -- value semantics -------------------------------------------------------------------
@@ -464,7 +497,17 @@ class Board:
             yield self._tiles[row * cols : (row + 1) * cols]
 
     def to_string(self, row_separator: str = "/") -> str:
-        """One-line form that :class:`Board` parses back, e.g. ``'1 2 3/4 5 6/7 8 _'``."""
+        """One-line form that :class:`Board` parses back, e.g. ``'1 2 3/4 5 6/7 8 _'``.
+
+        Raises
+        ------
+        InvalidOptionError
+            If ``row_separator`` is not a string.
+        """
+        if not isinstance(row_separator, str):
+            raise InvalidOptionError(
+                f"expected row_separator as a string, got {shown(row_separator)}"
+            )
         cells = ["_" if t == 0 else str(t) for t in self._tiles]
         cols = self.cols
         return row_separator.join(
@@ -516,9 +559,9 @@ class Board:
         else:
             packed, _, failed = _board.apply_moves(key, self._blank, *self._shape, codes)
         if failed >= 0:
-            shown = _quote(text, 60)
+            quoted = shown(text, 60)
             raise IllegalMoveError(
-                f"move {text[failed]!r} (number {failed + 1} of {shown}) would take the blank "
+                f"move {text[failed]!r} (number {failed + 1} of {quoted}) would take the blank "
                 f"off the board; expected one of {''.join(self._after(text[:failed]).moves())}"
             )
         if isinstance(key, tuple):

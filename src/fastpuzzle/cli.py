@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from fastpuzzle._checks import shown
 from fastpuzzle._progress import fit_line, on_terminal
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
@@ -37,7 +38,8 @@ input: boards as arguments or on standard input, read as a stream of boards:
   - a line of a square number of tiles (9, 16, ...; rows*cols with --shape) is one board;
   - n lines of n numbers in a row are one n x n board written as rows (--shape R C: R lines of
     C numbers); where that could be read both ways (4 lines of 4 numbers: one 4x4 board or four
-    2x2 boards) the input is refused: add --format rows or --format lines;
+    2x2 boards) the reading whose boards hold valid tiles is taken, and where neither does the
+    input is refused: add --format rows or --format lines;
   - a first line holding one number N announces N boards.
   A start board then a goal board is read only with --format pair (or give --goal).
   0 or _ is the blank.
@@ -79,7 +81,8 @@ def _jobs(args: argparse.Namespace) -> list[Job]:
     else:
         text = sys.stdin.read()
     jobs = _read_boards(text, args)
-    if args.goal:
+    # `is not None`: an empty --goal '' is a mistake to report, not the default goal.
+    if args.goal is not None:
         return [Job(job.board, Board(args.goal, shape=job.board.shape)) for job in jobs]
     return jobs
 
@@ -97,13 +100,36 @@ def _limits(args: argparse.Namespace) -> Limits | None:
     return Limits(**given)
 
 
+def _integer(text: str) -> int:
+    """An integer argument, in ASCII: int() would also read other scripts' digits ('٣' as 3)."""
+    if text.isascii():
+        try:
+            return int(text)
+        except ValueError:  # not a number, or past int()'s 4,300 digits
+            pass
+    raise argparse.ArgumentTypeError(f"expected an integer, got {shown(text, 40)}")
+
+
+def _number(text: str) -> float:
+    """A number argument, in ASCII: float() would also read other scripts' digits."""
+    if text.isascii():
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    raise argparse.ArgumentTypeError(f"expected a number, got {shown(text, 40)}")
+
+
 def _bytes(text: str) -> int:
     """``"500M"``, ``"2G"``, ``"1048576"``: bytes, with an optional K, M or G (powers of 2)."""
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
     number, unit = (text[:-1], text[-1].upper()) if text[-1:].isalpha() else (text, "")
-    if (unit and unit not in units) or not number.isdigit():
-        raise argparse.ArgumentTypeError(f"expected bytes such as 500M or 2G, got {text!r}")
-    return int(number) * units.get(unit, 1)
+    if (not unit or unit in units) and number.isascii() and number.isdigit():
+        try:
+            return int(number) * units.get(unit, 1)
+        except ValueError:  # past int()'s 4,300 digits
+            pass
+    raise argparse.ArgumentTypeError(f"expected bytes such as 500M or 2G, got {shown(text, 40)}")
 
 
 def _animate(solution: Solution, delay: float) -> None:
@@ -294,7 +320,9 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out: the finished chunks are kept beside that file")
     jobs = _batch_input(args)
-    goal = Board(args.goal, shape=jobs[0].board.shape) if args.goal and jobs else None
+    goal = None
+    if args.goal is not None:  # an empty --goal '' is refused, not taken for the default goal
+        goal = Board(args.goal, shape=jobs[0].board.shape if jobs else None)
     limits = _limits(args)
     # With --out, chunks are kept in OUT.chunks/ as they finish, so an interrupted batch can go
     # on with --resume; the folder goes once the output file is written. Its lock is held until
@@ -422,15 +450,15 @@ def _add_reading_options(
     cmd.add_argument(
         "--shape",
         nargs=2,
-        type=int,
+        type=_integer,
         metavar=("ROWS", "COLS"),
         help="the boards' shape, needed when they are not square",
     )
     cmd.add_argument("--format", default="auto", choices=formats, help=format_help)
     cmd.add_argument("--goal", help="goal of every board (default: 1..n-1 then the blank)")
-    cmd.add_argument("--max-depth", type=int, help="longest solution to look for")
-    cmd.add_argument("--time-limit", type=float, help="seconds per board")
-    cmd.add_argument("--node-limit", type=int, help="expansions per board")
+    cmd.add_argument("--max-depth", type=_integer, help="longest solution to look for")
+    cmd.add_argument("--time-limit", type=_number, help="seconds per board")
+    cmd.add_argument("--node-limit", type=_integer, help="expansions per board")
     cmd.add_argument(
         "--memory-limit",
         type=_bytes,
@@ -472,7 +500,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument(
         "--animate", action="store_true", help="animate the solution in the terminal"
     )
-    solve.add_argument("--delay", type=float, default=0.3, help="seconds per frame of --animate")
+    solve.add_argument("--delay", type=_number, default=0.3, help="seconds per frame of --animate")
     solve.add_argument(
         "--fast",
         action="store_true",
@@ -483,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--workers",
-        type=int,
+        type=_integer,
         default=None,
         help="threads for IDA* (default: every core; 1: the serial search)",
     )
@@ -506,8 +534,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="manhattan",
         help=f"comma-separated, among {', '.join(heuristic_names())} (default: %(default)s)",
     )
-    comp.add_argument("--random", type=int, default=0, help="compare on N random boards")
-    comp.add_argument("--seed", type=int, help="seed of the --random boards (default: fresh)")
+    comp.add_argument("--random", type=_integer, default=0, help="compare on N random boards")
+    comp.add_argument("--seed", type=_integer, help="seed of the --random boards (default: fresh)")
     comp.add_argument("--csv", help="also write the table as CSV to this file ('-': stdout)")
     comp.add_argument("--plot", help="also draw a bar chart (log scale) to this image file")
     comp.add_argument(
@@ -535,7 +563,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="go on with an interrupted batch of the same boards into the same --out",
     )
-    batch.add_argument("--workers", type=int, default=None, help="threads (default: every core)")
+    batch.add_argument(
+        "--workers", type=_integer, default=None, help="threads (default: every core)"
+    )
     batch.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -555,7 +585,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
     )
-    gui.add_argument("--port", type=int, default=0, help="port (default: any free one)")
+    gui.add_argument("--port", type=_integer, default=0, help="port (default: any free one)")
     gui.add_argument(
         "--no-browser", action="store_true", help="print the address without opening it"
     )
@@ -571,15 +601,20 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         cmd = sub.add_parser(name, help=helptext)
         cmd.add_argument(
-            "--shape", nargs=2, type=int, metavar=("ROWS", "COLS"), help="default: 4 4"
+            "--shape", nargs=2, type=_integer, metavar=("ROWS", "COLS"), help="default: 4 4"
         )
-        cmd.add_argument("--count", type=int, default=1, help="how many boards (default: 1)")
+        cmd.add_argument("--count", type=_integer, default=1, help="how many boards (default: 1)")
         cmd.add_argument(
-            "--seed", type=int, help="seed of the first board, +1 for each next (default: fresh)"
+            "--seed",
+            type=_integer,
+            help="seed of the first board, +1 for each next (default: fresh)",
         )
         if name == "scramble":
             cmd.add_argument(
-                "--moves", type=int, default=50, help="random moves from the goal (default: 50)"
+                "--moves",
+                type=_integer,
+                default=50,
+                help="random moves from the goal (default: 50)",
             )
         cmd.set_defaults(run=_cmd_random if name == "random" else _cmd_scramble)
 
@@ -598,11 +633,11 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument(
         "--shape",
         nargs=2,
-        type=int,
+        type=_integer,
         metavar=("ROWS", "COLS"),
         help="up to 25 cells (default: the named partition's shape, else 4x4)",
     )
-    tables.add_argument("--goal-blank", type=int, help="goal blank cell (default: the last)")
+    tables.add_argument("--goal-blank", type=_integer, help="goal blank cell (default: the last)")
     tables.add_argument("--cache-dir", help="default: $FASTPUZZLE_CACHE or ~/.cache/fastpuzzle")
     tables.add_argument("--force", action="store_true", help="rebuild even if a good file exists")
     tables.set_defaults(run=_cmd_pdb)

@@ -14,13 +14,14 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from fastpuzzle._checks import callback, choice, names, ordered
 from fastpuzzle._files import write_text_atomically
 from fastpuzzle._optional import require
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal
-from fastpuzzle.errors import UnsolvableError
+from fastpuzzle.errors import InvalidBoardError, UnsolvableError
 from fastpuzzle.limits import Limits, as_limits
-from fastpuzzle.solve import search
+from fastpuzzle.solve import check_seed, check_weight, search
 
 __all__ = ["Comparison", "Row", "compare"]
 
@@ -76,6 +77,8 @@ class Row:
 
 
 _COLUMNS = tuple(f.name for f in fields(Row))
+#: The numeric columns :meth:`Comparison.plot` draws.
+_METRICS = ("expanded", "generated", "peak_memory_bytes", "seconds", "length")
 _OLD_COLUMNS = tuple("optimal" if name == "shortest" else name for name in _COLUMNS)
 
 
@@ -251,11 +254,7 @@ class Comparison:
         -------
         matplotlib.axes.Axes
         """
-        if metric not in ("expanded", "generated", "peak_memory_bytes", "seconds", "length"):
-            raise ValueError(
-                "expected metric expanded, generated, peak_memory_bytes, seconds or length, "
-                f"got {metric!r}"
-            )
+        choice("metric", metric, _METRICS)
         plt = require("matplotlib.pyplot", "Comparison.plot", "plot")
         patches = require("matplotlib.patches", "Comparison.plot", "plot")
         if ax is None:
@@ -342,10 +341,9 @@ def _short(board: str, limit: int = 24) -> str:
 def _methods(
     algorithms: str | Iterable[str], heuristics: str | Iterable[str]
 ) -> list[tuple[str, str | None]]:
-    names = [algorithms] if isinstance(algorithms, str) else list(algorithms)
-    wanted = [heuristics] if isinstance(heuristics, str) else list(heuristics)
+    wanted = names("heuristics", heuristics)
     out: list[tuple[str, str | None]] = []
-    for name in names:
+    for name in names("algorithms", algorithms):
         if isinstance(name, str) and "+" in name:
             # A method as Row.method writes it ("astar+manhattan"): that pairing only.
             algorithm_name, heuristic_name = name.split("+", 1)
@@ -399,20 +397,37 @@ def compare(
     Comparison
         One row per board and method; unsolvable boards get one ``"unsolvable"`` row.
 
+    Raises
+    ------
+    InvalidBoardError
+        Before any search, if ``boards`` is no board or collection of boards in order (a set
+        has no order), or one of them, or the goal, is not valid.
+    InvalidOptionError, UnknownNameError, InvalidLimitsError
+        Before any search, if a name, ``limits``, ``weight``, ``seed`` or ``progress`` is not
+        valid.
+
     Examples
     --------
     >>> table = compare(["1 2 3/4 5 6/_ 7 8"], ["bfs", "astar"])
     >>> [(row.method, row.length) for row in table]
     [('bfs', 2), ('astar+manhattan', 2)]
     """
-    as_limits(limits)  # a wrong ``limits`` fails here, not inside every search
-    items: Sequence[BoardLike] = [boards] if isinstance(boards, (str, Board)) else list(boards)
+    # Every argument is checked here, before the first search: not halfway through the table.
+    as_limits(limits)
+    items: Sequence[BoardLike] = (
+        [boards]
+        if isinstance(boards, (str, Board))
+        else ordered("a board or a collection of boards", boards, error=InvalidBoardError)
+    )
     methods = _methods(algorithms, heuristics)
+    callback(progress, "progress(done, total)")
+    check_weight(weight)
+    check_seed(seed)
+    starts = [as_board(item) for item in items]
+    pairs = [(board, as_goal(board, goal)) for board in starts]
     rows: list[Row] = []
-    done, total = 0, len(items) * len(methods)
-    for item in items:
-        board = as_board(item)
-        target = as_goal(board, goal)
+    done, total = 0, len(pairs) * len(methods)
+    for board, target in pairs:
         name = board.to_string()
         group: list[Row] = []
         for algorithm, heuristic in methods:

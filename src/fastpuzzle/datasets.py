@@ -11,11 +11,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastpuzzle._batch_prep import prepare_packed
+from fastpuzzle._checks import flag, random_generator, whole
 from fastpuzzle.batch import solve_many
+from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal
 from fastpuzzle.errors import BoardTooLargeError
 from fastpuzzle.generate import RandomSource
 from fastpuzzle.limits import Limits
+from fastpuzzle.results import SearchStats
 
 __all__ = ["Labelled", "labelled", "random_boards"]
 
@@ -39,18 +42,28 @@ def random_boards(
     result (8 bytes a board) and one block (at most 42 MB, on 4x4), and Ctrl-C stops the draw
     within a block (milliseconds). A seed gives the same boards whatever the block size.
 
+    Raises
+    ------
+    InvalidOptionError
+        If ``n`` is not a whole number >= 0, or ``rng`` not a seed, a numpy Generator or None.
+    BoardTooLargeError
+        If the shape has more than 16 cells (packed words hold at most 16).
+
+    Examples
+    --------
     >>> boards = random_boards(1000, (3, 3), rng=1)
     >>> boards.dtype, boards.shape
     (dtype('uint64'), (1000,))
     """
+    count = whole("n", n, low=0)
     target = _target(shape, goal)
-    generator = np.random.default_rng(rng)
-    out = np.empty(n, dtype=np.uint64)
+    generator = random_generator(rng)
+    out = np.empty(count, dtype=np.uint64)
     # One numpy call for every board took 930 bytes a board at once (2.6 kB on 4x4) and could
     # not be interrupted: Python runs a Ctrl-C's handler only between calls, here between
     # blocks. Generator.random draws the same numbers in blocks of rows as in one call.
-    for first in range(0, n, _BLOCK):
-        out[first : first + _BLOCK] = _draw_block(generator, target, min(_BLOCK, n - first))
+    for first in range(0, count, _BLOCK):
+        out[first : first + _BLOCK] = _draw_block(generator, target, min(_BLOCK, count - first))
     return out
 
 
@@ -128,17 +141,32 @@ def labelled(
     With ``path=True`` every board along each optimal path comes too, labelled with its exact
     distance (a shortest path's suffix is a shortest path), at no extra search cost.
 
+    Raises
+    ------
+    SearchLimitError
+        If a board was not solved within ``limits``: the error of the limit that stopped it
+        (:class:`~fastpuzzle.TimeLimitError`...), with that board's statistics.
+
+    Examples
+    --------
     >>> data = labelled(100, (3, 3), rng=2, path=True)
     >>> bool((data.distances[data.origins == 0] == range(data.lengths[0], -1, -1)).all())
     True
     """
+    flag("path", path)
     target = _target(shape, goal)
     boards = random_boards(n, shape, rng=rng, goal=target)
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)
     if not result.solved.all():
         failed = int(np.flatnonzero(~result.solved)[0])
-        raise RuntimeError(
-            f"board {failed} was not solved ({result.status[failed]}): {result.messages[failed]}"
+        status = str(result.status[failed])
+        stats = SearchStats(
+            expanded=int(result.expanded[failed]),
+            generated=int(result.generated[failed]),
+            seconds=float(result.seconds[failed]),
+        )
+        raise limit_error(status)(
+            f"board {failed} was not solved ({status}): {result.messages[failed]}", stats
         )
     first = np.array([moves[:1] for moves in result.moves], dtype="<U1")
     if not path:

@@ -10,10 +10,14 @@ The rules (``fastpuzzle solve --help`` states them too):
     board;
   - lines of ``n`` numbers, ``n`` lines in a row, are one ``n x n`` board written as its rows
     (with a shape: ``rows`` lines of ``cols`` numbers);
-  - when a square number of lines of that square width could be read either way (four lines of
-    four numbers: one 4x4 board, or four 2x2 boards), the input is refused with the flag that
-    decides;
-  - a first line holding one number ``N`` announces ``N`` boards (the 16-puzzle report's input).
+  - where a square number of lines of that square width could be read either way (four lines
+    of four numbers: one 4x4 board, or four 2x2 boards), the reading whose boards hold valid
+    tiles is taken: the first lines as one board written as rows if they make one, else one
+    board per line if each line is one (sixteen lines of 4x4 boards are sixteen boards: no 16x16
+    board has only the tiles 0 to 15); where neither holds, the input is refused with the flag
+    that decides;
+  - a first line holding one number ``N`` (ASCII digits) announces ``N`` boards (the 16-puzzle
+    report's input).
 
 - **pair**: a start board then a goal board (the 15-puzzle report's input) — read only when
   asked for, never guessed;
@@ -28,6 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from fastpuzzle._checks import shown
 from fastpuzzle.board import Board, Shape
 from fastpuzzle.errors import InvalidBoardError
 
@@ -107,14 +112,14 @@ def read_jobs(
     True
     """
     if fmt not in FORMATS:
-        raise InvalidBoardError(f"expected a format among {', '.join(FORMATS)}, got {fmt!r}")
+        raise InvalidBoardError(f"expected a format among {', '.join(FORMATS)}, got {shown(fmt)}")
     tokens = _tokens(text)
     if not tokens:
         raise InvalidBoardError("expected at least one board, got no numbers")
-    lines = [line for line in text.splitlines() if line.strip()]
-    first = _tokens(lines[0])
-    if fmt == "count" or (fmt == "auto" and len(first) == 1 and "/" not in lines[0]):
-        return _counted(first[0], tokens[1:], shape)
+    numbered = [(n + 1, line) for n, line in enumerate(text.splitlines()) if line.strip()]
+    first = _tokens(numbered[0][1])
+    if fmt == "count" or (fmt == "auto" and len(first) == 1 and "/" not in numbered[0][1]):
+        return _counted(numbered, shape)
     if fmt == "board":
         return [Job(_board(tokens, shape))]
     if fmt == "pair":
@@ -126,7 +131,6 @@ def read_jobs(
             )
         start = _board(tokens[:cells], shape)
         return [Job(start, _board(tokens[cells:], start.shape))]
-    numbered = [(n + 1, line) for n, line in enumerate(text.splitlines()) if line.strip()]
     if fmt == "lines":
         jobs = []
         for number, line in numbered:
@@ -140,17 +144,38 @@ def read_jobs(
     return _stream(numbered, shape, rows_only=fmt == "rows", bad_lines=bad_lines)
 
 
-def _counted(head: str, rest: list[str], shape: Shape | None) -> list[Job]:
-    if not head.isdigit():
-        raise InvalidBoardError(f"expected a count of boards on the first line, got {head!r}")
-    count = int(head)
-    cells = _cells_for(len(rest), count, shape)
-    if cells is None:
+def _counted(lines: list[tuple[int, str]], shape: Shape | None) -> list[Job]:
+    """A count on the first line, then that many boards read from the numbers that follow.
+
+    ``lines`` holds ``(line number, text)`` of the non-empty lines; a board that is not valid is
+    refused naming the line it starts on.
+    """
+    first = _tokens(lines[0][1])
+    head = first[0] if first else lines[0][1].strip()
+    # ASCII digits only: int() would read other scripts' digits too ('٣' as 3).
+    if not (head.isascii() and head.isdigit()):
         raise InvalidBoardError(
-            f"expected {count} boards after the count on the first line, got {len(rest)} "
+            f"expected a count of boards on the first line, got {shown(head, 24)}"
+        )
+    rest = [(number, token) for number, line in lines for token in _tokens(line)][1:]
+    # A count of more digits than the number of numbers after it counts more boards than they
+    # hold (and int() refuses numbers past 4,300 digits).
+    count = int(head) if len(head.lstrip("0")) <= len(str(len(rest))) else None
+    cells = None if count is None else _cells_for(len(rest), count, shape)
+    if count is None or cells is None:
+        shown_count = head if len(head) <= 20 else head[:16] + "..."
+        raise InvalidBoardError(
+            f"expected {shown_count} boards after the count on the first line, got {len(rest)} "
             "numbers (pass --shape ROWS COLS for boards that are not square)"
         )
-    return [Job(_board(rest[i * cells : (i + 1) * cells], shape)) for i in range(count)]
+    jobs = []
+    for start in range(0, count * cells, cells):
+        part = rest[start : start + cells]
+        try:
+            jobs.append(Job(_board([token for _, token in part], shape)))
+        except InvalidBoardError as error:
+            raise InvalidBoardError(f"line {part[0][0]}: {error}") from None
+    return jobs
 
 
 def _stream(
@@ -168,44 +193,88 @@ def _stream(
     jobs: list[Job] = []
     i = 0
     while i < len(lines):
-        number, line = lines[i]
-        width = len(_tokens(line))
-        whole = width == shape[0] * shape[1] if shape else _square_cells(width)
-        height = (shape[0] if width == shape[1] else 0) if shape else width
-        run = _run_length(lines, i, width)
-        as_rows = height >= 2 and run >= height
-        if "/" in line and not rows_only:
-            taken, text = 1, line
-        elif whole and as_rows and not rows_only and run % height == 0:
-            side = math.isqrt(width)
-            raise InvalidBoardError(
-                f"ambiguous input: from line {number}, {run} lines of {width} numbers are "
-                f"{run // height} board(s) written as rows, or {run} boards of {side}x{side}; "
-                "add --format rows (boards written as rows) or --format lines (one board per "
-                "line)"
-            )
-        elif whole and not rows_only:
-            taken, text = 1, line
-        elif as_rows:
-            taken, text = height, "\n".join(text for _, text in lines[i : i + height])
-        else:
-            wanted = f"{shape[0]} lines of {shape[1]}" if shape else f"{width} lines of {width}"
-            taken, text = 1, ""
-            why = (
-                f"line {number} has {width} numbers: not a whole board, and not the first of "
-                f"{wanted} numbers (a board written as rows); pass --shape ROWS COLS for boards "
-                f"that are not square: {line.strip()[:60]!r}"
-            )
-        try:
-            if not text:
-                raise InvalidBoardError(why)
-            jobs.append(Job(Board(text, shape=shape)))
-        except InvalidBoardError as error:
-            if bad_lines is None:
-                raise
-            bad_lines.append((number, str(error)))
+        boards, taken = _next_boards(lines, i, shape, rows_only=rows_only)
+        for number, text, why in boards:
+            try:
+                if why:
+                    raise InvalidBoardError(why)
+                jobs.append(Job(Board(text, shape=shape)))
+            except InvalidBoardError as error:
+                if bad_lines is None:
+                    raise
+                bad_lines.append((number, str(error)))
         i += taken
     return jobs
+
+
+#: A board of a stream: its first line's number, its text, and why it is no board ("" if it may
+#: be one).
+Piece = tuple[int, str, str]
+
+
+def _next_boards(
+    lines: list[tuple[int, str]], i: int, shape: Shape | None, *, rows_only: bool
+) -> tuple[list[Piece], int]:
+    """The boards that start at ``lines[i]``, and how many lines they take."""
+    number, line = lines[i]
+    width = len(_tokens(line))
+    whole = width == shape[0] * shape[1] if shape else _square_cells(width)
+    height = (shape[0] if width == shape[1] else 0) if shape else width
+    run = _run_length(lines, i, width)
+    as_rows = height >= 2 and run >= height
+    if "/" in line and not rows_only:
+        return [(number, line, "")], 1
+    if whole and not rows_only:
+        # Lines of whole boards, unless a square number of them can be read as rows.
+        if as_rows and run % height == 0 and _rows_or_lines(lines[i : i + height], shape):
+            return _rows(lines[i : i + run], height), run
+        return [(n, text, "") for n, text in lines[i : i + run]], run
+    if as_rows:
+        return _rows(lines[i : i + height], height), height
+    wanted = f"{shape[0]} lines of {shape[1]}" if shape else f"{width} lines of {width}"
+    why = (
+        f"line {number} has {width} numbers: not a whole board, and not the first of "
+        f"{wanted} numbers (a board written as rows); pass --shape ROWS COLS for boards "
+        f"that are not square: {line.strip()[:60]!r}"
+    )
+    return [(number, "", why)], 1
+
+
+def _rows(lines: list[tuple[int, str]], height: int) -> list[Piece]:
+    """``lines`` as boards of ``height`` rows each, numbered by their first line."""
+    return [
+        (lines[k][0], "\n".join(text for _, text in lines[k : k + height]), "")
+        for k in range(0, len(lines), height)
+    ]
+
+
+def _is_board(text: str, shape: Shape | None) -> bool:
+    try:
+        Board(text, shape=shape)
+    except InvalidBoardError:
+        return False
+    return True
+
+
+def _rows_or_lines(group: list[tuple[int, str]], shape: Shape | None) -> bool:
+    """Whether lines that read both ways (``group``: as many as one board has rows) are rows.
+
+    True when they make one board written as rows; False when each of them is a board; refused
+    when neither holds. Both cannot: boards of one line each repeat their tiles from line to
+    line, which one board cannot.
+    """
+    if _is_board("\n".join(text for _, text in group), shape):
+        return True
+    if all(_is_board(text, shape) for _, text in group):
+        return False
+    number, width = group[0][0], len(_tokens(group[0][1]))
+    side = math.isqrt(width)
+    raise InvalidBoardError(
+        f"ambiguous input: from line {number}, {len(group)} lines of {width} numbers are one "
+        f"board written as rows, or {len(group)} boards of {side}x{side}, and neither reading "
+        "gives valid boards; add --format rows (boards written as rows) or --format lines "
+        "(one board per line) to see what is wrong"
+    )
 
 
 def _run_length(lines: list[tuple[int, str]], start: int, width: int) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fastpuzzle._checks import random_generator, whole
 from fastpuzzle._core import _board
 from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, is_solvable
 from fastpuzzle.errors import InvalidBoardError
@@ -25,10 +26,19 @@ def random_board(
     Swapping two fixed tiles maps solvable boards one-to-one onto unsolvable ones, so a uniform
     permutation, swapped when unsolvable, is uniform over the solvable half.
 
+    Raises
+    ------
+    InvalidOptionError
+        If ``rng`` is not a seed (a non-negative integer), a numpy Generator or None.
+    InvalidBoardError
+        If ``shape`` or ``goal`` is not valid.
+
+    Examples
+    --------
     >>> random_board((3, 3), rng=7).is_solvable()
     True
     """
-    generator = np.random.default_rng(rng)
+    generator = random_generator(rng)
     target = as_goal(Board.goal(shape), goal)
     n = target.size
     tiles = generator.permutation(n).tolist()
@@ -46,14 +56,22 @@ def scramble(board: BoardLike, moves: int, *, rng: RandomSource = None) -> Board
 
     The walk runs in a compiled loop (ten million moves take well under a second).
 
+    Raises
+    ------
+    InvalidBoardError
+        If ``board`` is not valid, or ``moves`` is not a whole number >= 0.
+    InvalidOptionError
+        If ``rng`` is not a seed (a non-negative integer), a numpy Generator or None.
+
+    Examples
+    --------
     >>> scramble("1 2 3/4 5 6/7 8 _", 20, rng=1).is_solvable()
     True
     """
-    if not isinstance(moves, (int, np.integer)) or isinstance(moves, bool) or moves < 0:
-        raise InvalidBoardError(f"expected a non-negative number of moves, got {moves!r}")
-    generator = np.random.default_rng(rng)
+    count = whole("moves", moves, low=0, error=InvalidBoardError)
+    generator = random_generator(rng)
     start = as_board(board)
-    codes = np.empty(int(moves), dtype=np.uint8)
+    codes = np.empty(count, dtype=np.uint8)
     blank, last = start.blank, -1
     # Random words in chunks keep memory small for very long walks.
     for first in range(0, len(codes), _CHUNK):

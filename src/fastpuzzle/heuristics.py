@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
+from fastpuzzle._checks import shown
 from fastpuzzle._core import _heuristics, _wide
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
@@ -306,7 +307,7 @@ def resolve_heuristic(
         where = "" if algorithm is None else f" for {algorithm.name}"
         known = tuple(BY_NAME) if algorithm is None else supported_heuristics(algorithm, cells)
         raise UnknownNameError(
-            f"unknown heuristic {name!r}{where}; expected one of {', '.join(known) or 'none'}"
+            f"unknown heuristic {shown(name)}{where}; expected one of {', '.join(known) or 'none'}"
         )
     if shape is not None and not entry.fits(shape):
         fitting = [h.name for h in CATALOGUE if h.fits(shape)]
@@ -322,7 +323,7 @@ def resolve_heuristic(
         size = "" if cells <= MAX_CELLS else f" on boards past {MAX_CELLS} cells"
         supported = ", ".join(supported_heuristics(algorithm, cells)) or "none"
         raise UnknownNameError(
-            f"unknown heuristic {name!r} for {algorithm.name}{size} ({why}); "
+            f"unknown heuristic {shown(name)} for {algorithm.name}{size} ({why}); "
             f"expected one of {supported}"
         )
     return entry
@@ -351,7 +352,7 @@ def evaluate(name: str, board: BoardLike, goal: BoardLike | None = None) -> int:
     if entry is None or encoding not in entry.board_kernel:
         valid = ", ".join(h.name for h in CATALOGUE if encoding in h.board_kernel)
         size = "" if encoding == "packed" else f" on boards past {MAX_CELLS} cells"
-        raise UnknownNameError(f"unknown heuristic {name!r}{size}; expected one of {valid}")
+        raise UnknownNameError(f"unknown heuristic {shown(name)}{size}; expected one of {valid}")
     if encoding == "packed":
         return int(
             _heuristics.evaluate(

@@ -30,11 +30,12 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle import distributed, pdb
+from fastpuzzle._checks import shown
 from fastpuzzle._core import _idastar, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._parallel import run_team
 from fastpuzzle.board import BoardLike
-from fastpuzzle.errors import UnknownNameError
+from fastpuzzle.errors import InvalidOptionError, UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
 from fastpuzzle.limits import CoreLimits, Limits
 from fastpuzzle.problem import Problem, make_problem
@@ -142,7 +143,7 @@ def run(
         valid = WIDE_HEURISTICS if use_wide else PACKED_HEURISTICS
         where = " past 16 cells" if use_wide else ""
         raise UnknownNameError(
-            f"unknown heuristic {heuristic!r} for idastar{where}; expected one of "
+            f"unknown heuristic {shown(heuristic)} for idastar{where}; expected one of "
             f"{', '.join(valid)}"
         )
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -359,7 +360,10 @@ def _run_wide(
 ) -> CoreResult:
     weighted = weight is not None and weight != 1
     if weighted and entry.tables == "pdb":
-        raise ValueError("weighted IDA* takes manhattan or linear_conflict, not a pattern database")
+        raise InvalidOptionError(
+            f"weighted IDA* takes manhattan or linear_conflict, not a pattern database, got "
+            f"heuristic={entry.name!r} with weight={shown(weight)}"
+        )
     max_depth = limits.core(stores_nodes=False).max_depth
     cap = MAX_OPTIMAL_DEPTH if max_depth < 0 else min(MAX_OPTIMAL_DEPTH, max_depth)
     rows, cols = problem.rows, problem.cols
@@ -438,7 +442,9 @@ def _wide_heuristic(name: str) -> Heuristic:
     entry = lookup_heuristic(name)
     if entry is None or "wide" not in entry.idastar:
         valid = ", ".join(WIDE_HEURISTICS)
-        raise UnknownNameError(f"unknown heuristic {name!r} for wide IDA*; expected one of {valid}")
+        raise UnknownNameError(
+            f"unknown heuristic {shown(name)} for wide IDA*; expected one of {valid}"
+        )
     return entry
 
 
@@ -495,6 +501,9 @@ def solve_wide_optimal(
         If the goal cannot be reached.
     UnknownNameError
         If the heuristic is not one the wide core computes.
+    InvalidOptionError
+        If ``weight`` is not a number >= 1 (or is given with a pattern database), or a goal is
+        given beside a Problem.
 
     Examples
     --------
@@ -508,10 +517,12 @@ def solve_wide_optimal(
     if weight is not None and (
         isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 1
     ):
-        raise ValueError(f"expected a weight >= 1, got {weight!r}")
+        raise InvalidOptionError(f"expected a weight >= 1 or None, got {shown(weight)}")
     if isinstance(problem_or_board, Problem):
         if goal is not None:
-            raise ValueError("pass the goal inside the Problem, not beside it")
+            raise InvalidOptionError(
+                f"expected no goal beside a Problem (its goal is inside it), got {shown(goal)}"
+            )
         problem = problem_or_board
     else:
         problem = make_problem(problem_or_board, goal)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import NamedTuple
 
+from fastpuzzle._checks import shown
 from fastpuzzle.errors import InvalidLimitsError
 
 __all__ = ["DEFAULT_MEMORY_BYTES", "MAX_DEPTH", "MAX_NODES", "CoreLimits", "Limits", "as_limits"]
@@ -102,13 +103,13 @@ def _check_seconds(value: object) -> None:
     expected = "a positive number of seconds or None (no limit)"
     # bool is an int, but True seconds is a mistake, not one second.
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise InvalidLimitsError(f"Limits.seconds expected {expected}, got {value!r}")
+        raise InvalidLimitsError(f"Limits.seconds expected {expected}, got {shown(value)}")
     try:
         seconds = float(value)
     except (OverflowError, ValueError):
         seconds = math.nan
     if math.isnan(seconds) or seconds <= 0:
-        raise InvalidLimitsError(f"Limits.seconds expected {expected}, got {value!r}")
+        raise InvalidLimitsError(f"Limits.seconds expected {expected}, got {shown(value)}")
 
 
 def _check_whole(name: str, value: object, low: int, high: int) -> None:
@@ -123,7 +124,7 @@ def _check_whole(name: str, value: object, low: int, high: int) -> None:
         if number.is_integer():  # False for NaN and infinities
             whole = int(number)
     if whole is None or not low <= whole <= high:
-        raise InvalidLimitsError(f"Limits.{name} expected {expected}, got {value!r}")
+        raise InvalidLimitsError(f"Limits.{name} expected {expected}, got {shown(value)}")
 
 
 _NO_LIMITS = Limits()
@@ -142,7 +143,8 @@ def as_limits(limits: object) -> Limits:
     if isinstance(limits, Limits):
         return limits
     raise InvalidLimitsError(
-        f"expected limits=fastpuzzle.Limits(...) or None, got {type(limits).__name__} {limits!r}"
+        "expected limits=fastpuzzle.Limits(...) or None, got "
+        f"{type(limits).__name__} {shown(limits)}"
     )
 
 

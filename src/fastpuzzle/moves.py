@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from fastpuzzle._checks import ordered, shown
 from fastpuzzle.errors import InvalidMoveError
 
 __all__ = ["MOVES", "inverse", "parse_moves", "to_tile_directions"]
@@ -25,12 +26,13 @@ def parse_moves(moves: str | Iterable[str]) -> str:
     """Normalise moves to a string of U/D/L/R (blank directions).
 
     Accepts ``"ULDR"``, lower case, separators (``"u, l, d"``), words (``"up left"``, ``"up"``)
-    or an iterable of such items.
+    or an iterable of such items in order.
 
     Raises
     ------
     InvalidMoveError
-        If an item is not a move.
+        If an item is not a move, or ``moves`` has no order (a set, a dict: the same call would
+        give other moves in another process) or is bytes.
 
     Examples
     --------
@@ -41,16 +43,11 @@ def parse_moves(moves: str | Iterable[str]) -> str:
     if isinstance(moves, str):
         # Each part is a word ("up") or a run of letters ("ULDR"), with or without separators.
         parts = _SEPARATORS.split(moves.strip())
-    elif isinstance(moves, (bytes, bytearray)) or not isinstance(moves, Iterable):
-        raise InvalidMoveError(
-            f"expected moves as a string or a sequence of strings, got {moves!r}"
-        )
     else:
-        parts = []
-        for item in moves:
+        parts = ordered("moves as a string or a sequence of strings", moves, error=InvalidMoveError)
+        for item in parts:
             if not isinstance(item, str):
-                raise InvalidMoveError(f"expected a move U, D, L or R, got {item!r}")
-            parts.append(item)
+                raise InvalidMoveError(f"expected a move U, D, L or R, got {shown(item)}")
     out = []
     for part in parts:
         if not part:
@@ -63,7 +60,7 @@ def parse_moves(moves: str | Iterable[str]) -> str:
         else:
             raise InvalidMoveError(
                 "expected moves U, D, L, R (the direction the blank moves), "
-                f"got {part!r} in {moves!r}"
+                f"got {shown(part)} in {shown(moves)}"
             )
     return "".join(out)
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
+from fastpuzzle._checks import callback as callback_check
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle.board import Board
 from fastpuzzle.errors import (
     DepthLimitError,
     FastPuzzleError,
-    InvalidOptionError,
     MemoryLimitError,
     NodeLimitError,
     SearchLimitError,
@@ -134,10 +134,9 @@ def core_progress(
     callback: ProgressCallback | None,
 ) -> Callable[[int, int, float, int], None] | None:
     """Adapt a user's ``progress(stats)`` to the core's ``progress(expanded, generated, s, d)``."""
+    callback_check(callback, "progress(stats)")
     if callback is None:
         return None
-    if not callable(callback):
-        raise InvalidOptionError(f"expected a callable progress(stats) or None, got {callback!r}")
 
     def relay(expanded: int, generated: int, seconds: float, depth: int) -> None:
         callback(SearchStats(expanded=expanded, generated=generated, seconds=seconds, depth=depth))

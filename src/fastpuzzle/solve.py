@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from fastpuzzle._parallel import resolve_workers
+from fastpuzzle._checks import flag, shown, whole
+from fastpuzzle._parallel import check_workers, resolve_workers
 from fastpuzzle.algorithms import (
     ALGORITHMS,
     Algorithm,
     Request,
+    is_auto,
     resolve_algorithm,
     resolve_heuristic,
 )
@@ -38,7 +40,14 @@ from fastpuzzle.results import (
     result_from_core,
 )
 
-__all__ = ["WIDE_DEFAULT_SECONDS", "search", "solve"]
+__all__ = [
+    "WIDE_DEFAULT_SECONDS",
+    "check_fast_method",
+    "check_seed",
+    "check_weight",
+    "search",
+    "solve",
+]
 
 
 #: The largest weight of ``wastar``: its bucket queue has a level per priority ``den*g + num*h``
@@ -56,19 +65,64 @@ DFS_HINT = (
 _DFS_HINTED = (Status.MEMORY_LIMIT, Status.TIME_LIMIT, Status.NODE_LIMIT)
 
 
-def check_optimal_flag(optimal: object) -> None:
-    """Refuse an ``optimal=`` that is not a bool: ``None`` or ``"yes"`` would read as a choice."""
-    if not isinstance(optimal, bool):
-        raise InvalidOptionError(f"expected optimal=True or optimal=False, got {optimal!r}")
+def check_weight(weight: object) -> float | None:
+    """``weight`` checked: None, or a number from 1 to :data:`MAX_WEIGHT`."""
+    if weight is None:
+        return None
+    if (
+        isinstance(weight, bool)
+        or not isinstance(weight, (int, float))
+        or not 1 <= weight <= MAX_WEIGHT
+    ):
+        raise InvalidOptionError(
+            f"expected a weight from 1 to {MAX_WEIGHT:,} (past that, weighted A* is greedy "
+            f"in all but name: use algorithm='greedy'), got {shown(weight)}"
+        )
+    return float(weight)
 
 
-def _check_workers(algorithm: Algorithm, workers: int | None) -> int:
+def check_seed(seed: object) -> int | None:
+    """``seed`` checked: None, or a whole number (any, taken modulo 2**64)."""
+    return whole("seed", seed, none=True)
+
+
+def _uses_default(heuristic: object) -> bool:
+    # solve() and solve_many() take "auto" (any case) or None for the algorithm's own choice.
+    return heuristic is None or is_auto(heuristic)
+
+
+def check_fast_method(
+    algorithm: object, heuristic: object, weight: object = None, seed: object = None
+) -> None:
+    """Refuse method options beside ``optimal=False``, which picks its own method.
+
+    Raises
+    ------
+    InvalidOptionError
+        Naming each option given.
+    """
+    given = [("algorithm", algorithm)] if not is_auto(algorithm) else []
+    if not _uses_default(heuristic):
+        given.append(("heuristic", heuristic))
+    given += [
+        (name, value) for name, value in (("weight", weight), ("seed", seed)) if value is not None
+    ]
+    if given:
+        listed = ", ".join(f"{name}={shown(value)}" for name, value in given)
+        raise InvalidOptionError(
+            "optimal=False picks its own method: expected no algorithm, heuristic, weight or "
+            f"seed, got {listed}"
+        )
+
+
+def _threads(algorithm: Algorithm, workers: object) -> int:
     """The threads ``algorithm`` runs on: ``workers`` (None: every core) for IDA*, else 1."""
     if algorithm.name == "idastar":
         return resolve_workers(workers)
-    if workers is not None and resolve_workers(workers) != 1:
-        raise ValueError(
-            f"only idastar runs on several threads, got workers={workers!r} for {algorithm.name}"
+    if check_workers(workers) not in (None, 1):
+        raise InvalidOptionError(
+            f"only idastar runs on several threads, got workers={shown(workers)} for "
+            f"{algorithm.name}"
         )
     return 1
 
@@ -86,28 +140,18 @@ def _check_options(
         chosen = "manhattan" if heuristic is None else heuristic
         name = resolve_heuristic(chosen, algorithm, shape=shape).name
     elif heuristic is not None:
-        raise ValueError(f"{algorithm.name} does not use a heuristic, got heuristic={heuristic!r}")
+        raise InvalidOptionError(
+            f"{algorithm.name} does not use a heuristic, got heuristic={shown(heuristic)}"
+        )
     else:
         name = None
-    if weight is not None:
-        if algorithm.name != "wastar":
-            raise ValueError(
-                f"only wastar takes a weight, got weight={weight!r} for {algorithm.name}"
-            )
-        if (
-            isinstance(weight, bool)
-            or not isinstance(weight, (int, float))
-            or not 1 <= weight <= MAX_WEIGHT
-        ):
+    for option, value, taker in (("weight", weight, "wastar"), ("seed", seed, "random")):
+        if value is not None and algorithm.name != taker:
             raise InvalidOptionError(
-                f"expected a weight from 1 to {MAX_WEIGHT:,} (past that, weighted A* is greedy "
-                f"in all but name: use algorithm='greedy'), got {weight!r}"
+                f"only {taker} takes a {option}, got {option}={shown(value)} for {algorithm.name}"
             )
-    if seed is not None:
-        if algorithm.name != "random":
-            raise ValueError(f"only random takes a seed, got seed={seed!r} for {algorithm.name}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"expected an integer seed, got {seed!r}")
+    check_weight(weight)
+    check_seed(seed)
     return name
 
 
@@ -145,11 +189,15 @@ def _run(
     return result_from_core(problem.board, problem.goal, core, name, heuristic, optimal)
 
 
-def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: str | None) -> NoReturn:
+def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: object) -> NoReturn:
     from fastpuzzle.idastar import WIDE_HEURISTICS
 
+    # Named with its heuristic where it takes one; the heuristic itself is checked afterwards.
+    method = algorithm.name
+    if algorithm.informed and isinstance(heuristic, str):
+        method += f"+{heuristic}"
     raise BoardTooLargeError(
-        f"{algorithm.name}{'+' + heuristic if heuristic else ''} works on boards of at most "
+        f"{method} works on boards of at most "
         f"{algorithm.max_cells} cells, got a {problem.rows}x{problem.cols} board; use idastar "
         f"with {', '.join(WIDE_HEURISTICS)} (pattern databases up to 25 cells, built "
         "beforehand), or solve(board, optimal=False) for a fast solution"
@@ -210,6 +258,8 @@ def search(
         If the goal cannot be reached (checked before searching).
     UnknownNameError
         If the algorithm or heuristic is not known.
+    InvalidOptionError
+        If an option does not apply to the algorithm, or is of the wrong type or range.
 
     Examples
     --------
@@ -224,7 +274,7 @@ def search(
     if chosen.max_cells is not None and problem.board.size > chosen.max_cells:
         _refuse_size(problem, chosen, heuristic)
     heuristic_name = _check_options(chosen, heuristic, weight, seed, problem.board.shape)
-    threads = _check_workers(chosen, workers)
+    threads = _threads(chosen, workers)
     try:
         return _run(
             problem,
@@ -297,6 +347,9 @@ def solve(
 
     Raises
     ------
+    InvalidOptionError, UnknownNameError
+        Before any search, if an option is not valid (as for :func:`search`; ``optimal=False``
+        takes no method, weight, seed or threads).
     UnsolvableError
         Before any search, if the goal cannot be reached.
     SearchLimitError
@@ -310,20 +363,17 @@ def solve(
     """
     if limits is not None:
         limits = as_limits(limits)
-    check_optimal_flag(optimal)
-    chosen_heuristic = None if heuristic == "auto" else heuristic
-    is_auto = algorithm == "auto" or (
-        isinstance(algorithm, str) and algorithm.strip().lower() == "auto"
-    )
-    if not optimal:
-        if not is_auto or chosen_heuristic is not None or weight is not None or seed is not None:
-            raise ValueError("optimal=False picks its own method: pass no algorithm or heuristic")
-        if workers is not None and resolve_workers(workers) != 1:
-            raise ValueError("optimal=False runs on one thread: pass no workers")
+    if not flag("optimal", optimal):
+        check_fast_method(algorithm, heuristic, weight, seed)
+        if check_workers(workers) not in (None, 1):
+            raise InvalidOptionError(
+                f"optimal=False runs on one thread: expected no workers, got {shown(workers)}"
+            )
         from fastpuzzle.constructive import solve_fast
 
         return solve_fast(board, goal, limits=limits, progress=progress)
-    if not is_auto:
+    chosen_heuristic = None if _uses_default(heuristic) else heuristic
+    if not is_auto(algorithm):
         result = search(
             board,
             goal,
@@ -340,7 +390,9 @@ def solve(
             dfs_hint = DFS_HINT
         return _unwrap(result, dfs_hint)
     if weight is not None or seed is not None:
-        raise ValueError("algorithm='auto' takes no weight or seed")
+        given = f"weight={shown(weight)}" if weight is not None else f"seed={shown(seed)}"
+        raise InvalidOptionError(f"algorithm='auto' takes no weight or seed, got {given}")
+    threads = resolve_workers(workers)
     problem = make_problem(board, goal)
     shape = problem.board.shape
     idastar = ALGORITHMS["idastar"]
@@ -357,7 +409,7 @@ def solve(
         run_limits,
         progress=progress,
         label=label,
-        workers=resolve_workers(workers),
+        workers=threads,
     )
     if limits is None and run_limits is not None and result.status is Status.TIME_LIMIT:
         hint = ""

@@ -227,7 +227,8 @@ def test_what_random_prints_goes_back_into_solve_unchanged():
 
 def test_ambiguous_input_exits_2_naming_the_flag():
     rows = "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 0 15\n"
-    done = _run(["solve"], stdin=rows)
+    broken = rows.replace(" 0 ", " 14 ")  # neither one 4x4 board nor four 2x2 boards
+    done = _run(["solve"], stdin=broken)
     assert done.returncode == 2
     assert "--format rows" in done.stderr and "Traceback" not in done.stderr
     assert _run(["solve", "--format", "rows", "--algorithm", "astar"], stdin=rows).returncode == 0
@@ -394,6 +395,23 @@ def _with_stdout_closed(args, stdin="", env=None):  # type: ignore[no-untyped-de
     )
 
 
+def test_a_line_of_thousands_of_digits_costs_only_itself(capsys, monkeypatch, tmp_path):
+    # It raised int()'s ValueError, which refused the whole input without a line number.
+    text = f"1 2 3/4 5 6/7 _ 8\n{'1' * 5000} 2 3 _\n1 2/_ 3\n"
+    _stdin(monkeypatch, text)
+    assert main(["solve", "--json", "--algorithm", "astar"]) == 2
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 2
+    assert captured.err.startswith("fastpuzzle: error: line 2: ") and "5,000 digits" in captured.err
+    assert len(captured.err) < 400
+    source = tmp_path / "boards.txt"
+    source.write_text(text)
+    assert main(["batch", str(source)]) == 2
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 3  # the header and two rows
+    assert captured.err.startswith("fastpuzzle: error: line 2: ")
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -416,3 +434,46 @@ def test_batch_into_a_file_needs_no_standard_output(tmp_path):
     done = _with_stdout_closed(["batch", "-", "--out", str(out)], stdin="1 2 3/4 5 6/7 _ 8\n")
     assert done.returncode == 0, done.stderr
     assert out.read_text().count("\n") == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "--format", "count"],  # '//' on the first line raised IndexError: exit 1
+        ["batch", "-", "--format", "count"],
+    ],
+)
+def test_a_first_line_without_a_count_is_a_one_line_error(args, capsys, monkeypatch):
+    _stdin(monkeypatch, "//\n1 2 3 _\n")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err == "fastpuzzle: error: expected a count of boards on the first line, got '//'\n"
+
+
+@pytest.mark.parametrize("command", [["solve", "--algorithm", "astar"], ["batch", "-"]])
+def test_an_empty_goal_is_an_error(command, capsys, monkeypatch):
+    # --goal '' was ignored: the boards were solved towards the default goal.
+    _stdin(monkeypatch, "1 2 3/4 5 6/7 _ 8\n")
+    assert main([*command, "--goal", ""]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "expected tiles, got an empty board: ''" in captured.err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["random", "--count", "\u0663"],  # an Arabic-Indic 3
+        ["random", "--shape", "\u0663", "3"],
+        ["scramble", "--moves", "\uff15"],  # a full-width 5
+        ["solve", "--time-limit", "\u0663", "1 2/_ 3"],
+        ["solve", "--memory-limit", "\u0663M", "1 2/_ 3"],
+        ["solve", "--workers", "1" * 5000, "1 2/_ 3"],
+    ],
+)
+def test_numbers_on_the_command_line_are_ascii_digits(args, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "expected" in err and "Traceback" not in err and len(err) < 1000

@@ -146,7 +146,7 @@ def test_plot(table):
     matplotlib.use("Agg")
     ax = table.plot(metric="generated")
     assert ax.get_ylabel() == "generated"
-    with pytest.raises(ValueError):
+    with pytest.raises(fp.InvalidOptionError, match="expected metric="):
         table.plot(metric="board")
 
 

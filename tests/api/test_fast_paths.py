@@ -173,7 +173,7 @@ def test_shape_checks_agree_on_both_paths():
         for context in (nullcontext(), general_path()):
             with context:
                 try:
-                    results.append(board_module._check_shape(shape))
+                    results.append(board_module.check_shape(shape))
                 except fp.InvalidBoardError as error:
                     results.append(str(error))
         assert results[0] == results[1], shape

@@ -79,20 +79,68 @@ def test_boards_written_as_rows_follow_each_other():
     ]
 
 
-def test_input_that_reads_two_ways_is_refused_with_the_flag_to_add():
-    with pytest.raises(fp.InvalidBoardError, match="--format rows") as caught:
-        read_jobs(MATRIX_4X4)
-    assert "--format lines" in str(caught.value)
-    (job,) = read_jobs(MATRIX_4X4, fmt="rows")
+def test_lines_that_read_two_ways_take_the_reading_that_gives_boards():
+    # Four lines of four numbers are one 4x4 board or four 2x2 boards: only one reading holds
+    # valid tiles (a 2x2 board has no tile 15; a 4x4 board no tile twice).
+    (job,) = read_jobs(MATRIX_4X4)
     assert job.board == fp.Board(MATRIX_4X4, shape=(4, 4))
     two_by_two = "1 2 3 0\n0 1 2 3\n3 1 2 0\n1 0 2 3"
-    with pytest.raises(fp.InvalidBoardError, match="ambiguous"):
-        read_jobs(two_by_two)
-    assert [job.board.shape for job in read_jobs(two_by_two, fmt="lines")] == [(2, 2)] * 4
+    assert [job.board.shape for job in read_jobs(two_by_two)] == [(2, 2)] * 4
+    assert read_jobs(two_by_two) == read_jobs(two_by_two, fmt="lines")
     (job,) = read_jobs(MATRIX_4X4, shape=(4, 4))  # a shape decides too
     assert job.board.shape == (4, 4)
+
+
+def test_input_that_reads_neither_way_is_refused_with_the_flag_to_add():
+    broken = MATRIX_4X4.replace(" 0 ", " 14 ")  # tile 14 twice: no 4x4 board, no 2x2 boards
+    with pytest.raises(fp.InvalidBoardError, match=r"ambiguous input: .*neither") as caught:
+        read_jobs(broken)
+    assert "--format rows" in str(caught.value) and "--format lines" in str(caught.value)
+    (job,) = read_jobs(MATRIX_4X4, fmt="rows")
+    assert job.board == fp.Board(MATRIX_4X4, shape=(4, 4))
 
 
 def test_a_line_that_is_no_board_says_so():
     with pytest.raises(fp.InvalidBoardError, match="line 2 has 5 numbers"):
         read_jobs("1 2 3/4 5 6/7 8 _\n1 2 3 4 5")
+
+
+LONG = "1" * 5000  # past Python's 4,300-digit limit on int()
+
+
+def test_a_token_of_thousands_of_digits_is_refused_quoting_it_shortened():
+    with pytest.raises(fp.InvalidBoardError, match=r"got a number of 5,000 digits: '1111") as info:
+        fp.Board(f"{LONG} 2 3 _")
+    assert len(str(info.value)) < 300
+    with pytest.raises(fp.InvalidBoardError, match=r"got 'xxxx.*\.\.\. in") as info:
+        fp.Board(f"{'x' * 5000} 2 3 _")  # any token is quoted shortened
+    assert len(str(info.value)) < 300
+    # In a stream of boards it costs only its own line, which is named.
+    bad: list[tuple[int, str]] = []
+    jobs = read_jobs(f"1 2 3/4 5 6/7 _ 8\n{LONG} 2 3 _\n1 2/3 _", bad_lines=bad)
+    assert [job.board.shape for job in jobs] == [(3, 3), (2, 2)]
+    assert [number for number, _ in bad] == [2] and "5,000 digits" in bad[0][1]
+    # Boards after a count are read from the numbers, not the lines: the line is named too.
+    with pytest.raises(fp.InvalidBoardError, match=r"^line 3: .*5,000 digits"):
+        read_jobs(f"2\n1 2 3 _\n{LONG} 2 3 _", fmt="count")
+    with pytest.raises(fp.InvalidBoardError, match=r"expected 1{16}\.\.\. boards after the count"):
+        read_jobs(f"{LONG}\n1 2 3 _", fmt="count")
+
+
+@pytest.mark.parametrize("head", ["//", "٣", "³", "-1", "2.0"])
+def test_a_count_is_ascii_digits_on_the_first_line(head):
+    # '//' raised IndexError; '٣' (an Arabic-Indic 3) was read as 3; '³' raised int()'s ValueError.
+    boards = "1 2 3 _\n1 2 _ 3\n_ 1 2 3"
+    with pytest.raises(fp.InvalidBoardError, match=r"expected a count of boards on the first line"):
+        read_jobs(f"{head}\n{boards}", fmt="count")
+    assert len(read_jobs(f"3\n{boards}", fmt="count")) == 3
+
+
+def test_a_stream_of_one_line_boards_stays_a_stream_whatever_its_length():
+    # 16 one-line 4x4 boards were refused as ambiguous, though no 16x16 board has tiles of 0..15
+    # only; 9 one-line 3x3 boards likewise, and a 17th line left 16 to refuse.
+    for shape, counts in (((4, 4), (16, 17, 32)), ((3, 3), (9, 18, 10)), ((2, 2), (4, 5))):
+        boards = [fp.random_board(shape, rng=seed) for seed in range(max(counts))]
+        for count in counts:
+            text = "\n".join(" ".join(map(str, b.tiles)) for b in boards[:count])
+            assert [job.board for job in read_jobs(text)] == boards[:count], (shape, count)

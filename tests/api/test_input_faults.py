@@ -134,3 +134,19 @@ def test_solve_many_refuses_unknown_names_up_front():
         fp.solve_many(boards, shape=(3, 3), algorithm="astar", heuristic="nope")
     with pytest.raises(fp.InvalidOptionError):
         fp.solve_many(boards, shape=(3, 3), optimal=None)
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [{"U", "L", "D"}, frozenset({"U", "L"}), {"U": 1, "L": 2}, memoryview(b"UL")],
+    ids=["set", "frozenset", "dict", "memoryview"],
+)
+def test_moves_from_unordered_containers_are_refused(moves):
+    # A set's order (and so the board it led to) changed from process to process.
+    board = fp.Board("1 2 3/4 5 6/7 8 _")
+    for call in (parse_moves, board.apply, board.tiles_moved, fp.inverse):
+        with pytest.raises(fp.InvalidMoveError, match=r"expected moves .* in order, got a "):
+            call(moves)
+    assert (
+        board.apply(["U", "L"]) == board.apply(iter("UL")) == board.apply({"U": 1, "L": 2}.keys())
+    )

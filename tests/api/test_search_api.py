@@ -122,13 +122,13 @@ def test_unsupported_heuristics_say_what_is_supported():
 
 
 def test_option_checks():
-    with pytest.raises(ValueError, match="does not use a heuristic"):
+    with pytest.raises(fp.InvalidOptionError, match="does not use a heuristic"):
         fp.search(EASY, algorithm="bfs", heuristic="manhattan")
-    with pytest.raises(ValueError, match="weight"):
+    with pytest.raises(fp.InvalidOptionError, match="weight"):
         fp.search(EASY, algorithm="astar", weight=2)
-    with pytest.raises(ValueError, match="weight from 1 to"):
+    with pytest.raises(fp.InvalidOptionError, match="weight from 1 to"):
         fp.search(EASY, algorithm="wastar", weight=0.5)
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(fp.InvalidOptionError, match="seed"):
         fp.search(EASY, algorithm="bfs", seed=1)
     with pytest.raises(TypeError):
         fp.search(EASY, "bfs")  # type: ignore[misc]

@@ -46,7 +46,7 @@ def test_fast_mode_replays_for_every_size(shape):
 
 
 def test_fast_mode_refuses_method_options():
-    with pytest.raises(ValueError, match="optimal=False"):
+    with pytest.raises(fp.InvalidOptionError, match="optimal=False"):
         fp.solve(fp.Board.goal((3, 3)), optimal=False, algorithm="astar")
 
 

@@ -255,16 +255,16 @@ def test_workers_are_checked() -> None:
         assert fp.search(board, algorithm="idastar", workers=workers).solution.moves == "RR"
     for workers in (None, 1):
         assert fp.search(board, algorithm="astar", workers=workers).solved
-    with pytest.raises(ValueError, match="only idastar"):
+    with pytest.raises(fp.InvalidOptionError, match="only idastar"):
         fp.search(board, algorithm="astar", workers=2)
-    with pytest.raises(ValueError, match="only idastar"):
+    with pytest.raises(fp.InvalidOptionError, match="only idastar"):
         fp.solve(board, algorithm="bfs", workers=4)
-    with pytest.raises(ValueError, match="one thread"):
+    with pytest.raises(fp.InvalidOptionError, match="one thread"):
         fp.solve(board, optimal=False, workers=2)
-    with pytest.raises(ValueError, match="workers >= 1"):
+    with pytest.raises(fp.InvalidOptionError, match="workers as a whole number from 1"):
         fp.solve(board, workers=0)
     for bad in (True, 1.5, "2"):
-        with pytest.raises(TypeError):
+        with pytest.raises(fp.InvalidOptionError):
             fp.solve(board, workers=bad)  # type: ignore[arg-type]
 
 

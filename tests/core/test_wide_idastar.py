@@ -141,8 +141,14 @@ def test_bad_options():
     board = fp.Board.goal((5, 5))
     with pytest.raises(fp.UnknownNameError, match="manhattan, linear_conflict, walking_distance"):
         solve_wide_optimal(board, heuristic="misplaced")
-    with pytest.raises(ValueError, match="weight >= 1"):
-        solve_wide_optimal(board, weight=0.5)
+    for weight in (0.5, "2", True):
+        with pytest.raises(fp.InvalidOptionError, match="expected a weight >= 1"):
+            solve_wide_optimal(board, weight=weight)  # type: ignore[arg-type]
+    with pytest.raises(fp.InvalidOptionError, match="not a pattern database"):
+        solve_wide_optimal(board, heuristic="pdb", weight=2)
+    problem = make_problem(board)
+    with pytest.raises(fp.InvalidOptionError, match="expected no goal beside a Problem"):
+        solve_wide_optimal(problem, board)
     tiles = list(board.tiles)
     tiles[0], tiles[1] = tiles[1], tiles[0]
     with pytest.raises(fp.UnsolvableError):

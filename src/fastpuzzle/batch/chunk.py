@@ -31,7 +31,7 @@ from fastpuzzle.policy import auto_choice
 from fastpuzzle.problem import make_problem
 from fastpuzzle.results import Status, stats_from_core
 
-__all__ = ["BatchSpec", "solve_chunk"]
+__all__ = ["BatchSpec", "limit_error", "solve_chunk"]
 
 # Most specific first: the first matching class names the row's status.
 _ERROR_STATUS: tuple[tuple[type[BaseException], str], ...] = (
@@ -117,6 +117,15 @@ def walks_exact_table(rows: Sequence[Any], spec: BatchSpec) -> bool:
 
 def _error_status(error: FastPuzzleError) -> str:
     return next(name for kind, name in _ERROR_STATUS if isinstance(error, kind))
+
+
+def limit_error(status: str) -> type[SearchLimitError]:
+    """The error of a row stopped with ``status`` (``"time_limit"``: TimeLimitError...), from the
+    table that names the statuses; SearchLimitError for any other status."""
+    for kind, name in _ERROR_STATUS:
+        if name == status and issubclass(kind, SearchLimitError):
+            return kind
+    return SearchLimitError
 
 
 def _walk_exact(

@@ -9,13 +9,13 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from fastpuzzle._checks import choice, flag, optional_path, ordered, shown, whole
 from fastpuzzle._core._interrupt import run_stoppable
-from fastpuzzle._parallel import available_cores
+from fastpuzzle._parallel import available_cores, check_workers
 from fastpuzzle._progress import Meter
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
@@ -24,9 +24,9 @@ from fastpuzzle.batch.result import (
     MemoryRows,
     PackedChunk,
 )
-from fastpuzzle.batch.store import ChunkStore, OutFormat, batch_lock
-from fastpuzzle.board import Board, BoardLike, Shape
-from fastpuzzle.errors import InvalidBoardError
+from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
+from fastpuzzle.board import Board, BoardLike, Shape, check_shape
+from fastpuzzle.errors import InvalidBoardError, InvalidOptionError
 from fastpuzzle.limits import Limits, as_limits
 
 __all__ = ["ProgressArg", "solve_many"]
@@ -39,11 +39,13 @@ ProgressArg = bool | Callable[[int, int], Any] | None
 
 def _normalise(boards: Any, shape: Shape | None) -> tuple[Sequence[Any], bool, Shape | None]:
     """Rows to solve, whether they are packed words, and the shape when known."""
+    if shape is not None:
+        shape = check_shape(shape)
     if isinstance(boards, np.ndarray):
         if boards.ndim == 1 and boards.dtype == np.uint64:
             if shape is None:
                 raise InvalidBoardError("an array of packed boards needs shape=(rows, cols)")
-            return boards, True, tuple(shape)  # type: ignore[return-value]
+            return boards, True, shape  # type: ignore[return-value]
         if boards.ndim == 2 and boards.dtype.kind in "iu":
             cells = boards.shape[1]
             if shape is None:
@@ -53,31 +55,49 @@ def _normalise(boards: Any, shape: Shape | None) -> tuple[Sequence[Any], bool, S
                         f"expected square rows or shape=(rows, cols), got rows of {cells} tiles"
                     )
                 shape = (side, side)
-            return boards, False, tuple(shape)  # type: ignore[return-value]
+            return boards, False, shape  # type: ignore[return-value]
         raise InvalidBoardError(
             "expected packed boards (1-D uint64 with shape=) or rows of tiles (2-D integers), "
             f"got an array of dtype {boards.dtype} and {boards.ndim} dimensions"
         )
     if isinstance(boards, (str, Board)):
         raise InvalidBoardError("expected a collection of boards, got a single board")
-    return list(boards), False, None if shape is None else tuple(shape)  # type: ignore[return-value]
+    return ordered("a collection of boards", boards, error=InvalidBoardError), False, shape
 
 
 def _check_names(algorithm: str, heuristic: str, optimal: bool) -> None:
-    from fastpuzzle.algorithms import resolve_algorithm
+    from fastpuzzle.algorithms import is_auto, resolve_algorithm
     from fastpuzzle.heuristics import resolve_heuristic
-    from fastpuzzle.solve import check_optimal_flag
+    from fastpuzzle.solve import check_fast_method
 
-    check_optimal_flag(optimal)
+    if not flag("optimal", optimal):
+        # Checked here: a worker would raise it for the first row, after the batch started.
+        check_fast_method(algorithm, heuristic)
     chosen = None
-    if not (isinstance(algorithm, str) and algorithm.strip().lower() == "auto"):
+    if not is_auto(algorithm):
         chosen = resolve_algorithm(algorithm)
-    if not (isinstance(heuristic, str) and heuristic.strip().lower() == "auto"):
+    if not is_auto(heuristic):
         resolve_heuristic(heuristic, chosen)
 
 
 def _default_workers() -> int:
     return available_cores()
+
+
+def _check_client(client: object) -> None:
+    # Duck-typed, so that distributed is imported only for a real client.
+    if client is not None and not callable(getattr(client, "submit", None)):
+        raise InvalidOptionError(
+            f"expected client=dask.distributed.Client(...) or None, got {shown(client)}"
+        )
+
+
+def _check_progress(progress: object) -> None:
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise InvalidOptionError(
+            "expected progress=True, False, None or a callable progress(done, total), got "
+            f"{shown(progress)}"
+        )
 
 
 # -- progress ---------------------------------------------------------------------------------
@@ -192,6 +212,11 @@ def solve_many(
 
     Raises
     ------
+    InvalidOptionError, UnknownNameError
+        Before the batch starts, for an option that is not valid (or a name not known).
+    InvalidBoardError
+        Before the batch starts, for boards that are no collection in order, or a shape or goal
+        that is not valid (a row that is no board gets its own error status instead).
     FileExistsError
         ``out`` already holds results and ``resume`` is False.
     BatchFileError
@@ -201,24 +226,29 @@ def solve_many(
         Another batch (another process, or another thread) is writing into ``out``: each batch
         holds the directory's lock file from its first look at it to its last chunk.
     """
-    as_limits(limits)  # a wrong ``limits`` fails here, not in every worker
-    _check_names(algorithm, heuristic, optimal)  # so do wrong names: not one error row per board
+    # Every argument is checked here, before the batch starts: a wrong one fails once, not in
+    # every worker, and wrong names do not give one error row per board.
+    as_limits(limits)
+    _check_names(algorithm, heuristic, optimal)
+    flag("resume", resume)
+    workers = check_workers(workers)
+    chunk_size = whole("chunk_size", chunk_size, low=1, none=True)
+    directory = optional_path("out", out)
+    choice("out_format", out_format, OUT_FORMATS)
+    _check_client(client)
+    _check_progress(progress)
     rows, packed, found_shape = _normalise(boards, shape)
     total = len(rows)
     goal_tiles = None if goal is None else Board(goal, shape=found_shape).tiles
     spec = BatchSpec(found_shape, packed, goal_tiles, algorithm, heuristic, limits, optimal)
-    if workers is not None and workers < 1:
-        raise ValueError(f"expected workers >= 1, got {workers}")
-    if chunk_size is not None and chunk_size < 1:
-        raise ValueError(f"expected chunk_size >= 1, got {chunk_size}")
 
     default_chunk = _default_chunk_size(total, walks_exact_table(rows, spec))
     run = _Run(rows, spec, workers, client, progress)
-    if out is None:
+    if directory is None:
         return run.solve(None, chunk_size or default_chunk, resume=False)
     # No other batch writes into out= from this one's first look at it to its last chunk.
-    with batch_lock(out):
-        store = ChunkStore(Path(out), out_format, spec)
+    with batch_lock(directory):
+        store = ChunkStore(directory, out_format, spec)
         store.open(rows, resume, chunk_size, default_chunk)
         return run.solve(store, store.chunk_size, resume)
 

@@ -41,6 +41,7 @@ import io
 import json
 import os
 import re
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict
@@ -49,15 +50,19 @@ from typing import Any, Literal
 
 import numpy as np
 
+from fastpuzzle._checks import shown
 from fastpuzzle._files import atomic_writer, lock_file, read_regular, write_text_atomically
 from fastpuzzle.batch.chunk import BatchSpec
 from fastpuzzle.batch.result import COLUMNS, ChunkResult, Numbers, PackedChunk
 from fastpuzzle.board import Board, Shape
 from fastpuzzle.errors import BatchFileError, BatchInUseError
 
-__all__ = ["ChunkStore", "OutFormat", "batch_lock", "boards_digest"]
+__all__ = ["OUT_FORMATS", "ChunkStore", "OutFormat", "batch_lock", "boards_digest"]
 
 OutFormat = Literal["csv", "jsonl", "parquet"]
+
+#: The formats of chunk files (``solve_many(out_format=...)``).
+OUT_FORMATS: tuple[OutFormat, ...] = ("csv", "jsonl", "parquet")
 
 #: Version of the directory layout; a manifest or check file of another layout is not reused.
 LAYOUT = 2
@@ -75,7 +80,8 @@ def _row_bytes(row: Any, shape: Shape | None) -> bytes:
     try:
         board = Board(row, shape=shape)
     except (ValueError, TypeError):
-        text = f"?{row!r}"
+        # Its repr, whole; shown() stands in where there is none (an int past 4,300 digits).
+        text = f"?{shown(row, limit=sys.maxsize)}"
     else:
         text = f"{board.shape}{board.tiles}"
     data = text.encode("utf-8", errors="surrogatepass")
@@ -200,8 +206,7 @@ class ChunkStore:
     """
 
     def __init__(self, directory: Path, fmt: OutFormat, spec: BatchSpec) -> None:
-        if fmt not in ("csv", "jsonl", "parquet"):
-            raise ValueError(f"expected out_format 'csv', 'jsonl' or 'parquet', got {fmt!r}")
+        # ``fmt`` is one of OUT_FORMATS: solve_many checks it before the batch starts.
         self.directory = directory
         self.fmt = fmt
         self.spec = spec

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any, TypeGuard
 
-import numpy as np
-
+from fastpuzzle._checks import is_whole, ordered, shown
 from fastpuzzle.heuristics import CATALOGUE
 from fastpuzzle.pdb.database import PatternDatabaseError
 
@@ -76,25 +74,20 @@ def _is_sparse(tiles: int, cells: int) -> bool:
     return tiles <= SPARSE_MAX and cells <= 16
 
 
-def _whole(value: object) -> TypeGuard[int | np.integer[Any]]:
-    # int or numpy integer, not bool: a float or a string that int() would accept is a mistake.
-    return type(value) is int or (
-        isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-    )
-
-
 def _shape_for(partition: str | Partition, shape: object) -> tuple[int, int]:
     if shape is None:
         if isinstance(partition, str) and partition != "auto":
             return shape_of_partition(partition)
         return (4, 4)
-    if not (isinstance(shape, (tuple, list)) and len(shape) == 2 and all(map(_whole, shape))):
-        raise PatternDatabaseError(f"expected shape as (rows, cols) of two ints, got {shape!r}")
+    if not (isinstance(shape, (tuple, list)) and len(shape) == 2 and all(map(is_whole, shape))):
+        raise PatternDatabaseError(
+            f"expected shape as (rows, cols) of two ints, got {shown(shape)}"
+        )
     rows, cols = int(shape[0]), int(shape[1])
     if rows < 2 or cols < 2 or rows * cols > MAX_PDB_CELLS:
         raise PatternDatabaseError(
             f"pattern databases are built for boards of at least 2 rows and 2 columns and up "
-            f"to {MAX_PDB_CELLS} cells, not {shape!r}"
+            f"to {MAX_PDB_CELLS} cells, not {shown(shape)}"
         )
     return (rows, cols)
 
@@ -107,11 +100,11 @@ def _shape_and_blank(
     cells = checked[0] * checked[1]
     if goal_blank is None:
         return checked, cells - 1
-    blank = int(goal_blank) if _whole(goal_blank) else -1
+    blank = int(goal_blank) if is_whole(goal_blank) else -1
     if not 0 <= blank < cells:
         raise PatternDatabaseError(
             f"expected goal_blank as a cell of the {checked[0]}x{checked[1]} board "
-            f"(an int from 0 to {cells - 1}), got {goal_blank!r}"
+            f"(an int from 0 to {cells - 1}), got {shown(goal_blank)}"
         )
     return checked, blank
 
@@ -122,7 +115,7 @@ def shape_of_partition(name: str) -> tuple[int, int]:
         if name in named:
             return shape
     known = ", ".join(n for named in NAMED_PARTITIONS.values() for n in named)
-    raise PatternDatabaseError(f"unknown partition {name!r}; named partitions are {known}")
+    raise PatternDatabaseError(f"unknown partition {shown(name)}; named partitions are {known}")
 
 
 def _tile_of(cell: int, goal_blank: int) -> int:
@@ -136,7 +129,8 @@ def resolve_partition(
     shape, goal_blank = _shape_and_blank(partition, shape, goal_blank)
     rows, cols = shape
     cells = rows * cols
-    if partition == "auto":
+    # Only a str is compared: == on an array of groups would compare each cell.
+    if isinstance(partition, str) and partition == "auto":
         partition = default_partition(shape, goal_blank)
     if isinstance(partition, str):
         named = NAMED_PARTITIONS.get(shape, {})
@@ -145,7 +139,7 @@ def resolve_partition(
                 f"{', '.join(names)} for {r}x{c}" for (r, c), names in NAMED_PARTITIONS.items()
             )
             raise PatternDatabaseError(
-                f"unknown partition {partition!r} for {rows}x{cols}; named partitions are "
+                f"unknown partition {shown(partition)} for {rows}x{cols}; named partitions are "
                 f"{listed}; or give groups of goal cells"
             )
         # Named partitions are written for the blank in the last cell; for another goal blank
@@ -155,18 +149,25 @@ def resolve_partition(
             for group in named[partition]
         )
         return partition, groups
-    groups = tuple(tuple(int(c) for c in group) for group in partition)
-    flat = [c for group in groups for c in group]
+    expected = (
+        f"disjoint non-empty groups of goal cells of a {rows}x{cols} board (not the goal blank "
+        f"{goal_blank})"
+    )
+    # Cells are whole numbers: int() would take 1.5 or "3" for a cell.
+    given = [
+        ordered(expected, group, error=PatternDatabaseError)
+        for group in ordered(expected, partition, error=PatternDatabaseError)
+    ]
+    flat = [c for group in given for c in group]
     if (
-        not groups
-        or any(not group for group in groups)
+        not given
+        or any(not group for group in given)
+        or not all(map(is_whole, flat))
         or len(set(flat)) != len(flat)
         or any(not 0 <= c < cells or c == goal_blank for c in flat)
     ):
-        raise PatternDatabaseError(
-            f"expected disjoint non-empty groups of goal cells of a {rows}x{cols} board "
-            f"(not the goal blank {goal_blank}), got {partition!r}"
-        )
+        raise PatternDatabaseError(f"expected {expected}, got {shown(partition)}")
+    groups = tuple(tuple(int(c) for c in group) for group in given)
     digest = hashlib.sha1(repr(groups).encode()).hexdigest()[:12]
     return f"custom-{digest}", groups
 

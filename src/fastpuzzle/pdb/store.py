@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from fastpuzzle._checks import flag, optional_path, real
 from fastpuzzle._core import _pdb
 from fastpuzzle._files import open_regular, try_lock
 from fastpuzzle._progress import Meter, fit_line, on_terminal
@@ -63,9 +64,16 @@ Progress = Callable[[str], None]
 
 
 def pdb_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The cache directory: the argument, ``$FASTPUZZLE_CACHE``, or the user's cache dir."""
-    if cache_dir is not None:
-        return Path(cache_dir)
+    """The cache directory: the argument, ``$FASTPUZZLE_CACHE``, or the user's cache dir.
+
+    Raises
+    ------
+    PatternDatabaseError
+        If ``cache_dir`` is not a path (a str or os.PathLike) or None.
+    """
+    given = optional_path("cache_dir", cache_dir, error=PatternDatabaseError)
+    if given is not None:
+        return given
     configured = os.environ.get("FASTPUZZLE_CACHE")
     if configured:
         return Path(configured)
@@ -504,6 +512,9 @@ def build_pdb(
     BuildTimeLimitError
         If ``deadline`` passed first (nothing is written).
     """
+    flag("force", force, error=PatternDatabaseError)
+    if deadline is not None:
+        real("deadline", deadline, error=PatternDatabaseError)
     shape, blank = _shape_and_blank(partition, shape, goal_blank)
     name, cells = resolve_partition(partition, shape, blank)
     path = pdb_path(partition, shape, blank, cache_dir)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+from fastpuzzle._checks import shown
 from fastpuzzle._core import _pdb
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.partitions import NAMED, Partition, default_partition, shape_of_partition
@@ -132,7 +133,7 @@ def database_for(
             raise PatternDatabaseError(_missing(partition, shape))
         return database
     if heuristic != "pdb":
-        raise PatternDatabaseError(f"unknown pattern database heuristic {heuristic!r}")
+        raise PatternDatabaseError(f"unknown pattern database heuristic {shown(heuristic)}")
     if shape == (4, 4):
         best = load_pdb("7-8", shape, blank, cache_dir)
         if best is None:

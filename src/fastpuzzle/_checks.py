@@ -1,0 +1,222 @@
+"""Checks of call arguments: one helper per kind of check, shared by every public function.
+
+Each check raises a typed error (:class:`~fastpuzzle.errors.InvalidOptionError` unless the caller
+names the error its function documents) whose message says what was expected and quotes the
+value, shortened by :func:`shown`. Public functions run them before any work, so that a bad
+argument never surfaces as a plain ``ValueError`` or ``TypeError`` from inside a search, a batch's
+worker or numpy.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal, TypeGuard, overload
+
+import numpy as np
+
+from fastpuzzle.errors import FastPuzzleError, InvalidOptionError
+
+__all__ = [
+    "UNORDERED",
+    "callback",
+    "choice",
+    "flag",
+    "is_whole",
+    "names",
+    "optional_path",
+    "ordered",
+    "random_generator",
+    "real",
+    "shown",
+    "whole",
+]
+
+ErrorType = type[FastPuzzleError]
+
+#: Iterables whose items are no sequence in order: bytes (their items are byte values), sets (no
+#: order: the same call would give different results in different processes), mappings (their
+#: keys), memoryviews (raw buffers).
+UNORDERED = (bytes, bytearray, memoryview, set, frozenset, Mapping)
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for a message; never raises.
+
+    An int past Python's limit on digits (4,300 unless set) has no ``repr``: it is shown by its
+    size, and anything else whose ``repr`` fails by its type.
+
+    Examples
+    --------
+    >>> shown(10**5000)
+    '<an integer of 16,610 bits>'
+    >>> shown("x" * 100, limit=10)
+    "'xxxxxx..."
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4096:
+        return f"<an integer of {value.bit_length():,} bits>"
+    try:
+        text = repr(value)
+    # Any exception: a message about a bad value must be built whatever its repr does.
+    except Exception:
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_whole(value: object) -> TypeGuard[int | np.integer[Any]]:
+    """Whether ``value`` is an int or a numpy integer and not a bool: a float or a string that
+    ``int()`` would take is a mistake, not a number."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _range(low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return f" from {low:,} to {high:,}"
+    if low is not None:
+        return f" of at least {low:,}"
+    return ""
+
+
+@overload
+def whole(
+    name: str,
+    value: object,
+    *,
+    low: int | None = ...,
+    high: int | None = ...,
+    none: Literal[False] = ...,
+    error: ErrorType = ...,
+) -> int: ...
+@overload
+def whole(
+    name: str,
+    value: object,
+    *,
+    low: int | None = ...,
+    high: int | None = ...,
+    none: Literal[True],
+    error: ErrorType = ...,
+) -> int | None: ...
+def whole(
+    name: str,
+    value: object,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    none: bool = False,
+    error: ErrorType = InvalidOptionError,
+) -> int | None:
+    """``value`` as an int: a whole number from ``low`` to ``high`` (None when ``none`` allows).
+
+    Examples
+    --------
+    >>> whole("workers", 3, low=1)
+    3
+    >>> whole("workers", None, low=1, none=True) is None
+    True
+    """
+    if value is None and none:
+        return None
+    if is_whole(value):
+        number = int(value)
+        if (low is None or number >= low) and (high is None or number <= high):
+            return number
+    either = " or None" if none else ""
+    raise error(f"expected {name} as a whole number{_range(low, high)}{either}, got {shown(value)}")
+
+
+def real(name: str, value: object, *, error: ErrorType = InvalidOptionError) -> float:
+    """``value`` as a float: an int, a float or a numpy number, not a bool, not NaN."""
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    ):
+        try:
+            number = float(value)
+        except OverflowError:  # an int past the largest float is no time or weight either
+            number = float("nan")
+        if number == number:
+            return number
+    raise error(f"expected {name} as a number, got {shown(value)}")
+
+
+def flag(name: str, value: object, *, error: ErrorType = InvalidOptionError) -> bool:
+    """``value``, which must be True or False: ``None`` or ``"no"`` would read as a choice."""
+    if isinstance(value, bool):
+        return value
+    raise error(f"expected {name}=True or {name}=False, got {shown(value)}")
+
+
+def _either(options: tuple[str, ...]) -> str:
+    quoted = [repr(option) for option in options]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
+def choice(
+    name: str, value: object, options: tuple[str, ...], *, error: ErrorType = InvalidOptionError
+) -> str:
+    """``value``, which must be one of the strings ``options``.
+
+    >>> choice("out_format", "csv", ("csv", "jsonl"))
+    'csv'
+    """
+    # Only a str is compared: == on an array would compare each element.
+    if isinstance(value, str) and value in options:
+        return value
+    raise error(f"expected {name}={_either(options)}, got {shown(value)}")
+
+
+def ordered(what: str, value: object, *, error: ErrorType = InvalidOptionError) -> list[Any]:
+    """The items of ``value``, an iterable in a fixed order, as a list; ``what`` names what was
+    expected in the message (``"a collection of boards"``)."""
+    if isinstance(value, UNORDERED):
+        raise error(f"expected {what} in order, got a {type(value).__name__} {shown(value)}")
+    # A 0-d array says it is iterable, and then refuses to be iterated.
+    if not isinstance(value, Iterable) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        raise error(f"expected {what}, got {shown(value)}")
+    return list(value)
+
+
+def names(name: str, value: object) -> list[Any]:
+    """A name, or an iterable of names, as a list (each item still to be resolved by name)."""
+    if isinstance(value, str):
+        return [value]
+    return ordered(f"{name} as a name or a list of names", value)
+
+
+def callback(value: object, call: str) -> None:
+    """Refuse a ``value`` that is neither None nor callable; ``call`` shows how it is called
+    (``"progress(done, total)"``)."""
+    if value is not None and not callable(value):
+        raise InvalidOptionError(f"expected a callable {call} or None, got {shown(value)}")
+
+
+def optional_path(
+    name: str, value: object, *, error: ErrorType = InvalidOptionError
+) -> Path | None:
+    """``value`` as a Path (None stays None): a str or an ``os.PathLike``."""
+    if value is None:
+        return None
+    if isinstance(value, (str, os.PathLike)):
+        try:
+            return Path(value)
+        except TypeError:  # an os.PathLike whose path is bytes
+            pass
+    raise error(f"expected {name} as a path (a str or os.PathLike) or None, got {shown(value)}")
+
+
+def random_generator(rng: object) -> np.random.Generator:
+    """``numpy.random.default_rng(rng)``; what it cannot take is refused here, typed.
+
+    A bool is refused too: ``rng=True`` is a mistake, not the seed 1.
+    """
+    if not isinstance(rng, (bool, np.bool_)):
+        try:
+            return np.random.default_rng(rng)  # type: ignore[arg-type]
+        # numpy's own refusals of a seed it cannot use, nothing else: only rng is passed.
+        except (TypeError, ValueError, OverflowError):
+            pass
+    raise InvalidOptionError(
+        "expected rng as a seed (a non-negative integer), a numpy.random.Generator or None, "
+        f"got {shown(rng)}"
+    )
