@@ -290,6 +290,7 @@ def _batch_out_format(path: str) -> str:
 
 def _write_batch(result: Any, path: str | None, fmt: str) -> None:
     from fastpuzzle._files import atomic_writer, write_text_atomically
+    from fastpuzzle.batch.export import arrow_table, jsonl_bytes
 
     if fmt == "csv":
         if path is None:
@@ -298,14 +299,19 @@ def _write_batch(result: Any, path: str | None, fmt: str) -> None:
             result.to_csv(path)
     elif fmt == "jsonl":
         assert path is not None
-        write_text_atomically(path, "".join(json.dumps(r) + "\n" for r in result.to_records()))
+        data = jsonl_bytes(result)
+        if data is None:
+            write_text_atomically(path, "".join(json.dumps(r) + "\n" for r in result.to_records()))
+        else:
+            with atomic_writer(path) as stream:
+                stream.write(data)
     else:
         from fastpuzzle._optional import require
 
         assert path is not None
         pa = require("pyarrow", "batch --out *.parquet", "parquet")
         parquet = require("pyarrow.parquet", "batch --out *.parquet", "parquet")
-        table = pa.Table.from_pylist(result.to_records())
+        table = arrow_table(result, pa)
         with atomic_writer(path) as stream:
             parquet.write_table(table, stream)
 

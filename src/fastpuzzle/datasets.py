@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fastpuzzle._batch_prep import prepare_packed
 from fastpuzzle._checks import flag, random_generator, whole
+from fastpuzzle._core._generate import random_packed
 from fastpuzzle.batch import solve_many
 from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal
@@ -37,10 +37,33 @@ def random_boards(
 ) -> np.ndarray:
     """``n`` boards drawn uniformly from those that can reach ``goal``, as packed words.
 
-    Vectorised: uniform permutations, and the unsolvable half mapped one-to-one onto the
-    solvable half by swapping tiles 1 and 2. Drawn in blocks of 16,384 boards: memory is the
-    result (8 bytes a board) and one block (at most 42 MB, on 4x4), and Ctrl-C stops the draw
-    within a block (milliseconds). A seed gives the same boards whatever the block size.
+    Compiled: a Fisher-Yates shuffle per board written straight into the result, and the
+    unsolvable half mapped one-to-one onto the solvable half by swapping tiles 1 and 2. Memory is
+    the result (8 bytes a board) and nothing per board besides. Drawn in blocks of 65,536 boards,
+    so Ctrl-C stops the draw within a block (milliseconds). A seed gives the same boards whatever
+    the block size.
+
+    Parameters
+    ----------
+    n : int
+        How many boards.
+    shape : tuple of int
+        ``(rows, cols)``, at most 16 cells.
+    rng : int, numpy.random.Generator or None
+        Seed or generator; its bit generator supplies the random numbers.
+    goal : Board-like, optional
+        The boards can all reach this goal (default: the canonical goal of ``shape``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``n`` packed boards (uint64).
+
+    Notes
+    -----
+    The draw is a compiled shuffle; earlier versions sorted blocks of random floats with numpy
+    (2.6 kB a board in flight on 4x4). The distribution is the same, uniform on the boards that
+    can reach ``goal``, but a seed gives other boards than it gave there.
 
     Raises
     ------
@@ -57,35 +80,19 @@ def random_boards(
     """
     count = whole("n", n, low=0)
     target = _target(shape, goal)
-    generator = random_generator(rng)
+    bits = random_generator(rng).bit_generator
+    goal_word = target.packed
     out = np.empty(count, dtype=np.uint64)
-    # One numpy call for every board took 930 bytes a board at once (2.6 kB on 4x4) and could
-    # not be interrupted: Python runs a Ctrl-C's handler only between calls, here between
-    # blocks. Generator.random draws the same numbers in blocks of rows as in one call.
+    # Python runs a Ctrl-C's handler only between calls: one call a block lets it stop the draw.
     for first in range(0, count, _BLOCK):
-        out[first : first + _BLOCK] = _draw_block(generator, target, min(_BLOCK, count - first))
+        block = out[first : first + _BLOCK]
+        random_packed(block, bits, goal_word, target.rows, target.cols)
     return out
 
 
-#: Boards drawn per numpy call by :func:`random_boards`: a block takes about 2.6 kB a board on
-#: 4x4 (the solvability check's pairs of cells), and smaller blocks stay in cache (10**6 4x4
-#: boards: 1.8-2.0 s in blocks of 2**14, 2.5 s of 2**16, 4.2-5.3 s in one block).
-_BLOCK = 1 << 14
-
-
-def _draw_block(generator: np.random.Generator, target: Board, count: int) -> np.ndarray:
-    """``count`` uniform boards that can reach ``target``, packed."""
-    cells = target.size
-    tiles = np.argsort(generator.random((count, cells)), axis=1)
-    shifts = (4 * np.arange(cells, dtype=np.uint64))[None, :]
-    words = (tiles.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64)
-    flip = ~prepare_packed(words, target).solvable
-    rows = np.flatnonzero(flip)
-    one = np.argmax(tiles[rows] == 1, axis=1)
-    two = np.argmax(tiles[rows] == 2, axis=1)
-    tiles[rows, one], tiles[rows, two] = 2, 1
-    packed: np.ndarray = (tiles.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64)
-    return packed
+#: Boards drawn per compiled call by :func:`random_boards`: a block of 4x4 boards takes a few
+#: milliseconds, the longest a Ctrl-C waits; the blocks cost no memory of their own.
+_BLOCK = 1 << 16
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 import importlib
 import inspect
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -68,3 +69,32 @@ def test_import_has_no_side_effects():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "ok"
     assert not logging.getLogger("fastpuzzle").handlers
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_setup_compiles_in_parallel(monkeypatch):
+    # setup.py is run with cythonize and setup replaced, so no compiler runs: what matters is
+    # that `pip install .`, which passes no -j, still gets one job a core in both steps.
+    import runpy
+
+    import Cython.Build
+    import setuptools
+
+    seen: dict[str, dict] = {}
+    monkeypatch.setattr(Cython.Build, "cythonize", lambda ext, **kw: seen.setdefault("cy", kw))
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: seen.setdefault("setup", kw))
+    monkeypatch.chdir(ROOT)
+    runpy.run_path(str(ROOT / "setup.py"))
+    jobs = os.cpu_count() or 1
+    assert seen["cy"]["nthreads"] == jobs
+    assert seen["setup"]["options"]["build_ext"]["parallel"] == jobs
+
+
+def test_license_is_mit_and_ships_in_the_sdist():
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License")
+    assert "Copyright (c) fastpuzzle developers" in text
+    assert "include README.md LICENSE" in (ROOT / "MANIFEST.in").read_text()
+    assert 'license-files = ["LICENSE"]' in (ROOT / "pyproject.toml").read_text()

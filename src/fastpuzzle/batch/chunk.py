@@ -92,6 +92,16 @@ class BoardTexts(Sequence[str]):
         except FastPuzzleError:
             return str(row.tolist() if isinstance(row, np.ndarray) else row)
 
+    def packed_rows(self) -> tuple[np.ndarray, Shape] | None:
+        """The rows as packed words with their shape, where they are packed words (for
+        formatting every row at once); None otherwise."""
+        rows, spec = self._rows, self._spec
+        if not (spec.packed and spec.shape is not None and isinstance(rows, np.ndarray)):
+            return None
+        if rows.dtype.kind not in "iu" or (rows.dtype.kind == "i" and (rows < 0).any()):
+            return None  # not words that Board.from_packed reads
+        return rows.astype(np.uint64, copy=False), spec.shape
+
 
 def _fast_path_applies(rows: Sequence[Any], spec: BatchSpec) -> bool:
     return (

@@ -545,16 +545,24 @@ class BatchResult:
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """The rows as CSV text (a ``board`` column when :attr:`boards` is known); also written
         atomically to ``path`` when given."""
+        from fastpuzzle.batch.export import csv_bytes
+
+        data = csv_bytes(self)
+        text = self._csv_by_rows() if data is None else data.decode("utf-8")
+        if path is not None:
+            write_text_atomically(path, text)
+        return text
+
+    def _csv_by_rows(self) -> str:
+        # The row-by-row writer, for what csv_bytes leaves to it (seconds that are not finite,
+        # NUL characters in text).
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         names = self._csv_columns()
         writer.writerow(names)
         for record in self.to_records():
             writer.writerow([record[name] for name in names])
-        text = buffer.getvalue()
-        if path is not None:
-            write_text_atomically(path, text)
-        return text
+        return buffer.getvalue()
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame of the rows, indexed by row number.
