@@ -220,3 +220,13 @@ def random_generator(rng: object) -> np.random.Generator:
         "expected rng as a seed (a non-negative integer), a numpy.random.Generator or None, "
         f"got {shown(rng)}"
     )
+
+
+def dask_client(value: object) -> Any:
+    """``client=``: None or something a Dask client does (duck-typed, so that ``distributed`` is
+    imported only for a real client)."""
+    if value is not None and not callable(getattr(value, "submit", None)):
+        raise InvalidOptionError(
+            f"expected client=dask.distributed.Client(...) or None, got {shown(value)}"
+        )
+    return value

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import floor
 from types import MappingProxyType
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from fastpuzzle import idastar
 from fastpuzzle._checks import shown
@@ -84,6 +84,8 @@ class Request(NamedTuple):
     progress: CoreProgress | None = None
     #: Threads (IDA* only; every other driver runs serially and is never given more than 1).
     workers: int = 1
+    #: A Dask client for IDA*'s largest iterations (IDA* only; see fastpuzzle.distributed).
+    client: Any = None
 
 
 Driver = Callable[[Request], CoreResult]
@@ -297,6 +299,7 @@ def _idastar(request: Request) -> CoreResult:
         request.limits,
         request.progress,
         workers=request.workers,
+        client=request.client,
     )
 
 

@@ -6,12 +6,13 @@ Moves are printed as U, D, L, R: the direction the blank moves.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from fastpuzzle._checks import shown
@@ -175,10 +176,34 @@ def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchSta
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from fastpuzzle.solve import solve
-
     if args.fast and (args.algorithm != "auto" or args.heuristic != "auto"):
         raise ValueError("--fast picks its own method: pass no --algorithm or --heuristic")
+    if args.fast and args.scheduler:
+        raise ValueError("--fast runs on one thread: pass no --scheduler")
+    with _scheduler_client(args.scheduler) as client:
+        return _solve_jobs(args, client)
+
+
+@contextlib.contextmanager
+def _scheduler_client(address: str | None) -> Iterator[Any]:
+    """A Dask client of the scheduler at ``address`` for the block (None without one)."""
+    if not address:
+        yield None
+        return
+    from fastpuzzle._optional import require
+
+    distributed = require("distributed", "--scheduler", "dask")
+    try:
+        client = distributed.Client(address, timeout="10s")
+    except (OSError, TimeoutError) as error:
+        raise ValueError(f"--scheduler {address}: no Dask scheduler answered ({error})") from None
+    with client:
+        yield client
+
+
+def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
+    from fastpuzzle.solve import solve
+
     status = 0
     for job in _jobs(args):
         started = time.perf_counter()
@@ -196,6 +221,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                     progress=_progress_printer(job, args) if args.progress else None,
                     optimal=not args.fast,
                     workers=1 if args.fast else args.workers,
+                    client=client,
                 )
             finally:
                 if args.progress:
@@ -520,6 +546,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=_integer,
         default=None,
         help="threads for IDA* (default: every core; 1: the serial search)",
+    )
+    solve.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="a Dask scheduler (tcp://host:8786): IDA*'s largest iterations run on its cluster",
     )
     solve.set_defaults(run=_cmd_solve)
 

@@ -153,6 +153,10 @@ def run(
     deadline = (
         time.monotonic() + seconds if seconds is not None and math.isfinite(seconds) else None
     )
+    if client is not None and use_wide and entry.tables != "pdb":
+        raise InvalidOptionError(
+            f"a search on a Dask cluster past 16 cells takes a pattern database, got {entry.name}"
+        )
     if use_wide:
         return _run_wide(problem, entry, limits, progress, weight, deadline, workers, client)
     return _run_packed(problem, entry, limits, progress, deadline, workers, client)

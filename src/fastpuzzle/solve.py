@@ -9,9 +9,9 @@ the direction the **blank** moves.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from fastpuzzle._checks import flag, shown, whole
+from fastpuzzle._checks import dask_client, flag, shown, whole
 from fastpuzzle._parallel import check_workers, resolve_workers
 from fastpuzzle.algorithms import (
     ALGORITHMS,
@@ -170,6 +170,7 @@ def _run(
     progress: ProgressCallback | None = None,
     label: str | None = None,
     workers: int = 1,
+    client: Any = None,
 ) -> SearchResult:
     """Every search's one path: a request to the algorithm's driver, its result as a record."""
     request = Request(
@@ -180,6 +181,7 @@ def _run(
         seed,
         core_progress(progress),
         workers,
+        client,
     )
     core = algorithm.driver(request)
     optimal = algorithm.optimal or (
@@ -215,6 +217,7 @@ def search(
     seed: int | None = None,
     progress: ProgressCallback | None = None,
     workers: int | None = None,
+    client: Any = None,
 ) -> SearchResult:
     """Run one search algorithm and report how it ended; never raises on limits.
 
@@ -243,6 +246,10 @@ def search(
         process may use; 1: the serial search, whose node counts are reproducible). The length
         found is the same on any number; the statistics sum every thread's nodes. Other
         algorithms run serially and refuse ``workers`` other than None or 1.
+    client : dask.distributed.Client, optional
+        ``idastar`` only: its largest iterations are searched on the client's cluster (see
+        :doc:`/parallel`); boards of up to 16 cells with any heuristic, larger ones with their
+        pattern databases.
 
     Returns
     -------
@@ -275,6 +282,10 @@ def search(
         _refuse_size(problem, chosen, heuristic)
     heuristic_name = _check_options(chosen, heuristic, weight, seed, problem.board.shape)
     threads = _threads(chosen, workers)
+    if dask_client(client) is not None and chosen.name != "idastar":
+        raise InvalidOptionError(
+            f"only idastar runs on a Dask cluster, got client= for {chosen.name}"
+        )
     try:
         return _run(
             problem,
@@ -285,6 +296,7 @@ def search(
             seed=seed,
             progress=progress,
             workers=threads,
+            client=client,
         )
     except TimeLimitError as error:
         # Drivers report limits as statuses; only a table build (pdb.BuildTimeLimitError) raises
@@ -314,6 +326,7 @@ def solve(
     progress: ProgressCallback | None = None,
     optimal: bool = True,
     workers: int | None = None,
+    client: Any = None,
 ) -> Solution:
     """Solve a board, optimally by default.
 
@@ -339,6 +352,9 @@ def solve(
         same, optimal length (not always the same moves) and share the limits; Ctrl-C stops
         them all. Boards of up to 16 cells use them with every heuristic, larger boards with
         their pattern databases; the other searches run on one thread.
+    client : dask.distributed.Client, optional
+        IDA* only: its largest iterations are searched on the client's cluster, with
+        ``workers`` threads here for the others (see :doc:`/parallel`).
 
     Returns
     -------
@@ -369,6 +385,8 @@ def solve(
             raise InvalidOptionError(
                 f"optimal=False runs on one thread: expected no workers, got {shown(workers)}"
             )
+        if dask_client(client) is not None:
+            raise InvalidOptionError("optimal=False runs on one thread: expected no client")
         from fastpuzzle.constructive import solve_fast
 
         return solve_fast(board, goal, limits=limits, progress=progress)
@@ -384,6 +402,7 @@ def solve(
             seed=seed,
             progress=progress,
             workers=workers,
+            client=client,
         )
         dfs_hint = None
         if result.algorithm == "dfs" and result.status in _DFS_HINTED:
@@ -393,6 +412,7 @@ def solve(
         given = f"weight={shown(weight)}" if weight is not None else f"seed={shown(seed)}"
         raise InvalidOptionError(f"algorithm='auto' takes no weight or seed, got {given}")
     threads = resolve_workers(workers)
+    dask_client(client)
     problem = make_problem(board, goal)
     shape = problem.board.shape
     idastar = ALGORITHMS["idastar"]
@@ -410,6 +430,7 @@ def solve(
         progress=progress,
         label=label,
         workers=threads,
+        client=client,
     )
     if limits is None and run_limits is not None and result.status is Status.TIME_LIMIT:
         hint = ""

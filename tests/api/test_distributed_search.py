@@ -148,3 +148,51 @@ def test_a_time_limit_stops_the_cluster(client: Any) -> None:
     assert core.status == TIME_LIMIT and core.moves == ""
     # Far below the search's own length (2.9 billion nodes, minutes on two cores).
     assert time.monotonic() - started < 30
+
+
+def test_solve_and_search_take_the_client(client: Any) -> None:
+    instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-1]
+    solution = fp.solve(list(instance.tiles), client=client, workers=1)
+    assert len(solution) == instance.optimal_length and solution.verify()
+    result = fp.search(
+        list(instance.tiles), algorithm="idastar", heuristic="pdb663", client=client, workers=1
+    )
+    assert len(result.solution) == instance.optimal_length
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda c: fp.search("1 2 3/4 5 6/_ 7 8", algorithm="bfs", client=c),
+        lambda c: fp.solve("1 2 3/4 5 6/_ 7 8", optimal=False, client=c),
+        lambda c: fp.solve(fp.random_board((5, 5), rng=1), heuristic="linear_conflict", client=c),
+        lambda c: fp.solve("1 2 3/4 5 6/_ 7 8", client="tcp://127.0.0.1:8786"),
+    ],
+)
+def test_a_client_where_none_applies_is_refused_before_any_work(client: Any, call: Any) -> None:
+    with pytest.raises(fp.errors.InvalidOptionError):
+        call(client)
+
+
+def test_the_command_line_reaches_a_scheduler(
+    client: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fastpuzzle.cli import main
+
+    instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-2]
+    board = " ".join(str(t) for t in instance.tiles)
+    address = client.scheduler.address
+    assert main(["solve", "--json", "--workers", "1", "--scheduler", address, board]) == 0
+    assert f'"length": {instance.optimal_length}' in capsys.readouterr().out
+
+
+def test_a_scheduler_that_does_not_answer_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from fastpuzzle.cli import main
+
+    assert main(["solve", "--scheduler", "tcp://127.0.0.1:9", "1 2 3/4 5 6/_ 7 8"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("fastpuzzle: error: --scheduler tcp://127.0.0.1:9") and err.count("\n") == 1
+    )

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from fastpuzzle._checks import choice, flag, optional_path, ordered, shown, whole
+from fastpuzzle._checks import choice, dask_client, flag, optional_path, ordered, shown, whole
 from fastpuzzle._core._interrupt import run_stoppable
 from fastpuzzle._parallel import available_cores, check_workers
 from fastpuzzle._progress import Meter
@@ -82,14 +82,6 @@ def _check_names(algorithm: str, heuristic: str, optimal: bool) -> None:
 
 def _default_workers() -> int:
     return available_cores()
-
-
-def _check_client(client: object) -> None:
-    # Duck-typed, so that distributed is imported only for a real client.
-    if client is not None and not callable(getattr(client, "submit", None)):
-        raise InvalidOptionError(
-            f"expected client=dask.distributed.Client(...) or None, got {shown(client)}"
-        )
 
 
 def _check_progress(progress: object) -> None:
@@ -235,7 +227,7 @@ def solve_many(
     chunk_size = whole("chunk_size", chunk_size, low=1, none=True)
     directory = optional_path("out", out)
     choice("out_format", out_format, OUT_FORMATS)
-    _check_client(client)
+    dask_client(client)
     _check_progress(progress)
     rows, packed, found_shape = _normalise(boards, shape)
     total = len(rows)
