@@ -55,11 +55,13 @@ _REPORT_EVERY = 1 << 16
 
 @dataclass(frozen=True)
 class SharedIteration:
-    """One iteration searched by pool threads: its bound and the expansions of each unit of
-    work (frontier node) in the order the threads took them."""
+    """One iteration searched by pool threads: its bound, the expansions of each unit of work
+    (frontier node) in the order the threads took them, and the unit in which the goal was
+    found (None: not in this iteration)."""
 
     bound: int
     units: list[int]
+    solver: int | None = None
 
 
 _trace: ContextVar[list[SharedIteration] | None] = ContextVar("fastpuzzle_trace", default=None)
@@ -71,7 +73,8 @@ def simulated_speedup(expanded: int, trace: list[SharedIteration], threads: int)
     The work outside the traced units (serial iterations, the frontier the calling thread
     collects) runs on one thread; each shared iteration's units are taken in order by the first
     free thread (as the shared counter hands them out), and the iteration ends with its last
-    unit. Returns ``expanded`` over that critical path.
+    unit, or with the unit that found the goal (the others are stopped then). Returns
+    ``expanded`` over that critical path.
     """
     if threads < 1:
         raise ValueError(f"expected threads >= 1, got {threads}")
@@ -79,9 +82,16 @@ def simulated_speedup(expanded: int, trace: list[SharedIteration], threads: int)
     path = expanded - shared
     for iteration in trace:
         free_at = [0] * threads
-        for work in iteration.units:
-            heapq.heapreplace(free_at, free_at[0] + work)
-        path += max(free_at)
+        end = 0
+        for index, work in enumerate(iteration.units):
+            start = heapq.heappop(free_at)
+            heapq.heappush(free_at, start + work)
+            if index == iteration.solver:
+                # The goal ends the iteration: the units still running are stopped there.
+                end = start + work
+                break
+            end = max(end, start + work)
+        path += end
     return expanded / path if path > 0 else 1.0
 
 
@@ -134,7 +144,7 @@ class Team(Protocol):
     def abort(self) -> None: ...
     def finish(self) -> bool: ...
     def snapshot(self) -> tuple[int, int, float, int]: ...
-    def units(self) -> tuple[int, list[int]] | None: ...
+    def units(self) -> tuple[int, list[int], int] | None: ...
     def result(self) -> Any: ...
     def frontier_units(self) -> tuple[int, bytes]: ...
     def unit_results(self) -> tuple[int, str, int, int, int, list[int]]: ...
@@ -177,8 +187,8 @@ def run_team(
                         pool = ThreadPoolExecutor(workers, thread_name_prefix="fastpuzzle-idastar")
                     _search_locally(team, pool, workers, progress)
                 if trace is not None:
-                    bound, units = team.units() or (0, [])
-                    trace.append(SharedIteration(bound, units))
+                    bound, units, solver = team.units() or (0, [], -1)
+                    trace.append(SharedIteration(bound, units, solver if solver >= 0 else None))
             if team.finish():
                 return team.result()
     finally:

@@ -368,6 +368,9 @@ def test_simulated_speedup_is_the_makespan_of_units_taken_in_order() -> None:
     )
     # Taken in order by the first free thread: 3 then 3 wait behind 1, 1 on two threads.
     assert _parallel.simulated_speedup(8, [_parallel.SharedIteration(10, [1, 1, 3, 3])], 2) == 2.0
+    # The unit that found the goal ends its iteration: 1 and 1 in parallel, then 3 beside 3.
+    found = [_parallel.SharedIteration(10, [1, 1, 3, 30], solver=2)]
+    assert _parallel.simulated_speedup(35, found, 2) == 35 / 4
     with pytest.raises(ValueError):
         _parallel.simulated_speedup(8, shared, 0)
 
@@ -428,3 +431,17 @@ def test_a_search_from_a_known_bound_shares_its_first_iteration() -> None:
         )  # fmt: skip
     assert core.depth == len(core.moves) == instance.optimal_length
     assert [it.bound for it in trace] == [min_bound, instance.optimal_length]
+
+
+@pytest.mark.usefixtures("eager")
+def test_the_trace_names_the_unit_that_found_the_goal() -> None:
+    instance = EASY[3]
+    with _parallel.tracing() as trace:
+        core = idastar.run(
+            make_problem(list(instance.tiles)), "pdb663", Limits(), workers=2
+        )  # fmt: skip
+    assert core.depth == instance.optimal_length
+    *searched, last = trace
+    assert all(it.solver is None for it in searched)
+    assert last.bound == instance.optimal_length
+    assert last.solver is not None and last.units[last.solver] > 0

@@ -130,9 +130,10 @@ FRONTIER_PER_WORKER = 128
 
 #: A unit of work (frontier node) that took more than 1 / (SPLIT_PER_WORKER * threads) of a
 #: shared iteration is split into its children in the next ones (0: never), so that on P threads
-#: no unit holds more than 1/16 of one thread's share when the work keeps its place from one
-#: bound to the next. See _team.pxi.
-SPLIT_PER_WORKER = 16
+#: no unit holds more than 1/64 of one thread's share when the work keeps its place from one
+#: bound to the next. See _team.pxi. The four 80-move boards on 16 simulated threads: 13.5-14.3x
+#: with 16, 13.9-14.7x with 64, 13.5-14.5x with 256 (one run each).
+SPLIT_PER_WORKER = 64
 
 # The drivers below are compiled twice (a fused type on a dummy pointer): ``Descend`` searches
 # as always; ``Collect`` stops at s.collector.cut and adds the nodes it reaches there to the

@@ -90,7 +90,7 @@ cdef enum:
     # not a status any result carries.
     STOP_ABORTED = 100
     MIN_GRANT = 256
-    HEAVY_CAPACITY = 1 << 14    # remembered units (see HeavySet), at most half of it
+    HEAVY_CAPACITY = 1 << 15    # remembered units (see HeavySet), at most half of it
 
 cdef struct Team:
     int stop                    # STATUS_RUNNING, else the status that ends the search

@@ -93,6 +93,7 @@ cdef class _Team:
     cdef int max_depth
     cdef int status
     cdef int solver             # the pool thread whose path is the solution; -1: the caller's
+    cdef int64_t solver_unit    # the unit in which it found the goal; -1: none (units())
     cdef bint shared            # pool threads searched the current iteration
     cdef list keep
     cdef uint64_t* unit_work    # expansions of each frontier node's subtree, this iteration
@@ -237,6 +238,7 @@ cdef class _Team:
             m.member.flushed_expanded = 0
             m.member.flushed_generated = 0
             m.control.next_check = 0
+        self.solver_unit = -1
         self.shared = True
         return 0
 
@@ -323,6 +325,7 @@ cdef class _Team:
                 # Every solution within this bound is optimal: the first one claimed is kept.
                 if atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
                     self.solver = index
+                    self.solver_unit = <int64_t>i
                 break
             if r == 2:
                 break
@@ -339,14 +342,16 @@ cdef class _Team:
         team_stop(&self.team, STOP_ABORTED)
 
     def units(self):
-        """``(bound, work)`` of the iteration the pool threads just searched: ``work`` holds
-        the expansions of each unit of work (frontier node) in the order they were handed out
-        (0 for one not reached before the search stopped); None when no pool thread searched.
-        For measuring the balance (``fastpuzzle._parallel.tracing``)."""
+        """``(bound, work, solver)`` of the iteration the pool threads just searched: ``work``
+        holds the expansions of each unit of work (frontier node) in the order they were handed
+        out (partial for those stopped, 0 for those not reached), ``solver`` the unit in which
+        the goal was found (-1: none); None when no pool thread searched. For measuring the
+        balance (``fastpuzzle._parallel.tracing``)."""
         cdef size_t i
         if not self.shared:
             return None
-        return self.s.bound, [self.unit_work[i] for i in range(self.frontier.count)]
+        return (self.s.bound, [self.unit_work[i] for i in range(self.frontier.count)],
+                self.solver_unit)
 
     def frontier_units(self):
         """``(bound, nodes)``: the units the pool threads would search now (after ``prepare()``

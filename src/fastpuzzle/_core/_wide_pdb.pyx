@@ -95,7 +95,7 @@ PARALLEL_FROM = 1 << 15
 FRONTIER_PER_WORKER = 128
 
 #: As in ``_idastar``: the share of an iteration past which a unit of work is split.
-SPLIT_PER_WORKER = 16
+SPLIT_PER_WORKER = 64
 
 DIRECTION_LETTERS = "UDLR"
 
