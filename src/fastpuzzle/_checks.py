@@ -225,7 +225,9 @@ def random_generator(rng: object) -> np.random.Generator:
 def dask_client(value: object) -> Any:
     """``client=``: None or something a Dask client does (duck-typed, so that ``distributed`` is
     imported only for a real client)."""
-    if value is not None and not callable(getattr(value, "submit", None)):
+    if value is not None and not all(
+        callable(getattr(value, name, None)) for name in ("submit", "cancel", "nthreads")
+    ):
         raise InvalidOptionError(
             f"expected client=dask.distributed.Client(...) or None, got {shown(value)}"
         )

@@ -67,14 +67,17 @@ class SharedIteration:
 _trace: ContextVar[list[SharedIteration] | None] = ContextVar("fastpuzzle_trace", default=None)
 
 
-def simulated_speedup(expanded: int, trace: list[SharedIteration], threads: int) -> float:
+def simulated_speedup(
+    expanded: int, trace: list[SharedIteration], threads: int, serial: int | None = None
+) -> float:
     """The speed-up a machine of ``threads`` cores would give the traced search, in expansions.
 
     The work outside the traced units (serial iterations, the frontier the calling thread
     collects) runs on one thread; each shared iteration's units are taken in order by the first
     free thread (as the shared counter hands them out), and the iteration ends with its last
     unit, or with the unit that found the goal (the others are stopped then). Returns
-    ``expanded`` over that critical path.
+    ``serial`` (the serial search's expansions; default ``expanded``, the traced search's) over
+    that critical path.
     """
     if threads < 1:
         raise ValueError(f"expected threads >= 1, got {threads}")
@@ -92,7 +95,7 @@ def simulated_speedup(expanded: int, trace: list[SharedIteration], threads: int)
                 break
             end = max(end, start + work)
         path += end
-    return expanded / path if path > 0 else 1.0
+    return (expanded if serial is None else serial) / path if path > 0 else 1.0
 
 
 @contextmanager
@@ -158,6 +161,7 @@ class Team(Protocol):
         moves: str,
     ) -> None: ...
     def stop_with(self, status: int) -> None: ...
+    def spread_over(self, threads: int) -> None: ...
 
 
 #: ``share(team, progress)`` searches a prepared iteration elsewhere (a cluster) and returns

@@ -9,18 +9,21 @@ per unit, the next bound and the path if it reached the goal. The first path cla
 path found within the bound is optimal) and the other tasks are cancelled; a worker lost
 mid-search costs only its tasks, which Dask runs again elsewhere, so the result stays optimal.
 
-Tables are loaded once per worker process (named tables from that machine's cache, as
-``fastpuzzle pdb build`` left them; tables given as objects are sent with the task). Threads
+Tables are read once per worker process, from that machine's cache as ``fastpuzzle pdb build``
+left it: exactly the tables the calling process searches with (a worker without them fails the
+task with a message saying what to build; it never builds or substitutes another). Threads
 inside a worker are Dask's: a worker with ``nthreads=4`` searches four chunks at once, each
 without the GIL.
 
-Limits hold: the time left and a share of the node budget travel with every task, and a task's
-limit ends the search with that status. Ctrl-C in the calling process cancels the futures and
-tells running tasks to stop (a Dask ``Event`` they look at about four times a second).
+Limits hold: the deadline and a share of the node budget travel with every task (so a search
+stopped by a node limit may stop below it), and a task's limit ends the search with that
+status. Ctrl-C in the calling process cancels the futures and tells running tasks to stop (a
+Dask ``Event`` they look at about four times a second).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 import uuid
@@ -47,6 +50,7 @@ _STATUS_SOLVED = 0
 _STATUS_TIME_LIMIT = 2
 _STATUS_NODE_LIMIT = 3
 _STOP_ABORTED = 100
+_INFINITE = 1 << 30
 
 #: A worker process's tables, by KernelCall.tables_key: read once, shared by its tasks.
 _TABLES: dict[str, Any] = {}
@@ -84,14 +88,20 @@ def search_units(
     bound: int,
     nodes: bytes,
     node_limit: int,
-    time_limit: float,
+    deadline: float,
     stop_event: str | None,
 ) -> tuple[int, str, int, int, int, list[int]]:
     """A Dask task: search ``nodes`` (units of one iteration) to ``bound`` on this worker.
 
-    Returns ``(status, moves, expanded, generated, next_bound, work per unit)``; status -1 when
-    every unit was searched to its end.
+    ``deadline`` is a :func:`time.time` (0: none), so that a task that waited in the queue
+    gets only what is left. Returns ``(status, moves, expanded, generated, next_bound, work per
+    unit)``; status -1 when every unit was searched to its end.
     """
+    time_limit = 0.0
+    if deadline:
+        time_limit = deadline - time.time()
+        if time_limit <= 0:
+            return (_STATUS_TIME_LIMIT, "", 0, 0, _INFINITE, [])
     tables = _TABLES.get(call.tables_key)
     if tables is None:
         tables = _TABLES.setdefault(call.tables_key, call.tables())
@@ -147,20 +157,29 @@ class _ClusterShare:
     node_limit: int
     time_limit: float
     remote_from: int
+    large: bool = False
+    deadline: float = 0.0
     last: int = 0
     previous: int = 0
     counted: int = 0
+    offers: int = 0
 
     def __call__(self, team: Team, progress: Callable[[int, int, float, int], None] | None) -> bool:
         expanded, _, seconds, _ = team.snapshot()
-        # The iterations since the last offer, as run_search's switch measures them.
+        if self.offers == 0:
+            if self.time_limit > 0:
+                self.deadline = time.time() + self.time_limit - seconds
+            # The frontier and its splits for every thread of the cluster, from the next
+            # iteration on (this one's frontier is already collected).
+            team.spread_over(max(1, sum(self.client.nthreads().values())))
+        self.offers += 1
+        # The work since the last offer (the last iteration's), as run_search's switch measures.
         self.previous, self.last = self.last, expanded - self.counted
         self.counted = expanded
         expected = self.last * (self.last / self.previous if self.last > self.previous > 0 else 1)
-        if expected < self.remote_from:
+        if expected < self.remote_from and not (self.large and self.offers == 1):
             return False
-        self._search(team, progress, expanded, seconds)
-        self.counted = team.snapshot()[0]
+        self._search(team, progress, expanded)
         return True
 
     def _search(
@@ -168,7 +187,6 @@ class _ClusterShare:
         team: Team,
         progress: Callable[[int, int, float, int], None] | None,
         expanded: int,
-        seconds: float,
     ) -> None:
         dask = _dask()
         bound, nodes = team.frontier_units()
@@ -181,23 +199,21 @@ class _ClusterShare:
         if self.node_limit:
             left = max(self.node_limit - expanded, 1)
             node_limit = math.ceil(left / len(chunks))
-        time_limit = 0.0
-        if self.time_limit > 0:
-            time_limit = max(self.time_limit - seconds, 1e-3)
         name = f"fastpuzzle-stop-{uuid.uuid4().hex}"
         stop = dask.Event(name, client=self.client)
-        futures = {
-            self.client.submit(
-                search_units, self.call, bound, nodes[first * size : end * size],
-                node_limit, time_limit, name, pure=False,
-            ): first
-            for first, end in chunks
-        }  # fmt: skip
+        futures: dict[Any, int] = {}
         try:
+            for first, end in chunks:
+                future = self.client.submit(
+                    search_units, self.call, bound, nodes[first * size : end * size],
+                    node_limit, self.deadline, name, pure=False,
+                )  # fmt: skip
+                futures[future] = first
             for future in dask.as_completed(list(futures)):
                 status, moves, done, generated, next_bound, work = future.result()
                 if status == _STOP_ABORTED:
-                    continue
+                    # Only this search sets its event, and only once it has its answer.
+                    raise RuntimeError("a cluster task was stopped before the search ended")
                 team.absorb(futures[future], work, done, generated, next_bound, moves)
                 if progress is not None:
                     progress(*team.snapshot())
@@ -206,8 +222,10 @@ class _ClusterShare:
                 if status != _STATUS_RUNNING:
                     break
         finally:
-            stop.set()
             self.client.cancel(list(futures))
+            # A scheduler already gone leaves nothing running to stop.
+            with contextlib.suppress(Exception):
+                stop.set()
 
 
 def _chunks(count: int, tasks: int) -> list[tuple[int, int]]:
@@ -224,6 +242,7 @@ def share_with(
     node_limit: int = 0,
     time_limit: float = 0.0,
     remote_from: int = REMOTE_FROM,
+    large: bool = False,
 ) -> Callable[[Team, Callable[[int, int, float, int], None] | None], bool]:
     """The ``share`` argument of :func:`fastpuzzle._parallel.run_team` for ``client``'s cluster.
 
@@ -237,5 +256,8 @@ def share_with(
         The search's limits (0: none), shared among the tasks of an iteration.
     remote_from : int
         Iterations expected to expand fewer nodes stay on the calling process's threads.
+    large : bool
+        The search starts at a known bound (7-8b's second part): its first iteration is large
+        and goes to the cluster whatever came before.
     """
-    return _ClusterShare(client, call, node_limit, time_limit, remote_from)
+    return _ClusterShare(client, call, node_limit, time_limit, remote_from, large)

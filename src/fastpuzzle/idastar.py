@@ -186,20 +186,24 @@ def _run_packed(
     client: Any = None,
 ) -> CoreResult:
     tables: object = None
+    databases: tuple[pdb.Database, ...] = ()
     if entry.tables == "walking":
         tables = pdb.walking_tables(problem, deadline=deadline)
     elif entry.tables is not None:
         database = pdb.database_for(problem, entry.name, deadline=deadline)
         tables = database.loaded()
+        databases = (database,)
         # Only 7-8 has a partner (7-8b): other tables skip looking for one on disk.
         if database.name == "7-8" and pdb.second_database_built(problem, entry.name):
             return _run_then_pair(
-                problem, entry, tables, limits, progress, deadline, workers, client
+                problem, entry, database, limits, progress, deadline, workers, client
             )
     core = _search_limits(limits, deadline)
     if core is None:
         return _out_of_time(limits)
-    return _packed_kernel(problem, entry, tables, core, progress, workers, client=client)
+    return _packed_kernel(
+        problem, entry, tables, core, progress, workers, client=client, databases=databases
+    )
 
 
 def _packed_kernel(
@@ -211,18 +215,17 @@ def _packed_kernel(
     workers: int,
     min_bound: int = 0,
     client: Any = None,
+    databases: tuple[pdb.Database, ...] = (),
 ) -> CoreResult:
+    """``_idastar.idastar`` on ``problem``; ``databases``: the tables behind ``tables`` (a
+    cluster's workers read the very same ones)."""
     rows, cols = problem.board.shape
     args = (problem.packed, problem.blank, rows, cols, problem.goal_blank, entry.code)
     runner = None
     if client is not None:
-        pair = isinstance(tables, tuple)
-        call = distributed.KernelCall(
-            "packed", args, core.max_depth,
-            functools.partial(_packed_tables, problem, entry.name, pair),
-            f"packed:{entry.name}:{rows}x{cols}:{problem.goal_blank}:{pair}",
-        )  # fmt: skip
-        runner = _cluster_runner(client, call, core)
+        loader, key = _worker_tables(problem, entry, databases)
+        call = distributed.KernelCall("packed", args, core.max_depth, loader, key)
+        runner = _cluster_runner(client, call, core, large=min_bound > 0)
     return _idastar.idastar(
         *args,
         tables=tables,
@@ -236,40 +239,69 @@ def _packed_kernel(
     )
 
 
-def _cluster_runner(client: Any, call: distributed.KernelCall, core: CoreLimits) -> Any:
-    """The kernel's ``runner``: shared iterations on local threads, large ones on the cluster."""
+def _cluster_runner(
+    client: Any, call: distributed.KernelCall, core: CoreLimits, *, large: bool = False
+) -> Any:
+    """The kernel's ``runner``: shared iterations on local threads, large ones on the cluster
+    (``large``: from the first, for a search that starts at a known bound)."""
     share = distributed.share_with(
         client, call, node_limit=core.node_limit, time_limit=core.time_limit,
-        remote_from=distributed.REMOTE_FROM,
+        remote_from=distributed.REMOTE_FROM, large=large,
     )  # fmt: skip
     return functools.partial(run_team, share=share)
 
 
-def _packed_tables(problem: Problem, name: str, pair: bool) -> object:
-    """A worker process's tables for a search of up to 16 cells (read from its own cache)."""
-    kind = BY_NAME[name].tables
-    if kind is None:
-        return None
-    if kind == "walking":
-        return pdb.walking_tables(problem)
-    first = pdb.database_for(problem, name).loaded()
-    if not pair:
-        return first
-    second = pdb.second_database_for(problem, name)
-    if second is None:
-        raise pdb.PatternDatabaseError("7-8b is not built on this worker")
-    return (first, second.loaded())
+def _worker_tables(
+    problem: Problem, entry: Heuristic, databases: tuple[pdb.Database, ...]
+) -> tuple[Callable[[], Any], str]:
+    """How a worker process reads the very tables this search uses, and their cache key."""
+    rows, cols = problem.board.shape
+    where = f"{rows}x{cols}:{problem.goal_blank}"
+    if entry.tables == "walking":
+        return functools.partial(pdb.walking_tables, problem), f"walking:{where}"
+    if not databases:
+        return _no_tables, "none"
+    names = tuple(_partition_of(database) for database in databases)
+    loader = functools.partial(_load_exactly, names, (rows, cols), problem.goal_blank)
+    return loader, f"pdb:{where}:{names}"
 
 
-def _wide_tables(problem: Problem, name: str) -> object:
-    """A worker process's tables for a pattern-database search past 16 cells."""
-    return pdb.database_for(problem, name).loaded()
+def _no_tables() -> None:
+    return None
+
+
+def _partition_of(database: pdb.Database) -> str | tuple[tuple[int, ...], ...]:
+    # A named partition by its name (as its file is named); another by its groups' tiles.
+    if not database.name.startswith("custom"):
+        return database.name
+    return tuple(tuple(tiles) for tiles, *_ in database.groups)
+
+
+def _load_exactly(
+    names: tuple[str | tuple[tuple[int, ...], ...], ...], shape: tuple[int, int], blank: int
+) -> object:
+    """A worker process's tables: the named ones from its cache, never another one and never a
+    build (the units it searches carry those tables' group indices and values)."""
+    loaded = []
+    for name in names:
+        database: pdb.Database | None
+        if name == "exact":
+            database = pdb.exact_table(shape[0], shape[1], blank)
+        else:
+            database = pdb.load_pdb(name, shape, blank)
+        if database is None:
+            raise pdb.PatternDatabaseError(
+                f"a Dask worker has no {name} table for {shape[0]}x{shape[1]} in its cache: "
+                f"build it there first (`fastpuzzle pdb build {name}`)"
+            )
+        loaded.append(database.loaded())
+    return loaded[0] if len(loaded) == 1 else tuple(loaded)
 
 
 def _run_then_pair(
     problem: Problem,
     entry: Heuristic,
-    first: object,
+    database: pdb.Database,
     limits: Limits,
     progress: CoreProgress | None,
     deadline: float | None,
@@ -282,9 +314,10 @@ def _run_then_pair(
     if core is None:
         return _out_of_time(limits)
     wanted = core.node_limit
+    first = database.loaded()
     alone = _packed_kernel(
         problem, entry, first, core._replace(node_limit=_least_limit(wanted, SECOND_FROM)),
-        progress, workers, client=client,
+        progress, workers, client=client, databases=(database,),
     )  # fmt: skip
     # A user's limit at or below the switch is what stopped it (threads that hand back unspent
     # grants can stop short of the limit itself).
@@ -292,6 +325,7 @@ def _run_then_pair(
         return alone
     second = pdb.second_database_for(problem, entry.name)
     tables = first if second is None else (first, second.loaded())
+    databases = (database,) if second is None else (database, second)
     core = _search_limits(limits, deadline)
     if core is None:
         # Out of time while reading 7-8b: stopped at the bound the first search reached.
@@ -299,6 +333,7 @@ def _run_then_pair(
     rest = _packed_kernel(
         problem, entry, tables, core._replace(node_limit=wanted - alone.expanded if wanted else 0),
         _shifted(progress, alone), workers, min_bound=alone.depth, client=client,
+        databases=databases,
     )  # fmt: skip
     return _joined(alone, rest)
 
@@ -389,10 +424,8 @@ def _run_wide(
         max_depth = min(cap, _PDB_MAX_DEPTH)
         runner = None
         if client is not None:
-            call = distributed.KernelCall(
-                "wide_pdb", args, max_depth, functools.partial(_wide_tables, problem, entry.name),
-                f"wide:{entry.name}:{rows}x{cols}:{problem.goal_blank}",
-            )  # fmt: skip
+            loader, key = _worker_tables(problem, entry, (database,))
+            call = distributed.KernelCall("wide_pdb", args, max_depth, loader, key)
             runner = _cluster_runner(client, call, core)
         return _wide_pdb.idastar(
             *args,

@@ -23,6 +23,7 @@ from fastpuzzle._parallel import run_team, tracing
 from fastpuzzle.limits import Limits
 from fastpuzzle.problem import make_problem
 from tests.instances import random50
+from tests.interrupts import latency_of
 from tests.pdbcache import small_5x5_database, wide_pdb_search
 
 distributed = pytest.importorskip("distributed")
@@ -196,3 +197,28 @@ def test_a_scheduler_that_does_not_answer_is_one_line_and_exit_2(
     assert (
         err.startswith("fastpuzzle: error: --scheduler tcp://127.0.0.1:9") and err.count("\n") == 1
     )
+
+
+def test_ctrl_c_stops_the_cluster_search(client: Any) -> None:
+    # The driver cancels the tasks and tells the running ones to stop; the workers are free
+    # for the next search at once (it finds its optimum as usual).
+    instance = next(i for i in random50() if i.name == "random50-17")
+    latency = latency_of(1.0, lambda: _solve_on(client, instance.tiles, "manhattan", Limits()))
+    # Far below the search's own length (2.9 billion nodes, minutes on two cores).
+    assert latency < 10
+    after = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-3]
+    core = _solve_on(client, after.tiles, "pdb663", Limits(seconds=60))
+    assert core.status == SOLVED and core.depth == after.optimal_length
+
+
+def test_a_worker_reads_exactly_the_tables_of_the_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The units carry the groups of the tables they were collected with: a worker never
+    # builds or substitutes another table (6-6-3 for a missing 7-8, say).
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    with pytest.raises(pdb.PatternDatabaseError, match="pdb build 7-8"):
+        idastar._load_exactly(("7-8",), (4, 4), 15)
+    assert not list(tmp_path.iterdir())
+    exact = idastar._load_exactly(("exact",), (3, 3), 8)
+    assert exact is not None

@@ -76,6 +76,7 @@ from fastpuzzle._core._team cimport (
     atomic_claim,
     atomic_read,
     atomic_read_int,
+    atomic_take,
     give_back,
     heavy_add,
     heavy_contains,

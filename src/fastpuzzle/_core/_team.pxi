@@ -78,8 +78,10 @@ cdef class _Team:
     """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).
 
     ``prepare()`` and ``finish()`` run in the calling thread, ``work(i)`` in pool thread ``i``;
-    every field is written by the calling thread between iterations, except the ``Team`` atomics
-    and each pool thread's own search.
+    every field is written by the calling thread between iterations, except the ``Team`` atomics,
+    each pool thread's own search, ``unit_work[i]`` (by the thread that took unit ``i``) and
+    ``solver``/``solver_unit`` (by the thread that claimed the goal); all are read after the
+    pool's tasks have ended.
     """
 
     cdef Search* s              # the calling thread's search (and the tables' one copy)
@@ -101,6 +103,7 @@ cdef class _Team:
     cdef HeavySet heavy         # the boards of units that held a large share of an iteration
     cdef int base_cut           # the frontier never gets shallower than this
     cdef uint64_t split_per_worker
+    cdef int spread             # the threads the frontier and its splits are sized for
 
     def __dealloc__(self):
         free(self.s)
@@ -134,6 +137,7 @@ cdef class _Team:
         self.heavy.keys = <uint64_t*>calloc(HEAVY_CAPACITY, sizeof(uint64_t))
         self.base_cut = 0
         self.split_per_worker = SPLIT_PER_WORKER
+        self.spread = workers
         if (self.members == NULL or self.frontier.nodes == NULL or self.spare.nodes == NULL
                 or self.unit_work == NULL or self.heavy.keys == NULL):
             raise MemoryError()
@@ -290,7 +294,7 @@ cdef class _Team:
             return
         for i in range(self.frontier.count):
             total += self.unit_work[i]
-        share = total // (<uint64_t>self.workers * self.split_per_worker)
+        share = total // (<uint64_t>self.spread * self.split_per_worker)
         if share == 0:
             return
         for i in range(self.frontier.count):
@@ -412,6 +416,14 @@ cdef class _Team:
         return (status, moves, expanded, generated, next_bound,
                 [self.unit_work[i] for i in range(self.frontier.count)])
 
+    def spread_over(self, int threads):
+        """Size the next iterations' frontier and splits for ``threads`` threads (a cluster's)
+        rather than this team's pool."""
+        if threads < 1:
+            raise ValueError(f"expected threads >= 1, got {threads}")
+        self.spread = threads
+        self.target = <size_t>threads * FRONTIER_PER_WORKER
+
     def stop_with(self, int status):
         """End the search with ``status`` (a limit that units searched elsewhere reached)."""
         team_stop(&self.team, status)
@@ -425,15 +437,18 @@ cdef class _Team:
         cdef int k
         if first + len(work) > self.frontier.count:
             raise ValueError("more units than the frontier holds")
+        if moves and (len(moves) != s.bound or moves.strip(DIRECTION_LETTERS)):
+            raise ValueError(f"expected a path of {s.bound} moves to the goal, got {moves!r}")
         for i in range(len(work)):
             self.unit_work[first + i] = work[i]
         self.team.done_expanded += expanded
         self.team.done_generated += generated
+        if self.team.limited:
+            # Those expansions were granted elsewhere: later local ones draw on what is left.
+            atomic_take(&self.team.budget, expanded)
         if next_bound < s.next_bound:
             s.next_bound = next_bound
         if moves and atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
-            if len(moves) != s.bound:
-                raise ValueError("a path to the goal has the bound's length")
             for k in range(s.bound):
                 s.path[k] = DIRECTION_LETTERS.index(moves[k])
             self.solver = -1
