@@ -57,8 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         Client(cluster) as client,
     ):
         for round_ in range(args.rounds):
-            local = timed(instance, workers=args.workers)
-            remote = timed(instance, workers=1, client=client)
+            # Past 16 cells solve() stops after a minute unless given a limit.
+            hour = fp.Limits(seconds=3600)
+            local = timed(instance, workers=args.workers, limits=hour)
+            remote = timed(instance, workers=1, client=client, limits=hour)
             print(
                 f"round {round_ + 1}: {instance.name} ({instance.optimal_length} moves) "
                 f"{args.workers} threads {local[0]:.1f} s ({local[1]:,} expanded, "

@@ -535,7 +535,7 @@ def test_large_searches_go_on_with_the_second_partition(
     switched = skipped = 0
     for tiles in boards:
         result = idastar._run_then_pair(
-            make_problem(tiles), entry, first, Limits(), None, None, workers
+            make_problem(tiles), entry, pair_3x3[0], Limits(), None, None, workers
         )
         assert result.status == SOLVED and result.depth == distances[tiles], tiles
         assert fp.Board(tiles, shape=(3, 3)).apply(result.moves) == fp.Board.goal((3, 3))
@@ -585,16 +585,18 @@ def test_the_switch_keeps_the_limits(
     for workers in (1, 2):
         for nodes in (switch // 2, switch):
             core = idastar._run_then_pair(
-                problem, entry, first, Limits(nodes=nodes), None, None, workers
+                problem, entry, pair_3x3[0], Limits(nodes=nodes), None, None, workers
             )
             assert core.status == node_limit and core.expanded <= nodes
     assert reads == []
     # One above it spans both parts.
-    core = idastar._run_then_pair(problem, entry, first, Limits(nodes=switch + 5), None, None, 1)
+    core = idastar._run_then_pair(
+        problem, entry, pair_3x3[0], Limits(nodes=switch + 5), None, None, 1
+    )
     assert (core.status, core.expanded, len(reads)) == (node_limit, switch + 5, 1)
     # The second table missing after all: the first goes on alone, still optimal.
     monkeypatch.setattr(pdb, "second_database_for", lambda problem, heuristic: None)
-    core = idastar._run_then_pair(problem, entry, first, Limits(), None, None, 1)
+    core = idastar._run_then_pair(problem, entry, pair_3x3[0], Limits(), None, None, 1)
     assert (core.status, core.depth) == (SOLVED, 31)
     # Out of time while reading it: a time-limit stop at the bound the first had reached.
     reached = _kernel(tiles, first, node_limit=switch).depth
@@ -605,7 +607,9 @@ def test_the_switch_keeps_the_limits(
 
     monkeypatch.setattr(pdb, "second_database_for", slow_read)
     limits = Limits(seconds=0.1)
-    core = idastar._run_then_pair(problem, entry, first, limits, None, time.monotonic() + 0.1, 1)
+    core = idastar._run_then_pair(
+        problem, entry, pair_3x3[0], limits, None, time.monotonic() + 0.1, 1
+    )
     assert core.status == STATUS_CODES.index(fp.Status.TIME_LIMIT)
     assert (core.depth, core.expanded, core.moves) == (reached, switch, "")
 
