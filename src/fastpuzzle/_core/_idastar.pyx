@@ -903,7 +903,6 @@ def idastar(
     cdef Search* s = <Search*>malloc(sizeof(Search))
     cdef Search* owned
     cdef Node root
-    cdef _Team team
     cdef int64_t switch_after
     cdef const uint8_t[::1] v_dist, h_dist
     cdef const int32_t[::1] v_next, h_next
@@ -987,22 +986,13 @@ def idastar(
         if units is not None:
             # Another process's units at their bound (fastpuzzle.distributed): searched by this
             # process's threads, and their results returned as they are.
-            from fastpuzzle._parallel import run_units
-
-            team = _Team.__new__(_Team)
             owned, s = s, NULL
-            team.adopt(owned, &root, workers, max_depth, keep)
-            team.load_units(units[0], units[1])
-            return run_units(team, workers, progress)
+            return hand_over(owned, &root, workers, max_depth, keep, units, None, progress)
         with nogil:
             status = run_search(s, &root, max_depth, switch_after, min_bound)
         if status == SWITCH:
-            from fastpuzzle._parallel import run_team
-
-            team = _Team.__new__(_Team)
             owned, s = s, NULL
-            team.adopt(owned, &root, workers, max_depth, keep)
-            return (run_team if runner is None else runner)(team, workers, progress)
+            return hand_over(owned, &root, workers, max_depth, keep, None, runner, progress)
         moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
                         ) if status == STATUS_SOLVED else ""
         return core_result(
