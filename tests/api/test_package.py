@@ -75,16 +75,22 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_setup_compiles_in_parallel(monkeypatch):
-    # setup.py is run with cythonize and setup replaced, so no compiler runs: what matters is
-    # that `pip install .`, which passes no -j, still gets one job a core in both steps.
+    # setup.py is run with stand-ins for Cython and setuptools (the test environment need not
+    # have either), so no compiler runs: what matters is that `pip install .`, which passes no
+    # -j, still gets one job a core in both steps.
     import runpy
-
-    import Cython.Build
-    import setuptools
+    import types
 
     seen: dict[str, dict] = {}
-    monkeypatch.setattr(Cython.Build, "cythonize", lambda ext, **kw: seen.setdefault("cy", kw))
-    monkeypatch.setattr(setuptools, "setup", lambda **kw: seen.setdefault("setup", kw))
+    cython = types.ModuleType("Cython")
+    build = types.ModuleType("Cython.Build")
+    build.cythonize = lambda ext, **kw: seen.setdefault("cy", kw)  # type: ignore[attr-defined]
+    cython.Build = build  # type: ignore[attr-defined]
+    tools = types.ModuleType("setuptools")
+    tools.Extension = lambda *args, **kw: (args, kw)  # type: ignore[attr-defined]
+    tools.setup = lambda **kw: seen.setdefault("setup", kw)  # type: ignore[attr-defined]
+    for name, module in (("Cython", cython), ("Cython.Build", build), ("setuptools", tools)):
+        monkeypatch.setitem(sys.modules, name, module)
     monkeypatch.chdir(ROOT)
     runpy.run_path(str(ROOT / "setup.py"))
     jobs = os.cpu_count() or 1
