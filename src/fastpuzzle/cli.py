@@ -20,8 +20,13 @@ from fastpuzzle._progress import fit_line, on_terminal
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import Board
-from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
-from fastpuzzle.formats import FORMATS, Job, read_jobs
+from fastpuzzle.errors import (
+    FastPuzzleError,
+    InvalidBoardError,
+    SearchLimitError,
+    UnsolvableError,
+)
+from fastpuzzle.formats import FORMATS, Format, Job, read_jobs
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
@@ -34,7 +39,7 @@ NOT_SOLVABLE = "This puzzle is not solvable."
 
 #: How boards are read (``solve`` and ``compare``); the rules of :mod:`fastpuzzle.formats`.
 INPUT_RULES = """\
-input: boards as arguments or on standard input, read as a stream of boards:
+input: each argument is one board ('-': standard input); standard input is a stream of boards:
   - a line with '/' is one board ("1 2 3/4 5 6/7 8 _"), as 'random' and 'scramble' print them;
   - a line of a square number of tiles (9, 16, ...; rows*cols with --shape) is one board;
   - n lines of n numbers in a row are one n x n board written as rows (--shape R C: R lines of
@@ -42,7 +47,8 @@ input: boards as arguments or on standard input, read as a stream of boards:
     2x2 boards) the reading whose boards hold valid tiles is taken, and where neither does the
     input is refused: add --format rows or --format lines;
   - a first line holding one number N announces N boards.
-  A start board then a goal board is read only with --format pair (or give --goal).
+  Start and goal boards in pairs (start, goal, start, goal, ...) are read only with
+  --format pair (or give one --goal for all).
   0 or _ is the blank.
 
 exit status: 0 every board solved; 1 some board not solvable or stopped by a limit;
@@ -54,38 +60,127 @@ class UsageError(ValueError):
     """A command-line mistake: one line on stderr, exit status 2."""
 
 
+#: The library's words for its options, and the command line's (the longest first).
+CLI_WORDS = (
+    ("solve(board, optimal=False)", "fastpuzzle solve --fast"),
+    ("optimal=False", "--fast"),
+    ("shape=(rows, cols)", "--shape ROWS COLS"),
+    ("from shape=", "from --shape"),
+    ("got shape=", "got --shape "),
+    ("Limits.seconds", "--time-limit"),
+    ("Limits.nodes", "--node-limit"),
+    ("Limits.memory_bytes", "--memory-limit"),
+    ("Limits.max_depth", "--max-depth"),
+    ("algorithm='greedy'", "--algorithm greedy"),
+    ("workers=", "--workers "),
+    ("weight=", "--weight "),
+    ("seed=", "--seed "),
+)
+
+
+def _cli_words(message: str) -> str:
+    """``message`` of the library, one line, with the command line's option names."""
+    for python, cli in CLI_WORDS:
+        message = message.replace(python, cli)
+    return " ".join(message.split())
+
+
+def _error(message: object) -> None:
+    print(f"fastpuzzle: error: {_cli_words(str(message))}", file=sys.stderr)
+
+
 def _shape(args: argparse.Namespace) -> tuple[int, int] | None:
     return (args.shape[0], args.shape[1]) if args.shape else None
 
 
-def _read_boards(text: str, args: argparse.Namespace) -> list[Job]:
+def _read_boards(text: str, args: argparse.Namespace, *, pairs: bool = True) -> list[Job]:
     """The boards of ``text``; each line that is not one is reported on stderr by number and
-    counted in ``args.bad_lines``: it costs only itself, the exit status says."""
+    counted in ``args.bad_lines``: it costs only itself, the exit status says. ``pairs=False``:
+    boards whose pairs the caller makes (``-`` among arguments)."""
     bad: list[tuple[int, str]] = []
-    jobs = read_jobs(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
+    fmt: Format = args.format if pairs or args.format != "pair" else "auto"
+    jobs = read_jobs(text, shape=_shape(args), fmt=fmt, bad_lines=bad)
     for number, why in bad:
         where = "" if why.startswith(f"line {number} ") else f"line {number}: "
-        print(f"fastpuzzle: error: {where}{why}", file=sys.stderr)
-    args.bad_lines = len(bad)
+        _error(f"{where}{why}")
+    args.bad_lines = getattr(args, "bad_lines", 0) + len(bad)
     return jobs
 
 
+def _stdin_text(what: str) -> str:
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError(
+            f"expected boards on standard input for {what}, but it is a terminal; pipe boards in "
+            "or give them as arguments"
+        )
+    return sys.stdin.read()
+
+
+def _argument_jobs(args: argparse.Namespace) -> list[Job]:
+    """Each argument is one board (``-``: the boards of standard input, read as a stream);
+    with ``--format pair`` they go start, goal, start, goal."""
+    boards: list[Board] = []
+    for number, text in enumerate(args.board, 1):
+        if text == "-":
+            boards += [job.board for job in _read_boards(_stdin_text("'-'"), args, pairs=False)]
+            continue
+        try:
+            boards.append(Board(text, shape=_shape(args)))
+        except InvalidBoardError as error:
+            _error(f"board argument {number}: {error}")
+            args.bad_lines += 1
+    if args.format != "pair":
+        return [Job(board) for board in boards]
+    if len(boards) % 2:
+        raise UsageError(
+            f"--format pair expects a start board then a goal board for each puzzle, got "
+            f"{len(boards)} boards (an odd number)"
+        )
+    jobs = []
+    for start, goal in zip(boards[::2], boards[1::2]):
+        if goal.shape != start.shape:
+            raise UsageError(
+                f"--format pair: the goal {_size(goal)} does not match its start {_size(start)}"
+            )
+        jobs.append(Job(start, goal))
+    return jobs
+
+
+def _size(board: Board) -> str:
+    return f"{board.shape[0]}x{board.shape[1]}"
+
+
 def _jobs(args: argparse.Namespace) -> list[Job]:
+    args.bad_lines = 0
     if args.board:
-        # Arguments are one board, or several quoted boards: each argument stays a line.
-        text = "\n".join(args.board) if any("/" in b for b in args.board) else " ".join(args.board)
-    elif sys.stdin.isatty():
+        jobs = _argument_jobs(args)
+    elif sys.stdin is not None and sys.stdin.isatty():
         raise UsageError(
             "expected boards as arguments or on standard input, e.g. "
             'fastpuzzle solve "1 2 3/4 5 6/7 _ 8" (see fastpuzzle solve --help)'
         )
     else:
-        text = sys.stdin.read()
-    jobs = _read_boards(text, args)
+        jobs = _read_boards(_stdin_text("solve"), args)
     # `is not None`: an empty --goal '' is a mistake to report, not the default goal.
     if args.goal is not None:
-        return [Job(job.board, Board(args.goal, shape=job.board.shape)) for job in jobs]
+        return [Job(job.board, _goal(args, job.board)) for job in jobs]
     return jobs
+
+
+def _goal(args: argparse.Namespace, board: Board) -> Board:
+    """``--goal`` read for ``board``: its shape, else a one-line error naming both sizes."""
+    try:
+        goal = Board(args.goal, shape=_shape(args))
+    except InvalidBoardError:
+        if _shape(args) is not None:
+            raise
+        # A line of tiles that is not square: read it at the board's shape.
+        goal = Board(args.goal, shape=board.shape)
+    if goal.shape != board.shape:
+        raise UsageError(
+            f"--goal is a {_size(goal)} board, but board {board.to_string()!r} is {_size(board)}"
+        )
+    return goal
 
 
 def _limits(args: argparse.Namespace) -> Limits | None:
@@ -294,10 +389,9 @@ BATCH_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
 
 
 def _batch_input(args: argparse.Namespace) -> list[Job]:
+    args.bad_lines = 0
     if args.input == "-":
-        if sys.stdin.isatty():
-            raise UsageError("expected boards on standard input (or a file name instead of -)")
-        text = sys.stdin.read()
+        text = _stdin_text("batch -")
     else:
         with open(args.input, encoding="utf-8") as stream:
             text = stream.read()
@@ -464,13 +558,14 @@ def _add_board_input(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument(
         "board",
         nargs="*",
-        help="tiles, rows split by '/', 0 or _ = blank; without it, boards are read from stdin",
+        help="one board per argument: tiles, rows split by '/', 0 or _ = blank; '-' (or no "
+        "argument): boards from stdin",
     )
     _add_reading_options(
         cmd,
         formats=FORMATS,
         format_help="input layout: auto (a stream of boards, see below); board (all numbers are "
-        "one board); pair (a start board then a goal board); count (a count then boards); lines "
+        "one board); pair (start and goal boards in pairs); count (a count then boards); lines "
         "(one board per line); rows (boards written as rows)",
     )
 
@@ -700,7 +795,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FastPuzzleError, ValueError, OSError, ImportError) as error:
         if isinstance(error, BrokenPipeError):
             return _closed_pipe()
-        print(f"fastpuzzle: error: {error}", file=sys.stderr)
+        _error(error)
         return 2
     except KeyboardInterrupt:
         print("fastpuzzle: interrupted", file=sys.stderr)

@@ -19,8 +19,8 @@ The rules (``fastpuzzle solve --help`` states them too):
   - a first line holding one number ``N`` (ASCII digits) announces ``N`` boards (the 16-puzzle
     report's input).
 
-- **pair**: a start board then a goal board (the 15-puzzle report's input) — read only when
-  asked for, never guessed;
+- **pair**: a start board then a goal board (the 15-puzzle report's input), as many pairs as
+  given (boards read as a stream, taken two by two) — read only when asked for, never guessed;
 - **board**: all the numbers are one board; **lines**: one board per line; **rows**: boards
   written as rows, one line per row; **count**: a count then that many boards.
 """
@@ -123,14 +123,7 @@ def read_jobs(
     if fmt == "board":
         return [Job(_board(tokens, shape))]
     if fmt == "pair":
-        cells = _cells_for(len(tokens), 2, shape)
-        if cells is None:
-            raise InvalidBoardError(
-                f"expected a start board then a goal board of as many tiles, got {len(tokens)} "
-                "numbers"
-            )
-        start = _board(tokens[:cells], shape)
-        return [Job(start, _board(tokens[cells:], start.shape))]
+        return _pairs(numbered, tokens, shape)
     if fmt == "lines":
         jobs = []
         for number, line in numbered:
@@ -142,6 +135,37 @@ def read_jobs(
                 bad_lines.append((number, str(error)))
         return jobs
     return _stream(numbered, shape, rows_only=fmt == "rows", bad_lines=bad_lines)
+
+
+def _pairs(lines: list[tuple[int, str]], tokens: list[str], shape: Shape | None) -> list[Job]:
+    """Start, goal, start, goal, ...: a stream of boards taken two by two; or, where the numbers
+    are no stream of boards (one line of 18 numbers), one start then one goal of as many."""
+    try:
+        boards = [job.board for job in _stream(lines, shape, rows_only=False, bad_lines=None)]
+    except InvalidBoardError:
+        boards = []
+    if len(boards) < 2:
+        cells = _cells_for(len(tokens), 2, shape)
+        if cells is None:
+            raise InvalidBoardError(
+                f"expected a start board then a goal board of as many tiles, got {len(tokens)} "
+                "numbers"
+            )
+        start = _board(tokens[:cells], shape)
+        return [Job(start, _board(tokens[cells:], start.shape))]
+    if len(boards) % 2:
+        raise InvalidBoardError(
+            f"expected a start board then a goal board for each puzzle, got {len(boards)} "
+            "boards (an odd number)"
+        )
+    jobs = []
+    for start, goal in zip(boards[::2], boards[1::2]):
+        if goal.shape != start.shape:
+            raise InvalidBoardError(
+                f"expected a goal of its start's shape {start.shape}, got {goal.shape}"
+            )
+        jobs.append(Job(start, goal))
+    return jobs
 
 
 def _counted(lines: list[tuple[int, str]], shape: Shape | None) -> list[Job]:
@@ -231,6 +255,15 @@ def _next_boards(
         return [(n, text, "") for n, text in lines[i : i + run]], run
     if as_rows:
         return _rows(lines[i : i + height], height), height
+    words = _not_numbers(_tokens(line))
+    if words:
+        listed = ", ".join(shown(word, 20) for word in words[:3])
+        more = f" and {len(words) - 3} more" if len(words) > 3 else ""
+        why = (
+            f"line {number} holds words that are not tiles (numbers, or _ for the blank): "
+            f"{listed}{more}"
+        )
+        return [(number, "", why)], 1
     wanted = f"{shape[0]} lines of {shape[1]}" if shape else f"{width} lines of {width}"
     why = (
         f"line {number} has {width} numbers: not a whole board, and not the first of "
@@ -238,6 +271,11 @@ def _next_boards(
         f"that are not square: {line.strip()[:60]!r}"
     )
     return [(number, "", why)], 1
+
+
+def _not_numbers(tokens: list[str]) -> list[str]:
+    """The tokens that are no tile: neither ASCII digits nor ``_``."""
+    return [t for t in tokens if t != "_" and not (t.isascii() and t.isdigit())]
 
 
 def _rows(lines: list[tuple[int, str]], height: int) -> list[Piece]:

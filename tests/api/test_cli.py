@@ -170,9 +170,11 @@ def test_random_and_scramble_are_seeded(capsys):
 
 
 def test_bad_board_prints_one_line_and_exits_2(capsys):
-    assert main(["solve", "1", "2", "3"]) == 2
+    # Each argument is one board (the item 3): "1 2 3" is one bad board, not three.
+    assert main(["solve", "1 2 3"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("fastpuzzle: error: line 1 has 3 numbers")
+    assert err.startswith("fastpuzzle: error: board argument 1: expected a square number")
+    assert "--shape ROWS COLS" in err and "shape=" not in err
     assert len(err.strip().splitlines()) == 1
     assert main(["solve", "--algorithm", "nosuch", "1 2/3 _"]) == 2
     assert "unknown algorithm" in capsys.readouterr().err.lower()
@@ -477,3 +479,57 @@ def test_numbers_on_the_command_line_are_ascii_digits(args, capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert "expected" in err and "Traceback" not in err and len(err) < 1000
+
+
+def test_each_argument_is_one_board(capsys):
+    # Before: the two arguments were glued into one line of 18 numbers, refused.
+    assert main(["solve", "--algorithm", "astar", "1 3 0 5 2 6 4 7 8", "5 2 3 4 1 8 0 7 6"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    moves = [line for line in out if not line.startswith(("length", "elapsed"))]
+    assert len(moves) == 2
+    assert fp.Board("1 3 0 5 2 6 4 7 8").apply(moves[0]) == fp.Board.goal((3, 3))
+    assert fp.Board("5 2 3 4 1 8 0 7 6").apply(moves[1]) == fp.Board.goal((3, 3))
+    # A bad argument is named by its position and costs only itself.
+    assert main(["solve", "--algorithm", "astar", "1 2 3/4 5 6/7 _ 8", "1 2 3"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("fastpuzzle: error: board argument 2: ")
+    assert len(captured.err.splitlines()) == 1 and captured.out.startswith("R\n")
+
+
+@pytest.mark.parametrize("command", ["solve", "compare"])
+def test_a_dash_reads_standard_input(command, capsys, monkeypatch):
+    # Before: '-' was read as a board of no numbers (solve and compare; batch took it).
+    _stdin(monkeypatch, "1 2 3/4 5 6/7 _ 8\n1 2 3/4 5 6/_ 7 8\n")
+    extra = ["--algorithm", "bfs"] if command == "solve" else ["--algorithms", "bfs"]
+    assert main([command, "-", *extra]) == 0
+    out = capsys.readouterr().out
+    if command == "solve":
+        assert out.splitlines()[0] == "R" and "RR" in out.splitlines()
+    else:
+        assert out.count("bfs") >= 2
+
+
+def test_format_pair_takes_several_pairs(capsys, monkeypatch):
+    # Before: only one pair (36 numbers were "expected a start board then a goal board").
+    _stdin(
+        monkeypatch,
+        "1 2 3/4 5 6/7 _ 8\n1 2 3/4 5 6/7 8 _\n1 2 3/4 5 6/7 8 _\n1 2 3/4 5 6/7 _ 8\n",
+    )
+    assert main(["solve", "--algorithm", "bfs", "--json", "--format", "pair"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["moves"] for r in records] == ["R", "L"]
+    args = ["solve", "--algorithm", "bfs", "--format", "pair", "1 2 3/4 5 6/7 _ 8"]
+    assert main([*args, "1 2 3/4 5 6/7 8 _", "1 2 3/4 5 6/7 8 _", "1 2 3/4 5 6/7 _ 8"]) == 0
+    assert [line for line in capsys.readouterr().out.splitlines() if len(line) == 1] == ["R", "L"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fastpuzzle: error: --format pair") and len(err.splitlines()) == 1
+
+
+def test_words_that_are_not_numbers_are_called_so(capsys, monkeypatch):
+    # Before: "line 1 has 3 numbers: not a whole board ...".
+    _stdin(monkeypatch, "a b c\n")
+    assert main(["solve"]) == 2
+    err = capsys.readouterr().err
+    assert "not tiles" in err and "'a', 'b', 'c'" in err and "3 numbers" not in err
+    assert len(err.splitlines()) == 1
