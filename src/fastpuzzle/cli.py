@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from fastpuzzle._checks import shown
 from fastpuzzle._progress import fit_line, on_terminal
@@ -62,6 +62,7 @@ class UsageError(ValueError):
 
 #: The library's words for its options, and the command line's (the longest first).
 CLI_WORDS = (
+    ("limits=Limits(seconds=...)", "--time-limit SECONDS"),
     ("solve(board, optimal=False)", "fastpuzzle solve --fast"),
     ("optimal=False", "--fast"),
     ("shape=(rows, cols)", "--shape ROWS COLS"),
@@ -216,6 +217,36 @@ def _number(text: str) -> float:
     raise argparse.ArgumentTypeError(f"expected a number, got {shown(text, 40)}")
 
 
+def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An integer argument from ``low`` to ``high`` (None: no upper end)."""
+
+    def read(text: str) -> int:
+        value = _integer(text)
+        if value < low or (high is not None and value > high):
+            span = f"from {low:,} to {high:,}" if high is not None else f"of {low:,} or more"
+            raise argparse.ArgumentTypeError(f"expected a whole number {span}, got {value}")
+        return value
+
+    return read
+
+
+def _seconds(*, zero: bool, most: float | None = None) -> Callable[[str], float]:
+    """A number of seconds: positive (or, with ``zero``, not negative), finite, up to ``most``."""
+
+    def read(text: str) -> float:
+        value = _number(text)
+        if not (value >= 0 if zero else value > 0) or value == float("inf"):
+            which = "of 0 or more" if zero else "above 0"
+            raise argparse.ArgumentTypeError(
+                f"expected a finite number of seconds {which}, got {shown(text, 40)}"
+            )
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"expected at most {most:g} seconds, got {value:g}")
+        return value
+
+    return read
+
+
 def _bytes(text: str) -> int:
     """``"500M"``, ``"2G"``, ``"1048576"``: bytes, with an optional K, M or G (powers of 2)."""
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -328,8 +359,8 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             continue
         except SearchLimitError as error:
             status = max(status, 1)
-            record.update(status="limit", message=str(error), moves=None)
-            print(json.dumps(record) if args.json else f"No solution: {error}")
+            record.update(status="limit", message=_cli_words(str(error)), moves=None)
+            print(json.dumps(record) if args.json else f"No solution: {record['message']}")
             continue
         elapsed = time.perf_counter() - started
         if args.json:
@@ -583,9 +614,9 @@ def _add_reading_options(
     )
     cmd.add_argument("--format", default="auto", choices=formats, help=format_help)
     cmd.add_argument("--goal", help="goal of every board (default: 1..n-1 then the blank)")
-    cmd.add_argument("--max-depth", type=_integer, help="longest solution to look for")
-    cmd.add_argument("--time-limit", type=_number, help="seconds per board")
-    cmd.add_argument("--node-limit", type=_integer, help="expansions per board")
+    cmd.add_argument("--max-depth", type=_whole(0), help="longest solution to look for")
+    cmd.add_argument("--time-limit", type=_seconds(zero=False), help="seconds per board")
+    cmd.add_argument("--node-limit", type=_whole(1), help="expansions per board")
     cmd.add_argument(
         "--memory-limit",
         type=_bytes,
@@ -595,9 +626,16 @@ def _add_reading_options(
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (the usage is one --help away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``fastpuzzle`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="fastpuzzle",
         description="Sliding-tile puzzles solved optimally. Moves are U, D, L, R: the direction "
         "the blank moves.",
@@ -627,7 +665,12 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument(
         "--animate", action="store_true", help="animate the solution in the terminal"
     )
-    solve.add_argument("--delay", type=_number, default=0.3, help="seconds per frame of --animate")
+    solve.add_argument(
+        "--delay",
+        type=_seconds(zero=True, most=60),
+        default=0.3,
+        help="seconds per frame of --animate, 0 to 60 (default: %(default)s)",
+    )
     solve.add_argument(
         "--fast",
         action="store_true",
@@ -638,7 +681,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--workers",
-        type=_integer,
+        type=_whole(1),
         default=None,
         help="threads for IDA* (default: every core; 1: the serial search)",
     )
@@ -667,7 +710,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="manhattan",
         help=f"comma-separated, among {', '.join(heuristic_names())} (default: %(default)s)",
     )
-    comp.add_argument("--random", type=_integer, default=0, help="compare on N random boards")
+    comp.add_argument("--random", type=_whole(0), default=0, help="compare on N random boards")
     comp.add_argument("--seed", type=_integer, help="seed of the --random boards (default: fresh)")
     comp.add_argument("--csv", help="also write the table as CSV to this file ('-': stdout)")
     comp.add_argument("--plot", help="also draw a bar chart (log scale) to this image file")
@@ -697,7 +740,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="go on with an interrupted batch of the same boards into the same --out",
     )
     batch.add_argument(
-        "--workers", type=_integer, default=None, help="threads (default: every core)"
+        "--workers", type=_whole(1), default=None, help="threads (default: every core)"
     )
     batch.add_argument(
         "--progress",
@@ -718,7 +761,9 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
     )
-    gui.add_argument("--port", type=_integer, default=0, help="port (default: any free one)")
+    gui.add_argument(
+        "--port", type=_whole(1, 65535), default=0, help="port, 1 to 65535 (default: any free one)"
+    )
     gui.add_argument(
         "--no-browser", action="store_true", help="print the address without opening it"
     )
@@ -736,7 +781,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument(
             "--shape", nargs=2, type=_integer, metavar=("ROWS", "COLS"), help="default: 4 4"
         )
-        cmd.add_argument("--count", type=_integer, default=1, help="how many boards (default: 1)")
+        cmd.add_argument("--count", type=_whole(0), default=1, help="how many boards (default: 1)")
         cmd.add_argument(
             "--seed",
             type=_integer,
@@ -745,7 +790,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "scramble":
             cmd.add_argument(
                 "--moves",
-                type=_integer,
+                type=_whole(0),
                 default=50,
                 help="random moves from the goal (default: 50)",
             )

@@ -533,3 +533,39 @@ def test_words_that_are_not_numbers_are_called_so(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "not tiles" in err and "'a', 'b', 'c'" in err and "3 numbers" not in err
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["gui", "--port", "70000"], "--port"),  # before: a traceback
+        (["random", "--count", "-1"], "--count"),  # before: nothing printed, exit 0
+        (["scramble", "--moves", "-3"], "--moves"),
+        (["solve", "--animate", "--delay", "-1", "1 2 3/4 5 6/7 _ 8"], "--delay"),  # mid-animation
+        (["solve", "--time-limit", "0", "1 2 3/4 5 6/7 _ 8"], "--time-limit"),  # Limits.seconds
+        (["solve", "--workers", "0", "1 2 3/4 5 6/7 _ 8"], "--workers"),
+        (["compare", "--random", "-2"], "--random"),
+    ],
+)
+def test_bad_numbers_are_refused_up_front_naming_the_option(args, option, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    captured = capsys.readouterr()
+    assert info.value.code == 2 and captured.out == ""
+    assert f"argument {option}: expected" in captured.err
+    assert len(captured.err.splitlines()) == 1 and "Traceback" not in captured.err
+
+
+def test_library_messages_name_the_command_options(capsys):
+    # Before: "expected shape (3, 3) from shape=, but the input has shape (4, 4)", although no
+    # shape was given.
+    goal = "1 2 3 4/5 6 7 8/9 10 11 12/13 14 15 _"
+    assert main(["solve", "--goal", goal, "1 2 3/4 5 6/7 _ 8"]) == 2
+    err = capsys.readouterr().err
+    assert "--goal is a 4x4 board" in err and "3x3" in err and "shape=" not in err
+    # Before: "... or solve(board, optimal=False) for a fast solution".
+    board = fp.random_board((5, 5), rng=1).to_string()
+    assert main(["solve", "--algorithm", "astar", board]) == 2
+    err = capsys.readouterr().err
+    assert "fastpuzzle solve --fast" in err and "optimal=False" not in err
+    assert len(err.splitlines()) == 1
