@@ -74,6 +74,7 @@ CLI_WORDS = (
     ("Limits.max_depth", "--max-depth"),
     ("algorithm='greedy'", "--algorithm greedy"),
     ("workers=", "--workers "),
+    ("expected a weight from", "--weight expected a number from"),
     ("weight=", "--weight "),
     ("seed=", "--seed "),
 )
@@ -345,6 +346,8 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     heuristic=args.heuristic,
                     limits=_limits(args) if not args.fast else Limits(seconds=args.time_limit),
                     progress=_progress_printer(job, args) if args.progress else None,
+                    weight=args.weight,
+                    seed=args.seed,
                     optimal=not args.fast,
                     workers=1 if args.fast else args.workers,
                     client=client,
@@ -400,6 +403,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         args.algorithms.split(","),
         heuristics=args.heuristics.split(","),
         limits=_limits(args),
+        weight=args.weight,
+        seed=args.seed,
     )
     print(table)
     if args.csv == "-":
@@ -601,6 +606,14 @@ def _add_board_input(cmd: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_weight(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--weight",
+        type=_number,
+        help="weight of wastar's heuristic, 1 (A*) to 1000 (default: the library's)",
+    )
+
+
 def _add_reading_options(
     cmd: argparse.ArgumentParser, *, formats: Sequence[str], format_help: str
 ) -> None:
@@ -660,6 +673,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help=f"auto (the algorithm's best) or one of {', '.join(heuristic_names())}",
     )
+    solve.add_argument(
+        "--seed",
+        type=_integer,
+        help="seed of the random algorithm: the same seed, the same walk (default: fresh)",
+    )
+    _add_weight(solve)
     solve.add_argument("--json", action="store_true", help="one JSON object per board")
     solve.add_argument("--show", action="store_true", help="print every board of the solution")
     solve.add_argument(
@@ -711,7 +730,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"comma-separated, among {', '.join(heuristic_names())} (default: %(default)s)",
     )
     comp.add_argument("--random", type=_whole(0), default=0, help="compare on N random boards")
-    comp.add_argument("--seed", type=_integer, help="seed of the --random boards (default: fresh)")
+    comp.add_argument(
+        "--seed",
+        type=_integer,
+        help="seed of the --random boards and of the random algorithm (default: fresh)",
+    )
+    _add_weight(comp)
     comp.add_argument("--csv", help="also write the table as CSV to this file ('-': stdout)")
     comp.add_argument("--plot", help="also draw a bar chart (log scale) to this image file")
     comp.add_argument(

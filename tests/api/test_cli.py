@@ -569,3 +569,41 @@ def test_library_messages_name_the_command_options(capsys):
     err = capsys.readouterr().err
     assert "fastpuzzle solve --fast" in err and "optimal=False" not in err
     assert len(err.splitlines()) == 1
+
+
+def test_seed_makes_the_random_algorithm_reproducible(capsys):
+    # Before: solve had no --seed (argparse refused it), and compare's seeded only its boards.
+    args = ["solve", "--algorithm", "random", "--seed", "7", "--json", "1 2 3/4 5 6/_ 7 8"]
+    runs = []
+    for _ in range(2):
+        assert main(args) == 0
+        runs.append(json.loads(capsys.readouterr().out)["moves"])
+    assert runs[0] == runs[1] and len(runs[0]) > 2
+    assert fp.Board("1 2 3/4 5 6/_ 7 8").apply(runs[0]) == fp.Board.goal((3, 3))
+    tables = []
+    for _ in range(2):
+        assert main(["compare", "--algorithms", "random", "--random", "2", "--seed", "5"]) == 0
+        tables.append(capsys.readouterr().out)
+    # The same boards and walks: every column up to the node counts (not memory and seconds).
+    rows = [[line.split()[:-3] for line in table.splitlines()[2:]] for table in tables]
+    assert rows[0] == rows[1] and len(rows[0]) == 2 and rows[0][0][-5] == "solved"
+    # A seed only the random algorithm takes: one line naming --seed.
+    assert main(["solve", "--algorithm", "astar", "--seed", "1", "1 2 3/4 5 6/_ 7 8"]) == 2
+    err = capsys.readouterr().err
+    assert "--seed 1" in err and "seed=" not in err and len(err.splitlines()) == 1
+
+
+def test_weight_goes_to_wastar(capsys):
+    # Before: no --weight (argparse refused it).
+    board = "8 6 7/2 5 4/3 _ 1"
+    lengths = []
+    for weight in ("1", "5"):
+        args = ["solve", "--algorithm", "wastar", "--weight", weight, "--json", board]
+        assert main(args) == 0
+        lengths.append(json.loads(capsys.readouterr().out)["length"])
+    assert lengths[0] == 31 and lengths[1] >= 31
+    assert main(["compare", "--algorithms", "wastar", "--weight", "2", board]) == 0
+    assert "wastar" in capsys.readouterr().out
+    assert main(["solve", "--algorithm", "wastar", "--weight", "5000", board]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fastpuzzle: error: --weight ") and "weight=" not in err
