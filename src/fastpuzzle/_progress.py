@@ -13,7 +13,12 @@ import shutil
 import sys
 from typing import Any
 
-__all__ = ["Meter", "fit_line", "on_terminal"]
+__all__ = ["Meter", "Throttle", "fit_line", "on_terminal"]
+
+#: Seconds between two redraws: on a terminal (about 10 a second), and into a file or pipe (one
+#: line a second, so that a log does not fill with thousands of lines).
+TERMINAL_INTERVAL = 0.1
+FILE_INTERVAL = 1.0
 
 
 def on_terminal() -> bool:
@@ -22,6 +27,28 @@ def on_terminal() -> bool:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):  # replaced or closed
         return False
+
+
+class Throttle:
+    """Whether a report is due: the first one, then one per ``interval`` seconds at most.
+
+    ``interval`` defaults to :data:`TERMINAL_INTERVAL` on a terminal, else
+    :data:`FILE_INTERVAL`. The times are the caller's (a search's own clock), so that a report
+    driven with given times is drawn as a real one would be.
+    """
+
+    def __init__(self, interval: float | None = None):
+        if interval is None:
+            interval = TERMINAL_INTERVAL if on_terminal() else FILE_INTERVAL
+        self.interval = interval
+        self._last: float | None = None
+
+    def due(self, now: float) -> bool:
+        """True (and ``now`` noted) when a report at ``now`` is to be drawn."""
+        if self._last is not None and now - self._last < self.interval:
+            return False
+        self._last = now
+        return True
 
 
 def _width() -> int:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
 from fastpuzzle._checks import shown
-from fastpuzzle._progress import fit_line, on_terminal
+from fastpuzzle._progress import Throttle, fit_line, on_terminal
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import Board
@@ -278,7 +278,11 @@ HINT_AFTER_SECONDS = tables.HINT_AFTER_SECONDS
 def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
     """The ``progress`` of one solve: one line on stderr, rewritten in place on a terminal (one
     line per report elsewhere), so long optimal searches say how far they got; past
-    :data:`HINT_AFTER_SECONDS`, a line naming the table that would make it faster, if any."""
+    :data:`HINT_AFTER_SECONDS`, a line naming the table that would make it faster, if any.
+
+    Reports come as often as the search makes them (hundreds a second); a line is drawn at most
+    ten times a second on a terminal and once a second elsewhere (:class:`Throttle`, on the
+    search's clock). It counts expanded nodes, as the solution's line does."""
     from fastpuzzle.pdb import faster_table_hint
 
     hint = None
@@ -287,15 +291,18 @@ def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchSta
         goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
         hint = faster_table_hint(job.board.shape, goal.blank)
     terminal = on_terminal()
+    throttle = Throttle()
 
     def show(stats: SearchStats) -> None:
         nonlocal hint
-        text = f"  bound {stats.depth}, {stats.generated:,} nodes, {stats.seconds:.1f} s"
         if hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
             # Once, on a line of its own that the next report does not overwrite.
             line = f"  hint: {hint}"
             sys.stderr.write((fit_line(line).rstrip() if terminal else line) + "\n")
             hint = None
+        elif not throttle.due(stats.seconds):
+            return
+        text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {stats.seconds:.1f} s"
         sys.stderr.write(fit_line(text) if terminal else f"{text}\n")
         sys.stderr.flush()
 
