@@ -50,10 +50,34 @@ input: each argument is one board ('-': standard input); standard input is a str
   Start and goal boards in pairs (start, goal, start, goal, ...) are read only with
   --format pair (or give one --goal for all).
   0 or _ is the blank.
-
-exit status: 0 every board solved; 1 some board not solvable or stopped by a limit;
-  2 usage or input error; 130 interrupted.
 """
+
+#: Each command's exit statuses, the end of its ``--help``.
+EXIT_STATUS = {
+    "solve": "0 every board solved; 1 some board not solvable or stopped by a limit; 2 usage or "
+    "input error (a bad board costs only itself: the others are solved); 130 interrupted",
+    "compare": "0 the table printed (boards that were not solved are rows of it); 2 usage or "
+    "input error; 130 interrupted",
+    "batch": "0 every board solved; 1 some board not solvable or stopped by a limit; 2 usage or "
+    "input error; 130 interrupted (with --out, go on with --resume)",
+    "gui": "0 the server stopped (Ctrl-C); 2 usage error, or the address cannot be listened on",
+    "bench": "0 the table printed; 2 usage error; 130 interrupted",
+    "random": "0 the boards printed (also when the reader stops early: | head); 2 usage error; "
+    "130 interrupted",
+    "scramble": "0 the boards printed (also when the reader stops early: | head); 2 usage error; "
+    "130 interrupted",
+    "pdb": "0 done; 2 usage error, or a database that cannot be built or written; 130 interrupted",
+}
+
+
+def _epilog(command: str, rules: str = "") -> str:
+    """``rules`` then the exit statuses of ``command``, wrapped for ``--help``."""
+    import textwrap
+
+    status = textwrap.fill(
+        f"exit status: {EXIT_STATUS[command]}.", width=96, subsequent_indent="  "
+    )
+    return f"{rules}\n{status}\n" if rules else f"{status}\n"
 
 
 class UsageError(ValueError):
@@ -666,7 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve = sub.add_parser(
         "solve",
         help="solve boards given as arguments or on stdin",
-        epilog=INPUT_RULES,
+        epilog=_epilog("solve", INPUT_RULES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_board_input(solve)
@@ -722,7 +746,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp = sub.add_parser(
         "compare",
         help="tabulate several algorithms on several boards",
-        epilog=INPUT_RULES,
+        epilog=_epilog("compare", INPUT_RULES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_board_input(comp)
@@ -756,7 +780,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch = sub.add_parser(
         "batch",
         help="solve a file of boards on every core, one row per board",
-        epilog=INPUT_RULES,
+        epilog=_epilog("batch", INPUT_RULES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     batch.add_argument("input", help="a file of boards, or - for standard input")
@@ -787,7 +811,10 @@ def build_parser() -> argparse.ArgumentParser:
     batch.set_defaults(run=_cmd_batch)
 
     gui = sub.add_parser(
-        "gui", help="the puzzle page: enter, shuffle, solve and compare in the browser"
+        "gui",
+        help="the puzzle page: enter, shuffle, solve and compare in the browser",
+        epilog=_epilog("gui"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     gui.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
@@ -800,7 +827,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gui.set_defaults(run=_cmd_gui)
 
-    bench = sub.add_parser("bench", help="a quick benchmark: nodes per second and times")
+    bench = sub.add_parser(
+        "bench",
+        help="a quick benchmark: nodes per second and times",
+        epilog=_epilog("bench"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     bench.add_argument("--quick", action="store_true", help="fewer boards")
     bench.set_defaults(run=_cmd_bench)
 
@@ -808,7 +840,12 @@ def build_parser() -> argparse.ArgumentParser:
         ("random", "uniformly random solvable boards"),
         ("scramble", "random walks from the goal"),
     ):
-        cmd = sub.add_parser(name, help=helptext)
+        cmd = sub.add_parser(
+            name,
+            help=helptext,
+            epilog=_epilog(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         cmd.add_argument(
             "--shape", nargs=2, type=_integer, metavar=("ROWS", "COLS"), help="default: 4 4"
         )
@@ -827,7 +864,12 @@ def build_parser() -> argparse.ArgumentParser:
             )
         cmd.set_defaults(run=_cmd_random if name == "random" else _cmd_scramble)
 
-    tables = sub.add_parser("pdb", help="pattern databases: build, info, clear")
+    tables = sub.add_parser(
+        "pdb",
+        help="pattern databases: build, info, clear",
+        epilog=_epilog("pdb"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     tables.add_argument(
         "action",
         choices=("build", "info", "clear"),

@@ -634,3 +634,35 @@ def test_progress_is_drawn_at_most_10_times_a_second_with_one_count(terminal, mo
     draws = err.count("\r") if terminal else len(err.splitlines())
     assert draws <= (31 if terminal else 3) and draws >= (25 if terminal else 2)
     assert " expanded, " in err and "7,777,777" not in err and "generated" not in err
+
+
+COMMANDS = ["solve", "compare", "batch", "gui", "bench", "random", "scramble", "pdb"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_documents_its_exit_status(command, capsys):
+    # Before: only solve, compare and batch ended their --help with an exit status, the same
+    # for all three (compare never exits 1).
+    import re
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    status = " ".join(text[text.index("exit status: ") :].split())
+    codes = re.findall(r"(?:^exit status: |; )(\d+) ", status)
+    assert codes[0] == "0" and "2" in codes
+    assert ("1" in codes) == (command in ("solve", "batch"))
+
+
+def test_the_exit_statuses_are_those_documented(tmp_path, capsys, monkeypatch):
+    unsolvable = "1 2 3/4 5 6/8 7 _"
+    assert main(["solve", "--algorithm", "bfs", unsolvable]) == 1
+    assert main(["compare", "--algorithms", "bfs", unsolvable]) == 0
+    assert main(["compare", "--algorithms", "bfs", "1 2 3"]) == 2
+    board_file = tmp_path / "boards.txt"
+    board_file.write_text(unsolvable + "\n")
+    assert main(["batch", str(board_file), "--no-progress"]) == 1
+    assert main(["random", "--count", "0"]) == 0
+    assert main(["pdb", "clear", "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert main(["gui", "--host", "256.0.0.1", "--no-browser"]) == 2
+    capsys.readouterr()
