@@ -97,6 +97,8 @@ CLI_WORDS = (
     ("Limits.memory_bytes", "--memory-limit"),
     ("Limits.max_depth", "--max-depth"),
     ("algorithm='greedy'", "--algorithm greedy"),
+    (" or None (no limit)", ""),
+    ("heuristic=", "--heuristic "),
     ("workers=", "--workers "),
     ("expected a weight from", "--weight expected a number from"),
     ("weight=", "--weight "),
@@ -196,12 +198,15 @@ def _jobs(args: argparse.Namespace) -> list[Job]:
 def _goal(args: argparse.Namespace, board: Board) -> Board:
     """``--goal`` read for ``board``: its shape, else a one-line error naming both sizes."""
     try:
-        goal = Board(args.goal, shape=_shape(args))
-    except InvalidBoardError:
-        if _shape(args) is not None:
-            raise
-        # A line of tiles that is not square: read it at the board's shape.
-        goal = Board(args.goal, shape=board.shape)
+        try:
+            goal = Board(args.goal, shape=_shape(args))
+        except InvalidBoardError:
+            if _shape(args) is not None:
+                raise
+            # A line of tiles that is not square: read it at the board's shape.
+            goal = Board(args.goal, shape=board.shape)
+    except InvalidBoardError as error:
+        raise UsageError(f"--goal: {error}") from None
     if goal.shape != board.shape:
         raise UsageError(
             f"--goal is a {_size(goal)} board, but board {board.to_string()!r} is {_size(board)}"
@@ -515,7 +520,10 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     jobs = _batch_input(args)
     goal = None
     if args.goal is not None:  # an empty --goal '' is refused, not taken for the default goal
-        goal = Board(args.goal, shape=jobs[0].board.shape if jobs else None)
+        try:
+            goal = Board(args.goal, shape=jobs[0].board.shape if jobs else None)
+        except InvalidBoardError as error:
+            raise UsageError(f"--goal: {error}") from None
     limits = _limits(args)
     # With --out, chunks are kept in OUT.chunks/ as they finish, so an interrupted batch can go
     # on with --resume; the folder goes once the output file is written. Its lock is held until
@@ -913,11 +921,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FastPuzzleError, ValueError, OSError, ImportError) as error:
         if isinstance(error, BrokenPipeError):
             return _closed_pipe()
-        _error(error)
+        _error(_named(error, args))
         return 2
     except KeyboardInterrupt:
         print("fastpuzzle: interrupted", file=sys.stderr)
         return 130
+
+
+def _named(error: Exception, args: argparse.Namespace) -> str:
+    """The message of ``error``, led by the option or argument it is about where the library's
+    message does not name it."""
+    message = str(error)
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        return f"{error.filename}: {error.strerror}"
+    plural = "s" if args.command == "compare" else ""
+    leads = {
+        "unknown algorithm": f"--algorithm{plural}",
+        "unknown heuristic": f"--heuristic{plural}",
+        "unknown partition": "PARTITION",
+        "expected at least 2 rows": "--shape",
+        "expected at most 100 rows": "--shape",
+    }
+    for start, option in leads.items():
+        if message.startswith(start):
+            return f"{option}: {message}"
+    return message
 
 
 def _prints_results(args: argparse.Namespace) -> bool:

@@ -666,3 +666,27 @@ def test_the_exit_statuses_are_those_documented(tmp_path, capsys, monkeypatch):
     assert main(["pdb", "clear", "--cache-dir", str(tmp_path / "cache")]) == 0
     assert main(["gui", "--host", "256.0.0.1", "--no-browser"]) == 2
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["solve", "--goal", "1 2 x", "1 2 3/4 5 6/7 _ 8"], "--goal: "),
+        (["solve", "--algorithm", "nosuch", "1 2 3/4 5 6/7 _ 8"], "--algorithm: "),
+        (["compare", "--algorithms", "bfs,nosuch", "1 2 3/4 5 6/7 _ 8"], "--algorithms: "),
+        (["compare", "--heuristics", "nosuch", "--algorithms", "astar", "1 2/_ 3"], "--heuristics"),
+        (["solve", "--algorithm", "bfs", "--heuristic", "manhattan", "1 2/_ 3"], "--heuristic "),
+        (["solve", "--memory-limit", "0", "1 2/_ 3"], "--memory-limit expected a whole number"),
+        (["random", "--shape", "1", "1"], "--shape: "),
+        (["scramble", "--shape", "300", "300"], "--shape: "),
+        (["pdb", "build", "nosuch"], "PARTITION: "),
+        (["batch", "/nonexistent/boards.txt"], "/nonexistent/boards.txt: No such file"),
+    ],
+)
+def test_errors_name_the_option_or_argument(args, named, capsys):
+    # Before: the library's message alone ("unknown algorithm 'nosuch'", "[Errno 2] ...",
+    # "heuristic='manhattan'", "or None (no limit)").
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fastpuzzle: error: ") and named in err, err
+    assert len(err.splitlines()) == 1 and "None" not in err and "=" not in err
