@@ -136,10 +136,13 @@ def _read_boards(text: str, args: argparse.Namespace, *, pairs: bool = True) -> 
 
 
 def _stdin_text(what: str) -> str:
-    if sys.stdin is None or sys.stdin.isatty():
+    """Standard input, read for ``what`` (``'-'``: the argument that asked for it)."""
+    if sys.stdin is None:
+        raise UsageError(f"{what}: standard input is closed, so there are no boards to read")
+    if sys.stdin.isatty():
         raise UsageError(
-            f"expected boards on standard input for {what}, but it is a terminal; pipe boards in "
-            "or give them as arguments"
+            f"{what}: expected boards on standard input, but it is a terminal; pipe boards in "
+            "or give a file or boards as arguments"
         )
     return sys.stdin.read()
 
@@ -150,7 +153,12 @@ def _argument_jobs(args: argparse.Namespace) -> list[Job]:
     boards: list[Board] = []
     for number, text in enumerate(args.board, 1):
         if text == "-":
-            boards += [job.board for job in _read_boards(_stdin_text("'-'"), args, pairs=False)]
+            boards += [
+                job.board
+                for job in _read_boards(
+                    _stdin_text(f"board argument {number} '-'"), args, pairs=False
+                )
+            ]
             continue
         try:
             boards.append(Board(text, shape=_shape(args)))
@@ -188,7 +196,7 @@ def _jobs(args: argparse.Namespace) -> list[Job]:
             'fastpuzzle solve "1 2 3/4 5 6/7 _ 8" (see fastpuzzle solve --help)'
         )
     else:
-        jobs = _read_boards(_stdin_text("solve"), args)
+        jobs = _read_boards(_stdin_text(args.command), args)
     # `is not None`: an empty --goal '' is a mistake to report, not the default goal.
     if args.goal is not None:
         return [Job(job.board, _goal(args, job.board)) for job in jobs]
@@ -463,7 +471,7 @@ BATCH_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
 def _batch_input(args: argparse.Namespace) -> list[Job]:
     args.bad_lines = 0
     if args.input == "-":
-        text = _stdin_text("batch -")
+        text = _stdin_text("batch input '-'")
     else:
         with open(args.input, encoding="utf-8") as stream:
             text = stream.read()

@@ -690,3 +690,11 @@ def test_errors_name_the_option_or_argument(args, named, capsys):
     err = capsys.readouterr().err
     assert err.startswith("fastpuzzle: error: ") and named in err, err
     assert len(err.splitlines()) == 1 and "None" not in err and "=" not in err
+
+
+@pytest.mark.parametrize("args", [["solve", "-"], ["compare", "1 2/_ 3", "-"], ["batch", "-"]])
+def test_a_dash_on_a_terminal_says_so(args, monkeypatch, capsys):
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "'-'" in err and "terminal" in err and len(err.splitlines()) == 1
