@@ -150,6 +150,13 @@ def _stdin_text(what: str) -> str:
 def _argument_jobs(args: argparse.Namespace) -> list[Job]:
     """Each argument is one board (``-``: the boards of standard input, read as a stream);
     with ``--format pair`` they go start, goal, start, goal."""
+    if args.board == ["-"]:  # standard input alone: read as without arguments
+        return _read_boards(_stdin_text("board argument 1 '-'"), args)
+    if len(args.board) > 1 and all(text.strip().isdigit() or text == "_" for text in args.board):
+        raise UsageError(
+            f"each board argument is one board, got {len(args.board)} arguments of one tile "
+            f'each: quote the tiles of a board ("{" ".join(args.board[:9])}")'
+        )
     boards: list[Board] = []
     for number, text in enumerate(args.board, 1):
         if text == "-":

@@ -698,3 +698,13 @@ def test_a_dash_on_a_terminal_says_so(args, monkeypatch, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "'-'" in err and "terminal" in err and len(err.splitlines()) == 1
+
+
+def test_tiles_as_separate_arguments_say_to_quote_them(capsys, monkeypatch):
+    assert main(["solve", "1", "2", "3", "4", "5", "6", "7", "_", "8"]) == 2
+    err = capsys.readouterr().err
+    assert 'quote the tiles of a board ("1 2 3 4 5 6 7 _ 8")' in err and len(err.splitlines()) == 1
+    # '-' alone reads standard input as if no argument were given: one line of a pair too.
+    _stdin(monkeypatch, "1 2 3 4 5 6 7 _ 8 1 2 3 4 5 6 7 8 _\n")
+    assert main(["solve", "--algorithm", "bfs", "--format", "pair", "-"]) == 0
+    assert capsys.readouterr().out.startswith("R\n")
