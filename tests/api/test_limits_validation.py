@@ -141,8 +141,13 @@ def test_search_refuses_a_limits_that_is_not_one():
 
 
 def test_command_line_refuses_a_zero_time_limit(capsys):
-    assert main(["solve", "--time-limit", "0", "1 2 3/4 5 6/7 _ 8"]) == 2
-    assert "Limits.seconds expected a positive number" in capsys.readouterr().err
+    # Refused by the option itself, in the command line's words (the CLI issue's item 3: it was
+    # "Limits.seconds expected a positive number").
+    with pytest.raises(SystemExit) as info:
+        main(["solve", "--time-limit", "0", "1 2 3/4 5 6/7 _ 8"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --time-limit: expected" in err and "Limits" not in err
 
 
 def test_a_time_limit_covers_building_the_tables(tmp_path, monkeypatch):
