@@ -25,8 +25,17 @@ from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.tables import HINT_AFTER_SECONDS, faster_table_hint
 from fastpuzzle.results import SearchStats
+from fastpuzzle.trace import MAX_TRACE_CELLS, TRACEABLE
 
-__all__ = ["Job", "Jobs", "RequestError", "catalogue", "new_board", "solve_request"]
+__all__ = [
+    "Job",
+    "Jobs",
+    "RequestError",
+    "catalogue",
+    "new_board",
+    "solve_request",
+    "trace_request",
+]
 
 #: The longest a search started from the page may run, and the default.
 MAX_SECONDS = 300.0
@@ -39,6 +48,9 @@ MAX_OPTIMAL_CELLS = 25
 MAX_RUNNING = 4
 #: Methods one comparison may run.
 MAX_METHODS = 30
+#: Expansions one trace from the page records at most, per method (each is sent to the page:
+#: 20,000 BFS expansions are about 1.5 MB of JSON, kept with the ended job like any result).
+MAX_TRACE_EXPANSIONS = 20_000
 #: Ended jobs kept at most, over every page (the oldest ended go first): each holds its result,
 #: a 100x100 board's moves included (megabytes).
 MAX_ENDED = 16
@@ -134,6 +146,9 @@ def catalogue() -> dict[str, Any]:
         "default_seconds": DEFAULT_SECONDS,
         "max_side": MAX_SIDE,
         "max_optimal_cells": MAX_OPTIMAL_CELLS,
+        "traceable": list(TRACEABLE),
+        "max_trace_cells": MAX_TRACE_CELLS,
+        "max_trace_expansions": MAX_TRACE_EXPANSIONS,
     }
 
 
@@ -267,6 +282,47 @@ def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str,
             raise RequestError(str(error)) from None
         checked.append((algorithm.name, heuristic))
     return board, goal, checked, _limits(body)
+
+
+def trace_request(
+    body: dict[str, Any],
+) -> tuple[Board, Board, list[tuple[str, str | None]], int]:
+    """The board, goal, one or two methods and the expansion limit of a trace, every one
+    checked (an unsolvable board is refused here: a trace of it would only stop at the limit)."""
+    shape = _shape(body)
+    if shape[0] * shape[1] > MAX_TRACE_CELLS:
+        raise RequestError(f"traces take boards of up to {MAX_TRACE_CELLS} cells")
+    board = _board(body, "board", shape)
+    goal = _goal(body, shape)
+    if not board.is_solvable(goal):
+        raise RequestError("this board is not solvable: it cannot reach the goal")
+    methods = body.get("methods")
+    if not isinstance(methods, list) or not 1 <= len(methods) <= 2:
+        raise RequestError("expected one or two methods to trace")
+    checked: list[tuple[str, str | None]] = []
+    for method in methods:
+        if not (isinstance(method, list) and len(method) == 2):
+            raise RequestError(f"expected each method as [algorithm, heuristic], got {method!r}")
+        name, heuristic = method
+        try:
+            algorithm = resolve_algorithm(name)
+            if algorithm.name not in TRACEABLE:
+                raise RequestError(f"traces follow {', '.join(TRACEABLE)}; got {algorithm.name!r}")
+            if algorithm.informed:
+                heuristic = resolve_heuristic(heuristic or "manhattan", algorithm, shape=shape).name
+            else:
+                heuristic = None
+        except (FastPuzzleError, TypeError) as error:
+            raise RequestError(str(error)) from None
+        checked.append((algorithm.name, heuristic))
+    nodes = body.get("nodes", MAX_TRACE_EXPANSIONS)
+    if (
+        isinstance(nodes, bool)
+        or not isinstance(nodes, int)
+        or not 1 <= nodes <= MAX_TRACE_EXPANSIONS
+    ):
+        raise RequestError(f"expected nodes from 1 to {MAX_TRACE_EXPANSIONS:,}, got {nodes!r}")
+    return board, goal, checked, nodes
 
 
 class Jobs:
@@ -437,6 +493,43 @@ class Jobs:
             }
 
         return self._start(page, "compare", work)
+
+    def trace(self, page: str, body: dict[str, Any]) -> Job:
+        """Start tracing one or two searches on one board (:mod:`fastpuzzle.trace`), each
+        beside the compiled search's own count and time under the same node limit."""
+        from fastpuzzle.solve import search
+        from fastpuzzle.trace import trace_search
+
+        board, goal, methods, nodes = trace_request(body)
+
+        def work(job: Job) -> dict[str, Any]:
+            traces = []
+            for done, (algorithm, heuristic) in enumerate(methods):
+                job.progress = {"traces_done": done, "traces": len(methods)}
+                trace = trace_search(
+                    board, algorithm, heuristic=heuristic, goal=goal, max_expansions=nodes
+                )
+                compiled = search(
+                    board,
+                    goal,
+                    algorithm=algorithm,
+                    heuristic=heuristic,
+                    limits=Limits(nodes=nodes, memory_bytes=MEMORY_BYTES),
+                )
+                traces.append(
+                    {
+                        **trace.to_json(),
+                        "compiled": {
+                            "status": compiled.status.value,
+                            "expanded": compiled.stats.expanded,
+                            "generated": compiled.stats.generated,
+                            "seconds": compiled.stats.seconds,
+                        },
+                    }
+                )
+            return {"status": "done", "traces": traces}
+
+        return self._start(page, "trace", work)
 
 
 def _plot(table: Any) -> dict[str, Any]:
