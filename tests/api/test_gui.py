@@ -932,6 +932,10 @@ def test_the_text_box_and_the_comparison_follow_the_board(
     note = label.find_element("class name", "stale-note")
     assert shuffled.to_string() in label.text and out.get_attribute("data-stale") == "false"
     assert not note.is_displayed()
+    # Stepping through the solution shows that puzzle's boards: the comparison still holds.
+    browser.find_element("id", "next").click()
+    assert out.get_attribute("data-stale") == "false"
+    browser.find_element("id", "first").click()
     move = "R" if "R" in shuffled.moves() else "L"
     browser.find_element("id", "board").send_keys(
         Keys.ARROW_RIGHT if move == "R" else Keys.ARROW_LEFT
