@@ -1051,26 +1051,67 @@ def test_watch_greedy_against_astar(browser: Any, server: PuzzleServer) -> None:
     assert "16 cells" in browser.find_element("id", "trace-note").text
 
 
-# Times as the page writes them: the unit that fits (µs, ms, s), 2-3 significant digits.
-PAGE_TIMES = [
-    (0.0, "0 s"),
-    (4.2e-7, "0.42 µs"),
-    (1.234e-5, "12.3 µs"),
-    (0.000999, "999 µs"),
-    (0.0009996, "1.00 ms"),
-    (0.0123, "12.3 ms"),
-    (0.5, "500 ms"),
-    (0.99951, "1.00 s"),
-    (2.5, "2.50 s"),
-    (123.4, "123 s"),
-]
+# Figures as the page writes them, by the rules of fastpuzzle._units (the library's formatter):
+# the unit that fits, three significant digits, never "1000 µs".
+PAGE_FIGURES = {
+    "seconds": [
+        (0.0, "0 s"),
+        (4.2e-7, "420 ns"),
+        (1.234e-5, "12.3 µs"),
+        (0.000045, "45.0 µs"),
+        (0.000999, "999 µs"),
+        (0.00099996, "1.00 ms"),
+        (0.0123, "12.3 ms"),
+        (0.5, "500 ms"),
+        (0.99951, "1.00 s"),
+        (2.5, "2.50 s"),
+        (123.4, "123 s"),
+        (4321.0, "4,321 s"),
+        (-1.0, "-"),
+        (float("inf"), "-"),
+    ],
+    "bytes": [
+        (512, "512 B"),
+        (2048, "2.00 KiB"),
+        (197_825, "193 KiB"),
+        (1_048_100, "1.00 MiB"),
+        (5 << 30, "5.00 GiB"),
+    ],
+}
 
 
-def test_times_on_the_page_are_in_the_unit_that_fits(browser: Any, server: PuzzleServer) -> None:
-    # The page printed "0.0000 s" for most searches.
+def _page_figures(browser: Any, kind: str, values: list[float]) -> list[str]:
+    # JSON has no infinity: it travels as null and is made one again in the page.
+    script = (
+        "return arguments[1].map(v => fastpuzzleFormat[arguments[0]](v === null ? Infinity : v))"
+    )
+    sent = [None if v == float("inf") else v for v in values]
+    return list(browser.execute_script(script, kind, sent))
+
+
+def test_times_and_sizes_on_the_page_are_in_the_unit_that_fits(
+    browser: Any, server: PuzzleServer
+) -> None:
+    # The page printed "0.0000 s" for most searches, and memory in bytes.
     _open(browser, server)
-    script = "return arguments[0].map(s => fastpuzzleFormat.seconds(s))"
-    assert browser.execute_script(script, [s for s, _ in PAGE_TIMES]) == [t for _, t in PAGE_TIMES]
+    for kind, cases in PAGE_FIGURES.items():
+        assert _page_figures(browser, kind, [v for v, _ in cases]) == [t for _, t in cases]
+
+
+def test_the_page_formats_as_the_librarys_formatter(browser: Any, server: PuzzleServer) -> None:
+    # Runs once fastpuzzle._units (the course-report work) is in the same tree.
+    units = pytest.importorskip("fastpuzzle._units")
+    _open(browser, server)
+    # Exact ties (234.5 ns) round to even, as Python's format does.
+    times = [k * 10.0**e for e in range(-10, 5) for k in (1, 1.5, 2.345, 4.9996, 9.9949, 99.96)]
+    times += [1234.5, 1235.5, 2.125e-3, 0.0625, 7.25e-6]
+    assert _page_figures(browser, "seconds", times) == [units.duration(t) for t in times]
+    sizes = [k * 2**e for e in range(0, 44, 3) for k in (1, 1.7, 3.14159, 999.6)]
+    sizes += [512, 1023, 1024, 2.125 * 1024, 1023.5 * 1024]
+    assert _page_figures(browser, "bytes", sizes) == [units.size(n) for n in sizes]
+    spreads = [(0.002, 0.00005), (0.002, 0.0003), (1.0, 0.0995), (0.0, 1.0), (4.0, 0.25)]
+    script = "return arguments[0].map(p => fastpuzzleFormat.spread(p[0], p[1]))"
+    assert browser.execute_script(script, spreads) == [units.spread(a, d) for a, d in spreads]
 
 
 def test_ctrl_c_stops_the_server_cleanly() -> None:
