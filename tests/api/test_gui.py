@@ -366,7 +366,7 @@ def test_traces_through_the_api_match_the_compiled_searches(server: PuzzleServer
     assert result["status"] == "done"
     distance = distances_3x3()[tuple(board)]
     for trace, (algorithm, heuristic) in zip(
-        result["traces"], [("bfs", None), ("astar", "linear_conflict")]
+        json.loads(result["traces_json"]), [("bfs", None), ("astar", "linear_conflict")]
     ):
         assert (trace["algorithm"], trace["heuristic"]) == (algorithm, heuristic)
         compiled = fp.search(board, algorithm=algorithm, heuristic=heuristic)
@@ -376,10 +376,10 @@ def test_traces_through_the_api_match_the_compiled_searches(server: PuzzleServer
     # 4x4: a small search, and the hardest 3x3 board stops BFS at the page's limit.
     small = list(fp.scramble(fp.Board.goal((4, 4)), 16, rng=2).tiles)
     view = _post(server, "/api/trace", _trace_body(small, [["greedy", "manhattan"]]))[1]
-    (trace,) = _wait(server, view["id"])["result"]["traces"]
+    (trace,) = json.loads(_wait(server, view["id"])["result"]["traces_json"])
     assert trace["status"] == "solved" and trace["compiled"]["expanded"] == len(trace["steps"])
     view = _post(server, "/api/trace", _trace_body(HARD_3X3, [["bfs", None]]))[1]
-    (trace,) = _wait(server, view["id"])["result"]["traces"]
+    (trace,) = json.loads(_wait(server, view["id"])["result"]["traces_json"])
     assert trace["status"] == "node_limit" and trace["compiled"]["status"] == "node_limit"
     assert len(trace["steps"]) == jobs.MAX_TRACE_EXPANSIONS == trace["compiled"]["expanded"]
 
