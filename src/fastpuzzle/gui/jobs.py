@@ -265,9 +265,18 @@ def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str,
         raise RequestError("comparisons run the classic searches: boards of up to 16 cells")
     board = _board(body, "board", shape)
     goal = _goal(body, shape)
+    checked = [(name, heuristic or "") for name, heuristic in _methods(body, shape, MAX_METHODS)]
+    return board, goal, checked, _limits(body)
+
+
+def _methods(
+    body: dict[str, Any], shape: tuple[int, int], most: int
+) -> list[tuple[str, str | None]]:
+    # The request's methods, 1 to `most` of them, as [algorithm, heuristic] pairs: canonical
+    # names, the heuristic None for a search that takes none (Manhattan when none is given).
     methods = body.get("methods")
-    if not isinstance(methods, list) or not 1 <= len(methods) <= MAX_METHODS:
-        raise RequestError(f"expected 1 to {MAX_METHODS} methods")
+    if not isinstance(methods, list) or not 1 <= len(methods) <= most:
+        raise RequestError(f"expected 1 to {most} methods")
     checked = []
     for method in methods:
         if not (isinstance(method, list) and len(method) == 2):
@@ -278,11 +287,11 @@ def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str,
             if algorithm.informed:
                 heuristic = resolve_heuristic(heuristic or "manhattan", algorithm, shape=shape).name
             else:
-                heuristic = ""
+                heuristic = None
         except (FastPuzzleError, TypeError) as error:
             raise RequestError(str(error)) from None
         checked.append((algorithm.name, heuristic))
-    return board, goal, checked, _limits(body)
+    return checked
 
 
 def trace_request(
@@ -297,25 +306,10 @@ def trace_request(
     goal = _goal(body, shape)
     if not board.is_solvable(goal):
         raise RequestError("this board is not solvable: it cannot reach the goal")
-    methods = body.get("methods")
-    if not isinstance(methods, list) or not 1 <= len(methods) <= 2:
-        raise RequestError("expected one or two methods to trace")
-    checked: list[tuple[str, str | None]] = []
-    for method in methods:
-        if not (isinstance(method, list) and len(method) == 2):
-            raise RequestError(f"expected each method as [algorithm, heuristic], got {method!r}")
-        name, heuristic = method
-        try:
-            algorithm = resolve_algorithm(name)
-            if algorithm.name not in TRACEABLE:
-                raise RequestError(f"traces follow {', '.join(TRACEABLE)}; got {algorithm.name!r}")
-            if algorithm.informed:
-                heuristic = resolve_heuristic(heuristic or "manhattan", algorithm, shape=shape).name
-            else:
-                heuristic = None
-        except (FastPuzzleError, TypeError) as error:
-            raise RequestError(str(error)) from None
-        checked.append((algorithm.name, heuristic))
+    checked = _methods(body, shape, 2)
+    for name, _ in checked:
+        if name not in TRACEABLE:
+            raise RequestError(f"traces follow {', '.join(TRACEABLE)}; got {name!r}")
     nodes = body.get("nodes", MAX_TRACE_EXPANSIONS)
     if (
         isinstance(nodes, bool)
