@@ -14,16 +14,16 @@ rule: the same move order (U, D, L, R, never undoing the move that reached a boa
 frontiers (BFS: a FIFO with the goal test on generation; best-first: the bucket queue on
 ``g_scale * g + h_scale * score``, ties towards larger g, last in first out, goal test on
 expansion, stale entries skipped), the same heuristic kernels (the compiled whole-board
-evaluations) and the same node limit. The tests check, on hundreds of boards, that it expands,
-generates and queues exactly as many nodes as :func:`fastpuzzle.search` and finds the same
-moves.
+evaluations) and the same node limit. The tests check, on 3x3 boards of every distance from the
+goal and on other shapes and goals, that it expands, generates and queues exactly as many nodes
+as :func:`fastpuzzle.search` and finds the same moves.
 
 >>> import fastpuzzle as fp
 >>> from fastpuzzle.trace import trace_search
 >>> trace = trace_search("1 2 3/4 _ 6/7 5 8", "astar", heuristic="manhattan")
 >>> trace.status, trace.moves, trace.expanded
 ('solved', 'DR', 2)
->>> [str(trace.board(step.node)).replace("\\n", "/") for step in trace.steps]
+>>> [trace.board(step.node).to_string() for step in trace.steps]
 ['1 2 3/4 _ 6/7 5 8', '1 2 3/4 5 6/7 _ 8']
 """
 
@@ -156,7 +156,7 @@ class SearchTrace:
     limit: int
     h: tuple[int, ...]
     _packed: tuple[int, ...]
-    _weight: tuple[int, int]
+    _scales: tuple[int, int]
 
     @property
     def boards(self) -> int:
@@ -177,9 +177,9 @@ class SearchTrace:
         Boards are strings of one hexadecimal digit a cell (tiles of at most 15); each step is
         ``[node, g, frontier, children]`` with the children flattened to
         ``node, outcome code, g, priority`` (codes index :data:`OUTCOMES`; priority -1: not
-        queued). ``order`` says how
-        the frontier is served: ``"fifo"``, or ``"buckets"`` (lowest priority first; within
-        it the largest tie key, g when ``by_g``, else 0; then last in, first out).
+        queued). ``order`` says how the frontier is served: ``"fifo"``, or ``"buckets"``
+        (lowest priority first; within it the largest tie key, g when ``by_g``, else 0; then
+        last in, first out).
         """
         codes = {name: code for code, name in enumerate(OUTCOMES)}
         steps = []
@@ -198,7 +198,6 @@ class SearchTrace:
         return {
             "algorithm": self.algorithm,
             "heuristic": self.heuristic,
-            "weight": list(self._weight),
             "status": self.status,
             "moves": self.moves,
             "path": list(self.path),
@@ -210,7 +209,7 @@ class SearchTrace:
             "max_frontier": self.max_frontier,
             "limit": self.limit,
             "order": "fifo" if self.algorithm == "bfs" else "buckets",
-            "by_g": self._weight[0] > 0 and self.algorithm != "bfs",
+            "by_g": self._scales[0] > 0 and self.algorithm != "bfs",
             "outcomes": list(OUTCOMES),
         }
 
@@ -389,7 +388,7 @@ def trace_search(
         limit=max_expansions,
         h=tuple(space.h),
         _packed=tuple(space.packed),
-        _weight=scales,
+        _scales=scales,
     )
 
 

@@ -26,7 +26,7 @@ from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.tables import HINT_AFTER_SECONDS, faster_table_hint
 from fastpuzzle.results import SearchStats
-from fastpuzzle.trace import MAX_TRACE_CELLS, TRACEABLE
+from fastpuzzle.trace import MAX_TRACE_CELLS, TRACEABLE, trace_search
 
 __all__ = [
     "Job",
@@ -50,7 +50,7 @@ MAX_RUNNING = 4
 #: Methods one comparison may run.
 MAX_METHODS = 30
 #: Expansions one trace from the page records at most, per method (each is sent to the page:
-#: 20,000 expansions are 1 to 1.5 MB of JSON, kept as text with the ended job like any result).
+#: 20,000 expansions are 1 to 1.5 MB of JSON, kept as text with the ended job).
 MAX_TRACE_EXPANSIONS = 20_000
 #: Ended jobs kept at most, over every page (the oldest ended go first): each holds its result,
 #: a 100x100 board's moves included (megabytes).
@@ -493,7 +493,6 @@ class Jobs:
         """Start tracing one or two searches on one board (:mod:`fastpuzzle.trace`), each
         beside the compiled search's own count and time under the same node limit."""
         from fastpuzzle.solve import search
-        from fastpuzzle.trace import trace_search
 
         board, goal, methods, nodes = trace_request(body)
 
