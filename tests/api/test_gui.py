@@ -958,6 +958,31 @@ def test_the_text_box_and_the_comparison_follow_the_board(
     assert sources and all(source.startswith(server.url) for source in sources), sources
 
 
+# Controls left as the browser draws them: a button, field or list without the page's rounded
+# border, or a list with the browser's own arrow, or a checkbox, slider or number field
+# without the page's look.
+_UNSTYLED = """
+const out=[];
+for(const el of document.querySelectorAll("button, input, select")){
+  const s=getComputedStyle(el), name=el.id||el.type;
+  if(el.type==="checkbox"||el.type==="range"){
+    if(s.accentColor==="auto")out.push(name);
+  }else if(s.borderTopLeftRadius!=="7px")out.push(name);
+  if(el.tagName==="SELECT"&&s.appearance!=="none")out.push(name);
+  if(el.type==="number"&&s.appearance!=="textfield")out.push(name);
+}
+return out;
+"""
+
+
+def test_every_control_has_the_pages_look(browser: Any, server: PuzzleServer) -> None:
+    # The controls were the browser's own widgets, unstyled.
+    _open(browser, server)
+    browser.find_element("id", "trace-bfs-astar").click()
+    _status_when(browser, ("Traced",))
+    assert browser.execute_script(_UNSTYLED) == []
+
+
 def _trace_panels(browser: Any) -> list[Any]:
     return list(browser.find_elements("css selector", "#trace-panels .trace-panel"))
 
