@@ -38,6 +38,7 @@ from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
 from fastpuzzle.limits import CoreLimits, Limits
+from fastpuzzle.pdb.dual import dual_layout
 from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
     ProgressCallback,
@@ -162,6 +163,18 @@ def run(
     return _run_packed(problem, entry, limits, progress, deadline, workers, client)
 
 
+def _table_name(entry: Heuristic) -> str:
+    """The name :func:`fastpuzzle.pdb.database_for` knows ``entry``'s tables by."""
+    return "pdb" if entry.dual and entry.partition is None else entry.name
+
+
+def _laid_out(database: pdb.Database, entry: Heuristic, deadline: float | None) -> object:
+    """``database`` as the kernels read it: with its dual lookups when ``entry`` asks."""
+    if entry.dual:
+        return dual_layout(database, deadline=deadline)
+    return database.loaded()
+
+
 def _search_limits(limits: Limits, deadline: float | None) -> CoreLimits | None:
     """The core's limits with the time left after building tables; None when none is left."""
     core = limits.core(stores_nodes=False)
@@ -190,8 +203,8 @@ def _run_packed(
     if entry.tables == "walking":
         tables = pdb.walking_tables(problem, deadline=deadline)
     elif entry.tables is not None:
-        database = pdb.database_for(problem, entry.name, deadline=deadline)
-        tables = database.loaded()
+        database = pdb.database_for(problem, _table_name(entry), deadline=deadline)
+        tables = _laid_out(database, entry, deadline)
         databases = (database,)
         # Only 7-8 has a partner (7-8b): other tables skip looking for one on disk.
         if database.name == "7-8" and pdb.second_database_built(problem, entry.name):
@@ -262,8 +275,10 @@ def _worker_tables(
     if not databases:
         return _no_tables, "none"
     names = tuple(_partition_of(database) for database in databases)
-    loader = functools.partial(_load_exactly, names, (rows, cols), problem.goal_blank)
-    return loader, f"pdb:{where}:{names}"
+    loader = functools.partial(
+        _load_exactly, names, (rows, cols), problem.goal_blank, dual=entry.dual
+    )
+    return loader, f"pdb:{where}:{names}:{'dual' if entry.dual else 'plain'}"
 
 
 def _no_tables() -> None:
@@ -278,10 +293,15 @@ def _partition_of(database: pdb.Database) -> str | tuple[tuple[int, ...], ...]:
 
 
 def _load_exactly(
-    names: tuple[str | tuple[tuple[int, ...], ...], ...], shape: tuple[int, int], blank: int
+    names: tuple[str | tuple[tuple[int, ...], ...], ...],
+    shape: tuple[int, int],
+    blank: int,
+    *,
+    dual: bool = False,
 ) -> object:
     """A worker process's tables: the named ones from its cache, never another one and never a
-    build (the units it searches carry those tables' group indices and values)."""
+    build (the units it searches carry those tables' group indices and values); with ``dual``,
+    laid out with their dual lookups (whose extra tables must be in its cache too)."""
     loaded = []
     for name in names:
         database: pdb.Database | None
@@ -294,7 +314,7 @@ def _load_exactly(
                 f"a Dask worker has no {name} table for {shape[0]}x{shape[1]} in its cache: "
                 f"build it there first (`fastpuzzle pdb build {name}`)"
             )
-        loaded.append(database.loaded())
+        loaded.append(dual_layout(database, build=False) if dual else database.loaded())
     return loaded[0] if len(loaded) == 1 else tuple(loaded)
 
 
@@ -413,7 +433,8 @@ def _run_wide(
         return CoreResult(_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
     database = walking = None
     if entry.tables == "pdb":
-        database = pdb.database_for(problem, entry.name, deadline=deadline)
+        database = pdb.database_for(problem, _table_name(entry), deadline=deadline)
+        tables = _laid_out(database, entry, deadline)
     elif entry.tables == "walking":
         walking = _walking_tables(problem, deadline)
     core = _search_limits(limits, deadline)
@@ -429,7 +450,7 @@ def _run_wide(
             runner = _cluster_runner(client, call, core)
         return _wide_pdb.idastar(
             *args,
-            tables=database.loaded(),
+            tables=tables,
             node_limit=core.node_limit,
             time_limit=core.time_limit,
             max_depth=max_depth,
