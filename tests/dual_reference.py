@@ -99,12 +99,33 @@ def tables_of(database: object) -> list[Table]:
     return out
 
 
+Labels = tuple[int, ...]  # cell -> label; the blank is the label of its goal cell
+
+
+def labels_of(board: Tiles, goal_blank: int) -> Labels:
+    """A board of tiles as labels (goal cells; the blank's label is ``goal_blank``)."""
+    return tuple(goal_blank if t == 0 else _goal_cell(t, goal_blank) for t in board)
+
+
+def dual_of(board: Labels, goal_blank: int) -> tuple[Labels, int]:
+    """The dual board and its goal blank: label ``q`` goes where label ``q`` stands on
+    ``board`` (the inverse permutation), and its goal has the blank on ``board``'s blank cell."""
+    dual = [0] * len(board)
+    for cell, label in enumerate(board):
+        dual[label] = cell
+    return tuple(dual), dual[goal_blank]
+
+
 @dataclass
 class DualLookups:
     """Plain, reflected, dual and dual reflected lookups of one additive database.
 
-    ``alt`` maps ``(group, region id)`` to the table of that group built for a goal blank in
-    that region of its free cells; a group and goal blank with no table count nothing.
+    Boards are labels (see :func:`labels_of`) with a goal blank ``beta``: the lookups of a board
+    towards the goal whose blank is on ``beta``, where a group counts only if its table is a
+    lower bound for that goal (:meth:`table_for`). The dual lookups of a board are the plain
+    lookups of its dual board (:func:`dual_of`), towards the dual's goal. ``alt`` maps
+    ``(group, region id)`` to the group's table built for a goal blank in that region of its
+    free cells.
     """
 
     rows: int
@@ -113,17 +134,15 @@ class DualLookups:
     tables: list[Table]
     reflect: tuple[int, ...] | None
     alt: dict[tuple[int, int], Table] = field(default_factory=dict)
-    plain: bool = True
-    mirrored: bool = True
-    dual: bool = True
-    dual_mirrored: bool = True
+    dual: bool = True  # False: the plain and reflected lookups only
 
     def __post_init__(self) -> None:
-        self.n = self.rows * self.cols
         self.region_of = [regions(self.rows, self.cols, t.cells) for t in self.tables]
 
-    # -- the table a group reads for a goal blank ``beta`` (None: the group counts nothing)
     def table_for(self, group: int, beta: int) -> Table | None:
+        """The table ``group`` reads towards the goal whose blank is on ``beta`` (None: none
+        is a lower bound there: the group holds ``beta``'s goal cell, or ``beta`` lies in a
+        region of its free cells it has no table for)."""
         table = self.tables[group]
         if beta in table.cells:
             return None
@@ -132,58 +151,57 @@ class DualLookups:
             return table
         return self.alt.get((group, region[beta]))
 
-    def manhattan(self, board: Tiles) -> int:
-        total = 0
-        for cell, tile in enumerate(board):
-            if tile:
-                home = _goal_cell(tile, self.goal_blank)
-                total += abs(cell // self.cols - home // self.cols)
-                total += abs(cell % self.cols - home % self.cols)
-        return total
-
-    def sums(self, board: Tiles) -> dict[str, int]:
-        """Each enabled lookup's sum of stored values (h = Manhattan + 2 * the largest)."""
-        g = self.goal_blank
-        label = [g if t == 0 else _goal_cell(t, g) for t in board]  # cell -> label
-        where = {lab: cell for cell, lab in enumerate(label)}  # label -> cell
-        blank = where[g]
-        r = self.reflect
-        out: dict[str, int] = {}
-        if self.plain:
-            out["plain"] = sum(t.extra([where[c] for c in t.cells]) for t in self.tables)
-        if self.mirrored and r is not None:
-            out["mirrored"] = sum(t.extra([r[where[r[c]]] for c in t.cells]) for t in self.tables)
-        if self.dual:
-            total = 0
-            for i, _ in enumerate(self.tables):
-                table = self.table_for(i, blank)
-                if table is not None:
-                    total += table.extra([label[c] for c in table.cells])
-            out["dual"] = total
-        if self.dual_mirrored and r is not None:
-            total = 0
-            for i, _ in enumerate(self.tables):
-                table = self.table_for(i, r[blank])
-                if table is not None:
-                    total += table.extra([r[label[r[c]]] for c in table.cells])
-            out["dual_mirrored"] = total
-        return out
-
-    def h(self, board: Tiles) -> int:
-        sums = self.sums(board)
-        return self.manhattan(board) + 2 * max(sums.values(), default=0)
-
-    def regular_h(self, board: Tiles) -> int:
-        sums = self.sums(board)
-        return self.manhattan(board) + 2 * max(
-            [v for k, v in sums.items() if k in ("plain", "mirrored")], default=0
+    def manhattan(self, board: Labels, beta: int) -> int:
+        return sum(
+            abs(cell // self.cols - label // self.cols) + abs(cell % self.cols - label % self.cols)
+            for cell, label in enumerate(board)
+            if label != beta
         )
 
+    def sums(self, board: Labels, beta: int) -> list[int]:
+        """The stored values' sums of the plain lookup, and of the reflected one when the
+        tables have a reflection (the board and its goal mirrored about the diagonal)."""
+        where = [0] * len(board)
+        for cell, label in enumerate(board):
+            where[label] = cell
+        out = [self._sum(lambda c: where[c], beta)]
+        r = self.reflect
+        if r is not None:
+            out.append(self._sum(lambda c: r[where[r[c]]], r[beta]))
+        return out
 
-def children(board: Tiles, rows: int, cols: int, previous: int) -> list[tuple[int, Tiles]]:
+    def _sum(self, location, beta: int) -> int:  # type: ignore[no-untyped-def]
+        total = 0
+        for group in range(len(self.tables)):
+            table = self.table_for(group, beta)
+            if table is not None:
+                total += table.extra([location(c) for c in table.cells])
+        return total
+
+    def regular(self, board: Labels, beta: int) -> int:
+        """Manhattan plus twice the larger of the plain and reflected sums."""
+        return self.manhattan(board, beta) + 2 * max(self.sums(board, beta))
+
+    def four(self, board: Labels, beta: int) -> int:
+        """The larger of the board's regular value and its dual's (equal Manhattan distance)."""
+        if not self.dual:
+            return self.regular(board, beta)
+        return max(self.regular(board, beta), self.regular(*dual_of(board, beta)))
+
+    # Boards of tiles, towards the canonical goal.
+    def h(self, tiles: Tiles) -> int:
+        return self.four(labels_of(tiles, self.goal_blank), self.goal_blank)
+
+    def regular_h(self, tiles: Tiles) -> int:
+        return self.regular(labels_of(tiles, self.goal_blank), self.goal_blank)
+
+
+def children(
+    board: Labels, beta: int, rows: int, cols: int, previous: int
+) -> list[tuple[int, Labels]]:
     """``(blank cell before the move, child)`` in the kernels' order (blank D, R, L, U), the
     move back to ``previous`` (a cell, or -1) left out."""
-    blank = board.index(0)
+    blank = board.index(beta)
     r, c = divmod(blank, cols)
     out = []
     for dr, dc in ((1, 0), (0, 1), (0, -1), (-1, 0)):
@@ -192,9 +210,9 @@ def children(board: Tiles, rows: int, cols: int, previous: int) -> list[tuple[in
             cell = nr * cols + nc
             if cell == previous:
                 continue
-            tiles = list(board)
-            tiles[blank], tiles[cell] = tiles[cell], tiles[blank]
-            out.append((blank, tuple(tiles)))
+            labels = list(board)
+            labels[blank], labels[cell] = labels[cell], labels[blank]
+            out.append((blank, tuple(labels)))
     return out
 
 
@@ -202,10 +220,27 @@ def children(board: Tiles, rows: int, cols: int, previous: int) -> list[tuple[in
 class Counts:
     expanded: int = 0
     generated: int = 0
+    jumps: int = 0
+    #: The solution as the cells each move swaps, in order (pieces after a jump unwound).
+    swaps: list[tuple[int, int]] = field(default_factory=list)
+
+
+def unwind(path: list[tuple[int, int] | None]) -> list[tuple[int, int]]:
+    """A dual search's path (swaps, None for a jump) as swaps from its start: a piece searched
+    on a dual board solves that dual, so played backwards it solves the board it came from."""
+    if None not in path:
+        return list(path)  # type: ignore[arg-type]
+    cut = path.index(None)
+    return list(path[:cut]) + unwind(path[cut + 1 :])[::-1]  # type: ignore[return-value]
 
 
 def ida_bpmx(
-    lookups: DualLookups, start: Tiles, *, bpmx: bool = True, lazy: bool = True
+    lookups: DualLookups,
+    start: Tiles,
+    *,
+    bpmx: bool = True,
+    lazy: bool = True,
+    jump: bool = False,
 ) -> tuple[int, Counts]:
     """IDA* with dual lookups and BPMX, as the kernels run it: ``(length, counts)``.
 
@@ -215,36 +250,63 @@ def ida_bpmx(
     passes the bound, before any child is entered), each child takes at least the node's h less
     one, and a child's search hands back the h it ended with, which lifts the node's h in turn
     and cuts the siblings left once it passes the bound.
+
+    With ``jump``, dual search (DIDA*, Zahavi et al. 2008, jumping when larger): a child whose
+    dual's value is larger than its own is replaced by its dual, and the search goes on there
+    towards the dual's goal (all moves allowed after a jump); a solution's moves are those of
+    the path's pieces, each piece after a jump played backwards.
     """
-    rows, cols = lookups.rows, lookups.cols
+    rows, cols, goal_blank = lookups.rows, lookups.cols, lookups.goal_blank
     counts = Counts()
-    bound = lookups.h(start)
+    root = labels_of(start, goal_blank)
+    bound = lookups.four(root, goal_blank)
 
-    def child_h(child: Tiles, room: int) -> int:
-        regular = lookups.regular_h(child)
+    def child(
+        board: Labels, beta: int, blank: int, room: int
+    ) -> tuple[Labels, int, int, int, bool]:
+        # (the board searched next, its goal blank, its h, the cell back to its parent, and
+        # whether it is the dual of the child)
+        regular = lookups.regular(board, beta)
         if lazy and regular > room:
-            return regular
-        return max(regular, lookups.h(child))
+            return board, beta, regular, blank, False
+        dual, dual_beta = dual_of(board, beta)
+        flipped = lookups.regular(dual, dual_beta)
+        if flipped <= regular:
+            return board, beta, regular, blank, False
+        if jump:
+            counts.jumps += 1
+            return dual, dual_beta, flipped, -1, True
+        return board, beta, flipped, blank, False
 
-    def search(board: Tiles, depth: int, h: int, previous: int) -> tuple[bool, int]:
+    path: list[tuple[int, int] | None] = []  # built backwards on the way out of the goal
+
+    def search(board: Labels, beta: int, depth: int, h: int, previous: int) -> tuple[bool, int]:
         nonlocal next_bound
         if depth + h > bound:
             next_bound = min(next_bound, depth + h)
             return False, h
-        if lookups.manhattan(board) == 0:
+        if lookups.manhattan(board, beta) == 0:
             return True, h
         counts.expanded += 1
-        kids = children(board, rows, cols, previous)
+        kids = children(board, beta, rows, cols, previous)
         counts.generated += len(kids)
-        hs = [child_h(child, bound - depth - 1) for _, child in kids]
-        if bpmx and hs and max(hs) - 1 > h:
-            h = max(hs) - 1
+        judged = [child(kid, beta, blank, bound - depth - 1) for blank, kid in kids]
+        cells = [kid.index(beta) for _, kid in kids]
+        best = max(kid[2] for kid in judged)
+        if bpmx and best - 1 > h:
+            h = best - 1
             if depth + h > bound:
                 next_bound = min(next_bound, depth + h)
                 return False, h
-        for (blank, child), hc in zip(kids, hs):
-            found, back = search(child, depth + 1, max(hc, h - 1) if bpmx else hc, blank)
+        blank = board.index(beta)
+        for (kid, kid_beta, kid_h, back_cell, jumped), cell in zip(judged, cells):
+            found, back = search(
+                kid, kid_beta, depth + 1, max(kid_h, h - 1) if bpmx else kid_h, back_cell
+            )
             if found:
+                if jumped:
+                    path.append(None)
+                path.append((blank, cell))
                 return True, h
             if bpmx and back - 1 > h:
                 h = back - 1
@@ -255,6 +317,7 @@ def ida_bpmx(
 
     while True:
         next_bound = 1 << 30
-        if search(start, 0, bound, -1)[0]:
+        if search(root, goal_blank, 0, bound, -1)[0]:
+            counts.swaps = unwind(path[::-1])
             return bound, counts
         bound = next_bound

@@ -137,6 +137,30 @@ def test_packed_kernel_counts_the_reference_nodes(
         assert start.apply(core.moves) == fp.Board(list(_goal(shape, goal_blank)), shape=shape)
 
 
+def _play(tiles: tuple[int, ...], swaps: list[tuple[int, int]]) -> tuple[int, ...]:
+    # Each swap must move the blank to a neighbouring cell.
+    board = list(tiles)
+    for a, b in swaps:
+        assert 0 in (board[a], board[b])
+        board[a], board[b] = board[b], board[a]
+    return tuple(board)
+
+
+def test_dual_search_reference_solves_optimally(tmp_path: Path) -> None:
+    # Dual search (DIDA*) in plain Python, the measure of benchmarks/dual_report.py: optimal
+    # lengths, and its pieces unwound into moves that solve the board.
+    shape, partition, goal_blank = (3, 3), ((0, 1, 3, 4), (2, 5, 6, 7)), 8
+    _, _, reference = _setup(shape, partition, goal_blank, tmp_path)
+    distances = distances_from(_goal(shape, goal_blank), *shape)
+    jumps = 0
+    for tiles in random.Random(9).sample(sorted(distances), 120):
+        length, counts = ida_bpmx(reference, tiles, jump=True)
+        assert length == len(counts.swaps) == distances[tiles]
+        assert _play(tiles, counts.swaps) == _goal(shape, goal_blank)
+        jumps += counts.jumps
+    assert jumps > 0
+
+
 def test_wide_kernel_counts_the_reference_nodes(tmp_path: Path) -> None:
     # 3x6 in small groups (built in milliseconds): the last one walls the goal blank in.
     shape, goal_blank = (3, 6), 17
