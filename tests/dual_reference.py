@@ -182,6 +182,10 @@ class DualLookups:
         """Manhattan plus twice the larger of the plain and reflected sums."""
         return self.manhattan(board, beta) + 2 * max(self.sums(board, beta))
 
+    def plain_h(self, board: Labels, beta: int) -> int:
+        """Manhattan plus twice the plain sum (the kernels' first stage)."""
+        return self.manhattan(board, beta) + 2 * self.sums(board, beta)[0]
+
     def four(self, board: Labels, beta: int) -> int:
         """The larger of the board's regular value and its dual's (equal Manhattan distance)."""
         if not self.dual:
@@ -244,9 +248,10 @@ def ida_bpmx(
 ) -> tuple[int, Counts]:
     """IDA* with dual lookups and BPMX, as the kernels run it: ``(length, counts)``.
 
-    Every child of an expanded node counts as generated. With ``lazy`` a child is first judged
-    on its plain and reflected lookups, and only a child those leave within the bound gets the
-    dual ones too. With ``bpmx`` a node takes its best child's h less one (and is cut when that
+    Every child of an expanded node counts as generated. With ``lazy`` a child is judged in
+    stages, as the kernels do: its plain lookup, then (if that keeps it within the bound) its
+    reflected one, then (again only within the bound) the dual ones; it keeps the h of the
+    stage that cut it. With ``bpmx`` a node takes its best child's h less one (and is cut when that
     passes the bound, before any child is entered), each child takes at least the node's h less
     one, and a child's search hands back the h it ended with, which lifts the node's h in turn
     and cuts the siblings left once it passes the bound.
@@ -266,6 +271,9 @@ def ida_bpmx(
     ) -> tuple[Labels, int, int, int, bool]:
         # (the board searched next, its goal blank, its h, the cell back to its parent, and
         # whether it is the dual of the child)
+        plain = lookups.plain_h(board, beta)
+        if lazy and plain > room:
+            return board, beta, plain, blank, False
         regular = lookups.regular(board, beta)
         if lazy and regular > room:
             return board, beta, regular, blank, False

@@ -777,13 +777,18 @@ cdef int dfs_pdb_dual(Search* s, uint64_t board, int blank, int depth, int h, in
     r = enter(s, md, f)
     if r:
         return 0 if r == 3 else r
+    # Each child is judged in stages, each stage's table reads prefetched together: its plain
+    # sum, then (if that keeps it within the bound) its reflected sum, then its two dual sums.
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
             continue
-        look_up_child(&s.pat, get_tile(board, cell), blank, cell, &new_index[k], &new_entry[k],
-                      &new_mindex[k], &new_mentry[k])
-    best = -1
+        tile = get_tile(board, cell)
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
+            new_entry[k] = group_entry(&s.pat.groups[grp], new_index[k])
+            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
@@ -795,6 +800,19 @@ cdef int dfs_pdb_dual(Search* s, uint64_t board, int blank, int depth, int h, in
         grp = s.pat.group_of[tile]
         if grp >= 0:
             kid_plain[k] += read_entry(&s.pat.groups[grp], new_entry[k]) - s.pat.value[grp]
+        kid_h[k] = kid_md[k] + 2 * kid_plain[k]
+        full[k] = depth + 1 + kid_h[k] <= s.bound
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if full[k] and mgrp >= 0:
+            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+            new_mentry[k] = group_entry(&s.pat.groups[mgrp], new_mindex[k])
+            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
+        s.counters.generated += 1
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous or not full[k]:
+            continue
+        tile = get_tile(board, cell)
         mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
         if mgrp >= 0:
             kid_mirrored[k] += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
@@ -805,7 +823,7 @@ cdef int dfs_pdb_dual(Search* s, uint64_t board, int blank, int depth, int h, in
             dual_step(&s.duals, &s.pat, 0, blank, cell, tile, &steps[k][0])
             if s.duals.mirror:
                 dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
-        s.counters.generated += 1
+    best = -1
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:

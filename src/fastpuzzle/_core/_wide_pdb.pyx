@@ -390,7 +390,9 @@ cdef int dfs_dual(Search* s, int blank, int depth, int h, int md, int plain, int
         if status != STATUS_RUNNING:
             s.status = status
             return 2
-    # Every child's plain and reflected entries, prefetched together (see dfs).
+    # Each child is judged in stages, each stage's table reads prefetched together (see dfs):
+    # its plain sum, then (if that keeps it within the bound) its reflected sum, then its two
+    # dual sums. A child cut at a stage keeps the h it had there.
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
@@ -401,13 +403,6 @@ cdef int dfs_dual(Search* s, int blank, int depth, int h, int md, int plain, int
             new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
             new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
             prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if mgrp >= 0:
-            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
-            new_mentry[k] = entry_of(&s.pat.groups[mgrp], new_mindex[k])
-            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
-    # Their regular h; the dual entries (prefetched) of those it keeps within the bound.
-    best = -1
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
@@ -419,6 +414,19 @@ cdef int dfs_dual(Search* s, int blank, int depth, int h, int md, int plain, int
         grp = s.pat.group_of[tile]
         if grp >= 0:
             kid_plain[k] += read_entry(&s.pat.groups[grp], new_entry[k]) - s.pat.value[grp]
+        kid_h[k] = kid_md[k] + 2 * kid_plain[k]
+        full[k] = depth + 1 + kid_h[k] <= s.bound
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if full[k] and mgrp >= 0:
+            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+            new_mentry[k] = entry_of(&s.pat.groups[mgrp], new_mindex[k])
+            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
+        s.counters.generated += 1
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous or not full[k]:
+            continue
+        tile = s.cells[cell]
         mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
         if mgrp >= 0:
             kid_mirrored[k] += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
@@ -429,7 +437,7 @@ cdef int dfs_dual(Search* s, int blank, int depth, int h, int md, int plain, int
             dual_step(&s.duals, &s.pat, 0, blank, cell, tile, &steps[k][0])
             if s.duals.mirror:
                 dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
-        s.counters.generated += 1
+    best = -1
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
