@@ -1,7 +1,7 @@
 """Dual lookups and dual search against today's two lookups, on the same tables, in one run.
 
 Usage: ``python benchmarks/dual_report.py [--sets random50,hard,korf24] [--workers 2]
-[--dida 10] [--rounds 1]``.
+[--dida 10] [--rounds 1] [--skip hard5,korf24-1]``.
 
 For each board: nodes generated and expanded, and wall time (best of ``--rounds``), of IDA*
 with the two lookups (the board and its reflection: ``pdb78``/``pdb663``, ``pdb6666``) and with
@@ -114,7 +114,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--dida", type=int, default=0)
+    parser.add_argument("--skip", default="", help="boards left out, e.g. hard5,korf24-1")
     args = parser.parse_args()
+    skip = set(args.skip.split(","))
     sets = args.sets.split(",")
     four_by_four = "7-8" if pdb.load_pdb("7-8") is not None else "6-6-3"
     plain = "pdb78" if four_by_four == "7-8" else "pdb663"
@@ -124,12 +126,15 @@ def main() -> None:
     if "random50" in sets:
         _compare("random50", list(random50()), plain, plain + "_dual", 1, args.rounds)
     if "hard" in sets:
-        _compare("hard", list(hard()), plain, plain + "_dual", args.workers, args.rounds)
+        boards = [i for i in hard() if i.name not in skip]
+        _compare("hard", boards, plain, plain + "_dual", args.workers, args.rounds)
     if "korf24" in sets:
         if pdb.load_pdb("6-6-6-6", (5, 5)) is None:
             print("korf24: skipped (fastpuzzle pdb build 6-6-6-6)")
         else:
-            instances = sorted(korf24(), key=lambda i: i.published_nodes or 0)
+            instances = sorted(
+                (i for i in korf24() if i.name not in skip), key=lambda i: i.published_nodes or 0
+            )
             _compare("korf24", instances, "pdb6666", "pdb6666_dual", args.workers, args.rounds)
     if args.dida:
         _dida(args.dida, four_by_four)

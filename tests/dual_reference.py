@@ -275,7 +275,7 @@ def ida_bpmx(
         if lazy and plain > room:
             return board, beta, plain, blank, False
         regular = lookups.regular(board, beta)
-        if lazy and regular > room:
+        if (lazy and regular > room) or not lookups.dual:
             return board, beta, regular, blank, False
         dual, dual_beta = dual_of(board, beta)
         flipped = lookups.regular(dual, dual_beta)

@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import pdb
+from fastpuzzle import idastar, large, pdb
 from fastpuzzle._core import _board, _idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._patterns import LoadedPatterns
+from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
+from fastpuzzle.problem import make_problem
 from tests.dual_reference import DualLookups, ida_bpmx, tables_of
 from tests.instances import hard, korf24, random50
 from tests.oracle import distances_from
@@ -262,3 +264,33 @@ def test_korf24_with_dual_lookups(instance) -> None:  # type: ignore[no-untyped-
         pytest.skip("needs 6-6-6-6 (fastpuzzle pdb build 6-6-6-6)")
     result = fp.search(list(instance.tiles), algorithm="idastar", heuristic="pdb6666_dual")
     assert result.solution is not None and len(result.solution) == instance.optimal_length
+
+
+def test_pdb_past_16_cells_switches_to_dual_lookups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "pdb" on 5x5 goes on with the dual lookups past DUAL_FROM expansions when their tables
+    # are on disk (these small tables need none), from the bound it had reached.
+    database = small_5x5_database(tmp_path)
+    monkeypatch.setattr(idastar.pdb, "database_for", lambda *args, **kw: database)
+    monkeypatch.setattr(idastar, "DUAL_FROM", 2_000)
+    board = fp.scramble(fp.Board.goal((5, 5)), 44, rng=21)
+    optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
+    problem = make_problem(board)
+    switched = idastar.run(problem, "pdb", Limits(), workers=1)
+    assert "_dual_loaded" in database.__dict__, "never switched"
+    assert switched.depth == len(switched.moves) == optimum
+    assert board.apply(switched.moves) == fp.Board.goal((5, 5))
+    assert switched.expanded > 2_000
+
+
+def test_5x5_hint_names_the_dual_table_until_it_is_built(tmp_path: Path) -> None:
+    # Files are enough: the hint looks for them, and reads none.
+    assert pdb.faster_table_hint((5, 5), 24, tmp_path) is None
+    pdb.pdb_path("6-6-6-6", (5, 5), 24, tmp_path).touch()
+    hint = pdb.faster_table_hint((5, 5), 24, tmp_path)
+    assert hint is not None and "pdb build 6-6-6-6" in hint
+    walled = (12, 17, 18, 19, 22, 23)
+    pdb.pdb_path((walled,), (5, 5), 0, tmp_path).touch()
+    assert dual.dual_tables_built("6-6-6-6", (5, 5), 24, tmp_path)
+    assert pdb.faster_table_hint((5, 5), 24, tmp_path) is None

@@ -617,6 +617,7 @@ def idastar(
     int workers=1,
     runner=None,
     units=None,
+    int min_bound=0,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
 
@@ -648,6 +649,9 @@ def idastar(
     units : tuple, optional
         ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
         units at that bound and return ``_Team.unit_results()``'s tuple.
+    min_bound : int
+        The first iteration's bound when it is above the start's h (no shorter solution
+        exists), as in ``_idastar.idastar``.
 
     Returns
     -------
@@ -693,13 +697,16 @@ def idastar(
         init_root(s, &root, blank)
         # With a runner (a cluster), the large iterations are shared even with one local thread.
         switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
+        if switch_after >= 0 and min_bound > root_h(s, &root):
+            # Searched up to min_bound already: a large search from its first iteration.
+            switch_after = 0
         if units is not None:
             # Another process's units at their bound (fastpuzzle.distributed): searched by this
             # process's threads, and their results returned as they are.
             owned, s = s, NULL
             return hand_over(owned, &root, workers, max_depth, keep, units, None, progress)
         with nogil:
-            status = run_search(s, &root, max_depth, switch_after, 0)
+            status = run_search(s, &root, max_depth, switch_after, min_bound)
         if status == SWITCH:
             owned, s = s, NULL
             return hand_over(owned, &root, workers, max_depth, keep, None, runner, progress)

@@ -27,9 +27,18 @@ from typing import Any
 
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
-from fastpuzzle.pdb.store import _load_or_build
+from fastpuzzle.pdb.partitions import resolve_partition
+from fastpuzzle.pdb.store import _load_or_build, pdb_path
 
-__all__ = ["DualPlan", "dual_layout", "dual_plan", "dual_tables", "free_regions", "walled_regions"]
+__all__ = [
+    "DualPlan",
+    "dual_layout",
+    "dual_plan",
+    "dual_tables",
+    "dual_tables_built",
+    "free_regions",
+    "walled_regions",
+]
 
 #: ``(choices, alts)`` as :class:`fastpuzzle._core._patterns.LoadedPatterns` takes it.
 DualPlan = tuple[list[list[int]], list[Any]]
@@ -65,13 +74,18 @@ def walled_regions(database: Database) -> list[int | None]:
     from, where the dual needs a table of its own; None where the free cells are one region.
     A group whose free cells fall into three or more regions gets one such table, for the
     largest region."""
+    return _walled(database.shape, database.goal_blank, database.cells)
+
+
+def _walled(
+    shape: tuple[int, int], goal_blank: int, groups: Sequence[Sequence[int]]
+) -> list[int | None]:
     out: list[int | None] = []
-    for cells in database.cells:
-        region = free_regions(database.shape, cells)
-        others = [r for r in set(region.values()) if r != region[database.goal_blank]]
-        out.append(
-            max(others, key=lambda r: sum(1 for v in region.values() if v == r)) if others else None
-        )
+    for cells in groups:
+        region = free_regions(shape, cells)
+        others = [r for r in set(region.values()) if r != region[goal_blank]]
+        sizes = {r: sum(1 for v in region.values() if v == r) for r in others}
+        out.append(max(others, key=sizes.__getitem__) if others else None)
     return out
 
 
@@ -102,6 +116,21 @@ def dual_tables(
             return None
         out.append(alt)
     return out
+
+
+def dual_tables_built(
+    partition: str | Sequence[Sequence[int]],
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> bool:
+    """Whether every table :func:`dual_tables` needs for a partition has a file in the cache
+    (its checks come with reading it); the partition's own tables are not read."""
+    _, groups = resolve_partition(partition, shape, goal_blank)
+    return all(
+        region is None or pdb_path((tuple(cells),), shape, region, cache_dir).is_file()
+        for cells, region in zip(groups, _walled(shape, goal_blank, groups))
+    )
 
 
 def _slot_cells(tiles: Sequence[int], goal_blank: int) -> tuple[int, ...]:
