@@ -89,6 +89,7 @@ from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_pattern
 from fastpuzzle._core._pdbgroups cimport (
     DualStep,
     Duals,
+    Group,
     GroupMove,
     Patterns,
     apply_dual,
@@ -266,7 +267,7 @@ cdef struct Search:
     Patterns pat2
     int plain2
     int mirrored2
-    # dual lookups with BPMX (dfs_pdb_dual; one partition): their maps and incremental state
+    # dual lookups with BPMX (dfs_dual; one partition): their maps and incremental state
     int dual
     Duals duals
     # parallel search: the team this thread belongs to, and where Collect mode puts nodes
@@ -742,155 +743,37 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
     return 0
 
 
-cdef int dfs_pdb_dual(Search* s, uint64_t board, int blank, int depth, int h, int md, int plain,
-                      int mirrored, int dual, int dmirrored, int previous, int* h_out,
-                      Mode* mode) except -2 nogil:
-    # dfs_pdb (one partition) with dual lookups, which are not consistent, and BPMX to pass their
-    # values on; _wide_pdb.dfs_dual is the same search on wide boards (see its comments).
-    # tests/dual_reference.py (ida_bpmx) counts the same nodes.
-    cdef int f = depth + h
-    cdef int k, cell, tile, grp, mgrp, r, best, child_h
-    cdef int kid_md[4]
-    cdef int kid_plain[4]
-    cdef int kid_mirrored[4]
-    cdef int kid_dual[4]
-    cdef int kid_dmirrored[4]
-    cdef int kid_h[4]
-    cdef bint full[4]
-    cdef uint64_t new_index[4]
-    cdef uint64_t new_entry[4]
-    cdef uint64_t new_mindex[4]
-    cdef uint64_t new_mentry[4]
-    cdef DualStep steps[4][2]
-    cdef GroupMove saved, msaved, dsaved, dmsaved
-    h_out[0] = h
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            if f > s.bound:
-                if f < s.next_bound:
-                    s.next_bound = f
-                return 0
-            if md == 0:
-                return 1
-            return save_dual_node(s, board, blank, depth, h, md, plain, mirrored, dual,
-                                  dmirrored, previous)
-    r = enter(s, md, f)
-    if r:
-        return 0 if r == 3 else r
-    # Each child is judged in stages, each stage's table reads prefetched together: its plain
-    # sum, then (if that keeps it within the bound) its reflected sum, then its two dual sums.
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
-            continue
-        tile = get_tile(board, cell)
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
-            new_entry[k] = group_entry(&s.pat.groups[grp], new_index[k])
-            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
-            continue
-        tile = get_tile(board, cell)
-        kid_md[k] = md - s.t.distance[tile][cell] + s.t.distance[tile][blank]
-        kid_plain[k] = plain
-        kid_mirrored[k] = mirrored
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            kid_plain[k] += read_entry(&s.pat.groups[grp], new_entry[k]) - s.pat.value[grp]
-        kid_h[k] = kid_md[k] + 2 * kid_plain[k]
-        full[k] = depth + 1 + kid_h[k] <= s.bound
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if full[k] and mgrp >= 0:
-            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
-            new_mentry[k] = group_entry(&s.pat.groups[mgrp], new_mindex[k])
-            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
-        s.counters.generated += 1
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous or not full[k]:
-            continue
-        tile = get_tile(board, cell)
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if mgrp >= 0:
-            kid_mirrored[k] += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
-                                - s.pat.mvalue[mgrp])
-        kid_h[k] = pattern_h(kid_md[k], kid_plain[k], kid_mirrored[k])
-        full[k] = depth + 1 + kid_h[k] <= s.bound
-        if full[k]:
-            dual_step(&s.duals, &s.pat, 0, blank, cell, tile, &steps[k][0])
-            if s.duals.mirror:
-                dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
-    best = -1
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
-            continue
-        if full[k]:
-            kid_dual[k] = dual + dual_change(&steps[k][0])
-            kid_dmirrored[k] = dmirrored + dual_change(&steps[k][1]) if s.duals.mirror else 0
-            kid_h[k] = four_h(kid_md[k], kid_plain[k], kid_mirrored[k], kid_dual[k],
-                              kid_dmirrored[k])
-        if kid_h[k] > best:
-            best = kid_h[k]
-    if best - 1 > h:
-        h = best - 1
-        h_out[0] = h
-        if depth + h > s.bound:
-            if depth + h < s.next_bound:
-                s.next_bound = depth + h
-            return 0
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
-            continue
-        child_h = kid_h[k] if kid_h[k] >= h - 1 else h - 1
-        if depth + 1 + child_h > s.bound:
-            if depth + 1 + child_h < s.next_bound:
-                s.next_bound = depth + 1 + child_h
-            continue
-        tile = get_tile(board, cell)
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if mgrp >= 0:
-            move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k], &msaved)
-        apply_dual(&s.duals, 0, &steps[k][0], &dsaved)
-        if s.duals.mirror:
-            apply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
-        if Mode is Collect:
-            s.path[depth] = s.move_dir[blank][k]
-        r = dfs_pdb_dual(s, slide(board, blank, cell), cell, depth + 1, child_h, kid_md[k],
-                         kid_plain[k], kid_mirrored[k], kid_dual[k], kid_dmirrored[k], blank,
-                         &child_h, mode)
-        if grp >= 0:
-            unmove_plain(&s.pat, grp, &saved)
-        if mgrp >= 0:
-            unmove_mirrored(&s.pat, mgrp, &msaved)
-        unapply_dual(&s.duals, 0, &steps[k][0], &dsaved)
-        if s.duals.mirror:
-            unapply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
-        if r:
-            # The path is written only on the way back from the goal.
-            s.path[depth] = s.move_dir[blank][k]
-            return r
-        if child_h - 1 > h:
-            h = child_h - 1
-            h_out[0] = h
-            if depth + h > s.bound:
-                if depth + h < s.next_bound:
-                    s.next_bound = depth + h
-                return 0
-    return 0
+# Dual lookups with BPMX (dfs_dual, one text with _wide_pdb's, in _dual.pxi), over the packed
+# board word.
+
+ctypedef uint64_t BoardWord
 
 
-cdef int save_dual_node(Search* s, uint64_t board, int blank, int depth, int h, int md,
+cdef inline int tile_on(const Search* s, BoardWord board, int cell) noexcept nogil:
+    return <int>get_tile(board, cell)
+
+
+cdef inline BoardWord moved_board(Search* s, BoardWord board, int blank, int cell,
+                                  int tile) noexcept nogil:
+    return slide(board, blank, cell)
+
+
+cdef inline void unmove_board(Search* s, int blank, int cell, int tile) noexcept nogil:
+    pass
+
+
+cdef inline int manhattan_change(const Search* s, int tile, int cell, int blank) noexcept nogil:
+    return s.t.distance[tile][blank] - s.t.distance[tile][cell]
+
+
+cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept nogil:
+    return group_entry(grp, index)
+
+
+cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
                         int plain, int mirrored, int dual, int dmirrored,
                         int previous) noexcept nogil:
-    # Collect mode at the cut for dfs_pdb_dual: the node joins the frontier with its h.
+    # Collect mode at the cut for dfs_dual: the node joins the frontier with its h.
     cdef Node* node = frontier_slot(s)
     if node == NULL:
         return 2
@@ -899,6 +782,9 @@ cdef int save_dual_node(Search* s, uint64_t board, int blank, int depth, int h, 
     node.dual = dual
     node.dmirrored = dmirrored
     return 0
+
+
+include "_dual.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -977,9 +863,8 @@ cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
     if s.kind == H_WALKING_DISTANCE:
         return dfs_walking_distance(s, node.board, node.blank, node.depth, node.previous, mode)
     if s.dual:
-        return dfs_pdb_dual(s, node.board, node.blank, node.depth, node.dual_h, node.h,
-                            node.plain, node.mirrored, node.dual, node.dmirrored,
-                            node.previous, &h_out, mode)
+        return dfs_dual(s, node.board, node.blank, node.depth, node.dual_h, node.h, node.plain,
+                        node.mirrored, node.dual, node.dmirrored, node.previous, &h_out, mode)
     if s.second:
         return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain,
                        node.mirrored, node.previous, mode, TWO)

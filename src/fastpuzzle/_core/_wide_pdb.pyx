@@ -324,61 +324,44 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     return 0
 
 
-cdef int collect_dual(Search* s, int blank, int depth, int h, int md, int plain, int mirrored,
-                      int dual, int dmirrored, int previous) noexcept nogil:
-    # collect() for dfs_dual: the node keeps the h its parent left it.
-    cdef int f = depth + h
-    cdef Node* node
+# ---------------------------------------------------------------------------------------------
+# Dual lookups with BPMX (dfs_dual, one text with _idastar's, in _dual.pxi), over a board that
+# s.cells holds.
+
+ctypedef int BoardWord      # unused: s.cells holds the board
+
+
+cdef inline int tile_on(const Search* s, BoardWord board, int cell) noexcept nogil:
+    return s.cells[cell]
+
+
+cdef inline BoardWord moved_board(Search* s, BoardWord board, int blank, int cell,
+                                  int tile) noexcept nogil:
+    s.cells[blank] = tile
+    s.cells[cell] = 0
+    return board
+
+
+cdef inline void unmove_board(Search* s, int blank, int cell, int tile) noexcept nogil:
+    s.cells[cell] = tile
+    s.cells[blank] = 0
+
+
+cdef inline int manhattan_change(const Search* s, int tile, int cell, int blank) noexcept nogil:
+    return s.distance[tile][blank] - s.distance[tile][cell]
+
+
+cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept nogil:
+    return entry_of(grp, index)
+
+
+cdef inline int enter(Search* s, int md, int f) except -2 nogil:
+    # 0 to expand this node, 1 when it is the goal, 3 when f is over the bound, 2 stopped.
+    cdef int status
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
-        return 0
-    if md == 0:
-        return 1
-    node = frontier_slot(s)
-    if node == NULL:
-        return 2
-    save_node(s, node, blank, depth, md, plain, mirrored, previous)
-    node.h = h
-    node.dual = dual
-    node.dmirrored = dmirrored
-    return 0
-
-
-cdef int dfs_dual(Search* s, int blank, int depth, int h, int md, int plain, int mirrored,
-                  int dual, int dmirrored, int previous, int* h_out, Mode* mode) except -2 nogil:
-    # dfs with dual lookups, which are not consistent, and BPMX to pass their values on: h
-    # arrives as the parent left it (at least its own four-sum value), and leaves in h_out as
-    # this node's search raised it. A child is first judged on its plain and reflected sums;
-    # only a child they keep within the bound gets its dual lookups ("lazy"). Every child's h
-    # less one lifts this node's (cutting it, past the bound, before any child is entered);
-    # this node's less one lifts each child's; a child's search that comes back with its h
-    # raised past this node's plus one lifts this node's and may cut the siblings left.
-    # See tests/dual_reference.py (ida_bpmx), which counts the same nodes.
-    cdef int f = depth + h
-    cdef int k, cell, tile, grp, mgrp, r, status, best, child_h
-    cdef int kid_md[4]
-    cdef int kid_plain[4]
-    cdef int kid_mirrored[4]
-    cdef int kid_dual[4]
-    cdef int kid_dmirrored[4]
-    cdef int kid_h[4]
-    cdef bint full[4]
-    cdef uint64_t new_index[4]
-    cdef uint64_t new_entry[4]
-    cdef uint64_t new_mindex[4]
-    cdef uint64_t new_mentry[4]
-    cdef DualStep steps[4][2]
-    cdef GroupMove saved, msaved, dsaved, dmsaved
-    h_out[0] = h
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            return collect_dual(s, blank, depth, h, md, plain, mirrored, dual, dmirrored,
-                                previous)
-    if f > s.bound:
-        if f < s.next_bound:
-            s.next_bound = f
-        return 0
+        return 3
     if md == 0:
         return 1
     s.counters.expanded += 1
@@ -390,129 +373,32 @@ cdef int dfs_dual(Search* s, int blank, int depth, int h, int md, int plain, int
         if status != STATUS_RUNNING:
             s.status = status
             return 2
-    # Each child is judged in stages, each stage's table reads prefetched together (see dfs):
-    # its plain sum, then (if that keeps it within the bound) its reflected sum, then its two
-    # dual sums. A child cut at a stage keeps the h it had there.
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
-            continue
-        tile = s.cells[cell]
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
-            new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
-            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
-            continue
-        tile = s.cells[cell]
-        kid_md[k] = md - s.distance[tile][cell] + s.distance[tile][blank]
-        kid_plain[k] = plain
-        kid_mirrored[k] = mirrored
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            kid_plain[k] += read_entry(&s.pat.groups[grp], new_entry[k]) - s.pat.value[grp]
-        kid_h[k] = kid_md[k] + 2 * kid_plain[k]
-        full[k] = depth + 1 + kid_h[k] <= s.bound
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if full[k] and mgrp >= 0:
-            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
-            new_mentry[k] = entry_of(&s.pat.groups[mgrp], new_mindex[k])
-            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
-        s.counters.generated += 1
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous or not full[k]:
-            continue
-        tile = s.cells[cell]
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if mgrp >= 0:
-            kid_mirrored[k] += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
-                                - s.pat.mvalue[mgrp])
-        kid_h[k] = pattern_h(kid_md[k], kid_plain[k], kid_mirrored[k])
-        full[k] = depth + 1 + kid_h[k] <= s.bound
-        if full[k]:
-            dual_step(&s.duals, &s.pat, 0, blank, cell, tile, &steps[k][0])
-            if s.duals.mirror:
-                dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
-    best = -1
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
-            continue
-        if full[k]:
-            kid_dual[k] = dual + dual_change(&steps[k][0])
-            kid_dmirrored[k] = dmirrored + dual_change(&steps[k][1]) if s.duals.mirror else 0
-            kid_h[k] = four_h(kid_md[k], kid_plain[k], kid_mirrored[k], kid_dual[k],
-                              kid_dmirrored[k])
-        if kid_h[k] > best:
-            best = kid_h[k]
-    # BPMX: the best child's h less one is a lower bound here too.
-    if best - 1 > h:
-        h = best - 1
-        h_out[0] = h
-        if depth + h > s.bound:
-            if depth + h < s.next_bound:
-                s.next_bound = depth + h
-            return 0
-    for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
-            continue
-        child_h = kid_h[k] if kid_h[k] >= h - 1 else h - 1
-        if depth + 1 + child_h > s.bound:
-            if depth + 1 + child_h < s.next_bound:
-                s.next_bound = depth + 1 + child_h
-            continue
-        # Only a child judged in full gets here: one cut by its regular h stays cut.
-        tile = s.cells[cell]
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if mgrp >= 0:
-            move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k], &msaved)
-        apply_dual(&s.duals, 0, &steps[k][0], &dsaved)
-        if s.duals.mirror:
-            apply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
-        s.cells[blank] = tile
-        s.cells[cell] = 0
-        if Mode is Collect:
-            s.path[depth] = s.move_dir[blank][k]
-        r = dfs_dual(s, cell, depth + 1, child_h, kid_md[k], kid_plain[k], kid_mirrored[k],
-                     kid_dual[k], kid_dmirrored[k], blank, &child_h, mode)
-        s.cells[cell] = tile
-        s.cells[blank] = 0
-        if grp >= 0:
-            unmove_plain(&s.pat, grp, &saved)
-        if mgrp >= 0:
-            unmove_mirrored(&s.pat, mgrp, &msaved)
-        unapply_dual(&s.duals, 0, &steps[k][0], &dsaved)
-        if s.duals.mirror:
-            unapply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
-        if r:
-            # The path is written only on the way back from the goal.
-            s.path[depth] = s.move_dir[blank][k]
-            return r
-        # BPMX back up: the child's search may have raised its h.
-        if child_h - 1 > h:
-            h = child_h - 1
-            h_out[0] = h
-            if depth + h > s.bound:
-                if depth + h < s.next_bound:
-                    s.next_bound = depth + h
-                return 0
     return 0
+
+
+cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
+                        int plain, int mirrored, int dual, int dmirrored,
+                        int previous) noexcept nogil:
+    # Collect mode at the cut for dfs_dual: the node joins the frontier with its h.
+    cdef Node* node = frontier_slot(s)
+    if node == NULL:
+        return 2
+    save_node(s, node, blank, depth, md, plain, mirrored, previous)
+    node.h = h
+    node.dual = dual
+    node.dmirrored = dmirrored
+    return 0
+
+
+include "_dual.pxi"
 
 
 cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
     # The driver from a node whose state s holds.
     cdef int h_out
     if s.dual:
-        return dfs_dual(s, node.blank, node.depth, node.h, node.md, node.plain, node.mirrored,
-                        node.dual, node.dmirrored, node.previous, &h_out, mode)
+        return dfs_dual(s, 0, node.blank, node.depth, node.h, node.md, node.plain,
+                        node.mirrored, node.dual, node.dmirrored, node.previous, &h_out, mode)
     return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.previous,
                mode)
 

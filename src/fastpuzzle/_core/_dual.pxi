@@ -1,0 +1,170 @@
+# IDA* with four lookups a node (the tables on the board, its reflection, its dual and the
+# dual's reflection; see _pdbgroups.pxd and fastpuzzle/pdb/dual.py) and BPMX, included by
+# _idastar.pyx (packed boards) and _wide_pdb.pyx (a byte a cell). It is compiled once in each
+# module over that module's Search, Mode and these inline helpers (a cdef function cimported
+# from another module is a call through a pointer):
+#   BoardWord                               the board argument (packed: the board; wide: unused,
+#                                           s.cells holds the board)
+#   tile_on(s, board, cell)                 the tile on a cell
+#   moved_board(s, board, blank, cell, tile)    the board once the tile slides into the blank
+#   unmove_board(s, blank, cell, tile)      undoes what moved_board did to s
+#   manhattan_change(s, tile, cell, blank)  that move's change of the Manhattan distance
+#   group_entry_of(group, index)            a group's table entry for a sparse index
+#   enter(s, md, f)                         0 expand, 1 goal, 3 over the bound, 2 stopped
+#   save_dual_node(s, board, blank, depth, h, md, plain, mirrored, dual, dmirrored, previous)
+#                                           Collect mode: the node joins the frontier
+
+
+cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int md, int plain,
+                  int mirrored, int dual, int dmirrored, int previous, int* h_out,
+                  Mode* mode) except -2 nogil:
+    # The pattern-database search with dual lookups, which are not consistent, and BPMX to pass
+    # their values on: h arrives as the parent left it (at least its own four-sum value), and
+    # leaves in h_out as this node's search raised it. Every child's h
+    # less one lifts this node's (cutting it, past the bound, before any child is entered);
+    # this node's less one lifts each child's; a child's search that comes back with its h
+    # raised past this node's plus one lifts this node's and may cut the siblings left.
+    # See tests/dual_reference.py (ida_bpmx), which counts the same nodes.
+    cdef int f = depth + h
+    cdef int k, cell, tile, grp, mgrp, r, best, child_h
+    cdef int kid_md[4]
+    cdef int kid_plain[4]
+    cdef int kid_mirrored[4]
+    cdef int kid_dual[4]
+    cdef int kid_dmirrored[4]
+    cdef int kid_h[4]
+    cdef bint full[4]
+    cdef uint64_t new_index[4]
+    cdef uint64_t new_entry[4]
+    cdef uint64_t new_mindex[4]
+    cdef uint64_t new_mentry[4]
+    cdef DualStep steps[4][2]
+    cdef GroupMove saved, msaved, dsaved, dmsaved
+    h_out[0] = h
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            # The frontier keeps the node with the h its parent left it.
+            if f > s.bound:
+                if f < s.next_bound:
+                    s.next_bound = f
+                return 0
+            if md == 0:
+                return 1
+            return save_dual_node(s, board, blank, depth, h, md, plain, mirrored, dual,
+                                  dmirrored, previous)
+    r = enter(s, md, f)
+    if r:
+        return 0 if r == 3 else r
+    # Each child is judged in stages, each stage's table reads prefetched together:
+    # its plain sum, then (if that keeps it within the bound) its reflected sum, then its two
+    # dual sums. A child cut at a stage keeps the h it had there.
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = tile_on(s, board, cell)
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
+            new_entry[k] = group_entry_of(&s.pat.groups[grp], new_index[k])
+            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = tile_on(s, board, cell)
+        kid_md[k] = md + manhattan_change(s, tile, cell, blank)
+        kid_plain[k] = plain
+        kid_mirrored[k] = mirrored
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            kid_plain[k] += read_entry(&s.pat.groups[grp], new_entry[k]) - s.pat.value[grp]
+        kid_h[k] = kid_md[k] + 2 * kid_plain[k]
+        full[k] = depth + 1 + kid_h[k] <= s.bound
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if full[k] and mgrp >= 0:
+            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+            new_mentry[k] = group_entry_of(&s.pat.groups[mgrp], new_mindex[k])
+            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
+        s.counters.generated += 1
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous or not full[k]:
+            continue
+        tile = tile_on(s, board, cell)
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if mgrp >= 0:
+            kid_mirrored[k] += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
+                                - s.pat.mvalue[mgrp])
+        kid_h[k] = pattern_h(kid_md[k], kid_plain[k], kid_mirrored[k])
+        full[k] = depth + 1 + kid_h[k] <= s.bound
+        if full[k]:
+            dual_step(&s.duals, &s.pat, 0, blank, cell, tile, &steps[k][0])
+            if s.duals.mirror:
+                dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
+    best = -1
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        if full[k]:
+            kid_dual[k] = dual + dual_change(&steps[k][0])
+            kid_dmirrored[k] = dmirrored + dual_change(&steps[k][1]) if s.duals.mirror else 0
+            kid_h[k] = four_h(kid_md[k], kid_plain[k], kid_mirrored[k], kid_dual[k],
+                              kid_dmirrored[k])
+        if kid_h[k] > best:
+            best = kid_h[k]
+    # BPMX: the best child's h less one is a lower bound here too.
+    if best - 1 > h:
+        h = best - 1
+        h_out[0] = h
+        if depth + h > s.bound:
+            if depth + h < s.next_bound:
+                s.next_bound = depth + h
+            return 0
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        child_h = kid_h[k] if kid_h[k] >= h - 1 else h - 1
+        if depth + 1 + child_h > s.bound:
+            if depth + 1 + child_h < s.next_bound:
+                s.next_bound = depth + 1 + child_h
+            continue
+        # Only a child judged in full gets here: one cut by its regular h stays cut.
+        tile = tile_on(s, board, cell)
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if mgrp >= 0:
+            move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k], &msaved)
+        apply_dual(&s.duals, 0, &steps[k][0], &dsaved)
+        if s.duals.mirror:
+            apply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
+        if Mode is Collect:
+            s.path[depth] = s.move_dir[blank][k]
+        r = dfs_dual(s, moved_board(s, board, blank, cell, tile), cell, depth + 1, child_h,
+                     kid_md[k], kid_plain[k], kid_mirrored[k], kid_dual[k], kid_dmirrored[k],
+                     blank, &child_h, mode)
+        unmove_board(s, blank, cell, tile)
+        if grp >= 0:
+            unmove_plain(&s.pat, grp, &saved)
+        if mgrp >= 0:
+            unmove_mirrored(&s.pat, mgrp, &msaved)
+        unapply_dual(&s.duals, 0, &steps[k][0], &dsaved)
+        if s.duals.mirror:
+            unapply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
+        if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
+            return r
+        # BPMX back up: the child's search may have raised its h.
+        if child_h - 1 > h:
+            h = child_h - 1
+            h_out[0] = h
+            if depth + h > s.bound:
+                if depth + h < s.next_bound:
+                    s.next_bound = depth + h
+                return 0
+    return 0
