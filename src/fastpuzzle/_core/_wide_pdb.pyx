@@ -240,25 +240,15 @@ cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrore
     return 0
 
 
-cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
-             int previous, Mode* mode) except -2 nogil:
-    # 0: not found under this bound; 1: found (path in s.path); 2: stopped (s.status set).
-    # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
-    cdef int h = pattern_h(md, plain, mirrored)
-    cdef int f = depth + h
-    cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r, status
-    cdef GroupMove saved, msaved
-    cdef uint64_t mindex
-    cdef uint64_t new_index[4]
-    cdef uint64_t new_entry[4]
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            return collect(s, blank, depth, md, plain, mirrored, previous)
+cdef inline int enter(Search* s, int md, int f) except -2 nogil:
+    # 0 to expand this node, 1 when it is the goal (Manhattan distance 0), 3 when f is over the
+    # bound, 2 stopped (s.status set).
+    cdef int status
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
-        return 0
-    if h == 0:
+        return 3
+    if md == 0:
         return 1
     s.counters.expanded += 1
     if s.counters.expanded >= s.control.next_check:
@@ -269,6 +259,26 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         if status != STATUS_RUNNING:
             s.status = status
             return 2
+    return 0
+
+
+cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
+             int previous, Mode* mode) except -2 nogil:
+    # 0: not found under this bound; 1: found (path in s.path); 2: stopped (s.status set).
+    # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
+    cdef int h = pattern_h(md, plain, mirrored)
+    cdef int f = depth + h
+    cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r
+    cdef GroupMove saved, msaved
+    cdef uint64_t mindex
+    cdef uint64_t new_index[4]
+    cdef uint64_t new_entry[4]
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            return collect(s, blank, depth, md, plain, mirrored, previous)
+    r = enter(s, md, f)
+    if r:
+        return 0 if r == 3 else r
     # Every child's plain entry first, prefetched: the tables are tens of megabytes, so lookups
     # miss the cache, and issuing them together lets the misses overlap.
     for k in range(s.n_moves[blank]):
@@ -353,27 +363,6 @@ cdef inline int manhattan_change(const Search* s, int tile, int cell, int blank)
 
 cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept nogil:
     return entry_of(grp, index)
-
-
-cdef inline int enter(Search* s, int md, int f) except -2 nogil:
-    # 0 to expand this node, 1 when it is the goal, 3 when f is over the bound, 2 stopped.
-    cdef int status
-    if f > s.bound:
-        if f < s.next_bound:
-            s.next_bound = f
-        return 3
-    if md == 0:
-        return 1
-    s.counters.expanded += 1
-    if s.counters.expanded >= s.control.next_check:
-        if s.member.team == NULL:
-            status = checkpoint(&s.control, &s.counters, sizeof(Search))
-        else:
-            status = team_checkpoint(&s.member, &s.control, &s.counters)
-        if status != STATUS_RUNNING:
-            s.status = status
-            return 2
-    return 0
 
 
 cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
