@@ -73,15 +73,22 @@ class SearchStats:
     max_frontier : int
         Largest number of nodes waiting in the open list (or the deepest stack, for DFS kinds).
     peak_memory_bytes : int
-        Largest number of bytes the search's own tables held. IDA* and IDDFS: the fixed size
-        of their state (plus a parallel search's frontier); the heuristic's tables, shared by
-        every search in the process, are not counted (``pdb.Database.nbytes`` gives theirs).
+        The most bytes of nodes the search stored at once, counted the same way for every
+        algorithm: the entries it held (closed and open sets; the path for DFS, IDDFS and
+        IDA*; the walk for the random walk) times the bytes of one entry, never the capacity
+        of the structures holding them (see :doc:`/algorithms`). At least 8 (the start board).
+        The heuristic's tables, shared by every search in the process, are not counted
+        (``pdb.Database.nbytes`` gives theirs).
     seconds : float
         Wall-clock time of the search.
     depth : int
         Length of the solution found; when none was found, the deepest depth or bound reached.
     iterations : int
         Iterations of iterative methods (IDDFS, IDA*), else 1.
+    peak_allocated_bytes : int
+        The most bytes the search's structures held at their capacity (hash-table slots,
+        whole arrays): what :attr:`Limits.memory_bytes <fastpuzzle.Limits.memory_bytes>` caps.
+        0 where nothing reports it (the fast solver, which has no memory limit).
     """
 
     expanded: int = 0
@@ -91,6 +98,7 @@ class SearchStats:
     seconds: float = 0.0
     depth: int = -1
     iterations: int = 0
+    peak_allocated_bytes: int = 0
 
     @property
     def nodes_per_second(self) -> float:
@@ -127,6 +135,7 @@ def stats_from_core(core: CoreResult) -> SearchStats:
         seconds=core.seconds,
         depth=core.depth,
         iterations=core.iterations,
+        peak_allocated_bytes=core.allocated_bytes,
     )
 
 
