@@ -238,14 +238,10 @@ class Solution:
         return playback_fragment(self, element_id=f"fp-player-{id(self):x}")
 
     def __str__(self) -> str:
-        s = self.stats
-        kind = "optimal" if self.optimal else "not guaranteed optimal"
-        return (
-            f"{self.moves or '(no moves)'}\n"
-            f"length {len(self)} ({kind}), {self.algorithm}"
-            f"{' + ' + self.heuristic if self.heuristic else ''}: "
-            f"{s.expanded:,} expanded, {s.generated:,} generated, {s.seconds:.3f} s"
-        )
+        # A few labelled lines, long boards and moves cut (``moves`` has them all).
+        from fastpuzzle._cards import solution_text
+
+        return solution_text(self)
 
 
 _LIMIT_ERRORS: dict[Status, type[SearchLimitError]] = {
@@ -284,15 +280,28 @@ class SearchResult:
         """Whether a solution was found."""
         return self.status is Status.SOLVED
 
+    def __str__(self) -> str:
+        # A few labelled lines, not the dataclass's one nested line.
+        from fastpuzzle._cards import result_text
+
+        return result_text(self)
+
+    def _repr_html_(self) -> str:
+        from fastpuzzle._cards import result_html
+
+        return result_html(self)
+
     def unwrap(self, hint: str | None = None) -> Solution:
         """The solution, or the :class:`~fastpuzzle.errors.SearchLimitError` matching the status
         (its message ending with ``hint``, when given)."""
         if self.solution is not None:
             return self.solution
+        from fastpuzzle._units import duration
+
         error = _LIMIT_ERRORS[self.status]
         raise error(
             f"{self.algorithm} stopped without a solution ({self.status}) after "
-            f"{self.stats.expanded:,} expansions and {self.stats.seconds:.3f} s"
+            f"{self.stats.expanded:,} expansions and {duration(self.stats.seconds)}"
             + (f"; {hint}" if hint else ""),
             self.stats,
         )
