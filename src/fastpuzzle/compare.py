@@ -209,16 +209,6 @@ class Comparison:
     def __iter__(self) -> Iterator[Row]:
         return iter(self.rows)
 
-    @overload
-    def __getitem__(self, index: int) -> Row: ...
-    @overload
-    def __getitem__(self, index: slice) -> Comparison: ...
-    def __getitem__(self, index: int | slice) -> Row | Comparison:
-        """A row, or a comparison of a slice of the rows."""
-        if isinstance(index, slice):
-            return Comparison(self.rows[index])
-        return self.rows[index]
-
     def to_records(self) -> list[dict[str, Any]]:
         """The rows as a list of dicts (e.g. for ``pandas.DataFrame``)."""
         return [asdict(row) for row in self.rows]
@@ -392,9 +382,12 @@ def methods(
     return [f"{a}+{h}" if h else a for a, h in _methods(algorithms, heuristics)]
 
 
-def _timed(
-    run: Callable[[], SearchResult], repeat: int, min_seconds: float
-) -> tuple[SearchResult, float, float, int]:
+#: What :func:`_timed` returns: the first run's result, the median and the median absolute
+#: deviation of the runs' times, and the number of runs.
+Timed = tuple[SearchResult, float, float, int]
+
+
+def _timed(run: Callable[[], SearchResult], repeat: int, min_seconds: float) -> Timed:
     """``run`` at least ``repeat`` times and until ``min_seconds`` of wall-clock time have
     passed: the first result, the median and median absolute deviation of the runs' own
     times, and the number of runs."""
@@ -411,7 +404,7 @@ def _timed(
     return first, median, deviation, len(times)
 
 
-def _row(name: str, algorithm: str, heuristic: str | None, timed: Any) -> Row:
+def _row(name: str, algorithm: str, heuristic: str | None, timed: Timed) -> Row:
     result, median, deviation, runs = timed
     stats = result.stats
     solution = result.solution

@@ -1108,6 +1108,11 @@ cdef struct Frame:
 FRAME_BYTES = sizeof(Frame)
 
 
+cdef inline uint64_t dfs_stored(const Table* t, int sp) noexcept nogil:
+    # DFS holds its table and its path of sp + 1 frames.
+    return table_stored(t) + <uint64_t>(sp + 1) * sizeof(Frame)
+
+
 cdef int depth_first_pass(
     Run* r, Frame* frames, int bound, Table* t, char* path
 ) except -1 nogil:
@@ -1135,12 +1140,13 @@ cdef int depth_first_pass(
     frames[0].next_dir = 0
     r.cnt.expanded += 1
     while sp >= 0:
-        if t != NULL:
-            # DFS: the table grows with each child, the path with each level.
-            note_stored(r, table_stored(t) + <uint64_t>(sp + 1) * sizeof(Frame))
         f = &frames[sp]
         ml = &p.moves[f.blank][f.move if f.move < 4 else 4]
         if f.next_dir >= ml.count:
+            if t != NULL:
+                # DFS: its table and path only grow between two frames left, so they peak as
+                # one is left (or where the pass stops: see dfs_stored).
+                note_stored(r, dfs_stored(t, sp))
             sp -= 1
             continue
         d = ml.dirs[f.next_dir]
@@ -1151,6 +1157,7 @@ cdef int depth_first_pass(
         if t != NULL:
             rc = table_insert(t, &r.budget, child, &e)
             if rc < 0:
+                note_stored(r, dfs_stored(t, sp))
                 return memory_status(r, -rc)
             if rc != TABLE_ADDED and <int>e.g <= sp + 1:
                 continue
@@ -1165,8 +1172,11 @@ cdef int depth_first_pass(
         if sp + 1 >= bound:
             r.pruned = True
             continue
-        if r.cnt.expanded >= r.ctl.next_check and at_checkpoint(r, r.budget.bytes):
-            return 0
+        if r.cnt.expanded >= r.ctl.next_check:
+            if t != NULL:
+                note_stored(r, dfs_stored(t, sp))
+            if at_checkpoint(r, r.budget.bytes):
+                return 0
         r.cnt.expanded += 1
         sp += 1
         frames[sp].board = child
