@@ -766,6 +766,15 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
         shape = _shape(args)
         path = pdb.build_pdb(args.partition, shape, goal_blank, args.cache_dir, force=args.force)
         print(path)
+        database = pdb.load_pdb(args.partition, shape, goal_blank, args.cache_dir)
+        if database is not None and database.shape[0] * database.shape[1] > 16:
+            # Past 16 cells long searches read the tables on the dual board too, with one more
+            # table (see fastpuzzle.pdb.dual), built here with the rest.
+            from fastpuzzle.pdb.dual import dual_tables
+
+            for extra in dual_tables(database, args.cache_dir, build=True) or ():
+                if extra is not None and extra.path is not None:
+                    print(extra.path)
     elif args.action == "info":
         print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
         for entry in pdb.pdb_info(args.cache_dir):

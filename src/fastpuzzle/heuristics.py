@@ -88,6 +88,9 @@ class Heuristic:
         The largest board (in cells) it works on, if smaller than its kernels allow.
     partition : str, optional
         For a named pattern-database partition: the partition's name (``"6-6-3"``).
+    dual : bool
+        Pattern databases only: also read the tables on the dual board and its reflection
+        (four lookups a node, not consistent), with BPMX (see :mod:`fastpuzzle.pdb.dual`).
     """
 
     name: str
@@ -101,6 +104,7 @@ class Heuristic:
     shapes: tuple[Shape, ...] | None = None
     max_cells: int | None = None
     partition: str | None = None
+    dual: bool = False
 
     @property
     def classic(self) -> bool:
@@ -116,6 +120,11 @@ class Heuristic:
 
 
 _PDB_HELP = "additive pattern database, max with its reflection"
+_DUAL_HELP = (
+    "max of four lookups (the board, its reflection, its dual and the dual's reflection), "
+    "with BPMX; about 0.8-0.9x the nodes of the two lookups at 1.3-1.4x the time (one more "
+    "table, built on first use)"
+)
 
 #: Every heuristic, in order of strength within its kind.
 CATALOGUE: tuple[Heuristic, ...] = (
@@ -210,6 +219,49 @@ CATALOGUE: tuple[Heuristic, ...] = (
         tables="pdb",
         shapes=((5, 5),),
         partition="6-6-6-6",
+    ),
+    Heuristic(
+        "pdb_dual",
+        ("pdb+dual", "dual_pdb", "dual"),
+        f"the tables of pdb, {_DUAL_HELP}",
+        HeuristicCode.H_PDB,
+        idastar=_BOTH,
+        tables="pdb",
+        max_cells=25,
+        dual=True,
+    ),
+    Heuristic(
+        "pdb663_dual",
+        ("pdb_6_6_3_dual",),
+        f"4x4 6-6-3, {_DUAL_HELP}",
+        HeuristicCode.H_PDB,
+        idastar=_PACKED,
+        tables="pdb",
+        shapes=((4, 4),),
+        partition="6-6-3",
+        dual=True,
+    ),
+    Heuristic(
+        "pdb78_dual",
+        ("pdb_7_8_dual",),
+        f"4x4 7-8, {_DUAL_HELP}",
+        HeuristicCode.H_PDB,
+        idastar=_PACKED,
+        tables="pdb",
+        shapes=((4, 4),),
+        partition="7-8",
+        dual=True,
+    ),
+    Heuristic(
+        "pdb6666_dual",
+        ("pdb_6_6_6_6_dual",),
+        f"5x5 6-6-6-6, {_DUAL_HELP}",
+        HeuristicCode.H_PDB,
+        idastar=frozenset({"wide"}),
+        tables="pdb",
+        shapes=((5, 5),),
+        partition="6-6-6-6",
+        dual=True,
     ),
     Heuristic(
         "table",

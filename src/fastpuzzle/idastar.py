@@ -39,6 +39,7 @@ from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
 from fastpuzzle.limits import CoreLimits, Limits
+from fastpuzzle.pdb.dual import dual_layout, dual_tables_built
 from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
     ProgressCallback,
@@ -87,6 +88,14 @@ _NODE_LIMIT = list(Status).index(Status.NODE_LIMIT)
 #: 60 M nodes against 492 M). 7-8 alone expands at most 58 K nodes on a random50 board and
 #: 5.1-6.1 M on the 80-move boards, so those never pay for the pair, nor for reading 7-8b.
 SECOND_FROM = 1 << 23
+
+#: With the dual lookups' extra table on disk, a ``pdb`` search past 16 cells (5x5: 6-6-6-6)
+#: reads the tables on the dual board too (:mod:`fastpuzzle.pdb.dual`) once it has expanded this
+#: many nodes with the two lookups, from the bound it had reached. Four lookups cost about 1.4x
+#: as much a node; on Korf and Felner's instances they save 0.73-0.82x of the nodes on searches
+#: of 2e7 to 2e8 expansions, and 0.27x on one of 9e8 (instance 1: 2.5x faster on two threads),
+#: so searches of seconds keep the two lookups and long ones switch.
+DUAL_FROM = 1 << 27
 
 
 def run(
@@ -190,6 +199,18 @@ def _path_memory(core: CoreResult, *, board_bytes: int, level_bytes: int) -> Cor
     )
 
 
+def _table_name(entry: Heuristic) -> str:
+    """The name :func:`fastpuzzle.pdb.database_for` knows ``entry``'s tables by."""
+    return "pdb" if entry.dual and entry.partition is None else entry.name
+
+
+def _laid_out(database: pdb.Database, entry: Heuristic, deadline: float | None) -> object:
+    """``database`` as the kernels read it: with its dual lookups when ``entry`` asks."""
+    if entry.dual:
+        return dual_layout(database, deadline=deadline)
+    return database.loaded()
+
+
 def _search_limits(limits: Limits, deadline: float | None) -> CoreLimits | None:
     """The core's limits with the time left after building tables; None when none is left."""
     core = limits.core(stores_nodes=False)
@@ -218,8 +239,8 @@ def _run_packed(
     if entry.tables == "walking":
         tables = pdb.walking_tables(problem, deadline=deadline)
     elif entry.tables is not None:
-        database = pdb.database_for(problem, entry.name, deadline=deadline)
-        tables = database.loaded()
+        database = pdb.database_for(problem, _table_name(entry), deadline=deadline)
+        tables = _laid_out(database, entry, deadline)
         databases = (database,)
         # Only 7-8 has a partner (7-8b): other tables skip looking for one on disk.
         if database.name == "7-8" and pdb.second_database_built(problem, entry.name):
@@ -251,7 +272,7 @@ def _packed_kernel(
     args = (problem.packed, problem.blank, rows, cols, problem.goal_blank, entry.code)
     runner = None
     if client is not None:
-        loader, key = _worker_tables(problem, entry, databases)
+        loader, key = _worker_tables(problem, entry, databases, dual=entry.dual)
         call = distributed.KernelCall("packed", args, core.max_depth, loader, key)
         runner = _cluster_runner(client, call, core, large=min_bound > 0)
     return _idastar.idastar(
@@ -280,7 +301,7 @@ def _cluster_runner(
 
 
 def _worker_tables(
-    problem: Problem, entry: Heuristic, databases: tuple[pdb.Database, ...]
+    problem: Problem, entry: Heuristic, databases: tuple[pdb.Database, ...], *, dual: bool = False
 ) -> tuple[Callable[[], Any], str]:
     """How a worker process reads the very tables this search uses, and their cache key."""
     rows, cols = problem.board.shape
@@ -290,8 +311,8 @@ def _worker_tables(
     if not databases:
         return _no_tables, "none"
     names = tuple(_partition_of(database) for database in databases)
-    loader = functools.partial(_load_exactly, names, (rows, cols), problem.goal_blank)
-    return loader, f"pdb:{where}:{names}"
+    loader = functools.partial(_load_exactly, names, (rows, cols), problem.goal_blank, dual=dual)
+    return loader, f"pdb:{where}:{names}:{'dual' if dual else 'plain'}"
 
 
 def _no_tables() -> None:
@@ -306,10 +327,15 @@ def _partition_of(database: pdb.Database) -> str | tuple[tuple[int, ...], ...]:
 
 
 def _load_exactly(
-    names: tuple[str | tuple[tuple[int, ...], ...], ...], shape: tuple[int, int], blank: int
+    names: tuple[str | tuple[tuple[int, ...], ...], ...],
+    shape: tuple[int, int],
+    blank: int,
+    *,
+    dual: bool = False,
 ) -> object:
     """A worker process's tables: the named ones from its cache, never another one and never a
-    build (the units it searches carry those tables' group indices and values)."""
+    build (the units it searches carry those tables' group indices and values); with ``dual``,
+    laid out with their dual lookups (whose extra tables must be in its cache too)."""
     loaded = []
     for name in names:
         database: pdb.Database | None
@@ -322,8 +348,44 @@ def _load_exactly(
                 f"a Dask worker has no {name} table for {shape[0]}x{shape[1]} in its cache: "
                 f"build it there first (`fastpuzzle pdb build {name}`)"
             )
-        loaded.append(database.loaded())
+        loaded.append(dual_layout(database, build=False) if dual else database.loaded())
     return loaded[0] if len(loaded) == 1 else tuple(loaded)
+
+
+#: One search in two parts: ``part(core_limits, progress, min_bound)``.
+Part = Callable[[CoreLimits, "CoreProgress | None", int], CoreResult]
+
+
+def _in_two_parts(
+    limits: Limits,
+    deadline: float | None,
+    progress: CoreProgress | None,
+    switch_at: int,
+    first: Part,
+    then: Callable[[], Part],
+) -> CoreResult:
+    """``first`` for ``switch_at`` expansions; past them, the part ``then()`` gives (reading its
+    tables only then), from the bound the first had reached (no shorter solution exists)."""
+    core = _search_limits(limits, deadline)
+    if core is None:
+        return _out_of_time(limits)
+    wanted = core.node_limit
+    alone = first(core._replace(node_limit=_least_limit(wanted, switch_at)), progress, 0)
+    # A user's limit at or below the switch is what stopped it (threads that hand back unspent
+    # grants can stop short of the limit itself).
+    if alone.status != _NODE_LIMIT or (wanted and wanted <= switch_at):
+        return alone
+    second = then()
+    core = _search_limits(limits, deadline)
+    if core is None:
+        # Out of time while reading the second part's tables: stopped at the bound reached.
+        return _replace_status(alone, _TIME_LIMIT)
+    rest = second(
+        core._replace(node_limit=wanted - alone.expanded if wanted else 0),
+        _shifted(progress, alone),
+        alone.depth,
+    )
+    return _joined(alone, rest)
 
 
 def _run_then_pair(
@@ -338,32 +400,24 @@ def _run_then_pair(
 ) -> CoreResult:
     """7-8 alone for :data:`SECOND_FROM` expansions; past them, the larger of 7-8's and 7-8b's
     sums, from the bound the first search had reached (no shorter solution exists)."""
-    core = _search_limits(limits, deadline)
-    if core is None:
-        return _out_of_time(limits)
-    wanted = core.node_limit
+
+    def with_tables(tables: object, databases: tuple[pdb.Database, ...]) -> Part:
+        return lambda core, report, bound: _packed_kernel(
+            problem, entry, tables, core, report, workers, min_bound=bound, client=client,
+            databases=databases,
+        )  # fmt: skip
+
     first = database.loaded()
-    alone = _packed_kernel(
-        problem, entry, first, core._replace(node_limit=_least_limit(wanted, SECOND_FROM)),
-        progress, workers, client=client, databases=(database,),
-    )  # fmt: skip
-    # A user's limit at or below the switch is what stopped it (threads that hand back unspent
-    # grants can stop short of the limit itself).
-    if alone.status != _NODE_LIMIT or (wanted and wanted <= SECOND_FROM):
-        return alone
-    second = pdb.second_database_for(problem, entry.name)
-    tables = first if second is None else (first, second.loaded())
-    databases = (database,) if second is None else (database, second)
-    core = _search_limits(limits, deadline)
-    if core is None:
-        # Out of time while reading 7-8b: stopped at the bound the first search reached.
-        return _replace_status(alone, _TIME_LIMIT)
-    rest = _packed_kernel(
-        problem, entry, tables, core._replace(node_limit=wanted - alone.expanded if wanted else 0),
-        _shifted(progress, alone), workers, min_bound=alone.depth, client=client,
-        databases=databases,
-    )  # fmt: skip
-    return _joined(alone, rest)
+
+    def pair() -> Part:
+        second = pdb.second_database_for(problem, entry.name)
+        if second is None:
+            return with_tables(first, (database,))
+        return with_tables((first, second.loaded()), (database, second))
+
+    return _in_two_parts(
+        limits, deadline, progress, SECOND_FROM, with_tables(first, (database,)), pair
+    )
 
 
 def _replace_status(result: CoreResult, status: int) -> CoreResult:
@@ -441,34 +495,14 @@ def _run_wide(
     if lower > cap:
         # No path within the cap: refused before any search.
         return CoreResult(_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
-    database = walking = None
     if entry.tables == "pdb":
-        database = pdb.database_for(problem, entry.name, deadline=deadline)
-    elif entry.tables == "walking":
-        walking = _walking_tables(problem, deadline)
+        found = _run_wide_pdb(problem, entry, limits, progress, deadline, workers, client, cap)
+        # Its board: a byte a cell, changed in place; its path: a move byte a level.
+        return _path_memory(found, board_bytes=len(cells), level_bytes=1)
+    walking = _walking_tables(problem, deadline) if entry.tables == "walking" else None
     core = _search_limits(limits, deadline)
     if core is None:
         return _out_of_time(limits)
-    if database is not None:
-        args = (cells.astype(np.uint8), problem.blank, rows, cols, problem.goal_blank)
-        max_depth = min(cap, _PDB_MAX_DEPTH)
-        runner = None
-        if client is not None:
-            loader, key = _worker_tables(problem, entry, (database,))
-            call = distributed.KernelCall("wide_pdb", args, max_depth, loader, key)
-            runner = _cluster_runner(client, call, core)
-        found = _wide_pdb.idastar(
-            *args,
-            tables=database.loaded(),
-            node_limit=core.node_limit,
-            time_limit=core.time_limit,
-            max_depth=max_depth,
-            progress=progress,
-            workers=workers,
-            runner=runner,
-        )
-        # Its board: a byte a cell, changed in place; its path: a move byte a level.
-        return _path_memory(found, board_bytes=len(cells), level_bytes=1)
     return _wide.idastar(
         cells,
         problem.blank,
@@ -483,6 +517,59 @@ def _run_wide(
         max_depth=cap,
         progress=progress,
     )
+
+
+def _run_wide_pdb(
+    problem: Problem,
+    entry: Heuristic,
+    limits: Limits,
+    progress: CoreProgress | None,
+    deadline: float | None,
+    workers: int,
+    client: Any,
+    cap: int,
+) -> CoreResult:
+    """``_wide_pdb`` with ``entry``'s tables; ``pdb`` with dual lookups past
+    :data:`DUAL_FROM` expansions, where their extra table is on disk."""
+    database = pdb.database_for(problem, _table_name(entry), deadline=deadline)
+    args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
+            problem.goal_blank)  # fmt: skip
+    max_depth = min(cap, _PDB_MAX_DEPTH)
+
+    def part(dual: bool) -> Part:
+        tables = dual_layout(database, deadline=deadline) if dual else database.loaded()
+
+        def search(core: CoreLimits, report: CoreProgress | None, bound: int) -> CoreResult:
+            runner = None
+            if client is not None:
+                loader, key = _worker_tables(problem, entry, (database,), dual=dual)
+                call = distributed.KernelCall("wide_pdb", args, max_depth, loader, key)
+                runner = _cluster_runner(client, call, core, large=bound > 0)
+            return _wide_pdb.idastar(
+                *args,
+                tables=tables,
+                node_limit=core.node_limit,
+                time_limit=core.time_limit,
+                max_depth=max_depth,
+                progress=report,
+                workers=workers,
+                runner=runner,
+                min_bound=bound,
+            )
+
+        return search
+
+    if entry.name == "pdb" and dual_tables_built(
+        database.cells, database.shape, database.goal_blank
+    ):
+        return _in_two_parts(
+            limits, deadline, progress, DUAL_FROM, part(False), functools.partial(part, True)
+        )
+    search = part(entry.dual)
+    core = _search_limits(limits, deadline)
+    if core is None:
+        return _out_of_time(limits)
+    return search(core, progress, 0)
 
 
 def _walking_tables(problem: Problem, deadline: float | None) -> pdb.WalkingTables:

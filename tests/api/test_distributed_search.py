@@ -222,3 +222,14 @@ def test_a_worker_reads_exactly_the_tables_of_the_search(
     assert not list(tmp_path.iterdir())
     exact = idastar._load_exactly(("exact",), (3, 3), 8)
     assert exact is not None
+
+
+def test_dual_lookups_on_the_cluster(client: Any) -> None:
+    # The workers lay out the same tables with their dual lookups (the extra table the driver
+    # built on first use is in their cache; they never build one).
+    for instance in sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-4:]:
+        with tracing() as trace:
+            core = _solve_on(client, instance.tiles, "pdb663_dual", Limits())
+        assert core.status == SOLVED and core.depth == instance.optimal_length, instance.name
+        assert fp.Board(list(instance.tiles)).apply(core.moves) == fp.Board.goal((4, 4))
+        assert trace, "no iteration went to the cluster"

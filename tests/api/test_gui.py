@@ -352,6 +352,86 @@ def test_ended_jobs_go_once_fetched_or_old(server: PuzzleServer) -> None:
     assert len(server.jobs) == 0
 
 
+def _trace_body(board: list[int], methods: list[list[Any]], **more: Any) -> dict[str, Any]:
+    side = int(len(board) ** 0.5)
+    return {"page": "p", "rows": side, "cols": side, "board": board, "methods": methods, **more}
+
+
+def test_traces_through_the_api_match_the_compiled_searches(server: PuzzleServer) -> None:
+    board = list(fp.scramble(fp.Board.goal((3, 3)), 16, rng=5).tiles)
+    body = _trace_body(board, [["bfs", None], ["A*", "linear-conflict"]])
+    status, view = _post(server, "/api/trace", body)
+    assert status == 200 and view["kind"] == "trace"
+    result = _wait(server, view["id"])["result"]
+    assert result["status"] == "done"
+    distance = distances_3x3()[tuple(board)]
+    for trace, (algorithm, heuristic) in zip(
+        json.loads(result["traces_json"]), [("bfs", None), ("astar", "linear_conflict")]
+    ):
+        assert (trace["algorithm"], trace["heuristic"]) == (algorithm, heuristic)
+        compiled = fp.search(board, algorithm=algorithm, heuristic=heuristic)
+        assert len(trace["steps"]) == trace["compiled"]["expanded"] == compiled.stats.expanded
+        assert trace["status"] == "solved" and len(trace["moves"]) == distance
+        assert fp.Board(board).apply(trace["moves"]) == fp.Board.goal((3, 3))
+    # 4x4: a small search, and the hardest 3x3 board stops BFS at the page's limit.
+    small = list(fp.scramble(fp.Board.goal((4, 4)), 16, rng=2).tiles)
+    view = _post(server, "/api/trace", _trace_body(small, [["greedy", "manhattan"]]))[1]
+    (trace,) = json.loads(_wait(server, view["id"])["result"]["traces_json"])
+    assert trace["status"] == "solved" and trace["compiled"]["expanded"] == len(trace["steps"])
+    view = _post(server, "/api/trace", _trace_body(HARD_3X3, [["bfs", None]]))[1]
+    (trace,) = json.loads(_wait(server, view["id"])["result"]["traces_json"])
+    assert trace["status"] == "node_limit" and trace["compiled"]["status"] == "node_limit"
+    assert len(trace["steps"]) == jobs.MAX_TRACE_EXPANSIONS == trace["compiled"]["expanded"]
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"rows": 5, "cols": 5, "board": [*range(1, 25), 0]}, "16 cells"),
+        ({"board": [1, 2, 3, 4, 5, 6, 8, 7, 0]}, "not solvable"),
+        ({"methods": [["bfs", None]] * 3}, "1 to 2 methods"),
+        ({"methods": []}, "1 to 2 methods"),
+        ({"methods": [["idastar", "manhattan"]]}, "traces follow"),
+        ({"methods": [["astar", "pdb"]]}, "heuristic"),
+        ({"methods": ["bfs"]}, "[algorithm, heuristic]"),
+        ({"nodes": 0}, "nodes from 1"),
+        ({"nodes": jobs.MAX_TRACE_EXPANSIONS + 1}, "nodes from 1"),
+        ({"nodes": True}, "nodes from 1"),
+    ],
+)
+def test_bad_trace_requests_get_a_clear_400(
+    server: PuzzleServer, change: dict[str, Any], words: str
+) -> None:
+    body = {**_trace_body(HARD_3X3, [["bfs", None], ["astar", "manhattan"]]), **change}
+    status, answer = _post(server, "/api/trace", body)
+    assert status == 400 and words in answer["error"], answer
+    assert len(server.jobs) == 0
+
+
+def test_traces_keep_the_servers_refusals(server: PuzzleServer) -> None:
+    body = _trace_body(HARD_3X3, [["bfs", None]])
+    assert _post(server, "/api/trace", body, X_Fastpuzzle_Token="guess")[0] == 403
+    assert _post(server, "/api/trace", body, Origin="http://evil.example")[0] == 403
+    assert _post(server, "/api/trace", body, Host="evil.example:80")[0] == 403
+    # One job per page: a trace waits for the page's running search.
+    request = {
+        "page": "p",
+        "rows": 4,
+        "cols": 4,
+        "board": list(hard()[0].tiles),
+        "algorithm": "idastar",
+        "heuristic": "manhattan",
+        "seconds": 60,
+    }
+    status, running = _post(server, "/api/solve", request)
+    assert status == 200
+    assert _post(server, "/api/trace", body)[0] == 409
+    _post(server, "/api/stop", {"page": "p", "job": running["id"]})
+    assert _wait(server, running["id"])["state"] == "stopped"
+    assert _post(server, "/api/trace", body)[0] == 200
+    assert len(server.jobs) == 1
+
+
 # -- the server under load and against misbehaving clients ----------------------------------
 
 
@@ -588,8 +668,9 @@ def _open(browser: Any, server: PuzzleServer) -> None:
 
 
 def _tiles(browser: Any) -> list[int]:
-    cells = browser.find_elements("css selector", "#board .cell")
-    return [int(cell.get_attribute("data-tile")) for cell in cells]
+    # One call for every cell: a 100x100 board is 10,000 of them.
+    script = "return [...document.querySelectorAll('#board .cell')].map(c => c.dataset.tile)"
+    return [int(tile) for tile in browser.execute_script(script)]
 
 
 def _status_when(browser: Any, words: tuple[str, ...], seconds: float = 30.0) -> str:
@@ -599,6 +680,15 @@ def _status_when(browser: Any, words: tuple[str, ...], seconds: float = 30.0) ->
         lambda d: any(w in d.find_element("id", "status").text for w in words)
     )
     return str(browser.find_element("id", "status").text)
+
+
+def _type_board(browser: Any, text: str, said: tuple[str, ...] = ("Board set",)) -> None:
+    # The box holds the board shown: typing replaces it.
+    field = browser.find_element("id", "board-text")
+    field.clear()
+    field.send_keys(text)
+    browser.find_element("id", "set-board").click()
+    _status_when(browser, said)
 
 
 def _choose(browser: Any, select_id: str, value: str) -> None:
@@ -665,10 +755,7 @@ def test_shuffle_solve_with_two_methods_and_step_to_the_goal(
 def test_a_4x4_board_typed_by_hand_and_a_comparison(browser: Any, server: PuzzleServer) -> None:
     _open(browser, server)
     typed = fp.Board.goal((4, 4)).apply("LLUR")
-    field = browser.find_element("id", "board-text")
-    field.send_keys(typed.to_string())
-    browser.find_element("id", "set-board").click()
-    _status_when(browser, ("Board set",))
+    _type_board(browser, typed.to_string())
     assert _tiles(browser) == list(typed.tiles)
     _choose(browser, "algorithm", "auto")
     browser.find_element("id", "solve").click()
@@ -684,10 +771,7 @@ def test_a_4x4_board_typed_by_hand_and_a_comparison(browser: Any, server: Puzzle
     cells = [row.find_elements("tag name", "td") for row in rows[1:]]
     assert [(c[0].text, c[2].text) for c in cells] == [("bfs", "4"), ("astar+manhattan", "4")]
     # Not solvable: said before any search.
-    field.clear()
-    field.send_keys("1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 _")
-    browser.find_element("id", "set-board").click()
-    assert "not solvable" in _status_when(browser, ("not solvable",))
+    _type_board(browser, "1 2 3 4/5 6 7 8/9 10 11 12/13 15 14 _", ("not solvable",))
 
 
 def test_stop_ends_a_long_search(
@@ -697,10 +781,7 @@ def test_stop_ends_a_long_search(
     monkeypatch.setattr(jobs, "HINT_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(jobs, "solve_hint", lambda board, goal, options: "build a table")
     _open(browser, server)
-    field = browser.find_element("id", "board-text")
-    field.send_keys(fp.Board(list(hard()[0].tiles), shape=(4, 4)).to_string())
-    browser.find_element("id", "set-board").click()
-    _status_when(browser, ("Board set",))
+    _type_board(browser, fp.Board(list(hard()[0].tiles), shape=(4, 4)).to_string())
     _choose(browser, "algorithm", "idastar")
     _choose(browser, "heuristic", "manhattan")
     browser.find_element("id", "solve").click()
@@ -712,6 +793,350 @@ def test_stop_ends_a_long_search(
     browser.find_element("id", "stop").click()
     assert _status_when(browser, ("Stopped",), seconds=5) == "Stopped."
     assert browser.find_element("id", "solve").is_enabled()
+    # The hint was about that search: it goes once the board changes.
+    assert browser.find_element("id", "hint").text == "hint: build a table"
+    browser.find_element("id", "shuffle").click()
+    _status_when(browser, ("Shuffled",))
+    assert browser.find_element("id", "hint").text == ""
+
+
+# Every control shown (buttons, fields, lists), scrolled into view in turn: the element at its
+# centre must be the control itself. Returns those covered by something else.
+_COVERED_CONTROLS = """
+const covered=[];
+for(const el of document.querySelectorAll("button, input, select")){
+  if(el.offsetParent===null)continue;
+  el.scrollIntoView({block:"center",inline:"center"});
+  const r=el.getBoundingClientRect();
+  const hit=document.elementFromPoint(r.left+r.width/2,r.top+r.height/2);
+  if(!(hit===el||el.contains(hit)))
+    covered.push((el.id||el.textContent)+" under "+(hit?(hit.id||hit.className):"nothing"));
+}
+window.scrollTo(0,0);
+return covered;
+"""
+
+# The cells of the board's four corners and its whole last column, scrolled into view (in the
+# board's box, if it scrolls): each must be the element at its own centre.
+_HIDDEN_CELLS = """
+const cells=document.querySelectorAll("#board .cell"), cols=arguments[0], hidden=[];
+const wanted=new Set([0,cols-1,cells.length-cols,cells.length-1]);
+for(let i=cols-1;i<cells.length;i+=cols)wanted.add(i);
+for(const i of wanted){
+  const c=cells[i];c.scrollIntoView({block:"center",inline:"center"});
+  const r=c.getBoundingClientRect();
+  const hit=document.elementFromPoint(r.left+r.width/2,r.top+r.height/2);
+  if(hit!==c)hidden.push(i);
+}
+window.scrollTo(0,0);
+return hidden;
+"""
+
+# Cells that show a number: how many, and those whose text is not their whole tile number.
+_TILE_TEXT = """
+let shown=0;const cut=[];
+for(const c of document.querySelectorAll("#board .cell")){
+  if(!c.textContent)continue;
+  shown++;
+  if(c.textContent!==c.dataset.tile||c.scrollWidth>c.clientWidth||c.scrollHeight>c.clientHeight)
+    cut.push(c.dataset.tile);
+}
+return [shown, cut.slice(0,5)];
+"""
+
+_PAGE_FITS = """
+const box=document.getElementById("board-box").getBoundingClientRect();
+const panel=document.getElementById("board-section").getBoundingClientRect();
+return [document.documentElement.scrollWidth<=window.innerWidth, box.right<=panel.right+0.5];
+"""
+
+
+def _set_shape(browser: Any, rows: int, cols: int) -> None:
+    for name, value in (("rows", rows), ("cols", cols)):
+        field = browser.find_element("id", name)
+        field.clear()
+        field.send_keys(str(value))
+
+
+def _board_text(browser: Any) -> str:
+    return str(browser.find_element("id", "board-text").get_attribute("value"))
+
+
+@pytest.mark.parametrize("side", [20, 100])
+def test_big_boards_fit_their_panel_and_cover_no_control(
+    browser: Any, server: PuzzleServer, side: int
+) -> None:
+    # 20x20 ran under the control panels (its last columns lost), and 100x100 covered the page
+    # with 4-digit numbers cut to 2 digits.
+    _open(browser, server)
+    _set_shape(browser, side, side)
+    browser.find_element("id", "random").click()
+    _status_when(browser, ("uniformly random",))
+    tiles = _tiles(browser)
+    board = fp.Board(tiles, shape=(side, side))
+    assert _board_text(browser) == board.to_string()
+    assert browser.execute_script(_COVERED_CONTROLS) == []
+    assert browser.execute_script(_HIDDEN_CELLS, side) == []
+    assert browser.execute_script(_PAGE_FITS) == [True, True]
+    shown, cut = browser.execute_script(_TILE_TEXT)
+    grid = browser.find_element("id", "board")
+    if side == 20:  # every number fits at the size that fits the panel
+        assert (shown, cut) == (side * side - 1, [])
+        return
+    # 100x100 fits its panel with tiles too small for numbers: none is shown cut; the button
+    # shows them all, whole, in a box that scrolls inside the panel.
+    assert (shown, cut, grid.get_attribute("data-numbers")) == (0, [], "false")
+    browser.find_element("id", "zoom").click()
+    shown, cut = browser.execute_script(_TILE_TEXT)
+    assert (shown, cut, grid.get_attribute("data-numbers")) == (side * side - 1, [], "true")
+    box = browser.find_element("id", "board-box")
+    assert int(box.get_attribute("scrollWidth")) > int(box.get_attribute("clientWidth"))
+    assert browser.execute_script(_PAGE_FITS) == [True, True]
+    assert browser.execute_script(_COVERED_CONTROLS) == []
+    assert browser.execute_script(_HIDDEN_CELLS, side) == []
+    browser.find_element("id", "zoom").click()
+    assert grid.get_attribute("data-numbers") == "false"
+
+
+def test_the_text_box_and_the_comparison_follow_the_board(
+    browser: Any, server: PuzzleServer
+) -> None:
+    # The box was empty after a shuffle (the board could not be copied into Python), and the
+    # comparison stayed on screen for a board no longer shown.
+    from selenium.webdriver.common.keys import Keys
+
+    _open(browser, server)
+    goal = fp.Board.goal((3, 3))
+    assert browser.find_element("id", "goal-text").get_attribute("value") == goal.to_string()
+    browser.find_element("id", "shuffle").click()
+    _status_when(browser, ("Shuffled",))
+    shuffled = fp.Board(_tiles(browser))
+    assert shuffled != goal and _board_text(browser) == shuffled.to_string()
+    # Solved and stepped: the box shows each board on the way.
+    _choose(browser, "algorithm", "astar")
+    browser.find_element("id", "solve").click()
+    _status_when(browser, ("Solved",))
+    moves = fp.solve(shuffled).moves
+    for step in (1, 2):
+        browser.find_element("id", "next").click()
+        assert _board_text(browser) == shuffled.apply(moves[:step]).to_string()
+    browser.find_element("id", "last").click()
+    assert _board_text(browser) == goal.to_string()
+    browser.find_element("id", "first").click()
+    assert _board_text(browser) == shuffled.to_string()
+    # A comparison says which board it was for, and says so once the board changes.
+    browser.find_element("id", "compare").click()
+    _status_when(browser, ("Compared",))
+    out = browser.find_element("id", "compare-out")
+    label = browser.find_element("id", "compare-for")
+    note = label.find_element("class name", "stale-note")
+    assert shuffled.to_string() in label.text and out.get_attribute("data-stale") == "false"
+    assert not note.is_displayed()
+    # Stepping through the solution shows that puzzle's boards: the comparison still holds.
+    browser.find_element("id", "next").click()
+    assert out.get_attribute("data-stale") == "false"
+    browser.find_element("id", "first").click()
+    move = "R" if "R" in shuffled.moves() else "L"
+    browser.find_element("id", "board").send_keys(
+        Keys.ARROW_RIGHT if move == "R" else Keys.ARROW_LEFT
+    )
+    moved = shuffled.apply(move)
+    assert _tiles(browser) == list(moved.tiles) and _board_text(browser) == moved.to_string()
+    assert out.get_attribute("data-stale") == "true" and note.is_displayed()
+    assert shuffled.to_string() in label.text  # still labelled with the board it was for
+    browser.find_element("id", "compare").click()
+    _status_when(browser, ("Compared 2",))
+    assert moved.to_string() in label.text and out.get_attribute("data-stale") == "false"
+    browser.find_element("id", "random").click()
+    _status_when(browser, ("uniformly random",))
+    assert out.get_attribute("data-stale") == "true"
+    assert _board_text(browser) == fp.Board(_tiles(browser)).to_string()
+    # Nothing was fetched from anywhere but this server.
+    sources = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(function(e){return e.name;})"
+    )
+    assert sources and all(source.startswith(server.url) for source in sources), sources
+
+
+# Controls left as the browser draws them: a button, field or list without the page's rounded
+# border, or a list with the browser's own arrow, or a checkbox, slider or number field
+# without the page's look.
+_UNSTYLED = """
+const out=[];
+for(const el of document.querySelectorAll("button, input, select")){
+  const s=getComputedStyle(el), name=el.id||el.type;
+  if(el.type==="checkbox"||el.type==="range"){
+    if(s.accentColor==="auto")out.push(name);
+  }else if(s.borderTopLeftRadius!=="7px")out.push(name);
+  if(el.tagName==="SELECT"&&s.appearance!=="none")out.push(name);
+  if(el.type==="number"&&s.appearance!=="textfield")out.push(name);
+}
+return out;
+"""
+
+
+def test_every_control_has_the_pages_look(browser: Any, server: PuzzleServer) -> None:
+    # The controls were the browser's own widgets, unstyled.
+    _open(browser, server)
+    browser.find_element("id", "trace-bfs-astar").click()
+    _status_when(browser, ("Traced",))
+    assert browser.execute_script(_UNSTYLED) == []
+
+
+def _trace_panels(browser: Any) -> list[Any]:
+    return list(browser.find_elements("css selector", "#trace-panels .trace-panel"))
+
+
+# Steps the visualisation from its start to its end with the > button, and records for each
+# panel and step the board its frontier offers first and the board the next step expanded.
+_STEP_THROUGH = """
+const panels=document.querySelectorAll("#trace-panels .trace-panel");
+document.getElementById("trace-first").click();
+const seen=[[],[]];
+while(document.getElementById("trace-panels").dataset.done!=="true"){
+  const before=[...panels].map(function(p){return [p.dataset.next,p.dataset.done];});
+  document.getElementById("trace-next").click();
+  panels.forEach(function(p,i){
+    if(before[i][1]!=="true")seen[i].push([before[i][0],p.dataset.expanded]);});
+}
+return seen;
+"""
+
+
+def test_watch_bfs_against_astar_to_the_path(browser: Any, server: PuzzleServer) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _open(browser, server)
+    board = fp.scramble(fp.Board.goal((3, 3)), 14, rng=3)
+    distance = distances_3x3()[board.tiles]
+    _type_board(browser, board.to_string())
+    browser.find_element("id", "trace-bfs-astar").click()
+    _status_when(browser, ("Traced",))
+    panels = _trace_panels(browser)
+    assert [p.find_element("tag name", "h3").text for p in panels] == ["bfs", "astar + manhattan"]
+    expected = [
+        fp.search(board, algorithm="bfs").stats.expanded,
+        fp.search(board, algorithm="astar", heuristic="manhattan").stats.expanded,
+    ]
+    for panel, expanded in zip(panels, expected):
+        assert panel.find_element("class name", "tp-count").text == f"0 of {expanded:,} expansions"
+        assert panel.get_attribute("data-next") == "0"  # the frontier holds the start
+    # Step by step: at every step the board the frontier offers first is the next expanded.
+    seen = browser.execute_script(_STEP_THROUGH)
+    assert [len(steps) for steps in seen] == expected
+    for steps in seen:
+        assert all(offered == taken for offered, taken in steps)
+    for panel in panels:
+        assert panel.get_attribute("data-done") == "true"
+        assert panel.get_attribute("data-mismatch") == "false"
+        moves = panel.find_element("class name", "tp-moves").text
+        assert len(moves) == distance and board.apply(moves) == fp.Board.goal((3, 3))
+        path = panel.find_elements("css selector", ".tp-path .entry")
+        assert len(path) == distance + 1
+    # Played at the fastest speed from the start, it ends there too, then stops.
+    browser.find_element("id", "trace-first").click()
+    _choose(browser, "trace-speed", "1000")
+    browser.find_element("id", "trace-play").click()
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element("id", "trace-panels").get_attribute("data-done") == "true"
+    )
+    WebDriverWait(browser, 5).until(lambda d: d.find_element("id", "trace-play").text == "play")
+    assert browser.find_element("id", "trace-panels").get_attribute("data-step") == str(
+        max(expected)
+    )
+    # The slider jumps, and the traces stay labelled with their board once it changes.
+    browser.execute_script(
+        "const s=document.getElementById('trace-slider');s.value='5';"
+        "s.dispatchEvent(new Event('input'));"
+    )
+    assert [p.get_attribute("data-done") for p in _trace_panels(browser)] == ["false", "false"]
+    assert browser.find_element("id", "trace-out").get_attribute("data-stale") == "false"
+    browser.find_element("id", "shuffle").click()
+    _status_when(browser, ("Shuffled",))
+    assert browser.find_element("id", "trace-out").get_attribute("data-stale") == "true"
+    assert board.to_string() in browser.find_element("id", "trace-for").text
+
+
+def test_watch_greedy_against_astar(browser: Any, server: PuzzleServer) -> None:
+    _open(browser, server)
+    board = fp.Board("8 6 7/2 5 4/3 _ 1")
+    _type_board(browser, board.to_string())
+    browser.find_element("id", "trace-greedy-astar").click()
+    _status_when(browser, ("Traced",))
+    browser.find_element("id", "trace-last").click()
+    greedy, astar = (
+        panel.find_element("class name", "tp-moves").text for panel in _trace_panels(browser)
+    )
+    assert len(astar) == distances_3x3()[board.tiles] < len(greedy)
+    assert board.apply(greedy) == board.apply(astar) == fp.Board.goal((3, 3))
+    # Boards past 16 cells are not traced.
+    _set_shape(browser, 5, 5)
+    browser.find_element("id", "new-goal").click()
+    assert not browser.find_element("id", "trace").is_enabled()
+    assert "16 cells" in browser.find_element("id", "trace-note").text
+
+
+# Figures as the page writes them, by the rules of fastpuzzle._units (the library's formatter):
+# the unit that fits, three significant digits, never "1000 µs".
+PAGE_FIGURES = {
+    "seconds": [
+        (0.0, "0 s"),
+        (4.2e-7, "420 ns"),
+        (1.234e-5, "12.3 µs"),
+        (0.000045, "45.0 µs"),
+        (0.000999, "999 µs"),
+        (0.00099996, "1.00 ms"),
+        (0.0123, "12.3 ms"),
+        (0.5, "500 ms"),
+        (0.99951, "1.00 s"),
+        (2.5, "2.50 s"),
+        (123.4, "123 s"),
+        (4321.0, "4,321 s"),
+        (-1.0, "-"),
+        (float("inf"), "-"),
+    ],
+    "bytes": [
+        (512, "512 B"),
+        (2048, "2.00 KiB"),
+        (197_825, "193 KiB"),
+        (1_048_100, "1.00 MiB"),
+        (5 << 30, "5.00 GiB"),
+    ],
+}
+
+
+def _page_figures(browser: Any, kind: str, values: list[float]) -> list[str]:
+    # JSON has no infinity: it travels as null and is made one again in the page.
+    script = (
+        "return arguments[1].map(v => fastpuzzleFormat[arguments[0]](v === null ? Infinity : v))"
+    )
+    sent = [None if v == float("inf") else v for v in values]
+    return list(browser.execute_script(script, kind, sent))
+
+
+def test_times_and_sizes_on_the_page_are_in_the_unit_that_fits(
+    browser: Any, server: PuzzleServer
+) -> None:
+    # The page printed "0.0000 s" for most searches, and memory in bytes.
+    _open(browser, server)
+    for kind, cases in PAGE_FIGURES.items():
+        assert _page_figures(browser, kind, [v for v, _ in cases]) == [t for _, t in cases]
+
+
+def test_the_page_formats_as_the_librarys_formatter(browser: Any, server: PuzzleServer) -> None:
+    # Runs once fastpuzzle._units (the course-report work) is in the same tree.
+    units = pytest.importorskip("fastpuzzle._units")
+    _open(browser, server)
+    # Exact ties (234.5 ns) round to even, as Python's format does.
+    times = [k * 10.0**e for e in range(-10, 5) for k in (1, 1.5, 2.345, 4.9996, 9.9949, 99.96)]
+    times += [1234.5, 1235.5, 2.125e-3, 0.0625, 7.25e-6]
+    assert _page_figures(browser, "seconds", times) == [units.duration(t) for t in times]
+    sizes = [k * 2**e for e in range(0, 44, 3) for k in (1, 1.7, 3.14159, 999.6)]
+    sizes += [512, 1023, 1024, 2.125 * 1024, 1023.5 * 1024]
+    assert _page_figures(browser, "bytes", sizes) == [units.size(n) for n in sizes]
+    spreads = [(0.002, 0.00005), (0.002, 0.0003), (1.0, 0.0995), (0.0, 1.0), (4.0, 0.25)]
+    script = "return arguments[0].map(p => fastpuzzleFormat.spread(p[0], p[1]))"
+    assert browser.execute_script(script, spreads) == [units.spread(a, d) for a, d in spreads]
 
 
 def test_ctrl_c_stops_the_server_cleanly() -> None:

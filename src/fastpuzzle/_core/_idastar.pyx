@@ -85,20 +85,29 @@ from fastpuzzle._core._team cimport (
     team_checkpoint,
     team_stop,
 )
-from fastpuzzle._core._patterns cimport LoadedPatterns, copy_patterns, patterns_for
+from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
 from fastpuzzle._core._pdbgroups cimport (
+    DualStep,
+    Duals,
     GroupMove,
     Patterns,
+    apply_dual,
+    dual_change,
+    dual_step,
     entry_address,
+    fill_dual,
     fill_patterns,
+    four_h,
     group_entry,
     mirrored_child_index,
+    pattern_h,
     move_mirrored,
     move_plain,
     plain_child_index,
     read_entry,
     restore_patterns,
     save_patterns,
+    unapply_dual,
     unmove_mirrored,
     unmove_plain,
 )
@@ -198,6 +207,12 @@ cdef struct Node:
     uint64_t mindex2[NODE_GROUPS]
     int value2[NODE_GROUPS]
     int mvalue2[NODE_GROUPS]
+    # with dual lookups: h as the parent left it (BPMX), the dual sums and the dual boards
+    int dual_h
+    int dual
+    int dmirrored
+    uint64_t dindex[2][NODE_GROUPS]
+    int dvalue[2][NODE_GROUPS]
     uint8_t path[MAX_CUT]
 
 
@@ -251,6 +266,9 @@ cdef struct Search:
     Patterns pat2
     int plain2
     int mirrored2
+    # dual lookups with BPMX (dfs_pdb_dual; one partition): their maps and incremental state
+    int dual
+    Duals duals
     # parallel search: the team this thread belongs to, and where Collect mode puts nodes
     Member member
     Collector* collector
@@ -724,13 +742,172 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
     return 0
 
 
+cdef int dfs_pdb_dual(Search* s, uint64_t board, int blank, int depth, int h, int md, int plain,
+                      int mirrored, int dual, int dmirrored, int previous, int* h_out,
+                      Mode* mode) except -2 nogil:
+    # dfs_pdb (one partition) with dual lookups, which are not consistent, and BPMX to pass their
+    # values on; _wide_pdb.dfs_dual is the same search on wide boards (see its comments).
+    # tests/dual_reference.py (ida_bpmx) counts the same nodes.
+    cdef int f = depth + h
+    cdef int k, cell, tile, grp, mgrp, r, best, child_h
+    cdef int kid_md[4]
+    cdef int kid_plain[4]
+    cdef int kid_mirrored[4]
+    cdef int kid_dual[4]
+    cdef int kid_dmirrored[4]
+    cdef int kid_h[4]
+    cdef bint full[4]
+    cdef uint64_t new_index[4]
+    cdef uint64_t new_entry[4]
+    cdef uint64_t new_mindex[4]
+    cdef uint64_t new_mentry[4]
+    cdef DualStep steps[4][2]
+    cdef GroupMove saved, msaved, dsaved, dmsaved
+    h_out[0] = h
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            if f > s.bound:
+                if f < s.next_bound:
+                    s.next_bound = f
+                return 0
+            if md == 0:
+                return 1
+            return save_dual_node(s, board, blank, depth, h, md, plain, mirrored, dual,
+                                  dmirrored, previous)
+    r = enter(s, md, f)
+    if r:
+        return 0 if r == 3 else r
+    # Each child is judged in stages, each stage's table reads prefetched together: its plain
+    # sum, then (if that keeps it within the bound) its reflected sum, then its two dual sums.
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = get_tile(board, cell)
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
+            new_entry[k] = group_entry(&s.pat.groups[grp], new_index[k])
+            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = get_tile(board, cell)
+        kid_md[k] = md - s.t.distance[tile][cell] + s.t.distance[tile][blank]
+        kid_plain[k] = plain
+        kid_mirrored[k] = mirrored
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            kid_plain[k] += read_entry(&s.pat.groups[grp], new_entry[k]) - s.pat.value[grp]
+        kid_h[k] = kid_md[k] + 2 * kid_plain[k]
+        full[k] = depth + 1 + kid_h[k] <= s.bound
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if full[k] and mgrp >= 0:
+            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+            new_mentry[k] = group_entry(&s.pat.groups[mgrp], new_mindex[k])
+            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
+        s.counters.generated += 1
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous or not full[k]:
+            continue
+        tile = get_tile(board, cell)
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if mgrp >= 0:
+            kid_mirrored[k] += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
+                                - s.pat.mvalue[mgrp])
+        kid_h[k] = pattern_h(kid_md[k], kid_plain[k], kid_mirrored[k])
+        full[k] = depth + 1 + kid_h[k] <= s.bound
+        if full[k]:
+            dual_step(&s.duals, &s.pat, 0, blank, cell, tile, &steps[k][0])
+            if s.duals.mirror:
+                dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
+    best = -1
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        if full[k]:
+            kid_dual[k] = dual + dual_change(&steps[k][0])
+            kid_dmirrored[k] = dmirrored + dual_change(&steps[k][1]) if s.duals.mirror else 0
+            kid_h[k] = four_h(kid_md[k], kid_plain[k], kid_mirrored[k], kid_dual[k],
+                              kid_dmirrored[k])
+        if kid_h[k] > best:
+            best = kid_h[k]
+    if best - 1 > h:
+        h = best - 1
+        h_out[0] = h
+        if depth + h > s.bound:
+            if depth + h < s.next_bound:
+                s.next_bound = depth + h
+            return 0
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        child_h = kid_h[k] if kid_h[k] >= h - 1 else h - 1
+        if depth + 1 + child_h > s.bound:
+            if depth + 1 + child_h < s.next_bound:
+                s.next_bound = depth + 1 + child_h
+            continue
+        tile = get_tile(board, cell)
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if mgrp >= 0:
+            move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k], &msaved)
+        apply_dual(&s.duals, 0, &steps[k][0], &dsaved)
+        if s.duals.mirror:
+            apply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
+        if Mode is Collect:
+            s.path[depth] = s.move_dir[blank][k]
+        r = dfs_pdb_dual(s, slide(board, blank, cell), cell, depth + 1, child_h, kid_md[k],
+                         kid_plain[k], kid_mirrored[k], kid_dual[k], kid_dmirrored[k], blank,
+                         &child_h, mode)
+        if grp >= 0:
+            unmove_plain(&s.pat, grp, &saved)
+        if mgrp >= 0:
+            unmove_mirrored(&s.pat, mgrp, &msaved)
+        unapply_dual(&s.duals, 0, &steps[k][0], &dsaved)
+        if s.duals.mirror:
+            unapply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
+        if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
+            return r
+        if child_h - 1 > h:
+            h = child_h - 1
+            h_out[0] = h
+            if depth + h > s.bound:
+                if depth + h < s.next_bound:
+                    s.next_bound = depth + h
+                return 0
+    return 0
+
+
+cdef int save_dual_node(Search* s, uint64_t board, int blank, int depth, int h, int md,
+                        int plain, int mirrored, int dual, int dmirrored,
+                        int previous) noexcept nogil:
+    # Collect mode at the cut for dfs_pdb_dual: the node joins the frontier with its h.
+    cdef Node* node = frontier_slot(s)
+    if node == NULL:
+        return 2
+    save_node(s, node, board, blank, depth, md, plain, mirrored, previous)
+    node.dual_h = h
+    node.dual = dual
+    node.dmirrored = dmirrored
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 # Frontier nodes: a subtree's start and its heuristic state, saved and restored.
 
 cdef void save_node(const Search* s, Node* node, uint64_t board, int blank, int depth, int h,
                     int plain, int mirrored, int previous) noexcept nogil:
     # h: the driver's h argument (dfs_pdb: md); s holds the node's incremental state.
-    cdef int i
+    cdef int i, which
     node.board = board
     node.blank = blank
     node.depth = depth
@@ -754,11 +931,16 @@ cdef void save_node(const Search* s, Node* node, uint64_t board, int blank, int 
             node.plain2 = s.plain2
             node.mirrored2 = s.mirrored2
             save_patterns(&s.pat2, node.index2, node.value2, node.mindex2, node.mvalue2)
+        if s.dual:
+            for which in range(2):
+                for i in range(s.pat.n_groups):
+                    node.dindex[which][i] = s.duals.side[which].index[i]
+                    node.dvalue[which][i] = s.duals.side[which].value[i]
 
 
 cdef void load_node(Search* s, const Node* node) noexcept nogil:
     # The inverse of save_node: s's incremental state and path prefix become the node's.
-    cdef int i
+    cdef int i, which
     for i in range(node.depth):
         s.path[i] = node.path[i]
     if s.kind == H_LINEAR_CONFLICT:
@@ -775,10 +957,16 @@ cdef void load_node(Search* s, const Node* node) noexcept nogil:
             s.plain2 = node.plain2
             s.mirrored2 = node.mirrored2
             restore_patterns(&s.pat2, node.index2, node.value2, node.mindex2, node.mvalue2)
+        if s.dual:
+            for which in range(2):
+                for i in range(s.pat.n_groups):
+                    s.duals.side[which].index[i] = node.dindex[which][i]
+                    s.duals.side[which].value[i] = node.dvalue[which][i]
 
 
 cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
     # The heuristic's driver from a node whose state s holds.
+    cdef int h_out
     if s.kind == H_MISPLACED:
         return dfs_misplaced(s, node.board, node.blank, node.depth, node.h, node.previous, mode)
     if s.kind == H_MANHATTAN:
@@ -788,6 +976,10 @@ cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
                                    node.previous, mode)
     if s.kind == H_WALKING_DISTANCE:
         return dfs_walking_distance(s, node.board, node.blank, node.depth, node.previous, mode)
+    if s.dual:
+        return dfs_pdb_dual(s, node.board, node.blank, node.depth, node.dual_h, node.h,
+                            node.plain, node.mirrored, node.dual, node.dmirrored,
+                            node.previous, &h_out, mode)
     if s.second:
         return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain,
                        node.mirrored, node.previous, mode, TWO)
@@ -798,7 +990,8 @@ cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
 cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept nogil:
     # The start's heuristic, with its incremental state in s (linear conflict's line keys were
     # set by init_lines, walking distance's states by the caller).
-    cdef int h, plain = 0, mirrored = 0
+    cdef int h, plain = 0, mirrored = 0, cell
+    cdef uint8_t tile_at[16]
     if s.kind == H_MISPLACED:
         h = misplaced_of(board, &s.g, &s.t)
     elif s.kind == H_MANHATTAN:
@@ -815,10 +1008,19 @@ cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept n
         if s.second:
             s.plain2 = pdb_sum(s, &s.pat2, board, 0)
             s.mirrored2 = pdb_sum(s, &s.pat2, board, 1) if s.pat2.mirror else 0
+        if s.dual:
+            for cell in range(s.g.cells):
+                tile_at[cell] = get_tile(board, cell)
+            root.dual = fill_dual(&s.duals, &s.pat, 0, tile_at, s.g.cells, blank)
+            root.dmirrored = (fill_dual(&s.duals, &s.pat, 1, tile_at, s.g.cells, blank)
+                              if s.duals.mirror else 0)
+            root.dual_h = four_h(h, plain, mirrored, root.dual, root.dmirrored)
     save_node(s, root, board, blank, 0, h, plain, mirrored, NO_CELL)
 
 
 cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
+    if s.kind == H_PDB and s.dual:
+        return root.dual_h
     if s.kind == H_PDB and s.second:
         return pdb_h(s, root.h, root.plain, root.mirrored, TWO)
     if s.kind == H_PDB:
@@ -928,6 +1130,7 @@ def idastar(
         s.pat.n_groups = 0
         s.pat.mirror = 0
         s.second = 0
+        s.dual = 0
         s.plain2 = s.mirrored2 = 0
         s.member.team = NULL
         s.collector = NULL
@@ -975,6 +1178,11 @@ def idastar(
             loaded = patterns_for(tables, s.g.cells, 4, goal_blank)
             keep.append(loaded)
             copy_patterns(&s.pat, &loaded.pat)
+            if loaded.dual:
+                if s.second:
+                    raise ValueError("dual lookups take one pattern database, not a pair")
+                copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
+                s.dual = 1
         init_root(s, &root, packed, blank)
         # With a runner (a cluster), the large iterations are shared even with one local thread.
         switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1

@@ -5,6 +5,7 @@ class LoadedPatterns:
     cells: int
     bits: int
     goal_blank: int
+    dual: bool
     arrays: list[Any]
     def __init__(
         self,
@@ -13,6 +14,7 @@ class LoadedPatterns:
         cells: int,
         bits: int,
         goal_blank: int,
+        dual: tuple[Sequence[Sequence[int]], Sequence[Any]] | None = None,
     ) -> None: ...
     @property
     def n_groups(self) -> int: ...

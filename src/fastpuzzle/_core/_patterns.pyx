@@ -8,7 +8,19 @@ per table, every tile's group and slot) cost a third of a one-move search; a
 
 from libc.string cimport memcpy
 
-from fastpuzzle._core._pdbgroups cimport GROUP_MAX_CELLS, Group, Patterns, load_patterns
+from fastpuzzle._core._packed cimport goal_cell_of
+from fastpuzzle._core._pdbgroups cimport (
+    DUAL_ALT,
+    DUAL_MAIN,
+    DUAL_NONE,
+    GROUP_MAX_CELLS,
+    GROUP_MAX_COUNT,
+    Duals,
+    Group,
+    Patterns,
+    load_groups,
+    load_patterns,
+)
 
 
 cdef class LoadedPatterns:
@@ -23,14 +35,24 @@ cdef class LoadedPatterns:
     cells, bits, goal_blank : int
         The board's cells, the bits of a slot of a sparse index (4 on packed boards, 5 past 16
         cells) and the goal's blank cell.
+    dual : tuple, optional
+        ``(choices, alts)`` to also read the tables on the dual board (and on the mirrored dual
+        board when ``reflect`` is given): ``choices[group][goal_blank]`` is -1 (the group counts
+        nothing on a dual board with that goal blank), 0 (its own table) or 1 (its ``alts``
+        table); ``alts[group]`` is None or ``(tiles, sparse, nibble, table)``, the group's table
+        built for the other region of its free cells, with the same goal cells in the same slot
+        order (see :mod:`fastpuzzle.pdb.dual`).
     """
 
-    def __cinit__(self, groups, reflect, int cells, int bits, int goal_blank):
+    def __cinit__(self, groups, reflect, int cells, int bits, int goal_blank, dual=None):
         arrays = []
         load_patterns(&self.pat, cells, bits, goal_blank, groups, reflect, arrays)
         self.cells = cells
         self.bits = bits
         self.goal_blank = goal_blank
+        self.dual = dual is not None
+        if dual is not None:
+            load_duals(&self.duals, &self.pat, cells, bits, goal_blank, dual, arrays)
         self.arrays = arrays
 
     @property
@@ -45,6 +67,56 @@ cdef class LoadedPatterns:
 
     def __reduce__(self):
         raise TypeError("LoadedPatterns point into their tables: pickle the Database instead")
+
+
+cdef int load_duals(Duals* d, const Patterns* p, int cells, int bits, int goal_blank, dual,
+                    list keep) except -1:
+    # Fill d from ``(choices, alts)`` (see LoadedPatterns), checking every value.
+    cdef Group alt_group[1]
+    cdef int group_of[GROUP_MAX_CELLS]
+    cdef int shift_of[GROUP_MAX_CELLS]
+    cdef int grp, beta, tile, cell, value
+    choices, alts = dual
+    if len(choices) != p.n_groups or len(alts) != p.n_groups:
+        raise ValueError(f"expected dual choices and alternative tables for {p.n_groups} groups")
+    d.mirror = p.mirror
+    d.bits = bits
+    for cell in range(GROUP_MAX_CELLS):
+        d.label_group[cell] = -1
+        d.label_shift[cell] = 0
+        d.home[cell] = 0
+        d.reflect_cell[cell] = p.reflect_cell[cell] if p.mirror and cell < cells else cell
+    for tile in range(1, cells):
+        cell = goal_cell_of(tile, goal_blank)
+        d.home[tile] = cell
+        d.label_group[cell] = p.group_of[tile]
+        d.label_shift[cell] = p.shift_of[tile]
+    d.home[0] = goal_blank
+    for grp in range(p.n_groups):
+        if len(choices[grp]) != cells:
+            raise ValueError(f"expected a dual choice for each of the {cells} cells")
+        for beta in range(GROUP_MAX_CELLS):
+            d.choice[grp][beta] = DUAL_NONE
+        for beta in range(cells):
+            value = choices[grp][beta]
+            if value not in (DUAL_NONE, DUAL_MAIN, DUAL_ALT):
+                raise ValueError(f"expected dual choices of -1, 0 or 1, got {value!r}")
+            if value == DUAL_ALT and alts[grp] is None:
+                raise ValueError(f"group {grp} has no alternative table to choose")
+            d.choice[grp][beta] = value
+        if alts[grp] is not None:
+            # Checked and laid out as a one-group database of its own.
+            load_groups(alt_group, group_of, shift_of, cells, bits, [alts[grp]], keep)
+            if alt_group[0].k != p.groups[grp].k or alt_group[0].sparse != p.groups[grp].sparse:
+                raise ValueError(f"the alternative table of group {grp} is not of its size")
+            d.alt[grp] = alt_group[0]
+    return 0
+
+
+cdef void copy_duals(Duals* out, const Duals* loaded, int n_groups) noexcept nogil:
+    # The maps and choices, and only the alternative tables of groups in use.
+    memcpy(out, loaded, sizeof(Duals) - GROUP_MAX_COUNT * sizeof(Group))
+    memcpy(out.alt, loaded.alt, n_groups * sizeof(Group))
 
 
 cdef LoadedPatterns patterns_for(tables, int cells, int bits, int goal_blank):

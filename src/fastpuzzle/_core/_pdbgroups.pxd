@@ -177,6 +177,18 @@ cdef inline int pattern_h(int md, int plain, int mirrored) noexcept nogil:
     # hold (value - Manhattan of the group) / 2).
     return md + 2 * (plain if plain >= mirrored else mirrored)
 
+cdef inline int four_h(int md, int plain, int mirrored, int dual, int dmirrored) noexcept nogil:
+    # With dual lookups: Manhattan plus twice the largest of the four sums (plain, reflected,
+    # dual, dual reflected).
+    cdef int best = plain
+    if mirrored > best:
+        best = mirrored
+    if dual > best:
+        best = dual
+    if dmirrored > best:
+        best = dmirrored
+    return md + 2 * best
+
 cdef inline void save_patterns(const Patterns* p, uint64_t* index, int* value, uint64_t* mindex,
                                int* mvalue) noexcept nogil:
     # A frontier node's copy of the groups' state (arrays of at least p.n_groups).
@@ -232,3 +244,142 @@ cdef inline int move_mirrored(Patterns* p, int mgrp, uint64_t index, uint64_t en
 cdef inline void unmove_mirrored(Patterns* p, int mgrp, const GroupMove* saved) noexcept nogil:
     p.mindex[mgrp] = saved.index
     p.mvalue[mgrp] = saved.value
+
+
+# ---------------------------------------------------------------------------------------------
+# Dual lookups: the same tables read on the dual board, the inverse permutation. Labels are goal
+# cells (the tile that belongs on cell c is label c). The dual board puts label p where the tile
+# standing on p belongs, so a group's dual index holds, per slot, the goal cell of the tile on
+# that slot's goal cell. A board whose blank is on b has a dual whose blank is label b and whose
+# goal has the blank on b: a group is read for that goal only where its table is a lower bound
+# there (``choice``: none when the group holds b's goal cell, its own table when b lies in the
+# region of free cells its table was built from, an ``alt`` table built for b's region, or none).
+# Mirrored about the diagonal, the same holds with every cell reflected. See
+# tests/dual_reference.py for the derivation and a plain-Python copy.
+
+cdef extern from *:
+    void prefetch_entry "__builtin_prefetch"(const void* address) nogil
+
+cdef enum:
+    DUAL_NONE = -1          # the group counts nothing for that goal blank
+    DUAL_MAIN = 0           # its own table
+    DUAL_ALT = 1            # its table for the other region of free cells
+
+cdef struct DualSide:
+    # One dual board's groups: their sparse indices (every slot, the blank's label's too) and
+    # the table values of the groups that count.
+    uint64_t index[GROUP_MAX_COUNT]
+    int value[GROUP_MAX_COUNT]
+
+cdef struct Duals:
+    int mirror                              # 1: the mirrored dual board too
+    int bits
+    int label_group[GROUP_MAX_CELLS]        # [goal cell] -> the group of its label, or -1
+    int label_shift[GROUP_MAX_CELLS]        # [goal cell] -> bits * slot of its label
+    int home[GROUP_MAX_CELLS]               # [tile] -> goal cell
+    int reflect_cell[GROUP_MAX_CELLS]
+    signed char choice[GROUP_MAX_COUNT][GROUP_MAX_CELLS]    # [group][goal blank] -> DUAL_*
+    DualSide side[2]                        # the dual board, and the mirrored dual board
+    Group alt[GROUP_MAX_COUNT]              # DUAL_ALT tables (only the groups that have one)
+
+cdef struct DualStep:
+    # What one move does to one dual board, found (and its table read prefetched) before the
+    # move is made.
+    int grp                 # the group whose index changes (the old blank cell's label's), or -1
+    uint64_t index          # its new index
+    uint64_t entry          # and table entry, when it counts in the child
+    const Group* table      # the table it reads there, or NULL (it counts nothing)
+    int drop                # the value that leaves the sum (the new blank cell's label's group)
+
+cdef inline const Group* dual_table(const Duals* d, const Patterns* p, int grp,
+                                    int goal_blank) noexcept nogil:
+    # The table group ``grp`` reads on a dual board whose goal blank is ``goal_blank``.
+    cdef int c = d.choice[grp][goal_blank]
+    if c == DUAL_MAIN:
+        return &p.groups[grp]
+    if c == DUAL_ALT:
+        return &d.alt[grp]
+    return NULL
+
+cdef inline int fill_dual(Duals* d, const Patterns* p, int which, const uint8_t* tile_at, int n,
+                          int blank) noexcept nogil:
+    # Dual board ``which`` (0: plain, 1: mirrored) of a whole board: every group's index, and
+    # the sum of the values of the groups that count.
+    cdef DualSide* side = &d.side[which]
+    cdef const Group* table
+    cdef int cell, label, grp, goal_blank, total = 0
+    cdef uint64_t location
+    for grp in range(p.n_groups):
+        side.index[grp] = 0
+        side.value[grp] = 0
+    for cell in range(n):
+        if tile_at[cell] == 0:
+            continue
+        location = d.home[tile_at[cell]]
+        label = cell
+        if which:
+            label = d.reflect_cell[cell]
+            location = d.reflect_cell[location]
+        grp = d.label_group[label]
+        if grp >= 0:
+            side.index[grp] |= location << d.label_shift[label]
+    goal_blank = d.reflect_cell[blank] if which else blank
+    for grp in range(p.n_groups):
+        table = dual_table(d, p, grp, goal_blank)
+        if table != NULL:
+            side.value[grp] = read_entry(table, group_entry(table, side.index[grp]))
+            total += side.value[grp]
+    return total
+
+cdef inline void dual_step(const Duals* d, const Patterns* p, int which, int blank, int cell,
+                           int tile, DualStep* out) noexcept nogil:
+    # Dual board ``which`` once ``tile`` slides from ``cell`` into ``blank``: label ``blank``
+    # takes the tile's goal cell as its place, and label ``cell`` becomes the blank.
+    cdef const DualSide* side = &d.side[which]
+    cdef uint64_t location = d.home[tile]
+    cdef uint64_t mask = ((<uint64_t>1) << d.bits) - 1
+    cdef int grp, shift, old_goal_blank
+    if which:
+        blank = d.reflect_cell[blank]
+        cell = d.reflect_cell[cell]
+        location = d.reflect_cell[location]
+    old_goal_blank = blank
+    grp = d.label_group[blank]
+    out.grp = grp
+    out.table = NULL
+    if grp >= 0:
+        shift = d.label_shift[blank]
+        out.index = side.index[grp] - (((side.index[grp] >> shift) & mask) << shift) + (
+            location << shift)
+        out.table = dual_table(d, p, grp, cell)
+        if out.table != NULL:
+            out.entry = group_entry(out.table, out.index)
+            prefetch_entry(entry_address(out.table, out.entry))
+    out.drop = 0
+    grp = d.label_group[cell]
+    if grp >= 0 and dual_table(d, p, grp, old_goal_blank) != NULL:
+        out.drop = side.value[grp]
+
+cdef inline int dual_change(const DualStep* step) noexcept nogil:
+    # The change of the dual sum that the step makes.
+    if step.table != NULL:
+        return read_entry(step.table, step.entry) - step.drop
+    return -step.drop
+
+cdef inline void apply_dual(Duals* d, int which, const DualStep* step,
+                            GroupMove* saved) noexcept nogil:
+    cdef DualSide* side = &d.side[which]
+    if step.grp < 0:
+        return
+    saved.index = side.index[step.grp]
+    saved.value = side.value[step.grp]
+    side.index[step.grp] = step.index
+    if step.table != NULL:
+        side.value[step.grp] = read_entry(step.table, step.entry)
+
+cdef inline void unapply_dual(Duals* d, int which, const DualStep* step,
+                              const GroupMove* saved) noexcept nogil:
+    if step.grp < 0:
+        return
+    d.side[which].index[step.grp] = saved.index
+    d.side[which].value[step.grp] = saved.value

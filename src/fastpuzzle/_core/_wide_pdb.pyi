@@ -30,6 +30,7 @@ def idastar(
     workers: int = 1,
     runner: Callable[[Any, int, Any], CoreResult] | None = None,
     units: None = None,
+    min_bound: int = 0,
 ) -> CoreResult: ...
 @overload
 def idastar(
@@ -47,4 +48,5 @@ def idastar(
     workers: int = 1,
     runner: None = None,
     units: tuple[int, bytes],
+    min_bound: int = 0,
 ) -> UnitResults: ...

@@ -36,21 +36,30 @@ from fastpuzzle._core._control cimport (
     init_counters,
 )
 from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
-from fastpuzzle._core._patterns cimport LoadedPatterns, copy_patterns, patterns_for
+from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
 from fastpuzzle._core._pdbgroups cimport (
     GROUP_MAX_COUNT,
+    DualStep,
+    Duals,
     Group,
     GroupMove,
     Patterns,
+    apply_dual,
+    dual_change,
+    dual_step,
     entry_address,
+    fill_dual,
     fill_patterns,
+    four_h,
     mirrored_child_index,
     move_mirrored,
     move_plain,
     pattern_h,
     plain_child_index,
+    read_entry,
     restore_patterns,
     save_patterns,
+    unapply_dual,
     unmove_mirrored,
     unmove_plain,
 )
@@ -131,6 +140,12 @@ cdef struct Node:
     uint64_t mindex[MAX_GROUPS]
     int value[MAX_GROUPS]
     int mvalue[MAX_GROUPS]
+    # with dual lookups: h as the parent left it (BPMX), the dual sums and the dual boards
+    int h
+    int dual
+    int dmirrored
+    uint64_t dindex[2][MAX_GROUPS]
+    int dvalue[2][MAX_GROUPS]
     uint8_t path[MAX_CUT]
 
 
@@ -149,6 +164,8 @@ cdef struct Search:
     int move_dir[MAX_CELLS][4]
     int distance[MAX_CELLS][MAX_CELLS]  # [tile][cell] -> Manhattan distance from its goal cell
     Patterns pat                    # the groups and their incremental state
+    int dual                        # 1: dual lookups and BPMX (dfs_dual)
+    Duals duals                     # their maps and incremental state
     int bound
     int next_bound
     int status
@@ -167,8 +184,9 @@ cdef inline uint64_t entry_of(const Group* grp, uint64_t index) noexcept nogil:
 
 cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, int plain,
                     int mirrored, int previous) noexcept nogil:
-    # s holds the node's board, path prefix and group state.
-    cdef int i
+    # s holds the node's board, path prefix and group state (a dual node's h and dual sums are
+    # set by save_dual_node).
+    cdef int i, which
     node.blank = blank
     node.depth = depth
     node.previous = previous
@@ -180,16 +198,26 @@ cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, i
     for i in range(depth):
         node.path[i] = s.path[i]
     save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+    if s.dual:
+        for which in range(2):
+            for i in range(s.pat.n_groups):
+                node.dindex[which][i] = s.duals.side[which].index[i]
+                node.dvalue[which][i] = s.duals.side[which].value[i]
 
 
 cdef void load_node(Search* s, const Node* node) noexcept nogil:
     # The inverse of save_node.
-    cdef int i
+    cdef int i, which
     for i in range(s.n):
         s.cells[i] = node.cells[i]
     for i in range(node.depth):
         s.path[i] = node.path[i]
     restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+    if s.dual:
+        for which in range(2):
+            for i in range(s.pat.n_groups):
+                s.duals.side[which].index[i] = node.dindex[which][i]
+                s.duals.side[which].value[i] = node.dvalue[which][i]
 
 
 cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrored,
@@ -296,8 +324,195 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     return 0
 
 
+cdef int collect_dual(Search* s, int blank, int depth, int h, int md, int plain, int mirrored,
+                      int dual, int dmirrored, int previous) noexcept nogil:
+    # collect() for dfs_dual: the node keeps the h its parent left it.
+    cdef int f = depth + h
+    cdef Node* node
+    if f > s.bound:
+        if f < s.next_bound:
+            s.next_bound = f
+        return 0
+    if md == 0:
+        return 1
+    node = frontier_slot(s)
+    if node == NULL:
+        return 2
+    save_node(s, node, blank, depth, md, plain, mirrored, previous)
+    node.h = h
+    node.dual = dual
+    node.dmirrored = dmirrored
+    return 0
+
+
+cdef int dfs_dual(Search* s, int blank, int depth, int h, int md, int plain, int mirrored,
+                  int dual, int dmirrored, int previous, int* h_out, Mode* mode) except -2 nogil:
+    # dfs with dual lookups, which are not consistent, and BPMX to pass their values on: h
+    # arrives as the parent left it (at least its own four-sum value), and leaves in h_out as
+    # this node's search raised it. A child is first judged on its plain and reflected sums;
+    # only a child they keep within the bound gets its dual lookups ("lazy"). Every child's h
+    # less one lifts this node's (cutting it, past the bound, before any child is entered);
+    # this node's less one lifts each child's; a child's search that comes back with its h
+    # raised past this node's plus one lifts this node's and may cut the siblings left.
+    # See tests/dual_reference.py (ida_bpmx), which counts the same nodes.
+    cdef int f = depth + h
+    cdef int k, cell, tile, grp, mgrp, r, status, best, child_h
+    cdef int kid_md[4]
+    cdef int kid_plain[4]
+    cdef int kid_mirrored[4]
+    cdef int kid_dual[4]
+    cdef int kid_dmirrored[4]
+    cdef int kid_h[4]
+    cdef bint full[4]
+    cdef uint64_t new_index[4]
+    cdef uint64_t new_entry[4]
+    cdef uint64_t new_mindex[4]
+    cdef uint64_t new_mentry[4]
+    cdef DualStep steps[4][2]
+    cdef GroupMove saved, msaved, dsaved, dmsaved
+    h_out[0] = h
+    if Mode is Collect:
+        if depth == s.collector.cut:
+            return collect_dual(s, blank, depth, h, md, plain, mirrored, dual, dmirrored,
+                                previous)
+    if f > s.bound:
+        if f < s.next_bound:
+            s.next_bound = f
+        return 0
+    if md == 0:
+        return 1
+    s.counters.expanded += 1
+    if s.counters.expanded >= s.control.next_check:
+        if s.member.team == NULL:
+            status = checkpoint(&s.control, &s.counters, sizeof(Search))
+        else:
+            status = team_checkpoint(&s.member, &s.control, &s.counters)
+        if status != STATUS_RUNNING:
+            s.status = status
+            return 2
+    # Each child is judged in stages, each stage's table reads prefetched together (see dfs):
+    # its plain sum, then (if that keeps it within the bound) its reflected sum, then its two
+    # dual sums. A child cut at a stage keeps the h it had there.
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = s.cells[cell]
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
+            new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
+            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        tile = s.cells[cell]
+        kid_md[k] = md - s.distance[tile][cell] + s.distance[tile][blank]
+        kid_plain[k] = plain
+        kid_mirrored[k] = mirrored
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            kid_plain[k] += read_entry(&s.pat.groups[grp], new_entry[k]) - s.pat.value[grp]
+        kid_h[k] = kid_md[k] + 2 * kid_plain[k]
+        full[k] = depth + 1 + kid_h[k] <= s.bound
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if full[k] and mgrp >= 0:
+            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+            new_mentry[k] = entry_of(&s.pat.groups[mgrp], new_mindex[k])
+            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
+        s.counters.generated += 1
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous or not full[k]:
+            continue
+        tile = s.cells[cell]
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if mgrp >= 0:
+            kid_mirrored[k] += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
+                                - s.pat.mvalue[mgrp])
+        kid_h[k] = pattern_h(kid_md[k], kid_plain[k], kid_mirrored[k])
+        full[k] = depth + 1 + kid_h[k] <= s.bound
+        if full[k]:
+            dual_step(&s.duals, &s.pat, 0, blank, cell, tile, &steps[k][0])
+            if s.duals.mirror:
+                dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
+    best = -1
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        if full[k]:
+            kid_dual[k] = dual + dual_change(&steps[k][0])
+            kid_dmirrored[k] = dmirrored + dual_change(&steps[k][1]) if s.duals.mirror else 0
+            kid_h[k] = four_h(kid_md[k], kid_plain[k], kid_mirrored[k], kid_dual[k],
+                              kid_dmirrored[k])
+        if kid_h[k] > best:
+            best = kid_h[k]
+    # BPMX: the best child's h less one is a lower bound here too.
+    if best - 1 > h:
+        h = best - 1
+        h_out[0] = h
+        if depth + h > s.bound:
+            if depth + h < s.next_bound:
+                s.next_bound = depth + h
+            return 0
+    for k in range(s.n_moves[blank]):
+        cell = s.move_cell[blank][k]
+        if cell == previous:
+            continue
+        child_h = kid_h[k] if kid_h[k] >= h - 1 else h - 1
+        if depth + 1 + child_h > s.bound:
+            if depth + 1 + child_h < s.next_bound:
+                s.next_bound = depth + 1 + child_h
+            continue
+        # Only a child judged in full gets here: one cut by its regular h stays cut.
+        tile = s.cells[cell]
+        grp = s.pat.group_of[tile]
+        if grp >= 0:
+            move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
+        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        if mgrp >= 0:
+            move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k], &msaved)
+        apply_dual(&s.duals, 0, &steps[k][0], &dsaved)
+        if s.duals.mirror:
+            apply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
+        s.cells[blank] = tile
+        s.cells[cell] = 0
+        if Mode is Collect:
+            s.path[depth] = s.move_dir[blank][k]
+        r = dfs_dual(s, cell, depth + 1, child_h, kid_md[k], kid_plain[k], kid_mirrored[k],
+                     kid_dual[k], kid_dmirrored[k], blank, &child_h, mode)
+        s.cells[cell] = tile
+        s.cells[blank] = 0
+        if grp >= 0:
+            unmove_plain(&s.pat, grp, &saved)
+        if mgrp >= 0:
+            unmove_mirrored(&s.pat, mgrp, &msaved)
+        unapply_dual(&s.duals, 0, &steps[k][0], &dsaved)
+        if s.duals.mirror:
+            unapply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
+        if r:
+            # The path is written only on the way back from the goal.
+            s.path[depth] = s.move_dir[blank][k]
+            return r
+        # BPMX back up: the child's search may have raised its h.
+        if child_h - 1 > h:
+            h = child_h - 1
+            h_out[0] = h
+            if depth + h > s.bound:
+                if depth + h < s.next_bound:
+                    s.next_bound = depth + h
+                return 0
+    return 0
+
+
 cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
     # The driver from a node whose state s holds.
+    cdef int h_out
+    if s.dual:
+        return dfs_dual(s, node.blank, node.depth, node.h, node.md, node.plain, node.mirrored,
+                        node.dual, node.dmirrored, node.previous, &h_out, mode)
     return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.previous,
                mode)
 
@@ -311,10 +526,17 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
     plain = fill_patterns(&s.pat, s.cells, s.n, 0)
     if s.pat.mirror:
         mirrored = fill_patterns(&s.pat, s.cells, s.n, 1)
+    if s.dual:
+        root.dual = fill_dual(&s.duals, &s.pat, 0, s.cells, s.n, blank)
+        root.dmirrored = (fill_dual(&s.duals, &s.pat, 1, s.cells, s.n, blank)
+                          if s.duals.mirror else 0)
+        root.h = four_h(md, plain, mirrored, root.dual, root.dmirrored)
     save_node(s, root, blank, 0, md, plain, mirrored, NO_CELL)
 
 
 cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
+    if s.dual:
+        return root.h
     return pattern_h(root.md, root.plain, root.mirrored)
 
 
@@ -353,6 +575,9 @@ cdef int init_groups(Search* s, int goal_blank, tables, list keep) except -1:
             raise ValueError("tables past 16 cells are compact, not sparse")
     keep.append(loaded)
     copy_patterns(&s.pat, &loaded.pat)
+    s.dual = loaded.dual
+    if s.dual:
+        copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
     return 0
 
 
@@ -392,6 +617,7 @@ def idastar(
     int workers=1,
     runner=None,
     units=None,
+    int min_bound=0,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
 
@@ -406,7 +632,9 @@ def idastar(
         ``(tiles, sparse, nibble, table)`` per group, compact tables from ``_pdb.pack_table``
         (tiles in no group count their Manhattan distance); ``reflect`` the cell mirrored about
         the main diagonal per cell, to also look up the reflected board (valid only when the
-        goal's blank lies on the diagonal), or None.
+        goal's blank lies on the diagonal), or None. A
+        :class:`~fastpuzzle._core._patterns.LoadedPatterns` laid out with ``dual`` also reads
+        them on the dual boards, with BPMX (``dfs_dual``).
     node_limit, time_limit, max_depth
         Limits (0, 0.0 and -1 mean none); DEPTH_LIMIT before a bound above ``max_depth``.
     progress : callable, optional
@@ -421,6 +649,9 @@ def idastar(
     units : tuple, optional
         ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
         units at that bound and return ``_Team.unit_results()``'s tuple.
+    min_bound : int
+        The first iteration's bound when it is above the start's h (no shorter solution
+        exists), as in ``_idastar.idastar``.
 
     Returns
     -------
@@ -466,13 +697,16 @@ def idastar(
         init_root(s, &root, blank)
         # With a runner (a cluster), the large iterations are shared even with one local thread.
         switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
+        if switch_after >= 0 and min_bound > root_h(s, &root):
+            # Searched up to min_bound already: a large search from its first iteration.
+            switch_after = 0
         if units is not None:
             # Another process's units at their bound (fastpuzzle.distributed): searched by this
             # process's threads, and their results returned as they are.
             owned, s = s, NULL
             return hand_over(owned, &root, workers, max_depth, keep, units, None, progress)
         with nogil:
-            status = run_search(s, &root, max_depth, switch_after, 0)
+            status = run_search(s, &root, max_depth, switch_after, min_bound)
         if status == SWITCH:
             owned, s = s, NULL
             return hand_over(owned, &root, workers, max_depth, keep, None, runner, progress)

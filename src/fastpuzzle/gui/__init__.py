@@ -1,4 +1,5 @@
-"""The puzzle page: a local web page to enter, shuffle and solve boards and compare methods.
+"""The puzzle page: a local web page to enter, shuffle and solve boards, compare methods and
+watch two searches run side by side, expansion by expansion (:mod:`fastpuzzle.trace`).
 
 ``fastpuzzle gui`` (or :func:`serve`) starts a server on this machine and opens the page in the
 browser. The page needs no network access; the searches run in this process, one per page, and

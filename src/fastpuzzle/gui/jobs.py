@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -25,8 +26,17 @@ from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.tables import HINT_AFTER_SECONDS, faster_table_hint
 from fastpuzzle.results import SearchStats
+from fastpuzzle.trace import MAX_TRACE_CELLS, TRACEABLE, trace_search
 
-__all__ = ["Job", "Jobs", "RequestError", "catalogue", "new_board", "solve_request"]
+__all__ = [
+    "Job",
+    "Jobs",
+    "RequestError",
+    "catalogue",
+    "new_board",
+    "solve_request",
+    "trace_request",
+]
 
 #: The longest a search started from the page may run, and the default.
 MAX_SECONDS = 300.0
@@ -39,6 +49,9 @@ MAX_OPTIMAL_CELLS = 25
 MAX_RUNNING = 4
 #: Methods one comparison may run.
 MAX_METHODS = 30
+#: Expansions one trace from the page records at most, per method (each is sent to the page:
+#: 20,000 expansions are 1 to 1.5 MB of JSON, kept as text with the ended job).
+MAX_TRACE_EXPANSIONS = 20_000
 #: Ended jobs kept at most, over every page (the oldest ended go first): each holds its result,
 #: a 100x100 board's moves included (megabytes).
 MAX_ENDED = 16
@@ -134,6 +147,9 @@ def catalogue() -> dict[str, Any]:
         "default_seconds": DEFAULT_SECONDS,
         "max_side": MAX_SIDE,
         "max_optimal_cells": MAX_OPTIMAL_CELLS,
+        "traceable": list(TRACEABLE),
+        "max_trace_cells": MAX_TRACE_CELLS,
+        "max_trace_expansions": MAX_TRACE_EXPANSIONS,
     }
 
 
@@ -249,9 +265,18 @@ def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str,
         raise RequestError("comparisons run the classic searches: boards of up to 16 cells")
     board = _board(body, "board", shape)
     goal = _goal(body, shape)
+    checked = [(name, heuristic or "") for name, heuristic in _methods(body, shape, MAX_METHODS)]
+    return board, goal, checked, _limits(body)
+
+
+def _methods(
+    body: dict[str, Any], shape: tuple[int, int], most: int
+) -> list[tuple[str, str | None]]:
+    # The request's methods, 1 to `most` of them, as [algorithm, heuristic] pairs: canonical
+    # names, the heuristic None for a search that takes none (Manhattan when none is given).
     methods = body.get("methods")
-    if not isinstance(methods, list) or not 1 <= len(methods) <= MAX_METHODS:
-        raise RequestError(f"expected 1 to {MAX_METHODS} methods")
+    if not isinstance(methods, list) or not 1 <= len(methods) <= most:
+        raise RequestError(f"expected 1 to {most} methods")
     checked = []
     for method in methods:
         if not (isinstance(method, list) and len(method) == 2):
@@ -262,11 +287,37 @@ def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str,
             if algorithm.informed:
                 heuristic = resolve_heuristic(heuristic or "manhattan", algorithm, shape=shape).name
             else:
-                heuristic = ""
+                heuristic = None
         except (FastPuzzleError, TypeError) as error:
             raise RequestError(str(error)) from None
         checked.append((algorithm.name, heuristic))
-    return board, goal, checked, _limits(body)
+    return checked
+
+
+def trace_request(
+    body: dict[str, Any],
+) -> tuple[Board, Board, list[tuple[str, str | None]], int]:
+    """The board, goal, one or two methods and the expansion limit of a trace, every one
+    checked (an unsolvable board is refused here: a trace of it would only stop at the limit)."""
+    shape = _shape(body)
+    if shape[0] * shape[1] > MAX_TRACE_CELLS:
+        raise RequestError(f"traces take boards of up to {MAX_TRACE_CELLS} cells")
+    board = _board(body, "board", shape)
+    goal = _goal(body, shape)
+    if not board.is_solvable(goal):
+        raise RequestError("this board is not solvable: it cannot reach the goal")
+    checked = _methods(body, shape, 2)
+    for name, _ in checked:
+        if name not in TRACEABLE:
+            raise RequestError(f"traces follow {', '.join(TRACEABLE)}; got {name!r}")
+    nodes = body.get("nodes", MAX_TRACE_EXPANSIONS)
+    if (
+        isinstance(nodes, bool)
+        or not isinstance(nodes, int)
+        or not 1 <= nodes <= MAX_TRACE_EXPANSIONS
+    ):
+        raise RequestError(f"expected nodes from 1 to {MAX_TRACE_EXPANSIONS:,}, got {nodes!r}")
+    return board, goal, checked, nodes
 
 
 class Jobs:
@@ -437,6 +488,44 @@ class Jobs:
             }
 
         return self._start(page, "compare", work)
+
+    def trace(self, page: str, body: dict[str, Any]) -> Job:
+        """Start tracing one or two searches on one board (:mod:`fastpuzzle.trace`), each
+        beside the compiled search's own count and time under the same node limit."""
+        from fastpuzzle.solve import search
+
+        board, goal, methods, nodes = trace_request(body)
+
+        def work(job: Job) -> dict[str, Any]:
+            traces = []
+            for done, (algorithm, heuristic) in enumerate(methods):
+                job.progress = {"traces_done": done, "traces": len(methods)}
+                trace = trace_search(
+                    board, algorithm, heuristic=heuristic, goal=goal, max_expansions=nodes
+                )
+                compiled = search(
+                    board,
+                    goal,
+                    algorithm=algorithm,
+                    heuristic=heuristic,
+                    limits=Limits(nodes=nodes, memory_bytes=MEMORY_BYTES),
+                )
+                traces.append(
+                    {
+                        **trace.to_json(),
+                        "compiled": {
+                            "status": compiled.status.value,
+                            "expanded": compiled.stats.expanded,
+                            "generated": compiled.stats.generated,
+                            "seconds": compiled.stats.seconds,
+                        },
+                    }
+                )
+            # Kept as JSON text until the page fetches it: a fifth of the memory the lists of
+            # two 20,000-expansion traces hold (about 3 MB against 16 MB).
+            return {"status": "done", "traces_json": json.dumps(traces, separators=(",", ":"))}
+
+        return self._start(page, "trace", work)
 
 
 def _plot(table: Any) -> dict[str, Any]:

@@ -412,6 +412,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self.server.jobs.solve(page, body).view()
         if path == "/api/compare":
             return self.server.jobs.compare(page, body).view()
+        if path == "/api/trace":
+            return self.server.jobs.trace(page, body).view()
         if path == "/api/stop":
             job = self.server.jobs.get(str(body.get("job", "")))
             if job.page != page:

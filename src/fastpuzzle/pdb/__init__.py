@@ -21,7 +21,8 @@ while the file is read. The cache directory is checked before a build starts; a 
 about 80 s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpuzzle pdb build
 7-8`` or :func:`build_pdb`, never started by ``solve()``. The 5x5 partition ``"6-6-6-6"`` (four
 groups of 127.5 M placements) is built the same way, once: about 60 s on two cores (1.3 GiB while
-building, 243 MiB on disk); boards of 17 to 25 cells use a database only once it is on disk.
+building, 243 MiB on disk; ``fastpuzzle pdb build`` adds the 64 MiB table of its dual lookups,
+:mod:`~fastpuzzle.pdb.dual`); boards of 17 to 25 cells use a database only once it is on disk.
 
 One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the

@@ -97,8 +97,8 @@ class Database:
         return kept
 
     def __getstate__(self) -> dict[str, Any]:
-        # The laid-out form points into this process's memory; a copy makes its own.
-        return {key: value for key, value in self.__dict__.items() if key != "_loaded"}
+        # The laid-out forms point into this process's memory; a copy makes its own.
+        return {key: value for key, value in self.__dict__.items() if not key.startswith("_")}
 
     @property
     def nbytes(self) -> int:
