@@ -87,7 +87,8 @@ class Row:
     seconds_spread : float
         The median absolute deviation of those times (0 after one run).
     runs : int
-        How many times the search ran.
+        How many times the search ran: 0 for a board no method can solve (its one
+        ``"unsolvable"`` row) and for the search Ctrl-C stopped.
     """
 
     board: str
@@ -116,7 +117,9 @@ class Row:
     @property
     def time(self) -> str:
         """The median time in the unit that fits, and the spread of the runs when there were
-        several: ``"45.1 µs ±2.3%"``."""
+        several: ``"45.1 µs ±2.3%"`` (``"-"`` when no search ran)."""
+        if self.runs == 0:
+            return "-"
         text = duration(self.seconds)
         if self.runs > 1:
             text += f" {spread(self.seconds, self.seconds_spread)}"
@@ -167,7 +170,7 @@ def _cells(row: Row) -> tuple[str, ...]:
         {True: "yes", False: "no", None: "?"}[row.shortest],
         f"{row.expanded:,}",
         f"{row.generated:,}",
-        size(row.peak_memory_bytes),
+        "-" if row.runs == 0 else size(row.peak_memory_bytes),
         row.time,
     )
 
@@ -551,7 +554,7 @@ def compare(
                 except UnsolvableError:
                     # Every method of this board counts as done: none can run.
                     done += len(pairings) - len(group)
-                    group = [Row(name, "", "", "unsolvable", None, None, 0, 0, 0, 0.0)]
+                    group = [Row(name, "", "", "unsolvable", None, None, 0, 0, 0, 0.0, runs=0)]
                     if progress is not None:
                         progress(done, total)
                     break

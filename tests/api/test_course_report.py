@@ -225,6 +225,14 @@ def test_ctrl_c_keeps_the_rows_finished(monkeypatch):
         (fp.Board(BOARDS[1]).to_string(), "astar+manhattan", "solved"),
         (fp.Board(BOARDS[1]).to_string(), "greedy+manhattan", "interrupted"),
     ]
+    assert (rows[-1].runs, rows[-1].time) == (0, "-")
+
+
+def test_rows_of_no_search_show_no_time_or_memory():
+    # Before: an unsolvable board's row read "0 B" and "0.0000" seconds, as if a search ran.
+    table = fp.compare(["1 2 3/4 5 6/8 7 _"], ["bfs"])
+    assert [(row.status, row.runs) for row in table] == [("unsolvable", 0)]
+    assert str(table).splitlines()[2].split()[-3:] == ["0", "-", "-"]
 
 
 def test_cli_ctrl_c_writes_the_rows_finished_and_exits_130(monkeypatch, capsys, tmp_path):
