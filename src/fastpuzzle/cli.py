@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import itertools
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from typing import Any, NoReturn
 
 from fastpuzzle._checks import shown
 from fastpuzzle._progress import Throttle, fit_line, on_terminal
+from fastpuzzle._units import duration
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import Board
@@ -57,7 +59,8 @@ EXIT_STATUS = {
     "solve": "0 every board solved; 1 some board not solvable or stopped by a limit; 2 usage or "
     "input error (a bad board costs only itself: the others are solved); 130 interrupted",
     "compare": "0 the table printed (boards that were not solved are rows of it); 2 usage or "
-    "input error; 130 interrupted",
+    "input error; 130 interrupted (the rows finished are written first, the search stopped "
+    "marked 'interrupted')",
     "batch": "0 every board solved; 1 some board not solvable or stopped by a limit; 2 usage or "
     "input error; 130 interrupted (with --out, go on with --resume)",
     "gui": "0 the server stopped (Ctrl-C); 2 usage error, or the address cannot be listened on",
@@ -346,7 +349,7 @@ def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchSta
             hint = None
         elif not throttle.due(stats.seconds):
             return
-        text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {stats.seconds:.1f} s"
+        text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {duration(stats.seconds)}"
         sys.stderr.write(fit_line(text) if terminal else f"{text}\n")
         sys.stderr.flush()
 
@@ -433,42 +436,173 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             print(solution.steps())
         if args.animate:
             _animate(solution, args.delay)
-        print(solution)
-        print(f"elapsed {elapsed:.3f} s")
+        # Every move (str(solution) cuts long ones), then the line of figures.
+        stats = solution.stats
+        kind = "optimal" if solution.optimal else "not guaranteed optimal"
+        method = solution.algorithm + (f" + {solution.heuristic}" if solution.heuristic else "")
+        print(solution.moves or "(no moves)")
+        print(
+            f"length {len(solution)} ({kind}), {method}: {stats.expanded:,} expanded, "
+            f"{stats.generated:,} generated, {duration(stats.seconds)}"
+        )
+        print(f"elapsed {duration(elapsed)}")
     return 2 if args.bad_lines else status
 
 
-def _cmd_compare(args: argparse.Namespace) -> int:
-    from fastpuzzle.compare import compare
+#: How ``compare`` writes its table on standard output (``--format``): aligned text, Markdown,
+#: LaTeX, or CSV alone (what ``--csv -`` also asks for).
+TABLE_FORMATS = ("table", "markdown", "latex", "csv")
 
+#: What ``--metric`` accepts: the numeric columns of a comparison.
+METRICS = ("expanded", "generated", "peak_memory_bytes", "seconds", "length")
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from fastpuzzle.compare import Comparison, ComparisonInterrupted, compare, methods
+
+    if args.csv == "-" and args.table_format not in ("table", "csv"):
+        raise UsageError(
+            f"--csv - writes the CSV on standard output, so it takes no --format "
+            f"{args.table_format}: write the CSV to a file, or drop one of them"
+        )
+    table_format = "csv" if args.csv == "-" else args.table_format
     if args.random:
         shape = _shape(args) or (3, 3)
-        boards = [
-            random_board(shape, rng=None if args.seed is None else args.seed + i)
+        jobs = [
+            Job(random_board(shape, rng=None if args.seed is None else args.seed + i))
             for i in range(args.random)
         ]
     else:
-        boards = [job.board for job in _jobs(args)]
-    table = compare(
-        boards,
-        args.algorithms.split(","),
-        heuristics=args.heuristics.split(","),
-        limits=_limits(args),
-        weight=args.weight,
-        seed=args.seed,
-    )
-    print(table)
-    if args.csv == "-":
-        sys.stdout.write(table.to_csv())
-    elif args.csv:
+        jobs = _jobs(args)
+    algorithms, heuristics = args.algorithms.split(","), args.heuristics.split(",")
+    named = methods(algorithms, heuristics)
+    line = _CompareLine([job.board for job in jobs], named) if on_terminal() else None
+    rows: list[Any] = []
+    interrupted = False
+    try:
+        # One comparison for each run of boards that share a goal (--goal, or --format pair).
+        for goal, group in itertools.groupby(jobs, key=lambda job: job.goal):
+            boards = [job.board for job in group]
+            try:
+                table = compare(
+                    boards,
+                    algorithms,
+                    heuristics=heuristics,
+                    goal=goal,
+                    limits=_limits(args),
+                    weight=args.weight,
+                    seed=args.seed,
+                    repeat=args.repeat,
+                    progress=None if line is None else line.after(len(rows)),
+                )
+            except ComparisonInterrupted as stop:
+                rows += stop.comparison.rows
+                interrupted = True
+                break
+            rows += table.rows
+    finally:
+        if line is not None:
+            line.close()
+    table = Comparison(tuple(rows))
+    sys.stdout.write(_table_text(table, table_format))
+    sys.stdout.flush()
+    if args.csv and args.csv != "-":
         table.to_csv(args.csv)
     if args.plot:
         import matplotlib
 
         matplotlib.use("Agg")
-        # The plot's figure lays itself out (constrained layout).
-        table.plot(metric=args.metric).figure.savefig(args.plot)
+        drawn = table.plot(metric=args.metric)
+        # The figure lays itself out (constrained layout).
+        drawn[0].figure.savefig(args.plot)
+    if interrupted:
+        print(
+            f"fastpuzzle: interrupted after {len(rows) - 1} of "
+            f"{len(jobs) * len(named)} searches; the rows above are those finished",
+            file=sys.stderr,
+        )
+        return 130
     return 2 if getattr(args, "bad_lines", 0) else 0
+
+
+def _table_text(table: Any, table_format: str) -> str:
+    """The table as ``compare --format`` asks for it, ending with a newline."""
+    if table_format == "csv":
+        text: str = table.to_csv()
+        return text
+    if table_format == "markdown":
+        return f"{table.to_markdown()}\n"
+    if table_format == "latex":
+        return f"{table.to_latex()}\n"
+    return f"{table.to_string()}\n"
+
+
+class _CompareLine:
+    """``compare``'s progress on a terminal: one line on stderr saying which search runs now
+    (its number, method and board), rewritten as each ends, cleared at the end."""
+
+    def __init__(self, boards: list[Board], methods: list[str]) -> None:
+        self.boards = [board.to_string() for board in boards]
+        self.methods = methods
+        self.total = len(boards) * len(methods)
+        self.started = time.monotonic()
+        self._show(0)
+
+    def after(self, offset: int) -> Callable[[int, int], None]:
+        """The ``progress`` of a comparison whose rows start at search ``offset``."""
+
+        def progress(done: int, total: int) -> None:
+            self._show(offset + done)
+
+        return progress
+
+    def _show(self, done: int) -> None:
+        if done >= self.total:
+            return
+        board, method = divmod(done, len(self.methods))
+        text = (
+            f"compare: search {done + 1}/{self.total}, {self.methods[method]} on "
+            f"{self.boards[board]} ({duration(time.monotonic() - self.started)} so far)"
+        )
+        sys.stderr.write(fit_line(text))
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write(fit_line("") + "\r")
+        sys.stderr.flush()
+
+
+def _metrics(text: str) -> list[str]:
+    """``--metric``: one or more of :data:`METRICS`, comma-separated."""
+    wanted = [name.strip() for name in text.split(",")]
+    for name in wanted:
+        if name not in METRICS:
+            raise argparse.ArgumentTypeError(
+                f"expected {', '.join(METRICS)} (or several, comma-separated), got "
+                f"{shown(name, 40)}"
+            )
+    return wanted
+
+
+class _FormatAction(argparse.Action):
+    """``compare --format``: how the boards are read (an input layout) or how the table is
+    written (:data:`TABLE_FORMATS`). No name is both, so one option takes either, each once:
+    the layout goes to ``format``, as for the other commands, the table's to ``table_format``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        where = "table_format" if values in TABLE_FORMATS else "format"
+        given: set[str] = getattr(namespace, "_formats_given", set())
+        if where in given:
+            kind = "table format" if where == "table_format" else "input layout"
+            parser.error(f"argument --format: a second {kind}, got {values!r}")
+        namespace._formats_given = given | {where}
+        setattr(namespace, where, values)
 
 
 #: Output formats of ``fastpuzzle batch --out``, by file name ending.
@@ -653,20 +787,30 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_board_input(cmd: argparse.ArgumentParser) -> None:
+def _add_board_input(cmd: argparse.ArgumentParser, *, table_formats: bool = False) -> None:
     cmd.add_argument(
         "board",
         nargs="*",
         help="one board per argument: tiles, rows split by '/', 0 or _ = blank; '-' (or no "
         "argument): boards from stdin",
     )
-    _add_reading_options(
-        cmd,
-        formats=FORMATS,
-        format_help="input layout: auto (a stream of boards, see below); board (all numbers are "
+    layouts = (
+        "input layout: auto (a stream of boards, see below); board (all numbers are "
         "one board); pair (start and goal boards in pairs); count (a count then boards); lines "
-        "(one board per line); rows (boards written as rows)",
+        "(one board per line); rows (boards written as rows)"
     )
+    if table_formats:
+        # compare: the same option also says how the table is written (no name is both).
+        _add_reading_options(
+            cmd,
+            formats=(*FORMATS, *TABLE_FORMATS),
+            format_help=f"{layouts}; and/or how the table is written: table (aligned text, the "
+            "default), markdown, latex, csv (only CSV on stdout); give it twice for both",
+            format_action=_FormatAction,
+        )
+        cmd.set_defaults(table_format="table")
+        return
+    _add_reading_options(cmd, formats=FORMATS, format_help=layouts)
 
 
 def _add_weight(cmd: argparse.ArgumentParser) -> None:
@@ -678,7 +822,11 @@ def _add_weight(cmd: argparse.ArgumentParser) -> None:
 
 
 def _add_reading_options(
-    cmd: argparse.ArgumentParser, *, formats: Sequence[str], format_help: str
+    cmd: argparse.ArgumentParser,
+    *,
+    formats: Sequence[str],
+    format_help: str,
+    format_action: type[argparse.Action] | None = None,
 ) -> None:
     # What solve, compare and batch share: how boards are read, their goal, and the limits.
     cmd.add_argument(
@@ -688,7 +836,13 @@ def _add_reading_options(
         metavar=("ROWS", "COLS"),
         help="the boards' shape, needed when they are not square",
     )
-    cmd.add_argument("--format", default="auto", choices=formats, help=format_help)
+    cmd.add_argument(
+        "--format",
+        default="auto",
+        choices=formats,
+        help=format_help,
+        action="store" if format_action is None else format_action,
+    )
     cmd.add_argument("--goal", help="goal of every board (default: 1..n-1 then the blank)")
     cmd.add_argument("--max-depth", type=_whole(0), help="longest solution to look for")
     cmd.add_argument("--time-limit", type=_seconds(zero=False), help="seconds per board")
@@ -781,7 +935,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_epilog("compare", INPUT_RULES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_board_input(comp)
+    _add_board_input(comp, table_formats=True)
     comp.add_argument(
         "--algorithms",
         default="bfs,astar,idastar,greedy",
@@ -799,13 +953,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed of the --random boards and of the random algorithm (default: fresh)",
     )
     _add_weight(comp)
-    comp.add_argument("--csv", help="also write the table as CSV to this file ('-': stdout)")
-    comp.add_argument("--plot", help="also draw a bar chart (log scale) to this image file")
+    comp.add_argument(
+        "--repeat",
+        type=_whole(1),
+        default=1,
+        help="runs of each search; its time is their median (and a search shorter than 20 ms "
+        "runs again until its runs fill 20 ms) (default: %(default)s)",
+    )
+    comp.add_argument(
+        "--csv",
+        help="also write the table as CSV to this file ('-': only the CSV, on stdout, as "
+        "--format csv)",
+    )
+    comp.add_argument(
+        "--plot",
+        help="also draw bar charts (log scale, boards labelled B1, B2, ...) to this image file",
+    )
     comp.add_argument(
         "--metric",
-        default="expanded",
-        choices=["expanded", "generated", "peak_memory_bytes", "seconds", "length"],
-        help="what --plot draws (default: %(default)s)",
+        type=_metrics,
+        default=["expanded"],
+        metavar="METRIC[,METRIC...]",
+        help=f"what --plot draws, one chart each: {', '.join(METRICS)} (default: expanded)",
     )
     comp.set_defaults(run=_cmd_compare)
 

@@ -2,28 +2,58 @@
 
 The table is the one the course reports print: one row per board and method (algorithm, plus
 heuristic for informed ones) with status, solution length, whether it is the shortest, nodes
-expanded and generated, peak memory and seconds.
+expanded and generated, memory (bytes of nodes stored) and time. It prints as aligned text and
+turns into CSV, Markdown, LaTeX, records, a DataFrame or bar charts.
+
+How times are taken: each search runs ``repeat`` times (default 1), and a short one again until
+its runs have taken ``min_seconds`` (20 ms) of wall-clock time, as ``timeit`` fills a minimum
+time; the row's ``seconds`` is the median of the runs' own times (the compiled search's clock,
+:attr:`SearchStats.seconds <fastpuzzle.SearchStats.seconds>`, not Python's set-up around it) and
+``seconds_spread`` their median absolute deviation: half the runs lie within it of the median.
+The other figures are those of the first run; every run of a row repeats the same search (the
+random walk keeps one seed for all of them). A search stopped by its time limit is not run
+again: its time is the limit.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
+import os
+import statistics
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
-from fastpuzzle._checks import callback, choice, names, ordered
+from fastpuzzle._checks import callback, choice, names, ordered, real, whole
 from fastpuzzle._files import write_text_atomically
 from fastpuzzle._optional import require
+from fastpuzzle._tables import MAX_ROWS, Table
+from fastpuzzle._units import duration, size, spread
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal
-from fastpuzzle.errors import InvalidBoardError, UnsolvableError
+from fastpuzzle.errors import InvalidBoardError, InvalidOptionError, UnsolvableError
 from fastpuzzle.limits import Limits, as_limits
+from fastpuzzle.results import SearchResult, Status
 from fastpuzzle.solve import check_seed, check_weight, search
 
-__all__ = ["Comparison", "Row", "compare"]
+__all__ = [
+    "MIN_SECONDS",
+    "Comparison",
+    "ComparisonInterrupted",
+    "Row",
+    "compare",
+    "methods",
+]
+
+#: Wall-clock time a short search's runs fill before its median is taken (``timeit`` fills
+#: 0.2 s; a table of thirty searches would then take six).
+MIN_SECONDS = 0.02
+
+#: The most runs of one search, however short.
+MAX_RUNS = 10_000
 
 
 @dataclass(frozen=True)
@@ -39,7 +69,8 @@ class Row:
     heuristic : str
         Canonical heuristic name, or ``""`` for uninformed algorithms.
     status : str
-        ``"solved"``, the limit that stopped the search, or ``"unsolvable"``.
+        ``"solved"``, the limit that stopped the search, ``"unsolvable"``, or
+        ``"interrupted"`` for the search Ctrl-C stopped (see :class:`ComparisonInterrupted`).
     length : int or None
         Solution length (moves), when solved.
     shortest : bool or None
@@ -49,9 +80,15 @@ class Row:
         nothing); else None. Not :attr:`Solution.optimal <fastpuzzle.Solution.optimal>`, which
         is the method's guarantee.
     expanded, generated, peak_memory_bytes : int
-        As in :class:`~fastpuzzle.SearchStats`.
+        As in :class:`~fastpuzzle.SearchStats` (``peak_memory_bytes``: the most bytes of nodes
+        the search stored at once).
     seconds : float
-        Wall-clock time of the search.
+        The median time of the search's runs (see :func:`compare`).
+    seconds_spread : float
+        The median absolute deviation of those times (0 after one run).
+    runs : int
+        How many times the search ran: 0 for a board no method can solve (its one
+        ``"unsolvable"`` row) and for the search Ctrl-C stopped.
     """
 
     board: str
@@ -64,6 +101,8 @@ class Row:
     generated: int
     peak_memory_bytes: int
     seconds: float
+    seconds_spread: float = 0.0
+    runs: int = 1
 
     @property
     def optimal(self) -> bool | None:
@@ -75,11 +114,24 @@ class Row:
         """Algorithm and heuristic, e.g. ``"astar+manhattan"``."""
         return f"{self.algorithm}+{self.heuristic}" if self.heuristic else self.algorithm
 
+    @property
+    def time(self) -> str:
+        """The median time in the unit that fits, and the spread of the runs when there were
+        several: ``"45.1 µs ±2.3%"`` (``"-"`` when no search ran)."""
+        if self.runs == 0:
+            return "-"
+        text = duration(self.seconds)
+        if self.runs > 1:
+            text += f" {spread(self.seconds, self.seconds_spread)}"
+        return text
+
 
 _COLUMNS = tuple(f.name for f in fields(Row))
 #: The numeric columns :meth:`Comparison.plot` draws.
 _METRICS = ("expanded", "generated", "peak_memory_bytes", "seconds", "length")
 _OLD_COLUMNS = tuple("optimal" if name == "shortest" else name for name in _COLUMNS)
+#: Columns that files written before them lack, and the value a row read from one gets.
+_LATER_COLUMNS = {"seconds_spread": 0.0, "runs": 1}
 
 
 def _parse_optional_int(text: str) -> int | None:
@@ -94,18 +146,57 @@ def _parse_optional_bool(text: str) -> bool | None:
     raise ValueError(f"expected True, False or an empty field, got {text!r}")
 
 
-def _memory(num_bytes: int) -> str:
-    value = float(num_bytes)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if value < 1024 or unit == "GiB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    raise AssertionError("unreachable")
+#: The columns of the printed table; the numbers among them align right.
+_HEADER = (
+    "board",
+    "method",
+    "status",
+    "length",
+    "shortest",
+    "expanded",
+    "generated",
+    "memory",
+    "time",
+)
+_NUMERIC = frozenset({3, 5, 6, 7, 8})
+
+
+def _cells(row: Row) -> tuple[str, ...]:
+    return (
+        row.board,
+        row.method,
+        row.status,
+        "-" if row.length is None else f"{row.length:,}",
+        {True: "yes", False: "no", None: "?"}[row.shortest],
+        f"{row.expanded:,}",
+        f"{row.generated:,}",
+        "-" if row.runs == 0 else size(row.peak_memory_bytes),
+        row.time,
+    )
+
+
+class ComparisonInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`compare`: a ``KeyboardInterrupt`` that carries the rows finished.
+
+    Attributes
+    ----------
+    comparison : Comparison
+        The rows of the searches that finished, then the one Ctrl-C stopped (status
+        ``"interrupted"``, no figures).
+    """
+
+    def __init__(self, comparison: Comparison) -> None:
+        super().__init__(f"compare() interrupted after {len(comparison) - 1} searches")
+        self.comparison = comparison
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """The rows of :func:`compare`; ``str()`` is the fixed-width table.
+    """The rows of :func:`compare`: a table that prints, and converts to files and frames.
+
+    ``str()`` is the aligned table (past 60 rows, the first and last five, as a DataFrame
+    shows itself; :meth:`to_string` has every row), and a notebook shows it as an HTML table.
+    :meth:`to_csv`, :meth:`to_markdown` and :meth:`to_latex` give the whole table for a report.
 
     Attributes
     ----------
@@ -136,8 +227,10 @@ class Comparison:
         pd = require("pandas", "Comparison.to_pandas", "pandas")
         return pd.DataFrame.from_records(self.to_records(), columns=_COLUMNS)
 
-    def to_csv(self, path: str | Path | None = None) -> str:
-        """The rows as CSV text with a header; also written to ``path`` when given."""
+    def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
+        """The rows as CSV text with a header, one column per field of :class:`Row` (times in
+        seconds, memory in bytes: numbers a spreadsheet or ``pandas.read_csv`` reads); also
+        written atomically to ``path`` when given."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(_COLUMNS)
@@ -155,13 +248,18 @@ class Comparison:
 
     @classmethod
     def from_csv(cls, text: str) -> Comparison:
-        """Read back what :meth:`to_csv` wrote."""
+        """Read back what :meth:`to_csv` wrote (also files of earlier versions)."""
         reader = csv.DictReader(io.StringIO(text))
-        names = tuple(reader.fieldnames or ())
-        # Files written before the column's rename call it "optimal".
-        if names != _COLUMNS and names != _OLD_COLUMNS:
+        given = tuple(reader.fieldnames or ())
+        # Files written before the column's rename call it "optimal"; older ones lack the
+        # columns added since.
+        known = {_COLUMNS, _OLD_COLUMNS} | {
+            tuple(name for name in layout if name not in _LATER_COLUMNS)
+            for layout in (_COLUMNS, _OLD_COLUMNS)
+        }
+        if given not in known:
             raise ValueError(f"expected the columns {', '.join(_COLUMNS)}, got {reader.fieldnames}")
-        shortest = "shortest" if names == _COLUMNS else "optimal"
+        shortest = "optimal" if "optimal" in given else "shortest"
         rows = [
             Row(
                 board=record["board"],
@@ -174,168 +272,83 @@ class Comparison:
                 generated=int(record["generated"]),
                 peak_memory_bytes=int(record["peak_memory_bytes"]),
                 seconds=float(record["seconds"]),
+                seconds_spread=float(record.get("seconds_spread", 0.0)),
+                runs=int(record.get("runs", 1)),
             )
             for record in reader
         ]
         return cls(tuple(rows))
 
-    def _cells(self) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-        header: tuple[str, ...] = (
-            "board",
-            "method",
-            "status",
-            "length",
-            "shortest",
-            "expanded",
-            "generated",
-            "memory",
-            "seconds",
-        )
-        lines: list[tuple[str, ...]] = [
-            (
-                row.board,
-                row.method,
-                row.status,
-                "-" if row.length is None else str(row.length),
-                {True: "yes", False: "no", None: "?"}[row.shortest],
-                f"{row.expanded:,}",
-                f"{row.generated:,}",
-                _memory(row.peak_memory_bytes),
-                f"{row.seconds:.4f}",
-            )
-            for row in self.rows
-        ]
-        return header, lines
+    def _table(self) -> Table:
+        return Table(_HEADER, len(self.rows), lambda i: _cells(self.rows[i]), _NUMERIC)
 
-    def _repr_html_(self) -> str:
-        import html
+    def to_string(self) -> str:
+        """The aligned table with every row (``str()`` shows 60 at most)."""
+        return self._table().text()
 
-        header, lines = self._cells()
-        numeric = {3, 5, 6, 7, 8}
+    def to_markdown(self) -> str:
+        """The table in Markdown (GitHub's tables), every row, times and sizes in their units."""
+        return self._table().markdown()
 
-        def cell(tag: str, i: int, text: str) -> str:
-            align = ' style="text-align:right"' if i in numeric else ""
-            return f"<{tag}{align}>{html.escape(text)}</{tag}>"
-
-        head = "".join(cell("th", i, text) for i, text in enumerate(header))
-        body = "".join(
-            "<tr>" + "".join(cell("td", i, text) for i, text in enumerate(cells)) + "</tr>"
-            for cells in lines
-        )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    def to_latex(self) -> str:
+        """The table as a LaTeX ``tabular`` (needs ``\\usepackage{booktabs}``), every row."""
+        return self._table().latex()
 
     def __str__(self) -> str:
-        header, lines = self._cells()
-        widths = [max(len(cells[i]) for cells in [header, *lines]) for i in range(len(header))]
-        # Text columns align left, numbers right, as printed tables do.
-        left = {0, 1, 2, 4}
+        return self._table().text(MAX_ROWS)
 
-        def fmt(cells: Sequence[str]) -> str:
-            return "  ".join(
-                cell.ljust(width) if i in left else cell.rjust(width)
-                for i, (cell, width) in enumerate(zip(cells, widths))
-            ).rstrip()
+    def __repr__(self) -> str:
+        boards = len({row.board for row in self.rows})
+        methods = len({row.method for row in self.rows if row.algorithm})
+        return (
+            f"<Comparison: {len(self.rows)} rows, {boards} board{'s' * (boards != 1)} x "
+            f"{methods} method{'s' * (methods != 1)}; print() it for the table>"
+        )
 
-        rule = "  ".join("-" * width for width in widths)
-        return "\n".join([fmt(header), rule, *(fmt(cells) for cells in lines)])
+    def _repr_html_(self) -> str:
+        return self._table().html(MAX_ROWS)
 
-    def plot(self, *, metric: str = "expanded", ax: Any = None) -> Any:
-        """Bar chart of ``metric`` per method, grouped by board (log scale); needs matplotlib.
+    @overload
+    def plot(self, *, metric: str = ..., ax: Any = ...) -> Any: ...
+    @overload
+    def plot(self, *, metric: Sequence[str], ax: Any = ...) -> list[Any]: ...
+    def plot(self, *, metric: str | Sequence[str] = "expanded", ax: Any = None) -> Any:
+        """Bar charts of a metric per method, grouped by board, on a log scale; needs matplotlib.
+
+        Boards are labelled B1, B2, ... under the bars; the label under the chart says which
+        board each is. Runs stopped by a limit are pale and hatched.
 
         Parameters
         ----------
-        metric : str
+        metric : str or sequence of str
             A numeric column: ``"expanded"``, ``"generated"``, ``"peak_memory_bytes"``,
-            ``"seconds"`` or ``"length"``.
-        ax : matplotlib Axes, optional
+            ``"seconds"`` or ``"length"``; several give one chart each, one under another.
+        ax : matplotlib Axes, or a sequence of them (one per metric), optional
             Where to draw (default: a new figure).
 
         Returns
         -------
-        matplotlib.axes.Axes
+        matplotlib.axes.Axes, or a list of them when ``metric`` is a sequence
         """
-        choice("metric", metric, _METRICS)
-        plt = require("matplotlib.pyplot", "Comparison.plot", "plot")
-        patches = require("matplotlib.patches", "Comparison.plot", "plot")
+        wanted = [metric] if isinstance(metric, str) else names("metric", metric)
+        if not wanted:
+            raise InvalidOptionError("expected at least one metric, got none")
+        for name in wanted:
+            choice("metric", name, _METRICS)
         if ax is None:
-            # Constrained layout keeps the slanted board labels and the outside legend inside
-            # the figure.
-            figure = plt.figure(figsize=(10, 4.5), constrained_layout=True)
-            ax = figure.add_subplot()
-        boards = list(dict.fromkeys(row.board for row in self.rows))
-        methods = list(dict.fromkeys(row.method for row in self.rows))
-        width = 0.8 / max(len(methods), 1)
-        stopped_any = False
-        for k, method in enumerate(methods):
-            color, hatch = _method_style(k)
-            rows = {r.board: r for r in self.rows if r.method == method}
-            for i, board in enumerate(boards):
-                row = rows.get(board)
-                if row is None:
-                    continue
-                stopped = row.status != "solved"
-                stopped_any |= stopped
-                # A run stopped by a limit: a pale, hatched bar (its height is what it did
-                # before it stopped, not what solving would take).
-                ax.bar(
-                    i + k * width,
-                    getattr(row, metric) or 0,
-                    width,
-                    color=color,
-                    alpha=0.35 if stopped else 1.0,
-                    hatch=("xx" if stopped else hatch) or None,
-                    edgecolor="black" if stopped else "white",
-                    linewidth=0.5,
+            axes = None
+        elif isinstance(metric, str):
+            axes = [ax]
+        else:
+            axes = list(ax)
+            if len(axes) != len(wanted):
+                raise InvalidOptionError(
+                    f"expected one Axes per metric ({len(wanted)}), got {len(axes)}"
                 )
-        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(boards))])
-        ax.set_xticklabels(
-            [_short(board) for board in boards], rotation=30, ha="right", fontsize="small"
-        )
-        ax.set_ylabel(metric)
-        if metric != "length":
-            ax.set_yscale("log")
-        handles = []
-        for k in range(len(methods)):
-            color, hatch = _method_style(k)
-            style = {"facecolor": color, "hatch": hatch or None, "edgecolor": "white"}
-            handles.append(patches.Patch(**style, linewidth=0.5))
-        labels = list(methods)
-        if stopped_any:
-            handles.append(
-                patches.Patch(facecolor="white", edgecolor="black", hatch="xx", linewidth=0.5)
-            )
-            labels.append("stopped by a limit")
-        # Outside the axes, so that no bar is hidden behind it.
-        ax.legend(
-            handles,
-            labels,
-            loc="upper left",
-            bbox_to_anchor=(1.01, 1.0),
-            fontsize="small",
-            frameon=False,
-            ncol=1 if len(labels) <= 16 else 2,
-        )
-        return ax
+        from fastpuzzle._plot import draw
 
-
-#: Twenty distinct colours (matplotlib's tab20, written out so no colormap is needed); past
-#: twenty methods the cycle repeats with a hatch, so every method still looks different.
-_COLOURS = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
-    "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
-)  # fmt: skip
-_HATCHES = ("", "//", "..", "\\\\", "oo")
-
-
-def _method_style(k: int) -> tuple[str, str]:
-    """Colour and hatch of the ``k``-th method of a plot."""
-    return _COLOURS[k % len(_COLOURS)], _HATCHES[(k // len(_COLOURS)) % len(_HATCHES)]
-
-
-def _short(board: str, limit: int = 24) -> str:
-    """A board's label on the x axis: long boards (4x4 and up) cut with an ellipsis."""
-    return board if len(board) <= limit else board[: limit - 1] + "…"
+        drawn = draw(self, wanted, axes)
+        return drawn[0] if isinstance(metric, str) else drawn
 
 
 def _methods(
@@ -359,6 +372,74 @@ def _methods(
     return list(dict.fromkeys(out))
 
 
+def methods(
+    algorithms: str | Iterable[str], heuristics: str | Iterable[str] = ("manhattan",)
+) -> list[str]:
+    """The methods :func:`compare` runs on each board, in its order (as :attr:`Row.method`).
+
+    Examples
+    --------
+    >>> methods(["bfs", "astar", "greedy"], ["misplaced", "manhattan"])
+    ['bfs', 'astar+misplaced', 'astar+manhattan', 'greedy+misplaced', 'greedy+manhattan']
+    """
+    return [f"{a}+{h}" if h else a for a, h in _methods(algorithms, heuristics)]
+
+
+#: What :func:`_timed` returns: the first run's result, the median and the median absolute
+#: deviation of the runs' times, and the number of runs.
+Timed = tuple[SearchResult, float, float, int]
+
+
+def _timed(run: Callable[[], SearchResult], repeat: int, min_seconds: float) -> Timed:
+    """``run`` at least ``repeat`` times and until ``min_seconds`` of wall-clock time have
+    passed: the first result, the median and median absolute deviation of the runs' own
+    times, and the number of runs."""
+    started = time.perf_counter()
+    first = run()
+    times = [first.stats.seconds]
+    if first.status is not Status.TIME_LIMIT:
+        while len(times) < MAX_RUNS and (
+            len(times) < repeat or time.perf_counter() - started < min_seconds
+        ):
+            times.append(run().stats.seconds)
+    median = statistics.median(times)
+    deviation = statistics.median(abs(t - median) for t in times) if len(times) > 1 else 0.0
+    return first, median, deviation, len(times)
+
+
+def _row(name: str, algorithm: str, heuristic: str | None, timed: Timed) -> Row:
+    result, median, deviation, runs = timed
+    stats = result.stats
+    solution = result.solution
+    return Row(
+        board=name,
+        algorithm=algorithm,
+        heuristic=heuristic or "",
+        status=str(result.status),
+        length=None if solution is None else len(solution),
+        shortest=True if solution is not None and solution.optimal else None,
+        expanded=stats.expanded,
+        generated=stats.generated,
+        peak_memory_bytes=stats.peak_memory_bytes,
+        seconds=median,
+        seconds_spread=deviation,
+        runs=runs,
+    )
+
+
+def _settled(group: list[Row]) -> list[Row]:
+    """A board's rows with ``shortest`` known wherever a shortest-guaranteeing method solved
+    the same board."""
+    known = {row.length for row in group if row.shortest and row.length is not None}
+    best = min(known) if known else None
+    return [
+        replace(row, shortest=row.length == best)
+        if row.length is not None and row.shortest is None and best is not None
+        else row
+        for row in group
+    ]
+
+
 def compare(
     boards: str | Board | Iterable[BoardLike],
     algorithms: str | Iterable[str],
@@ -368,6 +449,8 @@ def compare(
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
+    repeat: int = 1,
+    min_seconds: float = MIN_SECONDS,
     progress: Callable[[int, int], Any] | None = None,
 ) -> Comparison:
     """Run every method on every board and tabulate the results.
@@ -387,10 +470,18 @@ def compare(
     limits : Limits, optional
         Limits of each search; searches stopped by one keep their partial statistics.
     weight, seed : optional
-        Passed to ``wastar`` and ``random`` respectively.
+        Passed to ``wastar`` and ``random`` respectively. Without a seed, each random-walk row
+        draws one, which all its runs use.
+    repeat : int
+        Runs of each search, at least 1: the row's time is their median, its
+        ``seconds_spread`` their median absolute deviation.
+    min_seconds : float
+        A search is run again (beyond ``repeat``) until its runs have taken this much
+        wall-clock time, as ``timeit`` does: 20 ms by default, so that sub-millisecond times
+        are medians of many runs. 0 runs each search exactly ``repeat`` times.
     progress : callable, optional
-        Called as ``progress(done, total)`` after each search, ``total`` being boards times
-        methods.
+        Called as ``progress(done, total)`` after each search (all its runs), ``total`` being
+        boards times methods.
 
     Returns
     -------
@@ -403,8 +494,11 @@ def compare(
         Before any search, if ``boards`` is no board or collection of boards in order (a set
         has no order), or one of them, or the goal, is not valid.
     InvalidOptionError, UnknownNameError, InvalidLimitsError
-        Before any search, if a name, ``limits``, ``weight``, ``seed`` or ``progress`` is not
-        valid.
+        Before any search, if a name, ``limits``, ``weight``, ``seed``, ``repeat``,
+        ``min_seconds`` or ``progress`` is not valid.
+    ComparisonInterrupted
+        On Ctrl-C (a ``KeyboardInterrupt``): its ``comparison`` holds the rows finished and the
+        search it stopped, marked ``"interrupted"``.
 
     Examples
     --------
@@ -419,61 +513,59 @@ def compare(
         if isinstance(boards, (str, Board))
         else ordered("a board or a collection of boards", boards, error=InvalidBoardError)
     )
-    methods = _methods(algorithms, heuristics)
+    pairings = _methods(algorithms, heuristics)
     callback(progress, "progress(done, total)")
     check_weight(weight)
     check_seed(seed)
+    repeat = whole("repeat", repeat, low=1)
+    min_seconds = real("min_seconds", min_seconds)
+    if not 0 <= min_seconds <= 60:
+        raise InvalidOptionError(f"expected min_seconds from 0 to 60, got {min_seconds!r}")
     starts = [as_board(item) for item in items]
     pairs = [(board, as_goal(board, goal)) for board in starts]
     rows: list[Row] = []
-    done, total = 0, len(pairs) * len(methods)
-    for board, target in pairs:
-        name = board.to_string()
-        group: list[Row] = []
-        for algorithm, heuristic in methods:
-            try:
-                result = search(
+    group: list[Row] = []
+    done, total = 0, len(pairs) * len(pairings)
+    name, current = "", ("", "")
+    try:
+        for board, target in pairs:
+            name = board.to_string()
+            group = []
+            for algorithm, heuristic in pairings:
+                current = (algorithm, heuristic or "")
+                walk_seed = seed
+                if algorithm == "random" and walk_seed is None:
+                    walk_seed = int.from_bytes(os.urandom(8), "little")
+
+                run = functools.partial(
+                    search,
                     board,
                     target,
                     algorithm=algorithm,
                     heuristic=heuristic,
                     limits=limits,
                     weight=weight if algorithm == "wastar" else None,
-                    seed=seed if algorithm == "random" else None,
+                    seed=walk_seed if algorithm == "random" else None,
                     # Every method on one thread, so that times and node counts compare.
                     workers=1,
                 )
-            except UnsolvableError:
-                # Every method of this board counts as done: none can run.
-                done += len(methods) - len(group)
+                try:
+                    timed = _timed(run, repeat, min_seconds)
+                except UnsolvableError:
+                    # Every method of this board counts as done: none can run.
+                    done += len(pairings) - len(group)
+                    group = [Row(name, "", "", "unsolvable", None, None, 0, 0, 0, 0.0, runs=0)]
+                    if progress is not None:
+                        progress(done, total)
+                    break
+                group.append(_row(name, algorithm, heuristic, timed))
+                done += 1
                 if progress is not None:
                     progress(done, total)
-                group = [Row(name, "", "", "unsolvable", None, None, 0, 0, 0, 0.0)]
-                break
-            stats = result.stats
-            solution = result.solution
-            group.append(
-                Row(
-                    board=name,
-                    algorithm=algorithm,
-                    heuristic=heuristic or "",
-                    status=str(result.status),
-                    length=None if solution is None else len(solution),
-                    shortest=True if solution is not None and solution.optimal else None,
-                    expanded=stats.expanded,
-                    generated=stats.generated,
-                    peak_memory_bytes=stats.peak_memory_bytes,
-                    seconds=stats.seconds,
-                )
-            )
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        known = {row.length for row in group if row.shortest and row.length is not None}
-        best = min(known) if known else None
-        for row in group:
-            if row.length is not None and row.shortest is None and best is not None:
-                rows.append(replace(row, shortest=row.length == best))
-            else:
-                rows.append(row)
+            rows.extend(_settled(group))
+            group = []
+    except KeyboardInterrupt as interrupt:
+        stopped = Row(name, *current, "interrupted", None, None, 0, 0, 0, 0.0, runs=0)
+        kept = Comparison((*rows, *_settled(group), stopped))
+        raise ComparisonInterrupted(kept) from interrupt
     return Comparison(tuple(rows))

@@ -133,7 +133,7 @@ def solve_fast(
     interim, path = _blank_last(target)
     labels = canonical_labels(interim)
     cells = np.array(labels, dtype=np.uint16)[np.array(start.tiles, dtype=np.intp)]
-    status, moves, raw, seconds = _constructive.solve(
+    status, moves, raw, seconds, stored = _constructive.solve(
         cells,
         start.blank,
         start.rows,
@@ -163,6 +163,7 @@ def solve_fast(
     stats = SearchStats(
         expanded=raw + len(path),
         generated=raw + len(path),
+        peak_memory_bytes=stored,
         seconds=seconds,
         depth=len(moves),
         iterations=1,

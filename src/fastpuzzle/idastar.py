@@ -15,7 +15,8 @@ specialised kernel:
 With a Dask ``client``, their largest iterations go to the cluster
 (:mod:`fastpuzzle.distributed`).
 
-Every kernel returns the same :data:`~fastpuzzle.results.CoreResult`. Moves are U, D, L, R: the
+Every kernel returns the same :data:`~fastpuzzle.results.CoreResult`, whose memory figure is the
+path (:func:`_path_memory`), as for the other depth-first searches. Moves are U, D, L, R: the
 direction the **blank** moves.
 """
 
@@ -31,7 +32,7 @@ import numpy as np
 
 from fastpuzzle import distributed, pdb
 from fastpuzzle._checks import shown
-from fastpuzzle._core import _idastar, _wide, _wide_pdb
+from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._parallel import run_team
 from fastpuzzle.board import BoardLike
@@ -168,7 +169,34 @@ def run(
         )
     if use_wide:
         return _run_wide(problem, entry, limits, progress, weight, deadline, workers, client)
-    return _run_packed(problem, entry, limits, progress, deadline, workers, client)
+    core = _run_packed(problem, entry, limits, progress, deadline, workers, client)
+    return _path_memory(core, board_bytes=0, level_bytes=_search.FRAME_BYTES)
+
+
+def _path_memory(core: CoreResult, *, board_bytes: int, level_bytes: int) -> CoreResult:
+    """``core`` with its memory figure counted as the other depth-first searches count theirs.
+
+    The packed and pattern-database kernels report the size of their fixed state (plus the
+    frontier of a parallel search), the same for every board; what IDA* stores is its path. So
+    ``peak_memory_bytes`` becomes ``board_bytes`` (a board changed in place) plus
+    ``level_bytes`` for each level of the deepest path (``max_frontier``: the solution's length
+    plus one, else the last bound's), and the state's size becomes ``allocated_bytes``. A
+    parallel search holds one such path per thread: the figure is one thread's, as the serial
+    search's.
+    """
+    stored = board_bytes + core.max_frontier * level_bytes
+    return CoreResult(
+        core.status,
+        core.moves,
+        core.expanded,
+        core.generated,
+        core.max_frontier,
+        stored,
+        core.seconds,
+        core.depth,
+        core.iterations,
+        max(core.peak_memory_bytes, core.allocated_bytes),
+    )
 
 
 def _table_name(entry: Heuristic) -> str:
@@ -404,6 +432,7 @@ def _replace_status(result: CoreResult, status: int) -> CoreResult:
         result.seconds,
         result.depth,
         result.iterations,
+        result.allocated_bytes,
     )
 
 
@@ -438,6 +467,7 @@ def _joined(before: CoreResult, after: CoreResult) -> CoreResult:
         before.seconds + after.seconds,
         after.depth,
         before.iterations + after.iterations,
+        max(before.allocated_bytes, after.allocated_bytes),
     )
 
 
@@ -466,7 +496,9 @@ def _run_wide(
         # No path within the cap: refused before any search.
         return CoreResult(_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
     if entry.tables == "pdb":
-        return _run_wide_pdb(problem, entry, limits, progress, deadline, workers, client, cap)
+        found = _run_wide_pdb(problem, entry, limits, progress, deadline, workers, client, cap)
+        # Its board: a byte a cell, changed in place; its path: a move byte a level.
+        return _path_memory(found, board_bytes=len(cells), level_bytes=1)
     walking = _walking_tables(problem, deadline) if entry.tables == "walking" else None
     core = _search_limits(limits, deadline)
     if core is None:

@@ -50,8 +50,10 @@ class Limits:
     nodes : int, optional
         Nodes expanded: a whole number from 1 to :data:`MAX_NODES`.
     memory_bytes : int, optional
-        Bytes held by the search's tables, from 1 to :data:`MAX_NODES` (searches that store
-        nodes default to :data:`DEFAULT_MEMORY_BYTES`).
+        Bytes the search's tables may allocate, counted at their capacity (what
+        ``SearchStats.peak_allocated_bytes`` reports, not the smaller ``peak_memory_bytes``),
+        from 1 to :data:`MAX_NODES` (searches that store nodes default to
+        :data:`DEFAULT_MEMORY_BYTES`).
     max_depth : int, optional
         Longest path explored, from 0 to :data:`MAX_DEPTH` (depth-bounded searches need it).
     """

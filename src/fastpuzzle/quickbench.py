@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from fastpuzzle._units import duration
 from fastpuzzle.board import Board
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.limits import Limits
@@ -96,13 +97,13 @@ def run(*, quick: bool = False) -> list[BenchRow]:
 def format_rows(rows: list[BenchRow]) -> str:
     """The rows as a fixed-width table."""
     header = (
-        f"{'task':30} {'boards':>6} {'solved':>6} {'generated':>13} {'seconds':>9} {'M nodes/s':>9}"
+        f"{'task':30} {'boards':>6} {'solved':>6} {'generated':>13} {'time':>9} {'M nodes/s':>9}"
     )
     lines = [header, "-" * len(header)]
     for row in rows:
         lines.append(
             f"{row.task:30} {row.boards:6d} {row.solved:6d} {row.generated:13,d} "
-            f"{row.seconds:9.3f} {row.nodes_per_second / 1e6:9.2f}"
+            f"{duration(row.seconds):>9} {row.nodes_per_second / 1e6:9.2f}"
             + (f"  not solved: {row.why_not_solved}" if row.stopped else "")
         )
     limited = [row for row in rows if row.stopped]

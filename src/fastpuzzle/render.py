@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING
 
 # Public here too (it is in __all__): render owned it before _files took over atomic writes.
+from fastpuzzle._cards import solution_lines
 from fastpuzzle._files import write_text_atomically
 from fastpuzzle._replay import REPLAY_JS
 from fastpuzzle.board import Board
@@ -175,20 +176,18 @@ def playback_fragment(
     by a byte a move (a 100x100 solution's page stays a few megabytes). ``delay_ms`` picks the
     starting speed (the nearest of :data:`PLAYER_SPEEDS`); the page has a speed control.
     """
-    stats = solution.stats
     data = {
         "cols": solution.board.cols,
         "start": list(solution.board.tiles),
         "moves": solution.moves,
         "goal": list(solution.goal.tiles),
     }
-    rows = [
-        ("length", f"{len(solution):,}{' (optimal)' if solution.optimal else ''}"),
-        ("method", solution.algorithm + (f" + {solution.heuristic}" if solution.heuristic else "")),
-        ("expanded", f"{stats.expanded:,}"),
-        ("generated", f"{stats.generated:,}"),
-        ("peak memory", f"{stats.peak_memory_bytes:,} bytes"),
-        ("time", f"{stats.seconds:.4f} s"),
+    # The summary's lines (times and sizes in their units) but the boards, drawn above, and the
+    # moves, which get their own cell.
+    rows = [("length", f"{len(solution):,}{' (optimal)' if solution.optimal else ''}")] + [
+        (label, value)
+        for label, value in solution_lines(solution)
+        if label not in ("board", "goal", "moves")
     ]
     # The moves cell is filled from the data by the script: the page holds the moves once.
     table = '<tr><td>moves</td><td><span class="fp-moves"></span></td></tr>'

@@ -73,15 +73,22 @@ class SearchStats:
     max_frontier : int
         Largest number of nodes waiting in the open list (or the deepest stack, for DFS kinds).
     peak_memory_bytes : int
-        Largest number of bytes the search's own tables held. IDA* and IDDFS: the fixed size
-        of their state (plus a parallel search's frontier); the heuristic's tables, shared by
-        every search in the process, are not counted (``pdb.Database.nbytes`` gives theirs).
+        The most bytes of nodes the search stored at once, counted the same way for every
+        algorithm: the entries it held (closed and open sets; the path for DFS, IDDFS and
+        IDA*; the walk for the random walk) times the bytes of one entry, never the capacity
+        of the structures holding them (see :doc:`/algorithms`). At least 8 (the start board).
+        The heuristic's tables, shared by every search in the process, are not counted
+        (``pdb.Database.nbytes`` gives theirs).
     seconds : float
         Wall-clock time of the search.
     depth : int
         Length of the solution found; when none was found, the deepest depth or bound reached.
     iterations : int
         Iterations of iterative methods (IDDFS, IDA*), else 1.
+    peak_allocated_bytes : int
+        The most bytes the search's structures held at their capacity (hash-table slots,
+        whole arrays): what :attr:`Limits.memory_bytes <fastpuzzle.Limits.memory_bytes>` caps.
+        0 where nothing reports it (the fast solver, which has no memory limit).
     """
 
     expanded: int = 0
@@ -91,6 +98,7 @@ class SearchStats:
     seconds: float = 0.0
     depth: int = -1
     iterations: int = 0
+    peak_allocated_bytes: int = 0
 
     @property
     def nodes_per_second(self) -> float:
@@ -127,6 +135,7 @@ def stats_from_core(core: CoreResult) -> SearchStats:
         seconds=core.seconds,
         depth=core.depth,
         iterations=core.iterations,
+        peak_allocated_bytes=core.allocated_bytes,
     )
 
 
@@ -229,14 +238,10 @@ class Solution:
         return playback_fragment(self, element_id=f"fp-player-{id(self):x}")
 
     def __str__(self) -> str:
-        s = self.stats
-        kind = "optimal" if self.optimal else "not guaranteed optimal"
-        return (
-            f"{self.moves or '(no moves)'}\n"
-            f"length {len(self)} ({kind}), {self.algorithm}"
-            f"{' + ' + self.heuristic if self.heuristic else ''}: "
-            f"{s.expanded:,} expanded, {s.generated:,} generated, {s.seconds:.3f} s"
-        )
+        # A few labelled lines, long boards and moves cut (``moves`` has them all).
+        from fastpuzzle._cards import solution_text
+
+        return solution_text(self)
 
 
 _LIMIT_ERRORS: dict[Status, type[SearchLimitError]] = {
@@ -275,15 +280,28 @@ class SearchResult:
         """Whether a solution was found."""
         return self.status is Status.SOLVED
 
+    def __str__(self) -> str:
+        # A few labelled lines, not the dataclass's one nested line.
+        from fastpuzzle._cards import result_text
+
+        return result_text(self)
+
+    def _repr_html_(self) -> str:
+        from fastpuzzle._cards import result_html
+
+        return result_html(self)
+
     def unwrap(self, hint: str | None = None) -> Solution:
         """The solution, or the :class:`~fastpuzzle.errors.SearchLimitError` matching the status
         (its message ending with ``hint``, when given)."""
         if self.solution is not None:
             return self.solution
+        from fastpuzzle._units import duration
+
         error = _LIMIT_ERRORS[self.status]
         raise error(
             f"{self.algorithm} stopped without a solution ({self.status}) after "
-            f"{self.stats.expanded:,} expansions and {self.stats.seconds:.3f} s"
+            f"{self.stats.expanded:,} expansions and {duration(self.stats.seconds)}"
             + (f"; {hint}" if hint else ""),
             self.stats,
         )

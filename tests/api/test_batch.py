@@ -241,7 +241,7 @@ def test_to_pandas_without_pandas_names_the_extra(monkeypatch):
         fp.compare("1 2 3/4 5 6/7 _ 8", algorithms=["bfs"]).to_pandas()
 
 
-def test_notebook_shows_a_summary_not_the_rows():
+def test_notebook_shows_a_summary_and_the_first_and_last_rows():
     boards = [fp.random_board((3, 3), rng=seed) for seed in range(500)] + ["1 2 3/4 5 6/8 7 _"]
     result = fp.solve_many(boards)
     html = result._repr_html_()
@@ -249,7 +249,10 @@ def test_notebook_shows_a_summary_not_the_rows():
     lengths = [distances[fp.Board(b).tiles] for b in boards[:500]]
     assert "<td>500</td>" in html and "1 unsolvable" in html
     assert f"{min(lengths)} / {sum(lengths) / 500:.2f} / {max(lengths)}" in html
-    assert len(html) < 2000  # a summary: 501 rows of moves would be tens of kilobytes
+    # Ten rows, as a DataFrame shows itself: all 501 would be tens of kilobytes.
+    assert html.count("<tr><td style") == 10
+    assert result.moves[0] in html and "unsolvable</td>" in html
+    assert len(html) < 12_000
     summary = result.summary()
     assert (summary["rows"], summary["solved"], summary["statuses"]) == (
         501,

@@ -68,7 +68,7 @@ def test_table_prints_fixed_width(table):
         "expanded",
         "generated",
         "memory",
-        "seconds",
+        "time",
     ]
     assert set(lines[1]) <= {"-", " "}
     assert len(lines) == 2 + len(table)
@@ -116,6 +116,8 @@ def test_records(table):
         "generated",
         "peak_memory_bytes",
         "seconds",
+        "seconds_spread",
+        "runs",
     }
 
 
@@ -145,7 +147,7 @@ def test_plot(table):
 
     matplotlib.use("Agg")
     ax = table.plot(metric="generated")
-    assert ax.get_ylabel() == "generated"
+    assert ax.get_ylabel() == "nodes generated"
     with pytest.raises(fp.InvalidOptionError, match="expected metric="):
         table.plot(metric="board")
 

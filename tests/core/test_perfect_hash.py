@@ -28,7 +28,7 @@ HARD_2X5 = fp.Board("0 5 3 2 1/9 4 8 7 6")  # 55 moves: the farthest 2x5 board
 HARD_3X4 = fp.Board("2 _ 9 10/11 7 5 6/3 4 8 1")  # 44 moves: BFS takes seconds
 
 # Core results: (status, moves, expanded, generated, max_frontier, peak_memory_bytes, seconds,
-# depth, iterations). Both paths must agree on all but the memory and the time.
+# depth, iterations, allocated_bytes). Both paths must agree on all but the memory and the time.
 SAME = ("status", "moves", "expanded", "generated", "max_frontier", "depth", "iterations")
 
 
@@ -113,8 +113,8 @@ def test_bfs_whole_3x3_space_counts_like_the_table():
     assert _same(fast, table)
     assert len(fast.moves) == 31
     assert fast.expanded == 181_347  # almost every one of the 181,440 boards is expanded
-    # The byte array (and its sentinel) is counted from the start.
-    assert fast.peak_memory_bytes > 181_440
+    # The byte array (and its sentinel) is allocated from the start.
+    assert fast.allocated_bytes > 181_440
 
 
 def test_bfs_on_2x4_with_other_goals():
@@ -139,7 +139,7 @@ def test_bfs_on_bigger_boards_agrees_with_the_table_and_idastar(shape):
         fast = _search.bfs(*args)
         assert _same(fast, _search.bfs(*args, perfect_hash=False))
         # It took the array path.
-        assert fast.peak_memory_bytes >= math.factorial(shape[0] * shape[1]) // 2
+        assert fast.allocated_bytes >= math.factorial(shape[0] * shape[1]) // 2
         optimal = fp.solve(board, algorithm="idastar", heuristic="manhattan")
         assert len(fast.moves) == len(optimal)
         assert board.apply(fast.moves) == fp.Board.goal(shape)
@@ -150,7 +150,7 @@ def test_bfs_through_the_public_api():
     assert len(result.unwrap()) == 55
     assert result.solution.verify()
     assert result.stats.expanded == 1_814_388
-    assert result.stats.peak_memory_bytes > 1_814_400
+    assert result.stats.peak_allocated_bytes > 1_814_400
 
 
 # --- best-first -------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def test_best_first_on_2x5_and_2x4(algorithm):
             assert _same(fast, _search.best_first(*args, **options, perfect_hash=False))
             # It took the arrays: a state byte per board, and a g of 1 byte (A*) or 4.
             per_board = 2 if algorithm == "astar" else 5
-            assert fast.peak_memory_bytes >= per_board * math.factorial(shape[0] * shape[1]) // 2
+            assert fast.allocated_bytes >= per_board * math.factorial(shape[0] * shape[1]) // 2
 
 
 def test_best_first_keeps_the_table_on_twelve_cells():
@@ -253,7 +253,7 @@ def test_memory_cap_stops_the_queue():
     cap = 4 << 20
     result = fp.search(HARD_2X5, algorithm="bfs", limits=fp.Limits(memory_bytes=cap))
     assert result.status is fp.Status.MEMORY_LIMIT
-    assert 1_814_400 < result.stats.peak_memory_bytes <= cap
+    assert 1_814_400 < result.stats.peak_allocated_bytes <= cap
     assert result.stats.expanded > 10_000
 
 
@@ -297,8 +297,8 @@ def test_a_cap_too_small_for_the_array_falls_back_to_the_table():
         table = _search.bfs(*args, memory_limit=cap, perfect_hash=False)
         assert fast.counts() == table.counts()
         assert fast.status == 0
-        assert fast.peak_memory_bytes <= cap
-    assert _search.bfs(*args, memory_limit=400_000).peak_memory_bytes > 181_440
+        assert fast.allocated_bytes <= cap
+    assert _search.bfs(*args, memory_limit=400_000).allocated_bytes > 181_440
 
 
 def test_a_board_past_twelve_cells_uses_the_table():

@@ -5,6 +5,7 @@ import numpy.typing as npt
 
 __test__: dict[str, str]
 DIRECTION_LETTERS: str
+CELL_BYTES: int
 
 def solve(
     cells: npt.NDArray[np.uint16],
@@ -15,7 +16,7 @@ def solve(
     shorten: bool = ...,
     time_limit: float = ...,
     progress: Callable[[int, int, float, int], None] | None = ...,
-) -> tuple[int, str, int, float]: ...
+) -> tuple[int, str, int, float, int]: ...
 def cancel_inverse_pairs(moves: str) -> str: ...
 def shorten_windows(
     cells: npt.NDArray[np.uint16],

@@ -542,9 +542,11 @@ def solve(
     ``cells`` is changed in place (it ends as the goal when solved). ``progress`` is called as
     ``progress(moves, moves, seconds, moves)`` after each placed line, at most every 2**16 moves.
 
-    Returns ``(status, moves, raw_length, seconds)``: status 0 when solved, 2 at the time
-    limit, 1 when the board cannot reach the goal; ``moves`` is a string of blank directions
-    (U/D/L/R); ``raw_length`` is the length before shortening.
+    Returns ``(status, moves, raw_length, seconds, stored_bytes)``: status 0 when solved, 2 at
+    the time limit, 1 when the board cannot reach the goal; ``moves`` is a string of blank
+    directions (U/D/L/R); ``raw_length`` is the length before shortening; ``stored_bytes`` is
+    what the solver held at its peak, counted as the searches count their nodes: its board and
+    per-cell records (:data:`CELL_BYTES` a cell) and a byte a move made.
     """
     cdef Solver s
     cdef Control control
@@ -590,7 +592,7 @@ def solve(
                 status = STATUS_SOLVED
             kept = cancel_pairs(s.moves, s.count) if shorten else s.count
         letters = (<bytes>s.moves[:kept]).translate(_LETTERS)
-        return status, letters.decode("ascii"), raw, elapsed(&control)
+        return status, letters.decode("ascii"), raw, elapsed(&control), n * CELL_BYTES + raw
     finally:
         PyMem_Free(s.pos)
         PyMem_Free(s.fixed)
@@ -601,6 +603,11 @@ def solve(
 
 
 _LETTERS = bytes.maketrans(bytes([0, 1, 2, 3]), b"UDLR")
+
+#: Bytes the solver keeps for each cell: its tile, the tile's cell, the fixed flag and the
+#: blank-routing search's queue, visit stamp and entering move.
+CELL_BYTES = (sizeof(uint16_t) + sizeof(int32_t) + sizeof(uint8_t) + sizeof(int32_t)
+              + sizeof(uint32_t) + sizeof(uint8_t))
 
 
 def cancel_inverse_pairs(str moves):

@@ -10,8 +10,12 @@ cdef class CoreResult:
     cdef readonly double seconds
     cdef readonly int depth
     cdef readonly unsigned long long iterations
+    cdef readonly unsigned long long allocated_bytes
 
 
+# peak_memory_bytes: the most bytes of nodes stored at once (entries held x bytes an entry);
+# allocated_bytes: the most bytes the search's structures held at their capacity, which is what
+# Limits.memory_bytes caps (0 where a driver does not report it).
 cdef CoreResult core_result(
     int status,
     str moves,
@@ -22,4 +26,5 @@ cdef CoreResult core_result(
     double seconds,
     int depth,
     unsigned long long iterations,
+    unsigned long long allocated_bytes=*,
 )

@@ -8,6 +8,7 @@ class CoreResult:
     seconds: float
     depth: int
     iterations: int
+    allocated_bytes: int
     def __init__(
         self,
         status: int,
@@ -19,5 +20,6 @@ class CoreResult:
         seconds: float,
         depth: int,
         iterations: int,
+        allocated_bytes: int = ...,
     ) -> None: ...
     def counts(self) -> tuple[int, int, int, int]: ...

@@ -15,15 +15,21 @@ cdef class CoreResult:
         5 depth limit; see :class:`fastpuzzle.Status`).
     moves : str
         The solution's moves (U/D/L/R, the direction the blank moves); empty unless solved.
-    expanded, generated, max_frontier, peak_memory_bytes : int
+    expanded, generated, max_frontier : int
         Nodes expanded and generated (the root not counted), the largest open list (or deepest
-        path), the most bytes the search's own tables held.
+        path).
+    peak_memory_bytes : int
+        The most bytes of nodes the search stored at once: entries held times the bytes of one
+        entry (see :attr:`fastpuzzle.SearchStats.peak_memory_bytes`).
     seconds : float
         Wall-clock time of the search.
     depth : int
         The solution's length; when none was found, the deepest depth or bound reached.
     iterations : int
         Iterations of iterative methods, else 1.
+    allocated_bytes : int
+        The most bytes the search's structures held, at their capacity: what the memory limit
+        is checked against (0 where the driver reports none).
     """
 
     def __init__(
@@ -37,6 +43,7 @@ cdef class CoreResult:
         double seconds,
         int depth,
         unsigned long long iterations,
+        unsigned long long allocated_bytes=0,
     ):
         self.status = status
         self.moves = moves
@@ -47,6 +54,7 @@ cdef class CoreResult:
         self.seconds = seconds
         self.depth = depth
         self.iterations = iterations
+        self.allocated_bytes = allocated_bytes
 
     def counts(self):
         """``(expanded, generated, max_frontier, peak_memory_bytes)``: what two runs of the same
@@ -58,7 +66,8 @@ cdef class CoreResult:
             f"CoreResult(status={self.status}, moves={self.moves!r}, expanded={self.expanded}, "
             f"generated={self.generated}, max_frontier={self.max_frontier}, "
             f"peak_memory_bytes={self.peak_memory_bytes}, seconds={self.seconds!r}, "
-            f"depth={self.depth}, iterations={self.iterations})"
+            f"depth={self.depth}, iterations={self.iterations}, "
+            f"allocated_bytes={self.allocated_bytes})"
         )
 
 
@@ -72,6 +81,7 @@ cdef CoreResult core_result(
     double seconds,
     int depth,
     unsigned long long iterations,
+    unsigned long long allocated_bytes=0,
 ):
     # Filled directly, without a Python-level call to __init__: every search ends here.
     cdef CoreResult result = CoreResult.__new__(CoreResult)
@@ -84,4 +94,5 @@ cdef CoreResult core_result(
     result.seconds = seconds
     result.depth = depth
     result.iterations = iterations
+    result.allocated_bytes = allocated_bytes
     return result

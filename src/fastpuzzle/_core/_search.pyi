@@ -13,6 +13,7 @@ _Progress = Callable[[int, int, float, int], object] | None
 _Core = CoreResult
 
 DIRECTION_LETTERS: str
+FRAME_BYTES: int
 __test__: dict[str, str]
 
 def perfect_index(

@@ -11,6 +11,14 @@ Counting conventions, the same in every driver: a node is *expanded* when its ch
 generated (the goal, once reached, is not expanded); *generated* counts children, where the move
 that undoes the one that led to a node is never generated; checkpoints (limits, Ctrl-C,
 progress) run every 2**16 expansions and exactly at the node limit.
+
+Memory, two figures: ``allocated_bytes`` is what the search's structures hold at their capacity
+(hash-table slots, whole perfect-index arrays, queue arrays), the count the memory limit is
+checked against; ``peak_memory_bytes`` is the most bytes of nodes stored at once, entries held
+times the bytes of one entry (``note_stored``): a table's boards at ``sizeof(Entry)``, a FIFO's
+items at ``sizeof(Item)``, a bucket queue's at 8 bytes, a perfect-index record at 1 byte (plus
+its g), a depth-first frame at ``sizeof(Frame)``, a random walk's move at 1 byte. A search holds
+at least its start board: 8 bytes.
 """
 
 from cpython.mem cimport PyMem_RawMalloc
@@ -52,6 +60,7 @@ from fastpuzzle._core._frontier cimport (
     bq_init,
     bq_pop,
     bq_push,
+    bq_stored,
     budget_calloc,
     budget_init,
     budget_release,
@@ -62,6 +71,7 @@ from fastpuzzle._core._frontier cimport (
     fifo_push,
     fifo_reserve,
     fifo_size,
+    fifo_stored,
     prefetch,
     table_find,
     table_free,
@@ -69,6 +79,7 @@ from fastpuzzle._core._frontier cimport (
     table_insert,
     table_insert_hashed,
     table_prefetch,
+    table_stored,
 )
 from fastpuzzle._core._result cimport CoreResult, core_result
 from fastpuzzle._core._heuristics cimport (
@@ -167,6 +178,8 @@ cdef struct Run:
     uint64_t end                # the board the path ends at (goal, or the meeting board)
     uint8_t* walk               # random walk: its moves
     uint64_t walk_capacity
+    uint64_t stored_peak        # the most bytes of nodes stored at once (note_stored)
+    uint64_t seen               # perfect-index best-first: boards given a record so far
 
 
 cdef void init_run(
@@ -197,6 +210,8 @@ cdef void init_run(
     r.end = 0
     r.walk = NULL
     r.walk_capacity = 0
+    r.stored_peak = 0
+    r.seen = 0
 
 
 cdef inline int h_full(const Puzzle* p, uint64_t board) noexcept nogil:
@@ -208,6 +223,14 @@ cdef inline int h_step(
 ) noexcept nogil:
     # `tile` slid from `target` into the old blank cell `blank`.
     return step_heuristic(p.heuristic, h, child, tile, blank, target, &p.geo, &p.tables)
+
+
+cdef inline void note_stored(Run* r, uint64_t stored_bytes) noexcept nogil:
+    # Bytes of the nodes the search holds now (entries times the bytes of one; see the module's
+    # docstring). Drivers call it where the count can peak: after each expansion, and once more
+    # in their def entry when they stop.
+    if stored_bytes > r.stored_peak:
+        r.stored_peak = stored_bytes
 
 
 cdef inline int memory_status(Run* r, int rc) except -1 nogil:
@@ -259,12 +282,14 @@ cdef str path_from(const Table* t, const Geometry* geo, uint64_t board):
 
 cdef CoreResult result(Run* r, str moves):
     note_memory(&r.cnt, r.budget.peak)
+    # Every search holds its start board, even one that is the goal and stores nothing else.
+    note_stored(r, sizeof(uint64_t))
     if r.status == STATUS_SOLVED:
         r.cnt.depth = len(moves)
     return core_result(
         r.status, moves if r.status == STATUS_SOLVED else "", r.cnt.expanded, r.cnt.generated,
-        r.cnt.max_frontier, r.cnt.peak_memory_bytes, elapsed(&r.ctl), r.cnt.depth,
-        r.cnt.iterations,
+        r.cnt.max_frontier, r.stored_peak, elapsed(&r.ctl), r.cnt.depth, r.cnt.iterations,
+        r.cnt.peak_memory_bytes,
     )
 
 
@@ -434,6 +459,7 @@ cdef int run_bfs(Run* r, Table* t, Fifo* q) except -1 nogil:
                 return memory_status(r, rc)
         if fifo_size(q) > r.cnt.max_frontier:
             r.cnt.max_frontier = fifo_size(q)
+        note_stored(r, table_stored(t) + fifo_stored(q))
 
 
 cdef inline uint64_t slot_index(
@@ -493,7 +519,7 @@ cdef int run_bfs_perfect(Run* r, const PermIndex* px, uint8_t* state, Fifo* q) e
     cdef const int8_t* neighbour
     cdef Item* items
     cdef Item item
-    cdef uint64_t head, tail, layer_left = 1, expanded, generated, max_frontier
+    cdef uint64_t head, tail, layer_left = 1, expanded, generated, max_frontier, stored
     cdef uint64_t rank, sentinel = px.size, goal, up, down, up_rank, down_rank
     cdef uint64_t index_u, index_d, index_l, index_r
     cdef uint8_t allowed[PERM_MAX_CELLS * 8]
@@ -521,6 +547,7 @@ cdef int run_bfs_perfect(Run* r, const PermIndex* px, uint8_t* state, Fifo* q) e
     expanded = r.cnt.expanded
     generated = r.cnt.generated
     max_frontier = r.cnt.max_frontier
+    stored = 0
     while True:
         if layer_left == 0:
             layer_left = tail - head
@@ -538,6 +565,7 @@ cdef int run_bfs_perfect(Run* r, const PermIndex* px, uint8_t* state, Fifo* q) e
             r.cnt.expanded = expanded
             r.cnt.generated = generated
             r.cnt.max_frontier = max_frontier
+            note_stored(r, stored)
             if expanded >= r.ctl.next_check and at_checkpoint(r, r.budget.bytes):
                 return 0
             rc = fifo_reserve(q, &r.budget, 4)
@@ -579,11 +607,15 @@ cdef int run_bfs_perfect(Run* r, const PermIndex* px, uint8_t* state, Fifo* q) e
             break
         if tail - head > max_frontier:
             max_frontier = tail - head
+        # Every board seen is expanded or queued: a byte each, and a queue item for the queued.
+        if expanded + (tail - head) * (1 + sizeof(Item)) > stored:
+            stored = expanded + (tail - head) * (1 + sizeof(Item))
     q.head = head
     q.tail = tail
     r.cnt.expanded = expanded
     r.cnt.generated = generated
     r.cnt.max_frontier = max_frontier
+    note_stored(r, stored)
     return 0
 
 
@@ -623,6 +655,10 @@ def bfs(
         else:
             with nogil:
                 run_bfs(&r, &t, &q)
+        if perfect:
+            note_stored(&r, r.cnt.expanded + fifo_size(&q) * (1 + sizeof(Item)))
+        else:
+            note_stored(&r, table_stored(&t) + fifo_stored(&q))
         if r.status == STATUS_SOLVED:
             if perfect:
                 moves = perfect_path_to(&px, state, &r.p.geo, r.end, r.p.goal_blank)
@@ -745,6 +781,7 @@ cdef int run_best_first(
                 return memory_status(r, rc)
         if q.count > r.cnt.max_frontier:
             r.cnt.max_frontier = q.count
+        note_stored(r, table_stored(t) + bq_stored(q))
 
 
 cdef inline uint64_t queue_item(uint64_t board, int blank, int h) noexcept nogil:
@@ -780,6 +817,7 @@ cdef int run_best_first_perfect(
     index = perm_index(px, board_rank(px, p.start, p.start_blank), p.start_blank)
     state[index] = STATE_SEEN | STATE_ROOT
     gs[index] = 0
+    r.seen = 1
     score = lookahead_score(p, p.start, p.start_blank, h, -1) if lookahead else h
     rc = bq_push(q, &r.budget, h_scale * score, 0, queue_item(p.start, p.start_blank, h))
     if rc != MEM_OK:
@@ -823,6 +861,7 @@ cdef int run_best_first_perfect(
             code = state[index]
             if code and (code & STATE_CLOSED or not by_g or gs[index] <= g + 1):
                 continue
+            r.seen += code == 0
             target = targets[k]
             d = dirs[k]
             ch = h_step(p, h, children[k], get_tile(board, target), blank, target)
@@ -838,6 +877,7 @@ cdef int run_best_first_perfect(
                 return memory_status(r, rc)
         if q.count > r.cnt.max_frontier:
             r.cnt.max_frontier = q.count
+        note_stored(r, r.seen * (1 + sizeof(PathLength)) + bq_stored(q))
 
 # The drivers are called through pointers so that each stays a function of its own: inlined
 # together into best_first, their loops came out slower (A* on the hardest 3x3: 0.269 -> 0.255 ms
@@ -916,6 +956,10 @@ def best_first(
         else:
             with nogil:
                 BEST_FIRST_TABLE(&r, &t, &q, g_scale, h_scale, lookahead)
+        if perfect:
+            note_stored(&r, r.seen * (1 + g_bytes) + bq_stored(&q))
+        else:
+            note_stored(&r, table_stored(&t) + bq_stored(&q))
         if r.status == STATUS_SOLVED:
             if perfect:
                 moves = perfect_path_to(&px, state, &r.p.geo, r.end, r.p.goal_blank)
@@ -1000,8 +1044,14 @@ cdef int run_bidirectional(Run* r, Table* tables, Fifo* queues) except -1 nogil:
                     return memory_status(r, rc)
             if fifo_size(&queues[0]) + fifo_size(&queues[1]) > r.cnt.max_frontier:
                 r.cnt.max_frontier = fifo_size(&queues[0]) + fifo_size(&queues[1])
+            note_stored(r, bidirectional_stored(tables, queues))
         depth[side] += 1
         r.cnt.depth = depth[0] + depth[1]
+
+
+cdef inline uint64_t bidirectional_stored(const Table* tables, const Fifo* queues) noexcept nogil:
+    return (table_stored(&tables[0]) + table_stored(&tables[1])
+            + fifo_stored(&queues[0]) + fifo_stored(&queues[1]))
 
 
 def bidirectional(
@@ -1029,6 +1079,7 @@ def bidirectional(
         else:
             with nogil:
                 run_bidirectional(&r, tables, queues)
+        note_stored(&r, bidirectional_stored(tables, queues))
         if r.status == STATUS_SOLVED:
             moves = (path_to(&tables[0], &r.p.geo, r.end)
                      + path_from(&tables[1], &r.p.geo, r.end))
@@ -1051,6 +1102,15 @@ cdef struct Frame:
     uint8_t blank
     uint8_t move        # direction the blank moved to get here; NO_MOVE at the root
     uint8_t next_dir    # the next entry of the frame's move list to try
+
+
+#: Bytes of one level of a depth-first path (IDA* on packed boards is counted the same way).
+FRAME_BYTES = sizeof(Frame)
+
+
+cdef inline uint64_t dfs_stored(const Table* t, int sp) noexcept nogil:
+    # DFS holds its table and its path of sp + 1 frames.
+    return table_stored(t) + <uint64_t>(sp + 1) * sizeof(Frame)
 
 
 cdef int depth_first_pass(
@@ -1083,6 +1143,10 @@ cdef int depth_first_pass(
         f = &frames[sp]
         ml = &p.moves[f.blank][f.move if f.move < 4 else 4]
         if f.next_dir >= ml.count:
+            if t != NULL:
+                # DFS: its table and path only grow between two frames left, so they peak as
+                # one is left (or where the pass stops: see dfs_stored).
+                note_stored(r, dfs_stored(t, sp))
             sp -= 1
             continue
         d = ml.dirs[f.next_dir]
@@ -1093,6 +1157,7 @@ cdef int depth_first_pass(
         if t != NULL:
             rc = table_insert(t, &r.budget, child, &e)
             if rc < 0:
+                note_stored(r, dfs_stored(t, sp))
                 return memory_status(r, -rc)
             if rc != TABLE_ADDED and <int>e.g <= sp + 1:
                 continue
@@ -1107,8 +1172,11 @@ cdef int depth_first_pass(
         if sp + 1 >= bound:
             r.pruned = True
             continue
-        if r.cnt.expanded >= r.ctl.next_check and at_checkpoint(r, r.budget.bytes):
-            return 0
+        if r.cnt.expanded >= r.ctl.next_check:
+            if t != NULL:
+                note_stored(r, dfs_stored(t, sp))
+            if at_checkpoint(r, r.budget.bytes):
+                return 0
         r.cnt.expanded += 1
         sp += 1
         frames[sp].board = child
@@ -1172,7 +1240,7 @@ def depth_first(
     cdef Table t
     cdef Frame* frames = NULL
     cdef char* path = NULL
-    cdef uint64_t nframes = 0
+    cdef uint64_t nframes = 0, levels
     cdef int first = 1 if iterative else bound, last = bound
     t.slots = NULL
     init_run(&r, start, blank, rows, cols, goal_blank, H_NONE, node_limit, time_limit,
@@ -1187,6 +1255,12 @@ def depth_first(
             with nogil:
                 run_depth_first(&r, &frames, &nframes, &path, NULL if iterative else &t,
                                 first, last)
+        # DFS noted its table and path as it went, IDDFS's path peaked at its deepest; a
+        # solution's path holds the goal too (tested as it is generated), as IDA*'s does.
+        levels = r.cnt.depth + 1 if r.status == STATUS_SOLVED else 0
+        if iterative and r.cnt.max_frontier > levels:
+            levels = r.cnt.max_frontier
+        note_stored(&r, table_stored(&t) + levels * sizeof(Frame))
         if r.status == STATUS_SOLVED:
             moves = path[:r.cnt.depth].decode("ascii") if r.cnt.depth > 0 else ""
         else:
@@ -1260,6 +1334,8 @@ def random_walk(
     try:
         with nogil:
             run_random_walk(&r, seed)
+        # The walk keeps a byte a move, and the board it is on.
+        note_stored(&r, r.cnt.expanded + sizeof(uint64_t))
         moves = ""
         if r.status == STATUS_SOLVED and r.cnt.expanded:
             moves = (<char*>r.walk)[:r.cnt.expanded].translate(_CODE_TO_LETTER).decode("ascii")

@@ -353,7 +353,7 @@ def idastar(
     cdef WideSearch s
     cdef Control control
     cdef SearchCounters counters
-    cdef int n = rows * cols, cell, tile, home, status
+    cdef int n = rows * cols, cell, tile, home, status, levels
     cdef const int32_t[::1] v_next
     cdef const int32_t[::1] h_next
     cdef const uint8_t[::1] v_dist
@@ -421,16 +421,20 @@ def idastar(
             moves = moves.decode("ascii")
         else:
             counters.depth = <int>(s.bound // SCALE)
+        # The deepest path: the solution's, else the last bound's (no deeper than max_depth).
+        levels = min(counters.depth, s.max_depth) + 1
         return core_result(
             status,
             moves,
             counters.expanded,
             counters.generated,
-            0,
-            0,
+            levels,
+            # Stored: the one board, changed in place (2 bytes a cell), and a move byte a level.
+            n * sizeof(uint16_t) + levels,
             elapsed(&control),
             counters.depth,
             counters.iterations,
+            sizeof(WideSearch) + 4 * n * sizeof(int16_t),
         )
     finally:
         PyMem_Free(s.row_of)

@@ -20,6 +20,8 @@ import numpy as np
 
 from fastpuzzle._files import write_text_atomically
 from fastpuzzle._optional import require
+from fastpuzzle._tables import MAX_ROWS, Table
+from fastpuzzle._units import duration
 
 __all__ = [
     "COLUMNS",
@@ -322,6 +324,11 @@ class MoveStrings(Sequence[str]):
         return f"MoveStrings([{head}{more}], rows={len(self)})"
 
 
+def _cut(text: str, keep: int = 40) -> str:
+    """A long board or move string shortened for a table cell."""
+    return text if len(text) <= keep else f"{text[: keep - 1]}…"
+
+
 _COLUMN_NAMES = ("lengths", "status", "expanded", "generated", "seconds", "moves", "messages")
 
 
@@ -443,7 +450,45 @@ class BatchResult:
         return self._total
 
     def __repr__(self) -> str:
-        return f"BatchResult(rows={self._total})"
+        return (
+            f"<BatchResult: {self._total:,} rows, {int(self.solved.sum()):,} solved; "
+            "print() it for the table>"
+        )
+
+    def _table(self) -> Table:
+        # Only the rows shown are formatted (a batch may hold millions).
+        boards = self.boards
+        header = ("index", *(("board",) if boards is not None else ()), "status", "length")
+        header += ("expanded", "generated", "time", "moves", "message")
+        numeric = {0, len(header) - 6, len(header) - 5, len(header) - 4, len(header) - 3}
+
+        def row(i: int) -> tuple[str, ...]:
+            length = int(self.lengths[i])
+            return (
+                f"{i:,}",
+                *((_cut(boards[i]),) if boards is not None else ()),
+                str(self.status[i]),
+                "-" if length < 0 else f"{length:,}",
+                f"{int(self.expanded[i]):,}",
+                f"{int(self.generated[i]):,}",
+                duration(float(self.seconds[i])),
+                _cut(str(self.moves[i])),
+                _cut(str(self.messages[i]), 48),
+            )
+
+        return Table(header, self._total, row, frozenset(numeric))
+
+    def _summary_line(self) -> str:
+        summary = self.summary()
+        others = "".join(f", {n:,} {status}" for status, n in summary["statuses"].items())
+        return (
+            f"{summary['rows']:,} rows: {summary['solved']:,} solved{others}; search time "
+            f"{duration(summary['search seconds'])} in all"
+        )
+
+    def __str__(self) -> str:
+        """The rows as a table (past 60, the first and last five), then the totals."""
+        return f"{self._table().text(MAX_ROWS)}\n{self._summary_line()}"
 
     @property
     def boards(self) -> Sequence[str] | None:
@@ -478,7 +523,8 @@ class BatchResult:
         }
 
     def _repr_html_(self) -> str:
-        # Notebooks show the summary, not an array dump.
+        # Notebooks show the totals, then the rows as a DataFrame shows them (the first and
+        # last five past 60), not an array dump.
         from html import escape
 
         summary = self.summary()
@@ -493,13 +539,14 @@ class BatchResult:
             ),
             "nodes expanded": f"{summary['expanded']:,}",
             "nodes generated": f"{summary['generated']:,}",
-            "search seconds (summed over rows)": f"{summary['search seconds']:.3f}",
+            "search time (summed over rows)": duration(summary["search seconds"]),
         }
         cells = "".join(
             f"<tr><th style='text-align:left'>{escape(k)}</th><td>{escape(v)}</td></tr>"
             for k, v in shown.items()
         )
-        return f"<table><caption>BatchResult</caption>{cells}</table>"
+        rows = self._table().html(MAX_ROWS)
+        return f"<div><table><caption>BatchResult</caption>{cells}</table>{rows}</div>"
 
     @property
     def solved(self) -> np.ndarray:

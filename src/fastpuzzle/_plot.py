@@ -1,0 +1,127 @@
+"""Bar charts of a comparison (:meth:`fastpuzzle.Comparison.plot`); needs matplotlib.
+
+One chart per metric, bars grouped by board and coloured by method, always on a log scale (the
+figures of one table span orders of magnitude: a random walk's 390,000 moves beside A*'s 20).
+Boards are labelled B1, B2, ... under their bars, and the label under the chart says which
+board each is: a 4x4 board written out does not fit under its bars.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from fastpuzzle._optional import require
+from fastpuzzle._units import duration, size
+
+if TYPE_CHECKING:
+    from fastpuzzle.compare import Comparison
+
+__all__ = ["METRICS", "board_labels", "draw"]
+
+#: The numeric columns a chart can draw, and the axis label of each.
+METRICS = {
+    "expanded": "nodes expanded",
+    "generated": "nodes generated",
+    "peak_memory_bytes": "memory (nodes stored)",
+    "seconds": "time (median of runs)",
+    "length": "solution length (moves)",
+}
+
+#: Tick labels in the units that fit (see fastpuzzle._units), for the metrics that have units.
+_TICKS: dict[str, Callable[[float], str]] = {"seconds": duration, "peak_memory_bytes": size}
+
+#: Twenty distinct colours (matplotlib's tab20, written out so no colormap is needed); past
+#: twenty methods the cycle repeats with a hatch, so every method still looks different.
+_COLOURS = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
+    "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5",
+)  # fmt: skip
+_HATCHES = ("", "//", "..", "\\\\", "oo")
+
+
+def _method_style(k: int) -> tuple[str, str]:
+    """Colour and hatch of the ``k``-th method of a chart."""
+    return _COLOURS[k % len(_COLOURS)], _HATCHES[(k // len(_COLOURS)) % len(_HATCHES)]
+
+
+def board_labels(boards: Sequence[str]) -> dict[str, str]:
+    """The short label of each board, in order: ``{"5 2 3/4 1 8/_ 7 6": "B1", ...}``."""
+    return {board: f"B{i}" for i, board in enumerate(boards, start=1)}
+
+
+def _caption(labels: dict[str, str]) -> str:
+    """Which board each label stands for, wrapped to lines of a chart's width."""
+    entries = [f"{label} = {board}" for board, label in labels.items()]
+    return "\n".join(textwrap.wrap(";   ".join(entries), width=110, break_on_hyphens=False))
+
+
+def draw(table: Comparison, metrics: Sequence[str], axes: Sequence[Any] | None) -> list[Any]:
+    """One bar chart per metric, on ``axes`` (default: a new figure, one chart under another)."""
+    plt = require("matplotlib.pyplot", "Comparison.plot", "plot")
+    patches = require("matplotlib.patches", "Comparison.plot", "plot")
+    ticker = require("matplotlib.ticker", "Comparison.plot", "plot")
+    rows = table.rows
+    boards = list(dict.fromkeys(row.board for row in rows))
+    methods = list(dict.fromkeys(row.method for row in rows))
+    labels = board_labels(boards)
+    if axes is None:
+        # Constrained layout keeps the caption and the outside legend inside the figure.
+        figure = plt.figure(figsize=(10, 1.5 + 3.2 * len(metrics)), constrained_layout=True)
+        axes = list(figure.subplots(len(metrics), 1, squeeze=False)[:, 0])
+    width = 0.8 / max(len(methods), 1)
+    stopped_any = False
+    for ax, metric in zip(axes, metrics):
+        for k, method in enumerate(methods):
+            color, hatch = _method_style(k)
+            by_board = {row.board: row for row in rows if row.method == method}
+            for i, board in enumerate(boards):
+                row = by_board.get(board)
+                if row is None:
+                    continue
+                stopped = row.status != "solved"
+                stopped_any |= stopped
+                # A run stopped by a limit: a pale, hatched bar (its height is what it did
+                # before it stopped, not what solving would take).
+                ax.bar(
+                    i + k * width,
+                    getattr(row, metric) or 0,
+                    width,
+                    color=color,
+                    alpha=0.35 if stopped else 1.0,
+                    hatch=("xx" if stopped else hatch) or None,
+                    edgecolor="black" if stopped else "white",
+                    linewidth=0.5,
+                )
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(boards))])
+        ax.set_xticklabels([labels[board] for board in boards])
+        ax.set_ylabel(METRICS[metric])
+        ax.set_yscale("log")
+        if metric in _TICKS:
+            shown = _TICKS[metric]
+            ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _, f=shown: f(y)))
+    axes[-1].set_xlabel(_caption(labels), fontsize="small", loc="left")
+    handles = []
+    for k in range(len(methods)):
+        color, hatch = _method_style(k)
+        style = {"facecolor": color, "hatch": hatch or None, "edgecolor": "white"}
+        handles.append(patches.Patch(**style, linewidth=0.5))
+    names = list(methods)
+    if stopped_any:
+        handles.append(
+            patches.Patch(facecolor="white", edgecolor="black", hatch="xx", linewidth=0.5)
+        )
+        names.append("stopped by a limit")
+    # Outside the axes, so that no bar is hidden behind it; once, beside the first chart.
+    axes[0].legend(
+        handles,
+        names,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize="small",
+        frameon=False,
+        ncol=1 if len(names) <= 16 else 2,
+    )
+    return list(axes)
