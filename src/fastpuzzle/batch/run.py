@@ -23,6 +23,7 @@ from fastpuzzle.batch.result import (
     ChunkResult,
     MemoryRows,
     PackedChunk,
+    RowSource,
 )
 from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
 from fastpuzzle.board import Board, BoardLike, Shape, check_shape
@@ -152,6 +153,7 @@ def solve_many(
     out_format: OutFormat = "csv",
     resume: bool = False,
     optimal: bool = True,
+    keep_rows: bool = False,
 ) -> BatchResult:
     """Solve many boards; every row is solved independently.
 
@@ -196,6 +198,11 @@ def solve_many(
         regular files are read: a FIFO never blocks a resume.
     optimal : bool
         ``False``: fast solutions not guaranteed shortest, as ``solve(..., optimal=False)``.
+    keep_rows : bool
+        With ``out=``, keep the rows in memory too (as without ``out=``: about 60 bytes a 3x3
+        row), so that the result's columns are not read back from the chunk files: for a
+        caller that writes them all out at once (``fastpuzzle batch --out``). Chunks reused by
+        a resume are read once, as they are checked.
 
     Returns
     -------
@@ -223,6 +230,7 @@ def solve_many(
     as_limits(limits)
     _check_names(algorithm, heuristic, optimal)
     flag("resume", resume)
+    flag("keep_rows", keep_rows)
     workers = check_workers(workers)
     chunk_size = whole("chunk_size", chunk_size, low=1, none=True)
     directory = optional_path("out", out)
@@ -235,7 +243,7 @@ def solve_many(
     spec = BatchSpec(found_shape, packed, goal_tiles, algorithm, heuristic, limits, optimal)
 
     default_chunk = _default_chunk_size(total, walks_exact_table(rows, spec))
-    run = _Run(rows, spec, workers, client, progress)
+    run = _Run(rows, spec, workers, client, progress, keep_rows)
     if directory is None:
         return run.solve(None, chunk_size or default_chunk, resume=False)
     # No other batch writes into out= from this one's first look at it to its last chunk.
@@ -254,13 +262,16 @@ class _Run:
     workers: int | None
     client: Any
     progress: ProgressArg
+    keep_rows: bool = False
 
     def solve(self, store: ChunkStore | None, chunk_size: int, resume: bool) -> BatchResult:
         """Solve the rows in chunks of ``chunk_size``, into ``store`` (reusing its chunks when
         ``resume``) or, without one, into memory."""
         rows, spec, total = self.rows, self.spec, len(self.rows)
-        # Without out=, the rows are kept here; with it, only in the chunk files.
-        memory = MemoryRows(total, chunk_size) if store is None else None
+        # Without out=, the rows are kept here; with it, only in the chunk files (and here too
+        # with keep_rows).
+        keep = store is None or self.keep_rows
+        memory = MemoryRows(total, chunk_size) if keep else None
         starts = list(range(0, total, chunk_size))
 
         def chunk_rows(number: int) -> Sequence[Any]:
@@ -271,11 +282,12 @@ class _Run:
             # Runs on the pool's threads (the Dask client's thread for Dask): writing and
             # packing a chunk overlaps with solving the next ones. Returns its row count.
             if store is not None:
-                store.put(number, result, chunk_rows(number))
+                packed = store.put(number, result, chunk_rows(number))
             else:
-                assert memory is not None
                 size = len(chunk_rows(number))
-                memory.put(number, PackedChunk.from_columns(starts[number], size, result))
+                packed = PackedChunk.from_columns(starts[number], size, result)
+            if memory is not None:
+                memory.put(number, packed)
             return len(result.index)
 
         def solve_and_save(number: int) -> int:
@@ -287,6 +299,8 @@ class _Run:
             todo: list[int] = []
             for number in range(len(starts)):
                 if store is not None and resume and store.reusable(number, chunk_rows(number)):
+                    if memory is not None:
+                        memory.put(number, store.load(number))
                     tracker.advance(len(chunk_rows(number)))
                 else:
                     todo.append(number)
@@ -300,10 +314,8 @@ class _Run:
         finally:
             tracker.close()
         boards = BoardTexts(rows, spec)
-        if memory is not None:
-            return BatchResult.over(memory).with_boards(boards)
-        assert store is not None
-        return BatchResult.over(store).with_boards(boards)
+        source: RowSource = memory if memory is not None else store  # type: ignore[assignment]
+        return BatchResult.over(source).with_boards(boards)
 
 
 def _run_threads(
