@@ -310,6 +310,20 @@ class MoveStrings(Sequence[str]):
             row += count
         return out
 
+    def buffers(self) -> tuple[bytes, np.ndarray]:
+        """Every row's moves one after another, and ``int64`` offsets (one more than the rows:
+        row ``k``'s moves are ``data[offsets[k]:offsets[k + 1]]``), as Arrow lays strings out."""
+        size = self._source.chunk_size
+        data: list[bytes] = []
+        offsets = [np.zeros(1, dtype=np.int64)]
+        done = 0
+        for number in range(-(-len(self) // size)):
+            moves, bounds = self._source.chunk_moves(number)
+            data.append(moves)
+            offsets.append(bounds[1:] + done)
+            done += len(moves)
+        return b"".join(data), np.concatenate(offsets)
+
     def __iter__(self) -> Iterator[str]:
         size = self._source.chunk_size
         for number, start in enumerate(range(0, len(self), size)):

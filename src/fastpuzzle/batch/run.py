@@ -30,7 +30,7 @@ from fastpuzzle.board import Board, BoardLike, Shape, check_shape
 from fastpuzzle.errors import InvalidBoardError, InvalidOptionError
 from fastpuzzle.limits import Limits, as_limits
 
-__all__ = ["ProgressArg", "solve_many"]
+__all__ = ["Progress", "ProgressArg", "check_progress", "solve_many"]
 
 ProgressArg = bool | Callable[[int, int], Any] | None
 
@@ -85,7 +85,7 @@ def _default_workers() -> int:
     return available_cores()
 
 
-def _check_progress(progress: object) -> None:
+def check_progress(progress: object) -> None:
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
         raise InvalidOptionError(
             "expected progress=True, False, None or a callable progress(done, total), got "
@@ -96,7 +96,9 @@ def _check_progress(progress: object) -> None:
 # -- progress ---------------------------------------------------------------------------------
 
 
-class _Progress:
+class Progress:
+    """``progress=`` of a batch: a bar (``True``), a callable ``(done, total)``, or nothing."""
+
     def __init__(self, total: int, progress: ProgressArg) -> None:
         self.total = total
         self.done = 0
@@ -236,7 +238,7 @@ def solve_many(
     directory = optional_path("out", out)
     choice("out_format", out_format, OUT_FORMATS)
     dask_client(client)
-    _check_progress(progress)
+    check_progress(progress)
     rows, packed, found_shape = _normalise(boards, shape)
     total = len(rows)
     goal_tiles = None if goal is None else Board(goal, shape=found_shape).tiles
@@ -294,7 +296,7 @@ class _Run:
             # solve_chunk is looked up at each call: tests replace it in this module.
             return save(number, solve_chunk(starts[number], chunk_rows(number), spec))
 
-        tracker = _Progress(total, self.progress)
+        tracker = Progress(total, self.progress)
         try:
             todo: list[int] = []
             for number in range(len(starts)):
