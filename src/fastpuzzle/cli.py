@@ -696,7 +696,12 @@ def _add_reading_options(
     )
     cmd.add_argument("--format", default="auto", choices=formats, help=format_help)
     cmd.add_argument("--goal", help="goal of every board (default: 1..n-1 then the blank)")
-    cmd.add_argument("--max-depth", type=_whole(0), help="longest solution to look for")
+    cmd.add_argument(
+        "--max-depth",
+        type=_whole(0),
+        help="longest solution to look for; the depth-first searches' bound (dfs: the board's "
+        "misplaced tiles + Manhattan distance unless given; dfs_visited: 50)",
+    )
     cmd.add_argument("--time-limit", type=_seconds(zero=False), help="seconds per board")
     cmd.add_argument("--node-limit", type=_whole(1), help="expansions per board")
     cmd.add_argument(

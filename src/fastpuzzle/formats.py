@@ -95,7 +95,7 @@ def read_packed(
 
     Examples
     --------
-    >>> boards = read_packed("1 2 3/4 5 6/7 8 _\n1 2 3 4 5 6 7 _ 8\n")
+    >>> boards = read_packed("1 2 3/4 5 6/7 8 _\\n1 2 3 4 5 6 7 _ 8\\n")
     >>> boards.shape, [Board.from_packed(int(w), boards.shape).blank for w in boards.words]
     ((3, 3), [8, 7])
     >>> read_packed("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 _") is None

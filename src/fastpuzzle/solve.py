@@ -15,6 +15,7 @@ from fastpuzzle._checks import dask_client, flag, shown, whole
 from fastpuzzle._parallel import check_workers, resolve_workers
 from fastpuzzle.algorithms import (
     ALGORITHMS,
+    DFS_DEPTH_HINT,
     Algorithm,
     Request,
     is_auto,
@@ -57,7 +58,7 @@ MAX_WEIGHT = 1_000
 
 #: What a depth-first search stopped by a limit says: its bound, not the board, made it long.
 DFS_HINT = (
-    "depth-first search looks at every board within its max_depth (50 unless set) before it "
+    "dfs_visited looks at every board within its max_depth (50 unless set) before it "
     "gives up on a branch, which on a 4x4 board is far more than any limit allows; "
     "algorithm='iddfs' finds a shortest solution and keeps only the current path"
 )
@@ -233,8 +234,10 @@ def search(
     limits : Limits, optional
         Time, node, memory and depth limits. Searches that store nodes stop at
         ``Limits.memory_cap`` (2 GiB unless set). ``max_depth`` bounds every search's paths
-        (DEPTH_LIMIT when nothing within it reaches the goal) and is ``dfs``'s bound (default
-        :data:`~fastpuzzle.algorithms.DEFAULT_DFS_DEPTH`, 50).
+        (DEPTH_LIMIT when nothing within it reaches the goal) and is the depth-first searches'
+        bound: ``dfs``'s default is the board's misplaced tiles plus its Manhattan distance
+        (:func:`~fastpuzzle.algorithms.dfs_depth`), ``dfs_visited``'s
+        :data:`~fastpuzzle.algorithms.DEFAULT_DFS_DEPTH` (50).
     weight : float, optional
         ``wastar`` only: ``1 <= w <= 1000`` in ``f = g + w*h`` (default 2).
     seed : int, optional
@@ -405,8 +408,14 @@ def solve(
             client=client,
         )
         dfs_hint = None
-        if result.algorithm == "dfs" and result.status in _DFS_HINTED:
+        if result.algorithm == "dfs_visited" and result.status in _DFS_HINTED:
             dfs_hint = DFS_HINT
+        elif result.algorithm == "dfs" and result.status is Status.DEPTH_LIMIT:
+            set_depth = limits is not None and limits.max_depth is not None
+            dfs_hint = DFS_DEPTH_HINT.format(
+                depth=result.stats.depth,
+                source="as set" if set_depth else "misplaced + Manhattan of the board, the default",
+            )
         return _unwrap(result, dfs_hint)
     if weight is not None or seed is not None:
         given = f"weight={shown(weight)}" if weight is not None else f"seed={shown(seed)}"

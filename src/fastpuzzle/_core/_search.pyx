@@ -1198,6 +1198,35 @@ def depth_first(
         table_free(&t, &r.budget)
 
 
+def depth_limited(
+    uint64_t start, int blank, int rows, int cols, int goal_blank, *, int max_depth,
+    uint64_t node_limit=0, double time_limit=0.0, uint64_t memory_limit=0,
+    object progress=None,
+):
+    """The source documents' brute force: one depth-first pass of at most ``max_depth`` moves
+    that never undoes its last move and keeps no table of boards seen (memory: the path, which
+    is what ``peak_memory_bytes`` counts). The first solution found, not the shortest."""
+    cdef Run r
+    cdef Frame* frames = NULL
+    cdef char* path = NULL
+    cdef uint64_t nframes = 0
+    if max_depth < 0:
+        raise ValueError(f"depth-limited search needs a bound, got {max_depth}")
+    init_run(&r, start, blank, rows, cols, goal_blank, H_NONE, node_limit, time_limit,
+             memory_limit, -1, progress)
+    try:
+        with nogil:
+            run_depth_first(&r, &frames, &nframes, &path, NULL, max_depth, max_depth)
+        if r.status == STATUS_SOLVED and r.cnt.depth > 0:
+            moves = path[:r.cnt.depth].decode("ascii")
+        else:
+            moves = ""
+        return result(&r, moves)
+    finally:
+        budget_release(&r.budget, <void**>&frames, nframes * sizeof(Frame))
+        budget_release(&r.budget, <void**>&path, nframes)
+
+
 # ---------------------------------------------------------------------------------------------
 # Random walk: a uniformly random move among those that do not undo the previous one, until
 # the goal or a limit. The whole walk is the solution (it is what the walk did).
