@@ -9,6 +9,8 @@ the direction the **blank** moves.
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from typing import Any, NoReturn
 
 from fastpuzzle._checks import dask_client, flag, shown, whole
@@ -428,6 +430,10 @@ def solve(
     if chosen_heuristic is None:
         choice = auto_choice(shape, problem.goal_blank)
         label, name = choice.algorithm, choice.heuristic
+        if name == "pdb" and shape == (4, 4) and client is None:
+            first = _before_building(problem, limits, progress, threads)
+            if first is not None:
+                return first
     else:
         label, name = idastar.name, resolve_heuristic(chosen_heuristic, idastar, shape=shape).name
     run_limits = auto_limits(shape, limits)
@@ -458,6 +464,42 @@ def solve(
 
         table_hint = faster_table_hint(shape, problem.goal_blank)
     return _unwrap(result, table_hint)
+
+
+def _before_building(
+    problem: Problem, limits: Limits | None, progress: ProgressCallback | None, threads: int
+) -> Solution | None:
+    """A 4x4 board whose goal has no pattern database on disk: solved with walking distance
+    (optimal too) when that takes at most :data:`~fastpuzzle.policy.PROBE_NODES` nodes (or the
+    caller's node limit, if lower); None when it needs more, after saying on stderr that the
+    table is being built. The caller's depth limit applies, and its node limit when lower."""
+    from fastpuzzle.policy import PROBE, PROBE_NODES, table_on_disk
+
+    if table_on_disk(problem.board.shape, problem.goal_blank):
+        return None
+    given = limits or Limits()
+    budget = PROBE_NODES if given.nodes is None else min(given.nodes, PROBE_NODES)
+    probe = dataclasses.replace(given, nodes=budget)
+    result = _run(
+        problem,
+        ALGORITHMS["idastar"],
+        PROBE.heuristic,
+        probe,
+        progress=progress,
+        label=PROBE.algorithm,
+        workers=threads,
+        client=None,
+    )
+    if result.status is not Status.NODE_LIMIT or budget == given.nodes:
+        return _unwrap(result)  # solved, or stopped by the caller's own limit
+    print(
+        f"fastpuzzle: no solution within {budget:,} nodes of walking distance; building the "
+        f"6-6-3 pattern database for goals with the blank on cell {problem.goal_blank} (16 MB, "
+        "seconds, once: it is kept in the cache)",
+        file=sys.stderr,
+        flush=True,
+    )
+    return None
 
 
 def _unwrap(result: SearchResult, hint: str | None = None) -> Solution:
