@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from math import floor
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
@@ -223,40 +224,26 @@ def dfs_depth(problem: Problem) -> int:
     return misplaced(problem.board, problem.goal) + manhattan(problem.board, problem.goal)
 
 
-def _tree_dfs(request: Request) -> CoreResult:
+def _depth_first(request: Request, kind: Literal["tree", "visited", "iterative"]) -> CoreResult:
     start, blank, rows, cols, goal_blank = _start(request)
-    # Under the memory cap as the searches that store nodes: its path is allocated for the
-    # whole bound at once, which a bound of 2**31 moves would make 34 GB.
-    limits = request.limits.core(stores_nodes=True)
-    depth = limits.max_depth if limits.max_depth >= 0 else dfs_depth(request.problem)
-    return _search.depth_limited(
-        start,
-        blank,
-        rows,
-        cols,
-        goal_blank,
-        max_depth=depth,
-        node_limit=limits.node_limit,
-        time_limit=limits.time_limit,
-        memory_limit=limits.memory_limit,
-        progress=request.progress,
-    )
-
-
-def _depth_first(request: Request, *, iterative: bool) -> CoreResult:
-    start, blank, rows, cols, goal_blank = _start(request)
-    # DFS stores the depth each board was reached at; IDDFS keeps only its path.
-    limits = request.limits.core(stores_nodes=not iterative)
+    # The visited-table DFS stores boards, and the tree DFS allocates its path for the whole
+    # bound at once (2**31 moves would be 34 GB): both run under the memory cap. IDDFS's path
+    # grows with its bound.
+    limits = request.limits.core(stores_nodes=kind != "iterative")
     depth = limits.max_depth
-    if depth < 0 and not iterative:
-        depth = DEFAULT_DFS_DEPTH
-    return _search.depth_first(
+    if depth < 0 and kind != "iterative":
+        depth = dfs_depth(request.problem) if kind == "tree" else DEFAULT_DFS_DEPTH
+    run: Callable[..., CoreResult] = (
+        _search.depth_limited
+        if kind == "tree"
+        else partial(_search.depth_first, iterative=kind == "iterative")
+    )
+    return run(
         start,
         blank,
         rows,
         cols,
         goal_blank,
-        iterative=iterative,
         node_limit=limits.node_limit,
         time_limit=limits.time_limit,
         memory_limit=limits.memory_limit,
@@ -266,11 +253,15 @@ def _depth_first(request: Request, *, iterative: bool) -> CoreResult:
 
 
 def _dfs(request: Request) -> CoreResult:
-    return _depth_first(request, iterative=False)
+    return _depth_first(request, "tree")
+
+
+def _dfs_visited(request: Request) -> CoreResult:
+    return _depth_first(request, "visited")
 
 
 def _iddfs(request: Request) -> CoreResult:
-    return _depth_first(request, iterative=True)
+    return _depth_first(request, "iterative")
 
 
 def _best_first(
@@ -375,7 +366,7 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
             "Manhattan of the board), never undoing its last move and keeping no table of "
             "boards seen, as the source documents' brute force; first solution found"
         ),
-        driver=_tree_dfs,
+        driver=_dfs,
     ),
     Algorithm(
         "dfs_visited",
@@ -389,7 +380,7 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
             f"depth-first search bounded by Limits.max_depth (default {DEFAULT_DFS_DEPTH}), "
             "with a table of the smallest depth each board was reached at; first solution found"
         ),
-        driver=_dfs,
+        driver=_dfs_visited,
     ),
     Algorithm(
         "iddfs",
