@@ -306,6 +306,7 @@ SPECS = (
             ("out_format", st.sampled_from(("csv", "jsonl"))),
             ("resume", st.just(False)),
             ("optimal", st.booleans()),
+            ("keep_rows", st.booleans()),
         ),
     ),
     Spec(
