@@ -15,7 +15,7 @@ from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board, BoardLike, Shape, is_solvable
 from fastpuzzle.compare import Comparison, compare
-from fastpuzzle.datasets import Labelled, labelled, random_boards
+from fastpuzzle.datasets import Labelled, labelled, random_boards, write_labelled
 from fastpuzzle.errors import (
     BatchFileError,
     BatchInUseError,
@@ -93,4 +93,5 @@ __all__ = [
     "solve",
     "solve_many",
     "to_tile_directions",
+    "write_labelled",
 ]

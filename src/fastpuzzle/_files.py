@@ -42,7 +42,7 @@ __all__ = [
 
 @contextlib.contextmanager
 def atomic_writer(
-    path: str | os.PathLike[str], *, suffix: str = "", lock: bool = False
+    path: str | os.PathLike[str], *, suffix: str = "", lock: bool = False, sync: bool = True
 ) -> Iterator[BinaryIO]:
     """A binary stream whose contents replace ``path`` when the block ends without an error.
 
@@ -57,6 +57,12 @@ def atomic_writer(
         into place, so that a cleaner can tell it from one a killed writer left (the system
         drops the lock with its process). It is renamed while still open, which Windows does
         not allow: there, and by default, it is closed first.
+    sync : bool
+        Sync the file to disk before the rename (the default). ``False`` only for files that
+        are never trusted unread: after a system crash such a file may be there empty or
+        partly written (the rename can reach the disk before the data), so its reader must
+        check it whole (a batch's chunk files carry a SHA-256 that is). Either way no reader
+        ever sees a partly written file while the system runs.
 
     Yields
     ------
@@ -76,7 +82,8 @@ def atomic_writer(
                     try_lock(handle, wait=True)
             yield stream
             stream.flush()
-            os.fsync(stream.fileno())
+            if sync:
+                os.fsync(stream.fileno())
             if lock:
                 _publish(temporary, target)
         if not lock:

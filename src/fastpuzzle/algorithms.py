@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from math import floor
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
@@ -45,20 +46,30 @@ __all__ = [
     "ALGORITHMS",
     "DEFAULT_DFS_DEPTH",
     "DEFAULT_WEIGHT",
+    "DFS_DEPTH_HINT",
     "HEURISTIC_LIST",
     "Algorithm",
     "Heuristic",
     "Request",
     "algorithm_names",
+    "dfs_depth",
     "heuristic_names",
     "is_auto",
     "resolve_algorithm",
     "resolve_heuristic",
 ]
 
-#: Depth bound of ``dfs`` when ``Limits.max_depth`` is not set: the default of the source
-#: documents' brute-force DFS, and above every optimal 3x3 length (31).
+#: Depth bound of ``dfs_visited`` when ``Limits.max_depth`` is not set: above every optimal 3x3
+#: length (31). ``dfs`` takes its bound from the board (:func:`dfs_depth`).
 DEFAULT_DFS_DEPTH = 50
+
+#: What a ``dfs`` that found nothing within its bound says (after its status): which bound it
+#: had and what to change (the command line reads ``Limits.max_depth`` as ``--max-depth``).
+DFS_DEPTH_HINT = (
+    "no solution within Limits.max_depth={depth} moves ({source}); a larger Limits.max_depth "
+    "searches longer (every path up to it, about 2.1 times as many per move on 4x4), and "
+    "algorithm='iddfs' finds a shortest solution"
+)
 
 #: Weight of ``wastar`` when none is given.
 DEFAULT_WEIGHT = 2.0
@@ -196,20 +207,43 @@ def _bfs(request: Request) -> CoreResult:
     return _layered(request, _search.bfs)
 
 
-def _depth_first(request: Request, *, iterative: bool) -> CoreResult:
+def dfs_depth(problem: Problem) -> int:
+    """``dfs``'s bound when ``Limits.max_depth`` is not set: the misplaced tiles plus the
+    Manhattan distance of the start (the rule of the Java report's DFS). Often below the
+    optimal length on hard boards, so that such a search ends at once with a depth limit,
+    rather than after minutes; 0 for the goal itself.
+
+    Examples
+    --------
+    >>> from fastpuzzle.problem import make_problem
+    >>> dfs_depth(make_problem("1 2 3/4 5 6/_ 7 8", None))
+    4
+    """
+    from fastpuzzle.heuristics import manhattan, misplaced
+
+    return misplaced(problem.board, problem.goal) + manhattan(problem.board, problem.goal)
+
+
+def _depth_first(request: Request, kind: Literal["tree", "visited", "iterative"]) -> CoreResult:
     start, blank, rows, cols, goal_blank = _start(request)
-    # DFS stores the depth each board was reached at; IDDFS keeps only its path.
-    limits = request.limits.core(stores_nodes=not iterative)
+    # The visited-table DFS stores boards, and the tree DFS allocates its path for the whole
+    # bound at once (2**31 moves would be 34 GB): both run under the memory cap. IDDFS's path
+    # grows with its bound.
+    limits = request.limits.core(stores_nodes=kind != "iterative")
     depth = limits.max_depth
-    if depth < 0 and not iterative:
-        depth = DEFAULT_DFS_DEPTH
-    return _search.depth_first(
+    if depth < 0 and kind != "iterative":
+        depth = dfs_depth(request.problem) if kind == "tree" else DEFAULT_DFS_DEPTH
+    run: Callable[..., CoreResult] = (
+        _search.depth_limited
+        if kind == "tree"
+        else partial(_search.depth_first, iterative=kind == "iterative")
+    )
+    return run(
         start,
         blank,
         rows,
         cols,
         goal_blank,
-        iterative=iterative,
         node_limit=limits.node_limit,
         time_limit=limits.time_limit,
         memory_limit=limits.memory_limit,
@@ -219,11 +253,15 @@ def _depth_first(request: Request, *, iterative: bool) -> CoreResult:
 
 
 def _dfs(request: Request) -> CoreResult:
-    return _depth_first(request, iterative=False)
+    return _depth_first(request, "tree")
+
+
+def _dfs_visited(request: Request) -> CoreResult:
+    return _depth_first(request, "visited")
 
 
 def _iddfs(request: Request) -> CoreResult:
-    return _depth_first(request, iterative=True)
+    return _depth_first(request, "iterative")
 
 
 def _best_first(
@@ -317,7 +355,22 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
     ),
     Algorithm(
         "dfs",
-        ("depth-first", "depth-limited", "dls"),
+        ("depth-first", "depth-limited", "dls", "brute-force"),
+        kernel=None,
+        needs_admissible=False,
+        complete=False,
+        optimal=False,
+        memory="path",
+        doc=(
+            "depth-first tree search bounded by Limits.max_depth (default: misplaced + "
+            "Manhattan of the board), never undoing its last move and keeping no table of "
+            "boards seen, as the source documents' brute force; first solution found"
+        ),
+        driver=_dfs,
+    ),
+    Algorithm(
+        "dfs_visited",
+        ("dfs-visited", "graph-dfs", "depth-first-visited"),
         kernel=None,
         needs_admissible=False,
         complete=False,
@@ -327,7 +380,7 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
             f"depth-first search bounded by Limits.max_depth (default {DEFAULT_DFS_DEPTH}), "
             "with a table of the smallest depth each board was reached at; first solution found"
         ),
-        driver=_dfs,
+        driver=_dfs_visited,
     ),
     Algorithm(
         "iddfs",

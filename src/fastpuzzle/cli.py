@@ -28,7 +28,7 @@ from fastpuzzle.errors import (
     SearchLimitError,
     UnsolvableError,
 )
-from fastpuzzle.formats import FORMATS, Format, Job, read_jobs
+from fastpuzzle.formats import FORMATS, Format, Job, read_jobs, read_packed
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
@@ -131,11 +131,16 @@ def _read_boards(text: str, args: argparse.Namespace, *, pairs: bool = True) -> 
     bad: list[tuple[int, str]] = []
     fmt: Format = args.format if pairs or args.format != "pair" else "auto"
     jobs = read_jobs(text, shape=_shape(args), fmt=fmt, bad_lines=bad)
+    _report_bad_lines(bad, args)
+    return jobs
+
+
+def _report_bad_lines(bad: list[tuple[int, str]], args: argparse.Namespace) -> None:
+    """Each ``(line number, why)`` of ``bad`` on stderr, counted in ``args.bad_lines``."""
     for number, why in bad:
         where = "" if why.startswith(f"line {number} ") else f"line {number}: "
         _error(f"{where}{why}")
     args.bad_lines = getattr(args, "bad_lines", 0) + len(bad)
-    return jobs
 
 
 def _stdin_text(what: str) -> str:
@@ -609,17 +614,33 @@ class _FormatAction(argparse.Action):
 BATCH_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
 
 
-def _batch_input(args: argparse.Namespace) -> list[Job]:
+def _batch_input(args: argparse.Namespace) -> tuple[Any, tuple[int, int] | None]:
+    """The boards of the batch's input and their shape (None: several): packed words where
+    every board is a line of one shape of at most 16 cells (read by compiled code), else
+    Boards."""
     args.bad_lines = 0
     if args.input == "-":
         text = _stdin_text("batch input '-'")
     else:
         with open(args.input, encoding="utf-8") as stream:
             text = stream.read()
+    bad: list[tuple[int, str]] = []
+    packed = read_packed(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
+    if packed is not None:
+        _report_bad_lines(bad, args)
+        return packed.words, packed.shape
     jobs = _read_boards(text, args)
     if any(job.goal is not None for job in jobs):
         raise UsageError("batch solves boards towards one goal: give it with --goal")
-    return jobs
+    boards = [job.board for job in jobs]
+    shapes = {board.shape for board in boards}
+    shape = next(iter(shapes)) if len(shapes) == 1 else None
+    if shape is not None and shape[0] * shape[1] <= 16:
+        # One shape of up to 16 cells: packed words take the batch's fast path.
+        import numpy as np
+
+        return np.array([board.packed for board in boards], dtype=np.uint64), shape
+    return boards, shape
 
 
 def _batch_out_format(path: str) -> str:
@@ -629,27 +650,21 @@ def _batch_out_format(path: str) -> str:
     raise UsageError(f"--out must end in {', '.join(BATCH_FORMATS)}, got {path!r}")
 
 
-def _write_batch(result: Any, path: str | None, fmt: str) -> None:
-    from fastpuzzle._files import atomic_writer, write_text_atomically
-    from fastpuzzle.batch.export import arrow_table, jsonl_bytes
+def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) -> None:
+    """The batch's rows to ``path`` (stdout when None) as ``fmt``; CSV and JSON lines are the
+    chunk files in ``chunks`` joined, which hold those very rows."""
+    from fastpuzzle._files import atomic_writer
+    from fastpuzzle.batch.export import arrow_table
+    from fastpuzzle.batch.store import join_chunks
 
-    if fmt == "csv":
-        if path is None:
-            sys.stdout.write(result.to_csv())
-        else:
-            result.to_csv(path)
-    elif fmt == "jsonl":
-        assert path is not None
-        data = jsonl_bytes(result)
-        if data is None:
-            write_text_atomically(path, "".join(json.dumps(r) + "\n" for r in result.to_records()))
-        else:
-            with atomic_writer(path) as stream:
-                stream.write(data)
+    if path is None:
+        sys.stdout.write(result.to_csv())
+    elif fmt in ("csv", "jsonl"):
+        assert chunks is not None
+        join_chunks(chunks, path)
     else:
         from fastpuzzle._optional import require
 
-        assert path is not None
         pa = require("pyarrow", "batch --out *.parquet", "parquet")
         parquet = require("pyarrow.parquet", "batch --out *.parquet", "parquet")
         table = arrow_table(result, pa)
@@ -666,11 +681,13 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     out_format = "csv" if args.out is None else _batch_out_format(args.out)
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out: the finished chunks are kept beside that file")
-    jobs = _batch_input(args)
+    boards, shape = _batch_input(args)
     goal = None
     if args.goal is not None:  # an empty --goal '' is refused, not taken for the default goal
         try:
-            goal = Board(args.goal, shape=jobs[0].board.shape if jobs else None)
+            # The first board's shape, where the boards have several (each row is then checked).
+            first = shape if shape is not None or not len(boards) else boards[0].shape
+            goal = Board(args.goal, shape=first)
         except InvalidBoardError as error:
             raise UsageError(f"--goal: {error}") from None
     limits = _limits(args)
@@ -680,8 +697,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     # beside this one to find the folder removed under it.
     chunks = None if args.out is None else f"{args.out}.chunks"
     with nullcontext() if chunks is None else batch_lock(chunks):
-        result = _solve_batch(args, jobs, goal, limits, chunks)
-        _write_batch(result, args.out, out_format)
+        result = _solve_batch(args, boards, shape, goal, limits, chunks, out_format)
+        _write_batch(result, args.out, out_format, chunks)
         if chunks is not None:
             shutil.rmtree(chunks, ignore_errors=True)
     solved = int(result.solved.sum())
@@ -694,22 +711,17 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
 def _solve_batch(
     args: argparse.Namespace,
-    jobs: list[Job],
+    boards: Any,
+    shape: tuple[int, int] | None,
     goal: Board | None,
     limits: Limits | None,
     chunks: str | None,
+    out_format: str,
 ) -> Any:
-    """``solve_many`` of the boards of ``jobs``, with the command's options."""
+    """``solve_many`` of ``boards`` (packed words of ``shape``, or Boards), with the command's
+    options; the chunk files in ``chunks`` are written as ``out_format`` (CSV for Parquet)."""
     from fastpuzzle.batch import solve_many
 
-    boards: Any = [job.board for job in jobs]
-    shapes = {board.shape for board in boards}
-    shape = next(iter(shapes)) if len(shapes) == 1 else None
-    if shape is not None and shape[0] * shape[1] <= 16:
-        # One shape of up to 16 cells: packed words take the batch's fast path.
-        import numpy as np
-
-        boards = np.array([board.packed for board in boards], dtype=np.uint64)
     try:
         return solve_many(
             boards,
@@ -719,7 +731,10 @@ def _solve_batch(
             workers=args.workers,
             progress=args.progress or (args.progress is None and on_terminal()),
             out=chunks,
+            out_format="jsonl" if out_format == "jsonl" else "csv",
             resume=args.resume,
+            # The counts (and Parquet's rows) come from memory, not read back from the chunks.
+            keep_rows=True,
         )
     except FileExistsError:
         raise UsageError(
@@ -844,7 +859,12 @@ def _add_reading_options(
         action="store" if format_action is None else format_action,
     )
     cmd.add_argument("--goal", help="goal of every board (default: 1..n-1 then the blank)")
-    cmd.add_argument("--max-depth", type=_whole(0), help="longest solution to look for")
+    cmd.add_argument(
+        "--max-depth",
+        type=_whole(0),
+        help="longest solution to look for; the depth-first searches' bound (dfs: the board's "
+        "misplaced tiles + Manhattan distance unless given; dfs_visited: 50)",
+    )
     cmd.add_argument("--time-limit", type=_seconds(zero=False), help="seconds per board")
     cmd.add_argument("--node-limit", type=_whole(1), help="expansions per board")
     cmd.add_argument(

@@ -9,12 +9,15 @@ the direction the **blank** moves.
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from typing import Any, NoReturn
 
 from fastpuzzle._checks import dask_client, flag, shown, whole
 from fastpuzzle._parallel import check_workers, resolve_workers
 from fastpuzzle.algorithms import (
     ALGORITHMS,
+    DFS_DEPTH_HINT,
     Algorithm,
     Request,
     is_auto,
@@ -57,7 +60,7 @@ MAX_WEIGHT = 1_000
 
 #: What a depth-first search stopped by a limit says: its bound, not the board, made it long.
 DFS_HINT = (
-    "depth-first search looks at every board within its max_depth (50 unless set) before it "
+    "dfs_visited looks at every board within its max_depth (50 unless set) before it "
     "gives up on a branch, which on a 4x4 board is far more than any limit allows; "
     "algorithm='iddfs' finds a shortest solution and keeps only the current path"
 )
@@ -233,8 +236,10 @@ def search(
     limits : Limits, optional
         Time, node, memory and depth limits. Searches that store nodes stop at
         ``Limits.memory_cap`` (2 GiB unless set). ``max_depth`` bounds every search's paths
-        (DEPTH_LIMIT when nothing within it reaches the goal) and is ``dfs``'s bound (default
-        :data:`~fastpuzzle.algorithms.DEFAULT_DFS_DEPTH`, 50).
+        (DEPTH_LIMIT when nothing within it reaches the goal) and is the depth-first searches'
+        bound: ``dfs``'s default is the board's misplaced tiles plus its Manhattan distance
+        (:func:`~fastpuzzle.algorithms.dfs_depth`), ``dfs_visited``'s
+        :data:`~fastpuzzle.algorithms.DEFAULT_DFS_DEPTH` (50).
     weight : float, optional
         ``wastar`` only: ``1 <= w <= 1000`` in ``f = g + w*h`` (default 2).
     seed : int, optional
@@ -405,8 +410,14 @@ def solve(
             client=client,
         )
         dfs_hint = None
-        if result.algorithm == "dfs" and result.status in _DFS_HINTED:
+        if result.algorithm == "dfs_visited" and result.status in _DFS_HINTED:
             dfs_hint = DFS_HINT
+        elif result.algorithm == "dfs" and result.status is Status.DEPTH_LIMIT:
+            set_depth = limits is not None and limits.max_depth is not None
+            dfs_hint = DFS_DEPTH_HINT.format(
+                depth=result.stats.depth,
+                source="as set" if set_depth else "misplaced + Manhattan of the board, the default",
+            )
         return _unwrap(result, dfs_hint)
     if weight is not None or seed is not None:
         given = f"weight={shown(weight)}" if weight is not None else f"seed={shown(seed)}"
@@ -419,6 +430,10 @@ def solve(
     if chosen_heuristic is None:
         choice = auto_choice(shape, problem.goal_blank)
         label, name = choice.algorithm, choice.heuristic
+        if name == "pdb" and shape == (4, 4) and client is None:
+            first = _before_building(problem, limits, progress, threads)
+            if first is not None:
+                return first
     else:
         label, name = idastar.name, resolve_heuristic(chosen_heuristic, idastar, shape=shape).name
     run_limits = auto_limits(shape, limits)
@@ -449,6 +464,42 @@ def solve(
 
         table_hint = faster_table_hint(shape, problem.goal_blank)
     return _unwrap(result, table_hint)
+
+
+def _before_building(
+    problem: Problem, limits: Limits | None, progress: ProgressCallback | None, threads: int
+) -> Solution | None:
+    """A 4x4 board whose goal has no pattern database on disk: solved with walking distance
+    (optimal too) when that takes at most :data:`~fastpuzzle.policy.PROBE_NODES` nodes (or the
+    caller's node limit, if lower); None when it needs more, after saying on stderr that the
+    table is being built. The caller's depth limit applies, and its node limit when lower."""
+    from fastpuzzle.policy import PROBE, PROBE_NODES, table_on_disk
+
+    if table_on_disk(problem.board.shape, problem.goal_blank):
+        return None
+    given = limits or Limits()
+    budget = PROBE_NODES if given.nodes is None else min(given.nodes, PROBE_NODES)
+    probe = dataclasses.replace(given, nodes=budget)
+    result = _run(
+        problem,
+        ALGORITHMS["idastar"],
+        PROBE.heuristic,
+        probe,
+        progress=progress,
+        label=PROBE.algorithm,
+        workers=threads,
+        client=None,
+    )
+    if result.status is not Status.NODE_LIMIT or budget == given.nodes:
+        return _unwrap(result)  # solved, or stopped by the caller's own limit
+    print(
+        f"fastpuzzle: no solution within {budget:,} nodes of walking distance; building the "
+        f"6-6-3 pattern database for goals with the blank on cell {problem.goal_blank} (16 MB, "
+        "seconds, once: it is kept in the cache)",
+        file=sys.stderr,
+        flush=True,
+    )
+    return None
 
 
 def _unwrap(result: SearchResult, hint: str | None = None) -> Solution:

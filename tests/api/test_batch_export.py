@@ -4,8 +4,10 @@ import csv
 import io
 import json
 
+import hypothesis.strategies as st
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 import fastpuzzle as fp
 from fastpuzzle.batch import BatchResult
@@ -84,3 +86,71 @@ def test_rows_in_several_blocks(monkeypatch):
     monkeypatch.setattr(export, "_BLOCK", 7)
     assert csv_bytes(result).decode("utf-8") == _by_rows_csv(result)
     assert jsonl_bytes(result).decode("utf-8") == _by_rows_jsonl(result)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=50))
+def test_compiled_float_text_is_repr(values):
+    from fastpuzzle._core._text import float_reprs
+
+    out = np.empty((len(values), 24), dtype=np.uint8)
+    float_reprs(np.array(values, dtype=np.float64), out)
+    assert [row.tobytes().rstrip(b"\0").decode() for row in out] == [repr(v) for v in values]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-(2**63), 2**63 - 1), max_size=50))
+def test_compiled_integer_text_is_str(values):
+    from fastpuzzle.batch.export import _integers
+
+    matrix = _integers(np.array(values, dtype=np.int64))
+    assert [row.tobytes().rstrip(b"\0").decode() for row in matrix] == [str(v) for v in values]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_chunk_files_joined_are_the_batch_file(tmp_path, fmt):
+    # A row that is no board, one unsolvable and odd chunk sizes: the chunk files side by side
+    # are what to_csv (or the JSON lines of to_records) writes for the same rows.
+    from fastpuzzle.batch.export import jsonl_text
+    from fastpuzzle.batch.store import join_chunks
+
+    words = fp.random_boards(1000, (3, 3), rng=4)
+    words[5] = 12345
+    words[7] = fp.Board("1 2 3/4 5 6/8 7 _").packed
+    result = fp.solve_many(
+        words, shape=(3, 3), out=tmp_path / "run", out_format=fmt, chunk_size=300, keep_rows=True
+    )
+    join_chunks(tmp_path / "run", tmp_path / f"rows.{fmt}")
+    written = (tmp_path / f"rows.{fmt}").read_bytes()
+    expected = result.to_csv().encode() if fmt == "csv" else jsonl_text(result)
+    assert written == expected
+    # A chunk changed since it was written is refused, and nothing is written.
+    part = tmp_path / "run" / f"part-000001.{fmt}"
+    part.write_bytes(part.read_bytes().replace(b"solved", b"SOLVED", 1))
+    with pytest.raises(fp.BatchFileError, match="changed since") as caught:
+        join_chunks(tmp_path / "run", tmp_path / "again.csv")
+    assert caught.value.path == part and not (tmp_path / "again.csv").exists()
+
+
+def test_kept_rows_are_not_read_back_from_the_chunk_files(tmp_path, monkeypatch):
+    from fastpuzzle.batch.store import ChunkStore
+
+    words = fp.random_boards(500, (3, 3), rng=5)
+    first = fp.solve_many(words[:300], shape=(3, 3), out=tmp_path / "run", chunk_size=100)
+    lengths, moves = first.lengths.tolist(), first.moves.tolist()
+    (tmp_path / "run" / "part-000002.csv").unlink()  # solved again by the resume below
+    loaded = []
+    real = ChunkStore.load
+    monkeypatch.setattr(ChunkStore, "load", lambda self, n: loaded.append(n) or real(self, n))
+    again = fp.solve_many(
+        words[:300],
+        shape=(3, 3),
+        out=tmp_path / "run",
+        chunk_size=100,
+        resume=True,
+        keep_rows=True,
+    )
+    # The two chunks reused are read once, as they are checked; the one solved is not read.
+    assert sorted(loaded) == [0, 1]
+    assert again.lengths.tolist() == lengths and again.moves.tolist() == moves
+    assert sorted(loaded) == [0, 1]

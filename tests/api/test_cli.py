@@ -714,3 +714,21 @@ def test_tiles_as_separate_arguments_say_to_quote_them(capsys, monkeypatch):
     _stdin(monkeypatch, "1 2 3 4 5 6 7 _ 8 1 2 3 4 5 6 7 8 _\n")
     assert main(["solve", "--algorithm", "bfs", "--format", "pair", "-"]) == 0
     assert capsys.readouterr().out.startswith("R\n")
+
+
+def test_dfs_without_max_depth_stops_at_once_naming_it(capsys):
+    # Before: dfs had room for 50 moves whatever the board; on the 15-puzzle report's 12-move
+    # board it stored boards for 49 s (1.6 GB) and stopped at a limit. Now its bound is the
+    # board's misplaced tiles + Manhattan distance (21 there): a solution within it, at once.
+    board = "1 2 3 4/5 6 8 12/13 9 0 7/14 11 10 15"
+    assert fp.misplaced(board) + fp.manhattan(board) == 21
+    assert main(["solve", "--algorithm", "dfs", "--json", board]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert fp.Board(board).apply(record["moves"]) == fp.Board.goal((4, 4))
+    assert 12 <= len(record["moves"]) <= 21
+    # A board whose optimal length (31) is beyond that bound (28): the stop names --max-depth.
+    assert main(["solve", "--algorithm", "dfs", "8 6 7/2 5 4/3 _ 1"]) == 1
+    captured = capsys.readouterr()
+    assert "no solution within --max-depth=28 moves (misplaced + Manhattan" in (
+        captured.out + captured.err
+    )

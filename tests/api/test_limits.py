@@ -18,6 +18,7 @@ HARD_3X3 = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves
 ALL_CLASSIC = [
     ("bfs", None),
     ("dfs", None),
+    ("dfs_visited", None),
     ("iddfs", None),
     ("greedy", "misplaced"),
     ("lookahead", "manhattan"),
@@ -86,12 +87,12 @@ def test_memory_capped_bfs_stops_at_its_cap():
 
 @pytest.mark.parametrize(
     ("algorithm", "heuristic"),
-    [("bfs", None), ("astar", "misplaced"), ("bidirectional", None), ("dfs", None)],
+    [("bfs", None), ("astar", "misplaced"), ("bidirectional", None), ("dfs_visited", None)],
 )
 def test_node_storing_searches_default_to_the_memory_cap(monkeypatch, algorithm, heuristic):
     cap = 8 << 20
     monkeypatch.setattr(fastpuzzle.limits, "DEFAULT_MEMORY_BYTES", cap)
-    limits = fp.Limits(max_depth=80) if algorithm == "dfs" else None
+    limits = fp.Limits(max_depth=80) if algorithm == "dfs_visited" else None
     result = fp.search(HARD_4X4, algorithm=algorithm, heuristic=heuristic, limits=limits)
     _check_partial(result, fp.Status.MEMORY_LIMIT)
     assert result.stats.peak_allocated_bytes <= cap
@@ -222,11 +223,12 @@ def test_progress_callback_exception_stops_the_search(algorithm, heuristic):
         ("bidirectional", None),
         ("iddfs", None),
         ("dfs", None),
+        ("dfs_visited", None),
         ("random", None),
     ],
 )
 def test_ctrl_c_interrupts_a_long_search_quickly(algorithm, heuristic):
-    limits = fp.Limits(seconds=30, max_depth=80 if algorithm == "dfs" else None)
+    limits = fp.Limits(seconds=30, max_depth=80 if algorithm.startswith("dfs") else None)
     latency = interrupt_latency(
         0.3, HARD_4X4, algorithm=algorithm, heuristic=heuristic, limits=limits
     )
@@ -271,7 +273,11 @@ def test_a_depth_first_search_stopped_by_a_limit_points_to_iddfs():
     case = next(c for c in seed_cases() if c.name == "seed1")
     assert case.optimal_length == 12
     with pytest.raises(fp.NodeLimitError, match="algorithm='iddfs'"):
-        fp.solve(list(case.tiles), algorithm="dfs", limits=fp.Limits(max_depth=50, nodes=100_000))
+        fp.solve(
+            list(case.tiles),
+            algorithm="dfs_visited",
+            limits=fp.Limits(max_depth=50, nodes=100_000),
+        )
     assert len(fp.solve(list(case.tiles), algorithm="iddfs")) == 12
     # A search that does not stop keeps its plain result.
     assert len(fp.solve(list(case.tiles), algorithm="dfs", limits=fp.Limits(max_depth=12))) == 12

@@ -86,8 +86,9 @@ def test_values_the_core_takes_are_accepted(limits):
 
 def test_the_largest_limits_reach_every_search_without_overflow():
     for algorithm in fp.ALGORITHMS:
-        # DFS preallocates one frame per level of its bound, so it gets a small one here.
-        depth = 40 if algorithm == "dfs" else MAX_DEPTH
+        # DFS preallocates one frame per level of its bound, so it gets a small one here (the
+        # tree search one move: it tries every path within its bound).
+        depth = {"dfs": 1, "dfs_visited": 40}.get(algorithm, MAX_DEPTH)
         limits = fp.Limits(seconds=math.inf, nodes=MAX_NODES, max_depth=depth)
         seed = 1 if algorithm == "random" else None
         result = fp.search(ONE_MOVE_3X3, algorithm=algorithm, limits=limits, seed=seed)
@@ -98,10 +99,11 @@ def test_the_largest_limits_reach_every_search_without_overflow():
     assert len(fp.solve(ONE_MOVE_3X3, limits=fp.Limits(nodes=MAX_NODES, seconds=math.inf))) == 1
 
 
-def test_dfs_at_the_largest_depth_stops_at_its_memory_limit():
+@pytest.mark.parametrize("algorithm", ["dfs", "dfs_visited"])
+def test_dfs_at_the_largest_depth_stops_at_its_memory_limit(algorithm):
     # Its frames for 2**31 - 1 levels pass the default 2 GiB cap: a memory limit, reported as
     # such, where bound + 1 overflowed an int before.
-    result = fp.search(HARD_3X3, algorithm="dfs", limits=fp.Limits(max_depth=MAX_DEPTH))
+    result = fp.search(HARD_3X3, algorithm=algorithm, limits=fp.Limits(max_depth=MAX_DEPTH))
     assert result.status is fp.Status.MEMORY_LIMIT
 
 

@@ -24,6 +24,9 @@ MOST_PER_NODE = 32
 
 def _search_with(algorithm: str, board: str, limits: fp.Limits | None = None) -> fp.SearchResult:
     informed = fp.ALGORITHMS[algorithm].informed
+    if algorithm == "dfs" and limits is None:
+        # The tree search's default bound (misplaced + Manhattan) is short of 14 moves here.
+        limits = fp.Limits(max_depth=20)
     return fp.search(
         board,
         algorithm=algorithm,

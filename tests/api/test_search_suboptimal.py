@@ -59,27 +59,97 @@ def test_greedy_kinds_solve_the_4x4_seed_cases(algorithm):
             assert len(solution) >= case.optimal_length
 
 
-def test_dfs_finds_a_solution_within_its_bound():
+@pytest.mark.parametrize("algorithm", ["dfs", "dfs_visited"])
+def test_dfs_finds_a_solution_within_its_bound(algorithm):
     oracle = distances_3x3()
     for board in _boards(30, seed=3):
-        for bound in (oracle[board], oracle[board] + 6, 40):
-            result = fp.search(board, algorithm="dfs", limits=fp.Limits(max_depth=bound))
+        # A tree search tries every path within a loose bound: 40 moves is for the table.
+        loose = 40 if algorithm == "dfs_visited" else oracle[board] + 6
+        for bound in (oracle[board], oracle[board] + 2, loose):
+            result = fp.search(board, algorithm=algorithm, limits=fp.Limits(max_depth=bound))
             solution = result.unwrap()
             assert solution.verify()
             assert oracle[board] <= len(solution) <= bound
             assert (len(solution) - oracle[board]) % 2 == 0
 
 
-def test_dfs_default_bound_is_documented_and_used():
+def test_dfs_visited_default_bound_is_documented_and_used():
     board = (8, 6, 7, 2, 5, 4, 3, 0, 1)
-    solution = fp.search(board, algorithm="dfs").unwrap()
+    solution = fp.search(board, algorithm="dfs_visited").unwrap()
     assert solution.verify()
     assert 31 <= len(solution) <= fp.algorithms.DEFAULT_DFS_DEPTH
 
 
-def test_dfs_below_the_optimal_length_reports_the_depth_limit():
+def _tree_dfs(board, bound):
+    """The source documents' brute force in plain Python: depth-first, never undoing the last
+    move, no table, the goal tested as each child is made, moves tried in U, D, L, R order.
+    Returns (moves, expanded)."""
+    goal = fp.Board.goal(board.shape)
+    if board == goal:
+        return "", 0
+    expanded = 0
+
+    def visit(node, last, path):
+        nonlocal expanded
+        expanded += 1
+        for move in "UDLR":
+            if move not in node.moves() or (last and move == fp.inverse(last)):
+                continue
+            child = node.apply(move)
+            if child == goal:
+                return path + move
+            if len(path) + 1 < bound:
+                found = visit(child, move, path + move)
+                if found is not None:
+                    return found
+        return None
+
+    return visit(board, "", ""), expanded
+
+
+def test_dfs_is_the_brute_force_tree_search():
+    # The same first solution and the same expansions as the plain tree search, and memory of
+    # its path only (dfs_visited's table grows with the boards it has seen).
+    oracle = distances_3x3()
+    # Boards 8 to 12 moves away: the plain tree search in Python stays quick.
+    near = sorted(tiles for tiles, distance in oracle.items() if 8 <= distance <= 12)
+    for tiles in near[:: len(near) // 10][:10]:
+        board = fp.Board(tiles)
+        for bound in (oracle[tiles], oracle[tiles] + 2):
+            moves, expanded = _tree_dfs(board, bound)
+            result = fp.search(board, algorithm="dfs", limits=fp.Limits(max_depth=bound))
+            assert result.solution.moves == moves
+            assert result.stats.expanded == expanded
+            assert result.stats.peak_memory_bytes < 64 * (bound + 1)
+    visited = fp.search(tiles, algorithm="dfs_visited", limits=fp.Limits(max_depth=bound))
+    assert visited.stats.peak_memory_bytes > 64 * (bound + 1)
+
+
+def test_dfs_default_bound_is_misplaced_plus_manhattan_and_its_stop_says_so():
+    # 31 moves, and misplaced + Manhattan is 7 + 21 = 28: dfs stops at once, naming its bound.
+    board = (8, 6, 7, 2, 5, 4, 3, 0, 1)
+    bound = fp.misplaced(board) + fp.manhattan(board)
+    result = fp.search(board, algorithm="dfs")
+    assert result.status is fp.Status.DEPTH_LIMIT and result.stats.depth == bound == 28
+    with pytest.raises(fp.DepthLimitError, match=r"Limits\.max_depth=28 moves \(misplaced"):
+        fp.solve(board, algorithm="dfs")
+    with pytest.raises(fp.DepthLimitError, match=r"Limits\.max_depth=29 moves \(as set\)"):
+        fp.solve(board, algorithm="dfs", limits=fp.Limits(max_depth=29))
+    # Where the rule is above the optimal length, a solution within it.
+    oracle = distances_3x3()
+    for tiles in _boards(30, seed=6):
+        rule = fp.misplaced(tiles) + fp.manhattan(tiles)
+        result = fp.search(tiles, algorithm="dfs")
+        if rule >= oracle[tiles]:
+            assert result.solution.verify() and oracle[tiles] <= len(result.solution) <= rule
+        else:
+            assert result.status is fp.Status.DEPTH_LIMIT
+
+
+@pytest.mark.parametrize("algorithm", ["dfs", "dfs_visited"])
+def test_dfs_below_the_optimal_length_reports_the_depth_limit(algorithm):
     board = (8, 6, 7, 2, 5, 4, 3, 0, 1)  # 31 moves
-    result = fp.search(board, algorithm="dfs", limits=fp.Limits(max_depth=29))
+    result = fp.search(board, algorithm=algorithm, limits=fp.Limits(max_depth=29))
     assert result.status is fp.Status.DEPTH_LIMIT
     assert result.solution is None
     with pytest.raises(fp.DepthLimitError):

@@ -78,6 +78,19 @@ def depth_first(
     max_depth: int = -1,
     progress: _Progress = None,
 ) -> _Core: ...
+def depth_limited(
+    start: int,
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    max_depth: int,
+    node_limit: int = 0,
+    time_limit: float = 0.0,
+    memory_limit: int = 0,
+    progress: _Progress = None,
+) -> _Core: ...
 def random_walk(
     start: int,
     blank: int,

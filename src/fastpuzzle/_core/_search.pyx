@@ -1188,6 +1188,15 @@ cdef int depth_first_pass(
     return 0
 
 
+cdef inline uint64_t path_stored(const Run* r, bint deepest) noexcept nogil:
+    # The bytes of the path: a solution's holds the goal too (tested as it is generated), as
+    # IDA*'s does; `deepest` counts the deepest path the search held (it kept no table).
+    cdef uint64_t levels = r.cnt.depth + 1 if r.status == STATUS_SOLVED else 0
+    if deepest and r.cnt.max_frontier > levels:
+        levels = r.cnt.max_frontier
+    return levels * sizeof(Frame)
+
+
 cdef int run_depth_first(
     Run* r, Frame** frames, uint64_t* nframes, char** path, Table* t, int first, int last
 ) except -1 nogil:
@@ -1240,7 +1249,7 @@ def depth_first(
     cdef Table t
     cdef Frame* frames = NULL
     cdef char* path = NULL
-    cdef uint64_t nframes = 0, levels
+    cdef uint64_t nframes = 0
     cdef int first = 1 if iterative else bound, last = bound
     t.slots = NULL
     init_run(&r, start, blank, rows, cols, goal_blank, H_NONE, node_limit, time_limit,
@@ -1255,12 +1264,8 @@ def depth_first(
             with nogil:
                 run_depth_first(&r, &frames, &nframes, &path, NULL if iterative else &t,
                                 first, last)
-        # DFS noted its table and path as it went, IDDFS's path peaked at its deepest; a
-        # solution's path holds the goal too (tested as it is generated), as IDA*'s does.
-        levels = r.cnt.depth + 1 if r.status == STATUS_SOLVED else 0
-        if iterative and r.cnt.max_frontier > levels:
-            levels = r.cnt.max_frontier
-        note_stored(&r, table_stored(&t) + levels * sizeof(Frame))
+        # DFS noted its table and path as it went, IDDFS's path peaked at its deepest.
+        note_stored(&r, table_stored(&t) + path_stored(&r, iterative))
         if r.status == STATUS_SOLVED:
             moves = path[:r.cnt.depth].decode("ascii") if r.cnt.depth > 0 else ""
         else:
@@ -1270,6 +1275,36 @@ def depth_first(
         budget_release(&r.budget, <void**>&frames, nframes * sizeof(Frame))
         budget_release(&r.budget, <void**>&path, nframes)
         table_free(&t, &r.budget)
+
+
+def depth_limited(
+    uint64_t start, int blank, int rows, int cols, int goal_blank, *, int max_depth,
+    uint64_t node_limit=0, double time_limit=0.0, uint64_t memory_limit=0,
+    object progress=None,
+):
+    """The source documents' brute force: one depth-first pass of at most ``max_depth`` moves
+    that never undoes its last move and keeps no table of boards seen (memory: the path, which
+    is what ``peak_memory_bytes`` counts). The first solution found, not the shortest."""
+    cdef Run r
+    cdef Frame* frames = NULL
+    cdef char* path = NULL
+    cdef uint64_t nframes = 0
+    if max_depth < 0:
+        raise ValueError(f"depth-limited search needs a bound, got {max_depth}")
+    init_run(&r, start, blank, rows, cols, goal_blank, H_NONE, node_limit, time_limit,
+             memory_limit, -1, progress)
+    try:
+        with nogil:
+            run_depth_first(&r, &frames, &nframes, &path, NULL, max_depth, max_depth)
+        note_stored(&r, path_stored(&r, True))
+        if r.status == STATUS_SOLVED and r.cnt.depth > 0:
+            moves = path[:r.cnt.depth].decode("ascii")
+        else:
+            moves = ""
+        return result(&r, moves)
+    finally:
+        budget_release(&r.budget, <void**>&frames, nframes * sizeof(Frame))
+        budget_release(&r.budget, <void**>&path, nframes)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,9 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from fastpuzzle._core._text import float_reprs, integer_texts
 from fastpuzzle.batch.chunk import BoardTexts
+from fastpuzzle.batch.result import MoveStrings
 
-__all__ = ["arrow_table", "csv_bytes", "jsonl_bytes"]
+__all__ = ["arrow_table", "csv_bytes", "csv_text", "jsonl_bytes", "jsonl_text"]
 
 #: Rows formatted per numpy pass: bounds the byte matrices (about 200 bytes a 4x4 row).
 _BLOCK = 1 << 16
@@ -50,12 +52,25 @@ def _csv_field(value: str) -> str:
 
 
 def _integers(values: np.ndarray) -> np.ndarray:
-    return _matrix(np.asarray(values, dtype=np.int64).astype(np.bytes_))
+    values = np.ascontiguousarray(values, dtype=np.int64)
+    # As wide as the widest value, so that short columns make narrow matrices.
+    widest = max(abs(int(values.min(initial=0))) * 10, int(values.max(initial=0)), 1)
+    out = np.empty((len(values), len(str(widest))), dtype=np.uint8)
+    integer_texts(values, out)
+    return out
 
 
 def _floats(values: np.ndarray) -> np.ndarray:
-    # float.__repr__, as csv and json write floats (numpy's own formatting can differ).
-    return _matrix([repr(v).encode("ascii") for v in np.asarray(values, dtype=float).tolist()])
+    # float.__repr__, as csv and json write floats (numpy's own formatting can differ), by the
+    # function it calls, without a float object a value.
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.empty((len(values), _FLOAT_WIDTH), dtype=np.uint8)
+    float_reprs(values, out)
+    return out
+
+
+#: The longest repr of a float64 ('-2.2250738585072014e-308').
+_FLOAT_WIDTH = 24
 
 
 def _packed_board_texts(words: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -129,8 +144,10 @@ def _text_at(boards: Sequence[str], first: int) -> Callable[[int], str]:
 
 
 def _moves(result: Any, start: int, stop: int) -> np.ndarray:
-    moves = result.moves[start:stop]
-    return _matrix([str(m).encode("ascii") for m in moves])
+    moves = result.moves
+    if isinstance(moves, MoveStrings):
+        return moves.byte_matrix(start, stop)
+    return _matrix([str(m).encode("ascii") for m in moves[start:stop]])
 
 
 def _join(pieces: list[Piece], rows: int) -> bytes:
@@ -160,25 +177,16 @@ def _fields_fast(result: Any) -> bool:
     return bool(np.isfinite(seconds).all()) and not any("\0" in t for t in set(texts.tolist()))
 
 
-def csv_bytes(result: Any) -> bytes | None:
-    """``result.to_csv()`` as UTF-8 bytes, or None where only the row-by-row writer can say."""
+def csv_bytes(result: Any, *, first_index: int = 0) -> bytes | None:
+    """``result.to_csv()`` as UTF-8 bytes, or None where only the row-by-row writer can say;
+    rows are numbered from ``first_index`` (a chunk's rows: their place in the batch)."""
     if not _fields_fast(result):
         return None
     boards = result.boards
-    names = [
-        "index",
-        *(["board"] if boards is not None else []),
-        "length",
-        "status",
-        "expanded",
-        "generated",
-        "seconds",
-        "moves",
-        "message",
-    ]
+    names = ["index", *(["board"] if boards is not None else []), *_NAMES]
     out = [(",".join(names) + "\n").encode("ascii")]
     for start, stop in _blocks(result):
-        pieces: list[Piece] = [_integers(np.arange(start, stop)), b","]
+        pieces: list[Piece] = [_integers(np.arange(start, stop) + first_index), b","]
         if boards is not None:
             matrix, plain = _board_texts(boards, start, stop)
             pieces += [
@@ -205,15 +213,15 @@ def csv_bytes(result: Any) -> bytes | None:
     return b"".join(out)
 
 
-def jsonl_bytes(result: Any) -> bytes | None:
+def jsonl_bytes(result: Any, *, first_index: int = 0) -> bytes | None:
     """``json.dumps`` of each of ``result.to_records()``, one a line, as UTF-8 bytes; None where
-    only the row-by-row writer can say."""
+    only the row-by-row writer can say; rows are numbered from ``first_index``."""
     if not _fields_fast(result):
         return None
     boards = result.boards
     out = []
     for start, stop in _blocks(result):
-        pieces: list[Piece] = [b'{"index": ', _integers(np.arange(start, stop))]
+        pieces: list[Piece] = [b'{"index": ', _integers(np.arange(start, stop) + first_index)]
         if boards is not None:
             matrix, plain = _board_texts(boards, start, stop)
             pieces += [
@@ -241,9 +249,45 @@ def jsonl_bytes(result: Any) -> bytes | None:
     return b"".join(out)
 
 
-def arrow_table(result: Any, pa: Any) -> Any:
-    """The table ``pa.Table.from_pylist(result.to_records())`` makes, from whole columns."""
-    columns: dict[str, Any] = {"index": pa.array(np.arange(len(result)), pa.int64())}
+def _records(result: Any, first_index: int) -> Iterator[dict[str, Any]]:
+    for record in result.to_records():
+        record["index"] += first_index
+        yield record
+
+
+def csv_text(result: Any, *, first_index: int = 0) -> bytes:
+    """``result.to_csv()`` as UTF-8 bytes, rows numbered from ``first_index``: by columns
+    (:func:`csv_bytes`), or by rows with the ``csv`` module where that cannot."""
+    data = csv_bytes(result, first_index=first_index)
+    if data is not None:
+        return data
+    buffer = io.StringIO()
+    names = ["index", *(["board"] if result.boards is not None else []), *_NAMES]
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(names)
+    for record in _records(result, first_index):
+        writer.writerow([record[name] for name in names])
+    return buffer.getvalue().encode("utf-8")
+
+
+def jsonl_text(result: Any, *, first_index: int = 0) -> bytes:
+    """``json.dumps`` of each of ``result.to_records()``, one a line, as UTF-8 bytes, rows
+    numbered from ``first_index``: by columns (:func:`jsonl_bytes`) where it can."""
+    data = jsonl_bytes(result, first_index=first_index)
+    if data is not None:
+        return data
+    return "".join(json.dumps(r) + "\n" for r in _records(result, first_index)).encode("utf-8")
+
+
+#: The columns after ``index`` and ``board``.
+_NAMES = ("length", "status", "expanded", "generated", "seconds", "moves", "message")
+
+
+def arrow_table(result: Any, pa: Any, *, first_index: int = 0) -> Any:
+    """The table ``pa.Table.from_pylist(result.to_records())`` makes, from whole columns, rows
+    numbered from ``first_index``."""
+    index = np.arange(len(result), dtype=np.int64) + first_index
+    columns: dict[str, Any] = {"index": pa.array(index, pa.int64())}
     if result.boards is not None:
         columns["board"] = pa.array(_board_list(result.boards), pa.string())
     columns.update(

@@ -8,8 +8,6 @@ Python strings only when they are asked for. Where the rows live is a :class:`Ro
 
 from __future__ import annotations
 
-import csv
-import io
 import operator
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -292,6 +290,41 @@ class MoveStrings(Sequence[str]):
         array = np.empty(len(out), dtype=object)
         array[:] = out
         return array
+
+    def byte_matrix(self, start: int, stop: int) -> np.ndarray:
+        """Rows ``start:stop``'s moves as a ``(rows, width)`` uint8 matrix padded with NUL
+        bytes, cut from each chunk's bytes by numpy (no string a row)."""
+        size = self._source.chunk_size
+        pieces = []
+        for number in range(start // size, -(-stop // size)):
+            moves, offsets = self._source.chunk_moves(number)
+            low = max(start - number * size, 0)
+            high = min(stop - number * size, len(offsets) - 1)
+            pieces.append((np.frombuffer(moves, dtype=np.uint8), offsets[low : high + 1]))
+        width = max([int(np.diff(bounds).max(initial=0)) for _, bounds in pieces] + [1])
+        out = np.zeros((max(stop - start, 0), width), dtype=np.uint8)
+        row = 0
+        columns = np.arange(width)
+        for data, bounds in pieces:
+            count = len(bounds) - 1
+            inside = columns[None, :] < np.diff(bounds)[:, None]
+            out[row : row + count][inside] = data[(bounds[:-1, None] + columns[None, :])[inside]]
+            row += count
+        return out
+
+    def buffers(self) -> tuple[bytes, np.ndarray]:
+        """Every row's moves one after another, and ``int64`` offsets (one more than the rows:
+        row ``k``'s moves are ``data[offsets[k]:offsets[k + 1]]``), as Arrow lays strings out."""
+        size = self._source.chunk_size
+        data: list[bytes] = []
+        offsets = [np.zeros(1, dtype=np.int64)]
+        done = 0
+        for number in range(-(-len(self) // size)):
+            moves, bounds = self._source.chunk_moves(number)
+            data.append(moves)
+            offsets.append(bounds[1:] + done)
+            done += len(moves)
+        return b"".join(data), np.concatenate(offsets)
 
     def __iter__(self) -> Iterator[str]:
         size = self._source.chunk_size
@@ -592,24 +625,12 @@ class BatchResult:
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """The rows as CSV text (a ``board`` column when :attr:`boards` is known); also written
         atomically to ``path`` when given."""
-        from fastpuzzle.batch.export import csv_bytes
+        from fastpuzzle.batch.export import csv_text
 
-        data = csv_bytes(self)
-        text = self._csv_by_rows() if data is None else data.decode("utf-8")
+        text = csv_text(self).decode("utf-8")
         if path is not None:
             write_text_atomically(path, text)
         return text
-
-    def _csv_by_rows(self) -> str:
-        # The row-by-row writer, for what csv_bytes leaves to it (seconds that are not finite,
-        # NUL characters in text).
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        names = self._csv_columns()
-        writer.writerow(names)
-        for record in self.to_records():
-            writer.writerow([record[name] for name in names])
-        return buffer.getvalue()
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame of the rows, indexed by row number.

@@ -23,13 +23,14 @@ from fastpuzzle.batch.result import (
     ChunkResult,
     MemoryRows,
     PackedChunk,
+    RowSource,
 )
 from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
 from fastpuzzle.board import Board, BoardLike, Shape, check_shape
 from fastpuzzle.errors import InvalidBoardError, InvalidOptionError
 from fastpuzzle.limits import Limits, as_limits
 
-__all__ = ["ProgressArg", "solve_many"]
+__all__ = ["Progress", "ProgressArg", "check_progress", "solve_many"]
 
 ProgressArg = bool | Callable[[int, int], Any] | None
 
@@ -84,7 +85,7 @@ def _default_workers() -> int:
     return available_cores()
 
 
-def _check_progress(progress: object) -> None:
+def check_progress(progress: object) -> None:
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
         raise InvalidOptionError(
             "expected progress=True, False, None or a callable progress(done, total), got "
@@ -95,7 +96,9 @@ def _check_progress(progress: object) -> None:
 # -- progress ---------------------------------------------------------------------------------
 
 
-class _Progress:
+class Progress:
+    """``progress=`` of a batch: a bar (``True``), a callable ``(done, total)``, or nothing."""
+
     def __init__(self, total: int, progress: ProgressArg) -> None:
         self.total = total
         self.done = 0
@@ -152,6 +155,7 @@ def solve_many(
     out_format: OutFormat = "csv",
     resume: bool = False,
     optimal: bool = True,
+    keep_rows: bool = False,
 ) -> BatchResult:
     """Solve many boards; every row is solved independently.
 
@@ -196,6 +200,11 @@ def solve_many(
         regular files are read: a FIFO never blocks a resume.
     optimal : bool
         ``False``: fast solutions not guaranteed shortest, as ``solve(..., optimal=False)``.
+    keep_rows : bool
+        With ``out=``, keep the rows in memory too (as without ``out=``: about 60 bytes a 3x3
+        row), so that the result's columns are not read back from the chunk files: for a
+        caller that writes them all out at once (``fastpuzzle batch --out``). Chunks reused by
+        a resume are read once, as they are checked.
 
     Returns
     -------
@@ -223,19 +232,20 @@ def solve_many(
     as_limits(limits)
     _check_names(algorithm, heuristic, optimal)
     flag("resume", resume)
+    flag("keep_rows", keep_rows)
     workers = check_workers(workers)
     chunk_size = whole("chunk_size", chunk_size, low=1, none=True)
     directory = optional_path("out", out)
     choice("out_format", out_format, OUT_FORMATS)
     dask_client(client)
-    _check_progress(progress)
+    check_progress(progress)
     rows, packed, found_shape = _normalise(boards, shape)
     total = len(rows)
     goal_tiles = None if goal is None else Board(goal, shape=found_shape).tiles
     spec = BatchSpec(found_shape, packed, goal_tiles, algorithm, heuristic, limits, optimal)
 
     default_chunk = _default_chunk_size(total, walks_exact_table(rows, spec))
-    run = _Run(rows, spec, workers, client, progress)
+    run = _Run(rows, spec, workers, client, progress, keep_rows)
     if directory is None:
         return run.solve(None, chunk_size or default_chunk, resume=False)
     # No other batch writes into out= from this one's first look at it to its last chunk.
@@ -254,13 +264,16 @@ class _Run:
     workers: int | None
     client: Any
     progress: ProgressArg
+    keep_rows: bool = False
 
     def solve(self, store: ChunkStore | None, chunk_size: int, resume: bool) -> BatchResult:
         """Solve the rows in chunks of ``chunk_size``, into ``store`` (reusing its chunks when
         ``resume``) or, without one, into memory."""
         rows, spec, total = self.rows, self.spec, len(self.rows)
-        # Without out=, the rows are kept here; with it, only in the chunk files.
-        memory = MemoryRows(total, chunk_size) if store is None else None
+        # Without out=, the rows are kept here; with it, only in the chunk files (and here too
+        # with keep_rows).
+        keep = store is None or self.keep_rows
+        memory = MemoryRows(total, chunk_size) if keep else None
         starts = list(range(0, total, chunk_size))
 
         def chunk_rows(number: int) -> Sequence[Any]:
@@ -271,22 +284,25 @@ class _Run:
             # Runs on the pool's threads (the Dask client's thread for Dask): writing and
             # packing a chunk overlaps with solving the next ones. Returns its row count.
             if store is not None:
-                store.put(number, result, chunk_rows(number))
+                packed = store.put(number, result, chunk_rows(number))
             else:
-                assert memory is not None
                 size = len(chunk_rows(number))
-                memory.put(number, PackedChunk.from_columns(starts[number], size, result))
+                packed = PackedChunk.from_columns(starts[number], size, result)
+            if memory is not None:
+                memory.put(number, packed)
             return len(result.index)
 
         def solve_and_save(number: int) -> int:
             # solve_chunk is looked up at each call: tests replace it in this module.
             return save(number, solve_chunk(starts[number], chunk_rows(number), spec))
 
-        tracker = _Progress(total, self.progress)
+        tracker = Progress(total, self.progress)
         try:
             todo: list[int] = []
             for number in range(len(starts)):
                 if store is not None and resume and store.reusable(number, chunk_rows(number)):
+                    if memory is not None:
+                        memory.put(number, store.load(number))
                     tracker.advance(len(chunk_rows(number)))
                 else:
                     todo.append(number)
@@ -300,10 +316,8 @@ class _Run:
         finally:
             tracker.close()
         boards = BoardTexts(rows, spec)
-        if memory is not None:
-            return BatchResult.over(memory).with_boards(boards)
-        assert store is not None
-        return BatchResult.over(store).with_boards(boards)
+        source: RowSource = memory if memory is not None else store  # type: ignore[assignment]
+        return BatchResult.over(source).with_boards(boards)
 
 
 def _run_threads(

@@ -1,0 +1,245 @@
+"""A Gymnasium environment of the sliding-tile puzzle whose ``info`` carries the exact distance
+to the goal and every optimal action, from the solver.
+
+Importing this module registers it as ``fastpuzzle/SlidingPuzzle-v0`` (Gymnasium, the ``gym``
+extra: ``pip install 'fastpuzzle[gym]'``)::
+
+    import gymnasium as gym
+    import fastpuzzle.env  # noqa: F401  (registers the environment)
+
+    env = gym.make("fastpuzzle/SlidingPuzzle-v0", shape=(3, 3))
+    observation, info = env.reset(seed=1)
+    observation, reward, terminated, truncated, info = env.step(info["optimal_actions"][0])
+
+or, without the import, ``gym.make("fastpuzzle.env:fastpuzzle/SlidingPuzzle-v0")``.
+
+- **Actions**: ``Discrete(4)``, 0..3 = U, D, L, R, the direction the **blank** moves. A move off
+  the board leaves the board as it is (and costs its step); ``info["action_mask"]`` marks the
+  legal ones.
+- **Observations**: the board as a ``(rows, cols)`` array of tiles (0 = blank), or with
+  ``observation="onehot"`` a ``(rows * cols, rows, cols)`` 0/1 array: plane ``t`` marks the cell
+  of tile ``t``.
+- **Reward** -1 a step; the episode **terminates** at the goal. It is truncated only where
+  ``gym.make(..., max_episode_steps=N)`` asks for it (Gymnasium's ``TimeLimit``).
+- **Starts**: uniformly random boards that can reach the goal (``scramble=None``), or the goal
+  scrambled by ``scramble`` random moves; ``reset(seed=...)`` makes them reproducible.
+- **info**: ``distance``, the exact number of moves to the goal; ``optimal_actions``, every
+  action whose board is one move nearer (sorted; empty at the goal); ``action_mask`` (int8, 1 =
+  legal). With ``distances=False`` the solver is not called and only ``action_mask`` is given.
+
+The distances come from :func:`fastpuzzle.solve`: each step solves the new board's neighbours
+but the one it came from (its own distance is the last one, less one where the action was
+optimal, else more one: each move changes a board's distance by exactly one). Boards of up to 9
+cells walk their exact table (tens of microseconds a step); larger boards are searched, 4x4
+with the pattern databases (milliseconds to seconds a step, as hard as the board).
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import numpy as np
+
+from fastpuzzle._checks import choice, flag, whole
+from fastpuzzle.board import Board, BoardLike, Shape, as_goal, check_shape
+from fastpuzzle.generate import random_board, scramble
+from fastpuzzle.solve import solve
+
+try:
+    import gymnasium as gym
+except ImportError as missing:
+    raise ImportError("fastpuzzle.env needs gymnasium: pip install 'fastpuzzle[gym]'") from missing
+
+__all__ = ["ACTIONS", "ENV_ID", "SlidingPuzzleEnv"]
+
+#: The moves of actions 0..3: the direction the blank moves.
+ACTIONS = "UDLR"
+
+#: The id this module registers.
+ENV_ID = "fastpuzzle/SlidingPuzzle-v0"
+
+_OBSERVATIONS = ("board", "onehot")
+
+
+class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
+    """The sliding-tile puzzle of any shape as a Gymnasium environment (see the module's text).
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(rows, cols)``; at most 16 cells with ``distances=True`` (the solver's optimal
+        range), any shape otherwise.
+    goal : Board-like, optional
+        The goal (default: tiles in order, blank last).
+    scramble : int, optional
+        Start each episode from the goal scrambled by this many random moves (default: a
+        uniformly random board that can reach the goal).
+    observation : {"board", "onehot"}
+        The board's tiles, or one 0/1 plane a tile.
+    distances : bool
+        Give ``distance`` and ``optimal_actions`` in ``info`` (the solver runs each step).
+    render_mode : {"ansi"} or None
+        ``"ansi"``: :meth:`render` returns the board as text.
+    """
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's own class attribute)
+
+    def __init__(
+        self,
+        shape: Shape = (3, 3),
+        *,
+        goal: BoardLike | None = None,
+        scramble: int | None = None,
+        observation: str = "board",
+        distances: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        self.shape = check_shape(shape)
+        self.goal = as_goal(Board.goal(self.shape), goal)
+        self.scramble = whole("scramble", scramble, low=0, none=True)
+        self.observation = choice("observation", observation, _OBSERVATIONS)
+        self.distances = flag("distances", distances)
+        self.render_mode = (
+            None if render_mode is None else choice("render_mode", render_mode, ("ansi",))
+        )
+        rows, cols = self.shape
+        cells = rows * cols
+        self.action_space = gym.spaces.Discrete(4)
+        if self.observation == "board":
+            self.observation_space = gym.spaces.Box(0, cells - 1, (rows, cols), dtype=np.int64)
+        else:
+            self.observation_space = gym.spaces.MultiBinary([cells, rows, cols])
+        self.board = self.goal
+        self._distance = self._previous = 0
+        self._nearer: list[int] = []
+        self._solver = _Distances(self.goal)
+
+    # -- what the agent sees ----------------------------------------------------------------
+
+    def _observe(self) -> np.ndarray:
+        grid = np.asarray(self.board.tiles, dtype=np.int64).reshape(self.shape)
+        if self.observation == "board":
+            return grid
+        planes: np.ndarray = grid[None, :, :] == np.arange(self.board.size)[:, None, None]
+        return planes.astype(np.int8)
+
+    def _mask(self) -> np.ndarray:
+        legal = self.board.moves()
+        return np.array([move in legal for move in ACTIONS], dtype=np.int8)
+
+    def _info(self, came_from: str = "") -> dict[str, Any]:
+        """``info`` of the current board; ``came_from`` is the move back to the board before,
+        whose distance is known (one more than this board's, or one less)."""
+        info: dict[str, Any] = {"action_mask": self._mask()}
+        if not self.distances:
+            return info
+        # Every neighbour's distance but the board's it came from, which is known.
+        moves = [move for move in self.board.moves() if move != came_from]
+        found = dict(zip(moves, self._solver([self.board.apply(move) for move in moves])))
+        if came_from:
+            found[came_from] = self._previous
+        self._nearer = [
+            action
+            for action, move in enumerate(ACTIONS)
+            if found.get(move, -1) == self._distance - 1
+        ]
+        info["distance"] = self._distance
+        info["optimal_actions"] = np.array(self._nearer, dtype=np.int64)
+        return info
+
+    # -- the Gymnasium interface ------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start an episode from a random board (see ``scramble``); ``seed`` seeds the draws.
+
+        ``options={"board": ...}`` starts from that board instead.
+        """
+        super().reset(seed=seed)
+        start = (options or {}).get("board")
+        if start is not None:
+            self.board = Board(start, shape=self.shape)
+        elif self.scramble is None:
+            self.board = random_board(self.shape, rng=self.np_random, goal=self.goal)
+        else:
+            self.board = scramble(self.goal, self.scramble, rng=self.np_random)
+        if self.distances:
+            (self._distance,) = self._solver([self.board])
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Move the blank in the direction of ``action`` (0..3 = U, D, L, R); off the board,
+        the board stays."""
+        if not self.action_space.contains(action):
+            raise gym.error.InvalidAction(f"expected an action 0..3 (U, D, L, R), got {action!r}")
+        move = ACTIONS[int(action)]
+        back = ""
+        if move in self.board.moves():
+            self.board = self.board.apply(move)
+            back = ACTIONS[ACTIONS.index(move) ^ 1]  # U<->D, L<->R
+            # A move changes the distance by exactly one (every move changes the parity of
+            # the board's distance), down where the solver found the action optimal.
+            self._previous = self._distance
+            self._distance += -1 if int(action) in self._nearer else 1
+        terminated = self.board == self.goal
+        return self._observe(), -1.0, terminated, False, self._info(back)
+
+    def render(self) -> str | None:
+        """The board as text (``render_mode="ansi"``)."""
+        if self.render_mode == "ansi":
+            return str(self.board)
+        return None
+
+
+class _Distances:
+    """Exact distances of boards to one goal: one compiled walk down the exact table for boards
+    of up to 9 cells (microseconds), else :func:`~fastpuzzle.solve` board by board."""
+
+    def __init__(self, goal: Board) -> None:
+        self.goal = goal
+        self.table: Any = None
+        if goal.size <= 9:
+            from fastpuzzle import pdb
+            from fastpuzzle.problem import canonical_labels
+
+            database = pdb.exact_table(goal.rows, goal.cols, goal.blank)
+            ((_, _, self.nibble, self.table),) = database.groups
+            # The table is of the canonical goal: tiles relabelled so that the goal's tile t
+            # is the one that belongs in cell t (the blank skipped).
+            self.labels = canonical_labels(goal)
+
+    def __call__(self, boards: list[Board]) -> list[int]:
+        if self.table is None:
+            return [len(solve(board, self.goal, workers=1)) for board in boards]
+        from fastpuzzle._core import _batch
+
+        count = len(boards)
+        labels = self.labels
+        words = [
+            sum(labels[tile] << (4 * cell) for cell, tile in enumerate(board.tiles))
+            for board in boards
+        ]
+        lengths = np.empty(count, dtype=np.int32)
+        _batch.walk_exact_many(
+            np.array(words, dtype=np.uint64),
+            np.array([board.blank for board in boards], dtype=np.int8),
+            self.goal.rows,
+            self.goal.cols,
+            self.goal.blank,
+            self.table,
+            self.nibble,
+            lengths,
+            np.zeros((count, 64), dtype=np.uint8),
+            np.empty(count, dtype=np.int64),
+            np.empty(count, dtype=np.float64),
+        )
+        return lengths.tolist()
+
+
+def _register() -> None:
+    if ENV_ID not in gym.envs.registry:
+        gym.register(id=ENV_ID, entry_point="fastpuzzle.env:SlidingPuzzleEnv")
+
+
+_register()

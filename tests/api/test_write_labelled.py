@@ -1,0 +1,98 @@
+"""Data sets streamed to Parquet: optimal labels, the boards of random_boards, one chunk in
+memory, and a file that is whole or absent."""
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from tests.oracle import distances_3x3, distances_from
+
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def _check_rows(table, shape, goal):
+    """Every row: its tiles are its board, its moves an optimal solution, its first move theirs."""
+    rows, cols = shape
+    truth = distances_from(goal.tiles, rows, cols)
+    words = table["board"].to_numpy()
+    tiles = np.array(table["tiles"].to_pylist())
+    cells = (words[:, None] >> (4 * np.arange(rows * cols, dtype=np.uint64))) & np.uint64(15)
+    assert (tiles == cells).all()
+    for word, length, moves, first in zip(
+        words.tolist(),
+        table["length"].to_pylist(),
+        table["moves"].to_pylist(),
+        table["first_move"].to_pylist(),
+    ):
+        board = fp.Board.from_packed(word, shape)
+        assert length == truth[board.tiles] == len(moves)
+        assert board.apply(moves) == goal and first == moves[:1]
+
+
+def test_3x3_rows_are_random_boards_with_optimal_labels(tmp_path):
+    path = tmp_path / "boards.parquet"
+    assert fp.write_labelled(path, 2500, (3, 3), rng=7, chunk_size=700) == path
+    table = pq.read_table(path)
+    assert table.column_names == ["board", "tiles", "length", "moves", "first_move"]
+    assert pq.ParquetFile(path).metadata.num_row_groups == 4  # a row group a chunk
+    # The boards of random_boards with the same seed, whatever the chunk size.
+    assert np.array_equal(table["board"].to_numpy(), fp.random_boards(2500, (3, 3), rng=7))
+    distances = distances_3x3()
+    words = table["board"].to_numpy().tolist()
+    lengths = [distances[fp.Board.from_packed(w, (3, 3)).tiles] for w in words]
+    assert table["length"].to_pylist() == lengths
+    _check_rows(table.slice(0, 300), (3, 3), fp.Board.goal((3, 3)))
+    assert table.schema.metadata[b"fastpuzzle.shape"] == b"3x3"
+
+
+def test_any_goal_and_rectangles(tmp_path):
+    goal = fp.Board("_ 1 2 3/4 5 6 7")
+    fp.write_labelled(tmp_path / "rect.parquet", 300, (2, 4), rng=1, goal=goal, chunk_size=128)
+    table = pq.read_table(tmp_path / "rect.parquet")
+    assert table.num_rows == 300
+    _check_rows(table, (2, 4), goal)
+    # The goal itself has length 0 and no first move.
+    fp.write_labelled(tmp_path / "tiny.parquet", 200, (2, 2), rng=3)
+    tiny = pq.read_table(tmp_path / "tiny.parquet")
+    at_goal = [row for row in tiny.to_pylist() if row["length"] == 0]
+    assert at_goal and all(row["moves"] == row["first_move"] == "" for row in at_goal)
+
+
+def test_progress_is_told_each_chunk(tmp_path):
+    seen = []
+    fp.write_labelled(
+        tmp_path / "p.parquet", 1000, rng=1, chunk_size=300, progress=lambda *a: seen.append(a)
+    )
+    assert seen == [(300, 1000), (600, 1000), (900, 1000), (1000, 1000)]
+
+
+def test_a_stopped_data_set_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    from fastpuzzle import datasets
+
+    path = tmp_path / "boards.parquet"
+    path.write_bytes(b"the old data set")
+    real = datasets.solve_many
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(datasets, "solve_many", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        fp.write_labelled(path, 1000, rng=1, chunk_size=200)
+    assert path.read_bytes() == b"the old data set"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.parquet"]
+    monkeypatch.setattr(datasets, "solve_many", real)
+    # A board not solved within the limits stops the data set the same way, with its error.
+    with pytest.raises(fp.NodeLimitError, match="board 0 was not solved"):
+        fp.write_labelled(path, 5, (4, 4), rng=1, limits=fp.Limits(nodes=1))
+    assert path.read_bytes() == b"the old data set"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.parquet"]
+
+
+def test_a_folder_is_no_path(tmp_path):
+    with pytest.raises(fp.InvalidOptionError, match="expected path as the path of a file"):
+        fp.write_labelled(tmp_path, 10)
