@@ -98,6 +98,57 @@ def test_setup_compiles_in_parallel(monkeypatch):
     assert seen["setup"]["options"]["build_ext"]["parallel"] == jobs
 
 
+def test_setup_reuses_the_generated_c_while_the_sources_stay_the_same(monkeypatch, tmp_path):
+    # README's second command builds in a fresh pip environment, whose Cython files are newer
+    # than the C the first command generated: by Cython's timestamps every module is stale.
+    # setup.py keeps a fingerprint of what the C depends on and hands build_ext that C instead.
+    import runpy
+    import shutil
+    import types
+
+    calls: list[list[str]] = []
+
+    def cythonize(extensions, **kw):
+        for ext in extensions:
+            c_file = Path(kw["build_dir"]) / Path(ext[0][1][0]).with_suffix(".c")
+            c_file.parent.mkdir(parents=True, exist_ok=True)
+            c_file.write_text("/* generated */")
+        calls.append([ext[0][0] for ext in extensions])
+        return ["cythonized"]
+
+    cython = types.ModuleType("Cython")
+    cython.__version__ = "3.9.9"  # type: ignore[attr-defined]
+    build = types.ModuleType("Cython.Build")
+    build.cythonize = cythonize  # type: ignore[attr-defined]
+    cython.Build = build  # type: ignore[attr-defined]
+    tools = types.ModuleType("setuptools")
+    tools.Extension = lambda *args, **kw: (args, kw)  # type: ignore[attr-defined]
+    seen: list[dict] = []
+    tools.setup = lambda **kw: seen.append(kw)  # type: ignore[attr-defined]
+    for name, module in (("Cython", cython), ("Cython.Build", build), ("setuptools", tools)):
+        monkeypatch.setitem(sys.modules, name, module)
+    shutil.copy(ROOT / "setup.py", tmp_path)
+    core = tmp_path / "src" / "fastpuzzle" / "_core"
+    core.mkdir(parents=True)
+    (core / "_a.pyx").write_text("x = 1\n")
+    (core / "_a.pxd").write_text("")
+    monkeypatch.chdir(tmp_path)
+
+    def build_sources() -> list:
+        runpy.run_path(str(tmp_path / "setup.py"))
+        return seen[-1]["ext_modules"]
+
+    assert build_sources() == ["cythonized"] and len(calls) == 1
+    reused = build_sources()
+    assert len(calls) == 1  # nothing regenerated
+    assert reused[0][0] == ("fastpuzzle._core._a", ["build/cython/src/fastpuzzle/_core/_a.c"])
+    (core / "_a.pxd").write_text("cdef int y\n")  # a declaration changed: the C is stale
+    assert build_sources() == ["cythonized"] and len(calls) == 2
+    cython.__version__ = "3.9.10"  # type: ignore[attr-defined]
+    assert build_sources() == ["cythonized"] and len(calls) == 3
+    assert build_sources() != ["cythonized"] and len(calls) == 3
+
+
 def test_license_is_mit_and_ships_in_the_sdist():
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License")
