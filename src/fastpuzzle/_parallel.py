@@ -9,10 +9,12 @@ build needs no ``-fopenmp`` (macOS's clang has none).
 The kernel's side, per iteration: ``prepare()`` (calling thread: serial part and frontier; False
 when the iteration needs no pool threads), ``work(i)`` for ``i`` in ``range(workers)`` (pool
 threads), ``finish()`` (calling thread; True when the search is over), ``abort()``,
-``snapshot()``, ``units()`` and ``result()``.
+``snapshot()``, ``units()``, ``balance()`` and ``result()``.
 
 :func:`tracing` records the units of work each shared iteration handed out, so that the balance
-of a P-thread run can be judged on any machine (``benchmarks/scaling_report.py``).
+of a P-thread run can be judged on any machine (``benchmarks/scaling_report.py``); with
+``lockstep=True`` the P threads run as P virtual cores and each iteration's critical path is
+measured rather than replayed (see :func:`tracing`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from fastpuzzle._checks import whole
 from fastpuzzle._core._interrupt import raise_if_stopped
 
 __all__ = [
+    "LOCKSTEP_QUANTUM",
     "MAX_WORKERS",
     "POLL_SECONDS",
     "SharedIteration",
@@ -52,19 +55,44 @@ POLL_SECONDS = 0.05
 
 _REPORT_EVERY = 1 << 16
 
+#: Expansions between two barriers of threads in lockstep (:func:`tracing`): a thread waiting
+#: for work waits at least this long, as a thread on a real machine waits for the next poll of
+#: a busy one (the kernels' ``STEAL_QUANTUM``).
+LOCKSTEP_QUANTUM = 512
+
 
 @dataclass(frozen=True)
 class SharedIteration:
-    """One iteration searched by pool threads: its bound, the expansions of each unit of work
-    (frontier node) in the order the threads took them, and the unit in which the goal was
-    found (None: not in this iteration)."""
+    """One iteration searched by pool threads.
+
+    Attributes
+    ----------
+    bound : int
+        The iteration's cost bound.
+    units : list of int
+        The expansions of each unit of work (frontier node) in the order the shared counter
+        handed them out; work one thread gave another counts for the unit it came from.
+    solver : int or None
+        The unit in which the goal was found (None: not in this iteration).
+    span : int or None
+        With threads in lockstep (``tracing(lockstep=True)``): the expansions on the
+        iteration's critical path on ``threads`` virtual cores; None otherwise.
+    threads : int or None
+        The threads that searched it in lockstep; None otherwise.
+    steals : int
+        The times a thread gave untried work to one that had none.
+    """
 
     bound: int
     units: list[int]
     solver: int | None = None
+    span: int | None = None
+    threads: int | None = None
+    steals: int = 0
 
 
 _trace: ContextVar[list[SharedIteration] | None] = ContextVar("fastpuzzle_trace", default=None)
+_lockstep: ContextVar[int] = ContextVar("fastpuzzle_lockstep", default=0)
 
 
 def simulated_speedup(
@@ -73,17 +101,32 @@ def simulated_speedup(
     """The speed-up a machine of ``threads`` cores would give the traced search, in expansions.
 
     The work outside the traced units (serial iterations, the frontier the calling thread
-    collects) runs on one thread; each shared iteration's units are taken in order by the first
-    free thread (as the shared counter hands them out), and the iteration ends with its last
-    unit, or with the unit that found the goal (the others are stopped then). Returns
-    ``serial`` (the serial search's expansions; default ``expanded``, the traced search's) over
-    that critical path.
+    collects) runs on one thread. An iteration traced in lockstep adds its measured ``span``
+    (it must have run on ``threads`` threads). Any other iteration is replayed: its units are
+    taken in order by the first free thread (as the shared counter hands them out), and it ends
+    with its last unit, or with the unit that found the goal (the others are stopped then); this
+    replay holds only for searches without work stealing (a unit whose work other threads
+    shared would count as one thread's). Returns ``serial`` (the serial search's expansions;
+    default ``expanded``, the traced search's) over that critical path.
+
+    Raises
+    ------
+    ValueError
+        For ``threads < 1``, or an iteration traced in lockstep on another number of threads.
     """
     if threads < 1:
         raise ValueError(f"expected threads >= 1, got {threads}")
     shared = sum(sum(iteration.units) for iteration in trace)
     path = expanded - shared
     for iteration in trace:
+        if iteration.span is not None:
+            if iteration.threads != threads:
+                raise ValueError(
+                    f"an iteration traced in lockstep on {iteration.threads} threads "
+                    f"does not tell the critical path on {threads}"
+                )
+            path += iteration.span
+            continue
         free_at = [0] * threads
         end = 0
         for index, work in enumerate(iteration.units):
@@ -99,17 +142,41 @@ def simulated_speedup(
 
 
 @contextmanager
-def tracing() -> Iterator[list[SharedIteration]]:
+def tracing(
+    *, lockstep: bool = False, quantum: int = LOCKSTEP_QUANTUM
+) -> Iterator[list[SharedIteration]]:
     """Record every shared iteration of the parallel searches run inside the block.
 
     Yields the list that fills up, one :class:`SharedIteration` per iteration, for measuring
-    load balance: the work a P-thread machine would spread is known from any machine's run.
+    load balance on any machine.
+
+    With ``lockstep``, a search's ``workers`` threads run as that many virtual cores: each
+    keeps a clock (its expansions, plus the nodes it re-entered to reach work it took, plus
+    the time it waited for work, counted in quanta) and waits at a barrier whenever its clock
+    reaches a multiple of ``quantum``, so P threads advance together on a 2-core machine as on
+    P equal cores, and the work stealing happens as it would there. Each iteration's ``span``
+    is its critical path in expansions: the clock of the thread that found the goal, else the
+    latest clock at which a thread finished its work. Limits of the model: a node costs one
+    unit of time whatever its heuristic lookups cost (cache misses, a second table); a thread
+    sees a request for work, and starts on work it was given, on the next quantum rather than
+    at once (a waiting thread loses up to two quanta a steal, where the real poll loses half of
+    one on average); thread starts, the lock and memory bandwidth cost nothing. Lockstep is for
+    measuring: it is slower than running freely (every quantum is a barrier of every thread).
+
+    Raises
+    ------
+    ValueError
+        For ``quantum < 1``.
     """
+    if quantum < 1:
+        raise ValueError(f"expected quantum >= 1, got {quantum}")
     trace: list[SharedIteration] = []
     token = _trace.set(trace)
+    step = _lockstep.set(quantum if lockstep else 0)
     try:
         yield trace
     finally:
+        _lockstep.reset(step)
         _trace.reset(token)
 
 
@@ -148,6 +215,8 @@ class Team(Protocol):
     def finish(self) -> bool: ...
     def snapshot(self) -> tuple[int, int, float, int]: ...
     def units(self) -> tuple[int, list[int], int] | None: ...
+    def balance(self) -> tuple[int, int] | None: ...
+    def lockstep(self, quantum: int) -> None: ...
     def result(self) -> Any: ...
     def frontier_units(self) -> tuple[int, bytes]: ...
     def unit_results(self) -> tuple[int, str, int, int, int, list[int]]: ...
@@ -183,6 +252,9 @@ def run_team(
     """
     pool: ThreadPoolExecutor | None = None
     trace = _trace.get()
+    lockstep = _lockstep.get() if trace is not None else 0
+    if lockstep:
+        team.lockstep(lockstep)
     try:
         while True:
             if team.prepare():
@@ -191,13 +263,26 @@ def run_team(
                         pool = ThreadPoolExecutor(workers, thread_name_prefix="fastpuzzle-idastar")
                     _search_locally(team, pool, workers, progress)
                 if trace is not None:
-                    bound, units, solver = team.units() or (0, [], -1)
-                    trace.append(SharedIteration(bound, units, solver if solver >= 0 else None))
+                    trace.append(_traced(team, workers))
             if team.finish():
                 return team.result()
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
+
+
+def _traced(team: Team, workers: int) -> SharedIteration:
+    """The iteration the pool threads (or a cluster) just searched, for :func:`tracing`."""
+    bound, units, solver = team.units() or (0, [], -1)
+    span, steals = team.balance() or (-1, 0)
+    return SharedIteration(
+        bound,
+        units,
+        solver if solver >= 0 else None,
+        span=span if span >= 0 else None,
+        threads=workers if span >= 0 else None,
+        steals=steals,
+    )
 
 
 def run_units(

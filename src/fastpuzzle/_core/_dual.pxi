@@ -126,6 +126,12 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
         cell = s.move_cell[blank][k]
         if cell == previous:
             continue
+        # Work stealing (_team.pxi): a child handed to another thread is its search. BPMX stays
+        # admissible when siblings are searched apart (a thread only lifts h by what it has
+        # seen), so the lengths stay optimal; the stage loops above count every child
+        # generated, so a thread that takes work counts its guide's siblings again.
+        if skip_child(s, depth, s.move_dir[blank][k], mode):
+            continue
         child_h = kid_h[k] if kid_h[k] >= h - 1 else h - 1
         if depth + 1 + child_h > s.bound:
             if depth + 1 + child_h < s.next_bound:

@@ -12,6 +12,8 @@ UnitResults = tuple[int, str, int, int, int, list[int]]
 PARALLEL_FROM: int
 FRONTIER_PER_WORKER: int
 SPLIT_PER_WORKER: int
+STEAL_QUANTUM: int
+SHARE_AFTER: int
 
 @overload
 def idastar(

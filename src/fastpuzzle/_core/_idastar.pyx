@@ -134,10 +134,11 @@ cdef enum:
 PARALLEL_FROM = 1 << 15
 
 #: Frontier nodes per thread in a shared iteration. Subtree sizes vary by orders of magnitude,
-#: so many nodes keep the threads busy to the end; but the calling thread collects them alone.
-#: On random50's largest 6-6-3 searches, replaying each node's measured work on 2 to 16 threads
-#: put 64 to 128 nodes per thread at the best balance of the two (512: up to 1.6x slower on 16).
-FRONTIER_PER_WORKER = 128
+#: but threads that run out take work from busy ones (see _team.pxi), so a few nodes a thread
+#: suffice; the calling thread collects them alone. With stealing, the 80-move boards on 16 and
+#: 64 virtual cores (``_parallel.tracing(lockstep=True)``) gave 14.6-16.1x and 41-53x with 32,
+#: 14.4-16.1x and 43-50x with 16, 14.1-15.2x and 31-34x with 128 (one run each).
+FRONTIER_PER_WORKER = 32
 
 #: A unit of work (frontier node) that took more than 1 / (SPLIT_PER_WORKER * threads) of a
 #: shared iteration is split into its children in the next ones (0: never), so that on P threads
@@ -146,11 +147,15 @@ FRONTIER_PER_WORKER = 128
 #: with 16, 13.9-14.7x with 64, 13.5-14.5x with 256 (one run each).
 SPLIT_PER_WORKER = 64
 
-# The drivers below are compiled twice (a fused type on a dummy pointer): ``Descend`` searches
-# as always; ``Collect`` stops at s.collector.cut and adds the nodes it reaches there to the
-# frontier, writing the path on the way down. The serial search runs the ``Descend`` copy, which
-# has no trace of collecting.
+# The drivers below are compiled three times (a fused type on a dummy pointer): ``Descend``
+# searches as always; ``Share`` is the pool threads' search, which gives work to idle threads
+# (skip_child, _team.pxi); ``Collect`` stops at s.collector.cut and adds the nodes it reaches
+# there to the frontier, writing the path on the way down. The serial search runs the
+# ``Descend`` copy, which has no trace of either.
 cdef struct Descend:
+    char unused
+
+cdef struct Share:
     char unused
 
 cdef struct Collect:
@@ -158,6 +163,7 @@ cdef struct Collect:
 
 ctypedef fused Mode:
     Descend
+    Share
     Collect
 
 cdef Descend* DESCEND = NULL
@@ -457,6 +463,8 @@ cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
         cell = s.move_cell[blank][k]
         if cell == previous:
             continue
+        if skip_child(s, depth, s.move_dir[blank][k], mode):
+            continue
         tile = get_tile(board, cell)
         home = s.t.goal_cell[tile]
         s.counters.generated += 1
@@ -484,6 +492,8 @@ cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
         cell = s.move_cell[blank][k]
         if cell == previous:
             continue
+        if skip_child(s, depth, s.move_dir[blank][k], mode):
+            continue
         tile = get_tile(board, cell)
         s.counters.generated += 1
         if Mode is Collect:
@@ -509,6 +519,8 @@ cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, in
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
+            continue
+        if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = get_tile(board, cell)
         d = s.move_dir[blank][k]
@@ -573,6 +585,8 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
+            continue
+        if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = get_tile(board, cell)
         d = s.move_dir[blank][k]
@@ -696,6 +710,8 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
+            continue
+        if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         if Sets is TwoPartitions:
             if not enters[k]:

@@ -102,7 +102,7 @@ cdef enum:
 PARALLEL_FROM = 1 << 15
 
 #: As in ``_idastar``: frontier nodes per thread in a shared iteration.
-FRONTIER_PER_WORKER = 128
+FRONTIER_PER_WORKER = 32
 
 #: As in ``_idastar``: the share of an iteration past which a unit of work is split.
 SPLIT_PER_WORKER = 64
@@ -111,9 +111,13 @@ DIRECTION_LETTERS = "UDLR"
 
 cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
 
-# The driver is compiled twice, as in _idastar: ``Descend`` searches, ``Collect`` stops at
-# s.collector.cut and adds the nodes it reaches there to the frontier.
+# The driver is compiled three times, as in _idastar: ``Descend`` searches, ``Share`` is the
+# pool threads' search (it gives work to idle threads), ``Collect`` stops at s.collector.cut and
+# adds the nodes it reaches there to the frontier.
 cdef struct Descend:
+    char unused
+
+cdef struct Share:
     char unused
 
 cdef struct Collect:
@@ -121,6 +125,7 @@ cdef struct Collect:
 
 ctypedef fused Mode:
     Descend
+    Share
     Collect
 
 cdef Descend* DESCEND = NULL
@@ -294,6 +299,8 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     for k in range(s.n_moves[blank]):
         cell = s.move_cell[blank][k]
         if cell == previous:
+            continue
+        if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = s.cells[cell]
         child_md = md - s.distance[tile][cell] + s.distance[tile][blank]
