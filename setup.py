@@ -40,14 +40,16 @@ sources = sorted(Path("src/fastpuzzle/_core").glob("_*.pyx"))
 only = {name for name in os.environ.get("FASTPUZZLE_MODULES", "").split(",") if name}
 if only:
     sources = [path for path in sources if path.stem in only]
-extensions = [
-    Extension(
-        f"fastpuzzle._core.{path.stem}",
-        [str(path)],
-        extra_compile_args=compile_args,
+
+
+def extension(path: Path, source: Path) -> Extension:
+    """The module ``path`` builds, compiled from ``source`` (the .pyx, or the C made from it)."""
+    return Extension(
+        f"fastpuzzle._core.{path.stem}", [str(source)], extra_compile_args=compile_args
     )
-    for path in sources
-]
+
+
+extensions = [extension(path, path) for path in sources]
 
 # Both steps run one job a core: Cython turns .pyx into C in a process pool, and build_ext compiles
 # the C files in threads. `pip install .` gives no -j, so the default lives here; an explicit
@@ -88,14 +90,7 @@ def compiled_core() -> list:
         and FINGERPRINT.read_text() == current
         and all(generated_c(path).is_file() for path in sources)
     ):
-        return [
-            Extension(
-                f"fastpuzzle._core.{path.stem}",
-                [str(generated_c(path))],
-                extra_compile_args=compile_args,
-            )
-            for path in sources
-        ]
+        return [extension(path, generated_c(path)) for path in sources]
     modules = cythonize(
         extensions,
         compiler_directives=directives,

@@ -78,14 +78,13 @@ def _load_tables(instances: list[Any]) -> None:
     first is always the one on one thread): a short search with each heuristic of their shape,
     and 7-8b, which a long 4x4 search switches to."""
     import fastpuzzle as fp
-    from fastpuzzle import heuristics, pdb
+    from fastpuzzle import pdb
 
     for cells in {len(instance.tiles) for instance in instances}:
         side = round(cells**0.5)
         board = fp.scramble(fp.Board.goal((side, side)), 12, rng=1)
-        for name in ("pdb", "pdb6666_dual" if cells == 25 else "pdb"):
-            if heuristics.lookup_heuristic(name) is not None:
-                fp.search(board, algorithm="idastar", heuristic=name, workers=1)
+        for name in ("pdb", "pdb6666_dual") if cells == 25 else ("pdb",):
+            fp.search(board, algorithm="idastar", heuristic=name, workers=1)
         if cells == 16:
             pdb.load_pdb("7-8b")
 
