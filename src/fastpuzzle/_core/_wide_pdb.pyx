@@ -8,15 +8,17 @@ about the main diagonal, and the larger sum counts (both are admissible); the mi
 skipped for a child the plain sum already cuts off (1.2x faster on 60- to 140-move 5x5
 scrambles, same nodes).
 
-Node counting and child order (D, R, L, U; no move that undoes the previous one) are those of
-``_idastar``, so node counts compare with the 4x4 drivers and with ``_wide.idastar``.
+Node counting, child order (D, R, L, U) and duplicate pruning (the moves the machine forbids; by
+default only the one that undoes the previous move) are those of ``_idastar``, so node counts
+compare with the 4x4 drivers and with ``_wide.idastar``; the search is the engine text
+(``_engine.pxi``) both kernels run.
 
 With ``workers > 1`` the large iterations are shared among threads exactly as in ``_idastar``
 (see its docstring): a frontier collected level by level by the calling thread, each node with
 its board, group indices and path prefix, searched by pool threads (``fastpuzzle/_parallel.py``).
 """
 
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -93,43 +95,7 @@ cdef enum:
     MAX_GROUPS = GROUP_MAX_COUNT
     MAX_PATH = 400          # the longest optimal 5x5 solution is far shorter
     SLOT_BITS = 5
-    INFINITE = 1 << 30
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
-    SWITCH = -3             # run_search: go on with threads from s.bound
-
-#: As in ``_idastar``: with several workers, the iterations expected to expand at least this
-#: many nodes are shared among threads (0: every iteration).
-PARALLEL_FROM = 1 << 15
-
-#: As in ``_idastar``: frontier nodes per thread in a shared iteration.
-FRONTIER_PER_WORKER = 32
-
-#: As in ``_idastar``: the share of an iteration past which a unit of work is split.
-SPLIT_PER_WORKER = 64
-
-DIRECTION_LETTERS = "UDLR"
-
-cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
-
-# The driver is compiled three times, as in _idastar: ``Descend`` searches, ``Share`` is the
-# pool threads' search (it gives work to idle threads), ``Collect`` stops at s.collector.cut and
-# adds the nodes it reaches there to the frontier.
-cdef struct Descend:
-    char unused
-
-cdef struct Share:
-    char unused
-
-cdef struct Collect:
-    char unused
-
-ctypedef fused Mode:
-    Descend
-    Share
-    Collect
-
-cdef Descend* DESCEND = NULL
-cdef Collect* COLLECT = NULL
 
 
 cdef struct Node:
@@ -137,7 +103,7 @@ cdef struct Node:
     uint8_t cells[MAX_CELLS]
     int blank
     int depth
-    int previous
+    int32_t state           # the duplicate-pruning machine's
     int md
     int plain
     int mirrored
@@ -154,15 +120,13 @@ cdef struct Node:
     uint8_t path[MAX_CUT]
 
 
-cdef struct Collector:
-    Node* nodes
-    size_t count
-    size_t capacity
-    int cut
+# The engine: modes, the node prologue, the collector and the iterations (see _engine.pxi).
+include "_engine.pxi"
 
 
 cdef struct Search:
     int n
+    const int32_t* machine          # duplicate pruning (_fsm.pyx), read-only, shared by threads
     uint8_t cells[MAX_CELLS]
     int n_moves[MAX_CELLS]
     int move_cell[MAX_CELLS][4]     # cells the blank reaches from each cell, in child order
@@ -188,13 +152,13 @@ cdef inline uint64_t entry_of(const Group* grp, uint64_t index) noexcept nogil:
 
 
 cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, int plain,
-                    int mirrored, int previous) noexcept nogil:
+                    int mirrored, int32_t state) noexcept nogil:
     # s holds the node's board, path prefix and group state (a dual node's h and dual sums are
     # set by save_dual_node).
     cdef int i, which
     node.blank = blank
     node.depth = depth
-    node.previous = previous
+    node.state = state
     node.md = md
     node.plain = plain
     node.mirrored = mirrored
@@ -226,7 +190,7 @@ cdef void load_node(Search* s, const Node* node) noexcept nogil:
 
 
 cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrored,
-                 int previous) noexcept nogil:
+                 int32_t state) noexcept nogil:
     # Collect mode at the cut: the bound and goal tests, then the node joins the frontier
     # instead of being expanded (the thread that searches it counts its expansion).
     cdef int h = pattern_h(md, plain, mirrored)
@@ -235,61 +199,40 @@ cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrore
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
-        return 0
+        return SEARCHED
     if h == 0:
-        return 1
+        return FOUND
     node = frontier_slot(s)
     if node == NULL:
-        return 2
-    save_node(s, node, blank, depth, md, plain, mirrored, previous)
-    return 0
-
-
-cdef inline int enter(Search* s, int md, int f) except -2 nogil:
-    # 0 to expand this node, 1 when it is the goal (Manhattan distance 0), 3 when f is over the
-    # bound, 2 stopped (s.status set).
-    cdef int status
-    if f > s.bound:
-        if f < s.next_bound:
-            s.next_bound = f
-        return 3
-    if md == 0:
-        return 1
-    s.counters.expanded += 1
-    if s.counters.expanded >= s.control.next_check:
-        if s.member.team == NULL:
-            status = checkpoint(&s.control, &s.counters, sizeof(Search))
-        else:
-            status = team_checkpoint(&s.member, &s.control, &s.counters)
-        if status != STATUS_RUNNING:
-            s.status = status
-            return 2
-    return 0
+        return STOPPED
+    save_node(s, node, blank, depth, md, plain, mirrored, state)
+    return SEARCHED
 
 
 cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
-             int previous, Mode* mode) except -2 nogil:
-    # 0: not found under this bound; 1: found (path in s.path); 2: stopped (s.status set).
+             int32_t state, Mode* mode) except -2 nogil:
+    # A return code of _engine.pxd; ``state``: the duplicate-pruning machine's.
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
     cdef int h = pattern_h(md, plain, mirrored)
     cdef int f = depth + h
     cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r
+    cdef int32_t next_state
     cdef GroupMove saved, msaved
     cdef uint64_t mindex
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
     if Mode is Collect:
         if depth == s.collector.cut:
-            return collect(s, blank, depth, md, plain, mirrored, previous)
+            return collect(s, blank, depth, md, plain, mirrored, state)
     r = enter(s, md, f)
-    if r:
-        return 0 if r == 3 else r
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
     # Every child's plain entry first, prefetched: the tables are tens of megabytes, so lookups
     # miss the cache, and issuing them together lets the misses overlap.
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        if child_state(s, state, blank, k) == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         tile = s.cells[cell]
         grp = s.pat.group_of[tile]
         if grp >= 0:
@@ -297,9 +240,10 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
             prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        next_state = child_state(s, state, blank, k)
+        if next_state == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = s.cells[cell]
@@ -327,7 +271,7 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         s.cells[cell] = 0
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
-        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, blank, mode)
+        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, next_state, mode)
         s.cells[cell] = tile
         s.cells[blank] = 0
         if grp >= 0:
@@ -338,7 +282,7 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
             return r
-    return 0
+    return SEARCHED
 
 
 # ---------------------------------------------------------------------------------------------
@@ -374,16 +318,16 @@ cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept n
 
 cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
                         int plain, int mirrored, int dual, int dmirrored,
-                        int previous) noexcept nogil:
+                        int32_t state) noexcept nogil:
     # Collect mode at the cut for dfs_dual: the node joins the frontier with its h.
     cdef Node* node = frontier_slot(s)
     if node == NULL:
-        return 2
-    save_node(s, node, blank, depth, md, plain, mirrored, previous)
+        return STOPPED
+    save_node(s, node, blank, depth, md, plain, mirrored, state)
     node.h = h
     node.dual = dual
     node.dmirrored = dmirrored
-    return 0
+    return SEARCHED
 
 
 include "_dual.pxi"
@@ -394,8 +338,8 @@ cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil
     cdef int h_out
     if s.dual:
         return dfs_dual(s, 0, node.blank, node.depth, node.h, node.md, node.plain,
-                        node.mirrored, node.dual, node.dmirrored, node.previous, &h_out, mode)
-    return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.previous,
+                        node.mirrored, node.dual, node.dmirrored, node.state, &h_out, mode)
+    return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.state,
                mode)
 
 
@@ -413,7 +357,7 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
         root.dmirrored = (fill_dual(&s.duals, &s.pat, 1, s.cells, s.n, blank)
                           if s.duals.mirror else 0)
         root.h = four_h(md, plain, mirrored, root.dual, root.dmirrored)
-    save_node(s, root, blank, 0, md, plain, mirrored, NO_CELL)
+    save_node(s, root, blank, 0, md, plain, mirrored, MACHINE_START)
 
 
 cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
@@ -423,24 +367,8 @@ cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
 
 
 cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nogil:
-    cdef int cell, k, d, target, tile, home
-    for cell in range(s.n):
-        s.n_moves[cell] = 0
-        for k in range(4):
-            d = CHILD_ORDER[k]
-            target = NO_CELL
-            if d == DIR_U and cell >= cols:
-                target = cell - cols
-            elif d == DIR_D and cell + cols < s.n:
-                target = cell + cols
-            elif d == DIR_L and cell % cols != 0:
-                target = cell - 1
-            elif d == DIR_R and cell % cols != cols - 1:
-                target = cell + 1
-            if target != NO_CELL:
-                s.move_cell[cell][s.n_moves[cell]] = target
-                s.move_dir[cell][s.n_moves[cell]] = d
-                s.n_moves[cell] += 1
+    cdef int cell, tile, home
+    init_moves(s, rows, cols)
     for tile in range(s.n):
         home = goal_cell_of(tile, goal_blank) if tile else goal_blank
         for cell in range(s.n):
@@ -473,12 +401,6 @@ cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
     return key
 
 
-# ---------------------------------------------------------------------------------------------
-# The iterations: serial iterative deepening, and parallel iterations where the calling thread
-# collects a frontier and pool threads search its subtrees (one text with _idastar's, in
-# _team.pxi).
-
-include "_team.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,6 +422,7 @@ def idastar(
     runner=None,
     units=None,
     int min_bound=0,
+    machine=None,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
 
@@ -534,6 +457,8 @@ def idastar(
     min_bound : int
         The first iteration's bound when it is above the start's h (no shorter solution
         exists), as in ``_idastar.idastar``.
+    machine : numpy.ndarray, optional
+        The duplicate-pruning machine, as in ``_idastar.idastar`` (None: parent pruning).
 
     Returns
     -------
@@ -574,6 +499,7 @@ def idastar(
         s.status = STATUS_RUNNING
         s.member.team = NULL
         s.collector = NULL
+        s.machine = machine_table(machine, keep)
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         init_root(s, &root, blank)

@@ -1,0 +1,67 @@
+# What every IDA* kernel shares by declaration (_idastar.pyx and _wide_pdb.pyx through the
+# engine text _engine.pxi, and _wide.pyx): the drivers' return codes, the order children are
+# tried in, and the step of the duplicate-pruning machine (_fsm.pyx). Inline, so a kernel pays
+# no call for them.
+
+from libc.stdint cimport int32_t
+
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U
+
+cdef enum:
+    # What a driver returns (-2: a Python exception is set, Ctrl-C or the progress callback).
+    SEARCHED = 0            # no goal in the subtree within the bound
+    FOUND = 1               # the goal: s.path holds the moves to it
+    STOPPED = 2             # a limit or the team stopped the search (s.status says which)
+    OVER_BOUND = 3          # enter() only: f is over the bound, the node is not expanded
+    # The machine: the state at the start, and a move it forbids.
+    MACHINE_START = 0
+    FORBIDDEN = -1
+
+
+cdef inline int child_direction(int k) noexcept nogil:
+    # Children are tried with the blank moving D, R, L, U (the order random50.tsv's node counts
+    # assume), in every kernel.
+    if k == 0:
+        return DIR_D
+    if k == 1:
+        return DIR_R
+    if k == 2:
+        return DIR_L
+    return DIR_U
+
+
+cdef inline int32_t machine_next(const int32_t* machine, int32_t state,
+                                 int direction) noexcept nogil:
+    # The machine's state once the blank moves ``direction``, or FORBIDDEN: that move would end
+    # a string with an earlier twin (parent pruning is the machine of two-move strings).
+    return machine[4 * state + direction]
+
+
+cdef extern from *:
+    """
+    /* Parent pruning as a machine (its strings of two moves: UD, DU, LR, RL): the state is the
+       last move (0: none), and the move back is forbidden. */
+    static const int32_t fp_parent_machine[20] = {
+        1, 2, 3, 4,         /* start */
+        1, -1, 3, 4,        /* after U */
+        -1, 2, 3, 4,        /* after D */
+        1, 2, 3, -1,        /* after L */
+        1, 2, -1, 4,        /* after R */
+    };
+    """
+    const int32_t PARENT_MACHINE "fp_parent_machine"[20]
+
+
+cdef inline const int32_t* machine_table(object machine, list keep) except NULL:
+    # The table of a machine from _fsm.compile (int32, ``(states, 4)``, kept alive in ``keep``
+    # for the search), or parent pruning's when it is None (the published node counts). Its
+    # entries are trusted: the Python layer builds it, and checking millions of them would cost
+    # more than a small search.
+    cdef const int32_t[:, ::1] table
+    if machine is None:
+        return &PARENT_MACHINE[0]
+    table = machine
+    if table.shape[0] < 1 or table.shape[1] != 4:
+        raise ValueError(f"expected a machine of shape (states, 4), got {machine.shape}")
+    keep.append(machine)
+    return &table[0, 0]
