@@ -316,15 +316,18 @@ cdef int walk_state(const int32_t* delta, uint64_t code) noexcept nogil:
     return state
 
 
-def build(int rows, int cols, int depth):
+def build(int rows, int cols, int depth, size_t max_states=0):
     """Find the forbidden move strings of a ``rows`` x ``cols`` box up to ``depth`` moves.
+
+    With ``max_states``, stops at the last length whose machine has at most that many states.
 
     Returns
     -------
     tuple
         ``(forbidden, levels)``: the forbidden strings as codes (uint64 array: a sentinel bit,
         then 2 bits a move, U=0 D=1 L=2 R=3, the first move highest), in the order found; and
-        per length 0..depth, the number of strings kept (allowed and within the box).
+        per length 0..the depth reached, the number of strings kept (allowed and within the
+        box).
 
     Raises
     ------
@@ -349,7 +352,7 @@ def build(int rows, int cols, int depth):
     cdef uint64_t* slot
     cdef int32_t* delta = NULL
     cdef size_t n_frontier = 1, n_following, cap_frontier = 1, cap_following = 0
-    cdef size_t n_forbidden = 0, cap_forbidden = 0, i, swap_size
+    cdef size_t n_forbidden = 0, cap_forbidden = 0, i, swap_size, level_start = 0
     cdef uint64_t code, child
     cdef int length, move, state, child_state, kept, failed = 0
     levels = [1]
@@ -433,13 +436,19 @@ def build(int rows, int cols, int depth):
                         break
                 if failed:
                     break
-                # This length's forbidden strings join the automaton for the next length.
-                for i in range(n_forbidden):
-                    if code_length(forbidden[i]) == length and trie_add(&trie, forbidden[i]) < 0:
+                # This length's forbidden strings join the automaton for the next length,
+                # unless they would take it past max_states: the machine then stops a length
+                # short (its trie's nodes, less the strings' ends, are its states).
+                for i in range(level_start, n_forbidden):
+                    if trie_add(&trie, forbidden[i]) < 0:
                         failed = 1
                         break
                 if failed:
                     break
+                if max_states and <size_t>trie.count - n_forbidden > max_states:
+                    n_forbidden = level_start
+                    break
+                level_start = n_forbidden
                 swap = frontier
                 frontier = following
                 following = swap
