@@ -354,7 +354,7 @@ def build(int rows, int cols, int depth, size_t max_states=0):
     cdef size_t n_frontier = 1, n_following, cap_frontier = 1, cap_following = 0
     cdef size_t n_forbidden = 0, cap_forbidden = 0, i, swap_size, level_start = 0
     cdef uint64_t code, child
-    cdef int length, move, state, child_state, kept, failed = 0
+    cdef int length, move, state, child_state, kept, failed = 0, over = 0
     levels = [1]
     v.rows = scratch.rows = 2 * rows - 1
     v.cols = scratch.cols = 2 * cols - 1
@@ -419,6 +419,14 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                                 forbidden = swap
                             forbidden[n_forbidden] = child
                             n_forbidden += 1
+                            # The trie grows now (this length's walk reads delta, compiled
+                            # before it), so that a machine past max_states stops here.
+                            if trie_add(&trie, child) < 0:
+                                failed = 1
+                                break
+                            if max_states and <size_t>trie.count - n_forbidden > max_states:
+                                over = 1
+                                break
                             continue
                         if failed:
                             break
@@ -432,20 +440,13 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                             following = swap
                         following[n_following] = child
                         n_following += 1
-                    if failed:
+                    if failed or over:
                         break
                 if failed:
                     break
-                # This length's forbidden strings join the automaton for the next length,
-                # unless they would take it past max_states: the machine then stops a length
-                # short (its trie's nodes, less the strings' ends, are its states).
-                for i in range(level_start, n_forbidden):
-                    if trie_add(&trie, forbidden[i]) < 0:
-                        failed = 1
-                        break
-                if failed:
-                    break
-                if max_states and <size_t>trie.count - n_forbidden > max_states:
+                if over:
+                    # This length's strings would take the machine past max_states (its trie's
+                    # nodes, less the strings' ends, are its states): it stops a length short.
                     n_forbidden = level_start
                     break
                 level_start = n_forbidden
