@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from fastpuzzle._units import duration, size
+from fastpuzzle._util.units import duration, size
 
 if TYPE_CHECKING:
     from fastpuzzle.board import Board

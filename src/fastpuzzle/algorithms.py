@@ -26,8 +26,8 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from fastpuzzle import idastar
-from fastpuzzle._checks import shown
 from fastpuzzle._core import _search
+from fastpuzzle._util.checks import shown
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import (

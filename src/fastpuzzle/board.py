@@ -13,8 +13,8 @@ from typing import Any, Literal, Union
 
 import numpy as np
 
-from fastpuzzle._checks import UNORDERED, choice, is_whole, shown
 from fastpuzzle._core import _board, _wide
+from fastpuzzle._util.checks import UNORDERED, choice, is_whole, shown
 from fastpuzzle.errors import (
     BoardTooLargeError,
     IllegalMoveError,

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
-from fastpuzzle._checks import shown
-from fastpuzzle._progress import Throttle, fit_line, on_terminal
-from fastpuzzle._units import duration
+from fastpuzzle._util.checks import shown
+from fastpuzzle._util.progress import Throttle, fit_line, on_terminal
+from fastpuzzle._util.units import duration
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import Board
@@ -376,7 +376,7 @@ def _scheduler_client(address: str | None) -> Iterator[Any]:
     if not address:
         yield None
         return
-    from fastpuzzle._optional import require
+    from fastpuzzle._util.optional import require
 
     distributed = require("distributed", "--scheduler", "dask")
     try:
@@ -653,7 +653,7 @@ def _batch_out_format(path: str) -> str:
 def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) -> None:
     """The batch's rows to ``path`` (stdout when None) as ``fmt``; CSV and JSON lines are the
     chunk files in ``chunks`` joined, which hold those very rows."""
-    from fastpuzzle._files import atomic_writer
+    from fastpuzzle._util.files import atomic_writer
     from fastpuzzle.batch.export import arrow_table
     from fastpuzzle.batch.store import join_chunks
 
@@ -663,7 +663,7 @@ def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) ->
         assert chunks is not None
         join_chunks(chunks, path)
     else:
-        from fastpuzzle._optional import require
+        from fastpuzzle._util.optional import require
 
         pa = require("pyarrow", "batch --out *.parquet", "parquet")
         parquet = require("pyarrow.parquet", "batch --out *.parquet", "parquet")

@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, overload
 
-from fastpuzzle._checks import callback, choice, names, ordered, real, whole
-from fastpuzzle._files import write_text_atomically
-from fastpuzzle._optional import require
-from fastpuzzle._tables import MAX_ROWS, Table
-from fastpuzzle._units import duration, size, spread
+from fastpuzzle._util.checks import callback, choice, names, ordered, real, whole
+from fastpuzzle._util.files import write_text_atomically
+from fastpuzzle._util.optional import require
+from fastpuzzle._util.tables import MAX_ROWS, Table
+from fastpuzzle._util.units import duration, size, spread
 from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal
 from fastpuzzle.errors import InvalidBoardError, InvalidOptionError, UnsolvableError
@@ -345,7 +345,7 @@ class Comparison:
                 raise InvalidOptionError(
                     f"expected one Axes per metric ({len(wanted)}), got {len(axes)}"
                 )
-        from fastpuzzle._plot import draw
+        from fastpuzzle._util.plot import draw
 
         drawn = draw(self, wanted, axes)
         return drawn[0] if isinstance(metric, str) else drawn

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from fastpuzzle._optional import require
 from fastpuzzle._parallel import Team
+from fastpuzzle._util.optional import require
 
 __all__ = ["REMOTE_FROM", "KernelCall", "search_units", "share_with"]
 

@@ -40,7 +40,7 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from fastpuzzle._checks import choice, flag, whole
+from fastpuzzle._util.checks import choice, flag, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.solve import solve

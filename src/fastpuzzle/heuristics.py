@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from fastpuzzle._checks import shown
 from fastpuzzle._core import _heuristics, _wide
 from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._util.checks import shown
 from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.problem import make_problem

@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle import distributed, pdb
-from fastpuzzle._checks import shown
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._parallel import run_team
+from fastpuzzle._util.checks import shown
 from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from fastpuzzle._checks import ordered, shown
+from fastpuzzle._util.checks import ordered, shown
 from fastpuzzle.errors import InvalidMoveError
 
 __all__ = ["MOVES", "inverse", "parse_moves", "to_tile_directions"]

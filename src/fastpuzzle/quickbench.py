@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fastpuzzle._units import duration
+from fastpuzzle._util.units import duration
 from fastpuzzle.board import Board
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.limits import Limits

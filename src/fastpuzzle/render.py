@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 # Public here too (it is in __all__): render owned it before _files took over atomic writes.
 from fastpuzzle._cards import solution_lines
-from fastpuzzle._files import write_text_atomically
 from fastpuzzle._replay import REPLAY_JS
+from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle.board import Board
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
-from fastpuzzle._checks import callback as callback_check
 from fastpuzzle._core._result import CoreResult
+from fastpuzzle._util.checks import callback as callback_check
 from fastpuzzle.board import Board
 from fastpuzzle.errors import (
     DepthLimitError,
@@ -224,7 +224,7 @@ class Solution:
         path instead. The page holds the moves, not every board, so it stays small: about a
         byte a move plus a few kilobytes.
         """
-        from fastpuzzle._files import write_text_atomically
+        from fastpuzzle._util.files import write_text_atomically
         from fastpuzzle.render import playback_html
 
         page = playback_html(self)
@@ -296,7 +296,7 @@ class SearchResult:
         (its message ending with ``hint``, when given)."""
         if self.solution is not None:
             return self.solution
-        from fastpuzzle._units import duration
+        from fastpuzzle._util.units import duration
 
         error = _LIMIT_ERRORS[self.status]
         raise error(

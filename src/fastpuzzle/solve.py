@@ -13,8 +13,8 @@ import dataclasses
 import sys
 from typing import Any, NoReturn
 
-from fastpuzzle._checks import dask_client, flag, shown, whole
 from fastpuzzle._parallel import check_workers, resolve_workers
+from fastpuzzle._util.checks import dask_client, flag, shown, whole
 from fastpuzzle.algorithms import (
     ALGORITHMS,
     DFS_DEPTH_HINT,

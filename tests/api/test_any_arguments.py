@@ -30,7 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle._checks import shown
+from fastpuzzle._util.checks import shown
 
 # -- arbitrary values -------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle._batch_prep import prepare_packed
+from fastpuzzle._util.batch_prep import prepare_packed
 from fastpuzzle.problem import make_problem
 
 

@@ -12,8 +12,8 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from fastpuzzle._optional import require
-from fastpuzzle._units import duration, size
+from fastpuzzle._util.optional import require
+from fastpuzzle._util.units import duration, size
 
 if TYPE_CHECKING:
     from fastpuzzle.compare import Comparison
@@ -29,7 +29,7 @@ METRICS = {
     "length": "solution length (moves)",
 }
 
-#: Tick labels in the units that fit (see fastpuzzle._units), for the metrics that have units.
+#: Tick labels in the units that fit (see fastpuzzle._util.units), for the metrics that have units.
 _TICKS: dict[str, Callable[[float], str]] = {"seconds": duration, "peak_memory_bytes": size}
 
 #: Twenty distinct colours (matplotlib's tab20, written out so no colormap is needed); past

@@ -11,8 +11,8 @@ from typing import Any, overload
 
 import numpy as np
 
-from fastpuzzle._batch_prep import prepare_packed
 from fastpuzzle._core import _batch
+from fastpuzzle._util.batch_prep import prepare_packed
 from fastpuzzle.algorithms import ALGORITHMS, Request
 from fastpuzzle.batch.result import COLUMNS, ChunkResult
 from fastpuzzle.board import MAX_CELLS, Board, Shape

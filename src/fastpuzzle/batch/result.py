@@ -16,10 +16,10 @@ from typing import Any, Protocol, overload
 
 import numpy as np
 
-from fastpuzzle._files import write_text_atomically
-from fastpuzzle._optional import require
-from fastpuzzle._tables import MAX_ROWS, Table
-from fastpuzzle._units import duration
+from fastpuzzle._util.files import write_text_atomically
+from fastpuzzle._util.optional import require
+from fastpuzzle._util.tables import MAX_ROWS, Table
+from fastpuzzle._util.units import duration
 
 __all__ = [
     "COLUMNS",

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from fastpuzzle._checks import choice, dask_client, flag, optional_path, ordered, shown, whole
 from fastpuzzle._core._interrupt import run_stoppable
 from fastpuzzle._parallel import available_cores, check_workers
-from fastpuzzle._progress import Meter
+from fastpuzzle._util.checks import choice, dask_client, flag, optional_path, ordered, shown, whole
+from fastpuzzle._util.progress import Meter
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
     BatchResult,

@@ -26,11 +26,11 @@ is solved again and rewritten. A directory that holds another batch (its manifes
 or a check file's, differs) or a damaged manifest is refused with
 :class:`~fastpuzzle.errors.BatchFileError`, never overwritten.
 
-Only regular files are read (:func:`~fastpuzzle._files.read_regular`): a FIFO under a file's name
-would block the resume for ever. A manifest that is no regular file is refused like a damaged
-one; a chunk or check file that is none is solved again and replaced. A directory where a chunk
-or check file is to be written cannot be replaced by a rename: it is refused when the store
-opens, before anything is solved.
+Only regular files are read (:func:`~fastpuzzle._util.files.read_regular`): a FIFO under
+a file's name would block the resume for ever. A manifest that is no regular file is refused
+like a damaged one; a chunk or check file that is none is solved again and replaced. A
+directory where a chunk or check file is to be written cannot be replaced by a rename: it is
+refused when the store opens, before anything is solved.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fastpuzzle._checks import shown
-from fastpuzzle._files import atomic_writer, lock_file, read_regular, write_text_atomically
+from fastpuzzle._util.checks import shown
+from fastpuzzle._util.files import atomic_writer, lock_file, read_regular, write_text_atomically
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts
 from fastpuzzle.batch.result import (
     COLUMNS,

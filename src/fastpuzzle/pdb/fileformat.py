@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle._core import _pdb
-from fastpuzzle._files import NotRegularFileError, atomic_writer, open_regular
+from fastpuzzle._util.files import NotRegularFileError, atomic_writer, open_regular
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.partitions import _is_sparse, _reflection, _tile_of
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from fastpuzzle._checks import is_whole, ordered, shown
+from fastpuzzle._util.checks import is_whole, ordered, shown
 from fastpuzzle.heuristics import CATALOGUE
 from fastpuzzle.pdb.database import PatternDatabaseError
 

@@ -19,10 +19,10 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from fastpuzzle._checks import flag, optional_path, real
 from fastpuzzle._core import _pdb
-from fastpuzzle._files import open_regular, try_lock
-from fastpuzzle._progress import Meter, fit_line, on_terminal
+from fastpuzzle._util.checks import flag, optional_path, real
+from fastpuzzle._util.files import open_regular, try_lock
+from fastpuzzle._util.progress import Meter, fit_line, on_terminal
 from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.pdb.database import (
     BuildTimeLimitError,

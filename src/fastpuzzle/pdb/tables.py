@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-from fastpuzzle._checks import shown
 from fastpuzzle._core import _pdb
+from fastpuzzle._util.checks import shown
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.partitions import NAMED, Partition, default_partition, shape_of_partition
 from fastpuzzle.pdb.store import _load_or_build, load_pdb, pdb_path
