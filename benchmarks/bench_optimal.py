@@ -22,9 +22,9 @@ import yardstick
 
 import fastpuzzle as fp
 from fastpuzzle import pdb
+from fastpuzzle._problem import make_problem
 from fastpuzzle.limits import Limits
 from fastpuzzle.optimal import run_idastar
-from fastpuzzle.problem import make_problem
 from tests.instances import random50
 from tests.pdbcache import cache_holding
 

@@ -75,9 +75,9 @@ def smallest_50_move_board() -> Instance:
 
 def fastpuzzle_manhattan(boards: Sequence[Instance]) -> tuple[int, float]:
     """Total generated nodes and core seconds of fastpuzzle's IDA* + Manhattan."""
+    from fastpuzzle._problem import make_problem
     from fastpuzzle.limits import Limits
     from fastpuzzle.optimal import run_idastar
-    from fastpuzzle.problem import make_problem
 
     nodes, seconds = 0, 0.0
     for case in boards:
@@ -90,9 +90,9 @@ def fastpuzzle_manhattan(boards: Sequence[Instance]) -> tuple[int, float]:
 
 def solve_all(heuristic: str) -> tuple[float, int]:
     """Total core seconds and generated nodes solving random50 optimally with ``heuristic``."""
+    from fastpuzzle._problem import make_problem
     from fastpuzzle.limits import Limits
     from fastpuzzle.optimal import run_idastar
-    from fastpuzzle.problem import make_problem
 
     seconds, nodes = 0.0, 0
     for case in random50():

@@ -25,8 +25,9 @@ from math import floor
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
-from fastpuzzle import idastar
 from fastpuzzle._core import _search
+from fastpuzzle._problem import Problem
+from fastpuzzle._solver import idastar
 from fastpuzzle._util.checks import shown
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
@@ -39,7 +40,6 @@ from fastpuzzle.heuristics import (
     resolve_heuristic,
 )
 from fastpuzzle.limits import Limits
-from fastpuzzle.problem import Problem
 from fastpuzzle.results import CoreResult
 
 __all__ = [
@@ -215,7 +215,7 @@ def dfs_depth(problem: Problem) -> int:
 
     Examples
     --------
-    >>> from fastpuzzle.problem import make_problem
+    >>> from fastpuzzle._problem import make_problem
     >>> dfs_depth(make_problem("1 2 3/4 5 6/_ 7 8", None))
     4
     """

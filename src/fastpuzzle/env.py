@@ -201,7 +201,7 @@ class _Distances:
         self.table: Any = None
         if goal.size <= 9:
             from fastpuzzle import pdb
-            from fastpuzzle.problem import canonical_labels
+            from fastpuzzle._problem import canonical_labels
 
             database = pdb.exact_table(goal.rows, goal.cols, goal.blank)
             ((_, _, self.nibble, self.table),) = database.groups

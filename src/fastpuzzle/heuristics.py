@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Literal
 
 from fastpuzzle._core import _heuristics, _wide
 from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._problem import make_problem
 from fastpuzzle._util.checks import shown
 from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
 from fastpuzzle.errors import UnknownNameError
-from fastpuzzle.problem import make_problem
 
 if TYPE_CHECKING:
     from fastpuzzle.algorithms import Algorithm

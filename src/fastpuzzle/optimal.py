@@ -1,7 +1,7 @@
 """The optimal solver's older entry points, kept for code that uses them.
 
-IDA* for every board size lives in :mod:`fastpuzzle.idastar` and the default choice for a shape
-in :mod:`fastpuzzle.policy`; the heuristics IDA* takes are those of the catalogue
+IDA* for every board size lives in :mod:`fastpuzzle._solver.idastar` and the default choice for
+a shape in :mod:`fastpuzzle._solver.policy`; the heuristics IDA* takes are those of the catalogue
 (:mod:`fastpuzzle.heuristics`) with IDA* support. Moves are U, D, L, R: the direction the blank
 moves.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastpuzzle import idastar
+from fastpuzzle._problem import Problem
+from fastpuzzle._solver import idastar
+from fastpuzzle._solver.policy import auto_choice
 from fastpuzzle.limits import Limits
-from fastpuzzle.policy import auto_choice
-from fastpuzzle.problem import Problem
 from fastpuzzle.results import CoreResult
 
 __all__ = ["HEURISTICS", "auto_heuristic", "run_auto", "run_idastar"]
@@ -30,7 +30,8 @@ def run_idastar(
     limits: Limits,
     progress: CoreProgress | None = None,
 ) -> CoreResult:
-    """Run IDA* with ``heuristic`` on a validated problem (see :func:`fastpuzzle.idastar.run`)."""
+    """Run IDA* with ``heuristic`` on a validated problem (see
+    :func:`fastpuzzle._solver.idastar.run`)."""
     return idastar.run(problem, heuristic, limits, progress)
 
 

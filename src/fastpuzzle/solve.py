@@ -1,10 +1,10 @@
 """``search()`` and ``solve()``: check the input, pick the algorithm, call the compiled core.
 
 No loop over nodes lives here, and there is one path for every board size: input is validated and
-relabelled (:mod:`fastpuzzle.problem`), the registry (:mod:`fastpuzzle.algorithms`) gives the
-algorithm's driver (``auto`` asks :mod:`fastpuzzle.policy` which heuristic IDA* uses), and the
-driver's result tuple becomes a :class:`~fastpuzzle.results.SearchResult`. Moves are U, D, L, R:
-the direction the **blank** moves.
+relabelled (:mod:`fastpuzzle._problem`), the registry (:mod:`fastpuzzle.algorithms`) gives the
+algorithm's driver (``auto`` asks :mod:`fastpuzzle._solver.policy` which heuristic IDA* uses),
+and the driver's result tuple becomes a :class:`~fastpuzzle.results.SearchResult`. Moves are U,
+D, L, R: the direction the **blank** moves.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import sys
 from typing import Any, NoReturn
 
 from fastpuzzle._parallel import check_workers, resolve_workers
+from fastpuzzle._problem import Problem, make_problem
+from fastpuzzle._solver.policy import WIDE_DEFAULT_SECONDS, auto_choice, auto_limits
 from fastpuzzle._util.checks import dask_client, flag, shown, whole
 from fastpuzzle.algorithms import (
     ALGORITHMS,
@@ -32,8 +34,6 @@ from fastpuzzle.errors import (
     TimeLimitError,
 )
 from fastpuzzle.limits import Limits, as_limits
-from fastpuzzle.policy import WIDE_DEFAULT_SECONDS, auto_choice, auto_limits
-from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
     ProgressCallback,
     SearchResult,
@@ -195,7 +195,7 @@ def _run(
 
 
 def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: object) -> NoReturn:
-    from fastpuzzle.idastar import WIDE_HEURISTICS
+    from fastpuzzle._solver.idastar import WIDE_HEURISTICS
 
     # Named with its heuristic where it takes one; the heuristic itself is checked afterwards.
     method = algorithm.name
@@ -350,7 +350,7 @@ def solve(
     optimal : bool
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see
-        :func:`fastpuzzle.constructive.solve_fast`). Only ``limits.seconds`` applies.
+        :func:`fastpuzzle._solver.constructive.solve_fast`). Only ``limits.seconds`` applies.
     workers : int, optional
         Threads for IDA* (the default optimal search): None, the default, uses every core this
         process may run on; 1 gives the serial search. Several threads find a solution of the
@@ -392,7 +392,7 @@ def solve(
             )
         if dask_client(client) is not None:
             raise InvalidOptionError("optimal=False runs on one thread: expected no client")
-        from fastpuzzle.constructive import solve_fast
+        from fastpuzzle._solver.constructive import solve_fast
 
         return solve_fast(board, goal, limits=limits, progress=progress)
     chosen_heuristic = None if _uses_default(heuristic) else heuristic
@@ -470,10 +470,10 @@ def _before_building(
     problem: Problem, limits: Limits | None, progress: ProgressCallback | None, threads: int
 ) -> Solution | None:
     """A 4x4 board whose goal has no pattern database on disk: solved with walking distance
-    (optimal too) when that takes at most :data:`~fastpuzzle.policy.PROBE_NODES` nodes (or the
-    caller's node limit, if lower); None when it needs more, after saying on stderr that the
+    (optimal too) when that takes at most :data:`~fastpuzzle._solver.policy.PROBE_NODES` nodes
+    (or the caller's node limit, if lower); None when it needs more, after saying on stderr that the
     table is being built. The caller's depth limit applies, and its node limit when lower."""
-    from fastpuzzle.policy import PROBE, PROBE_NODES, table_on_disk
+    from fastpuzzle._solver.policy import PROBE, PROBE_NODES, table_on_disk
 
     if table_on_disk(problem.board.shape, problem.goal_blank):
         return None
@@ -506,7 +506,7 @@ def _unwrap(result: SearchResult, hint: str | None = None) -> Solution:
     """The solution, or the limit error; a board refused before any search says why."""
     stats = result.stats
     if result.status is Status.DEPTH_LIMIT and stats.iterations == 0 and stats.expanded == 0:
-        from fastpuzzle.idastar import MAX_OPTIMAL_DEPTH
+        from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH
 
         rows, cols = result.board.shape
         if stats.depth > MAX_OPTIMAL_DEPTH:

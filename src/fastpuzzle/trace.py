@@ -36,11 +36,11 @@ from typing import Any
 
 from fastpuzzle._core import _heuristics
 from fastpuzzle._core._interrupt import raise_if_stopped
+from fastpuzzle._problem import canonical_labels, make_problem
 from fastpuzzle.algorithms import DEFAULT_WEIGHT, resolve_algorithm, weight_fraction
 from fastpuzzle.board import Board, BoardLike
 from fastpuzzle.errors import BoardTooLargeError, InvalidOptionError
 from fastpuzzle.heuristics import BY_NAME, resolve_heuristic
-from fastpuzzle.problem import canonical_labels, make_problem
 
 __all__ = [
     "DEFAULT_MAX_EXPANSIONS",

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import policy
+from fastpuzzle._solver import policy
 from fastpuzzle.pdb import store
 from tests.instances import random50
 

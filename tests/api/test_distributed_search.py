@@ -17,11 +17,12 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import distributed as fd
-from fastpuzzle import idastar, large, pdb
+from fastpuzzle import large, pdb
 from fastpuzzle._core import _wide_pdb
 from fastpuzzle._parallel import run_team, tracing
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
 from fastpuzzle.limits import Limits
-from fastpuzzle.problem import make_problem
 from tests.instances import random50
 from tests.interrupts import latency_of
 from tests.pdbcache import small_5x5_database, wide_pdb_search

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import idastar, optimal, pdb
+from fastpuzzle import optimal, pdb
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
 from fastpuzzle.limits import Limits
-from fastpuzzle.problem import make_problem
 from tests.instances import hard, random50, seed_cases
 from tests.oracle import distances_3x3, distances_from
 from tests.pdbcache import cache_holding

@@ -19,9 +19,9 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core import _pdb
+from fastpuzzle._problem import make_problem
 from fastpuzzle.cli import main
 from fastpuzzle.pdb import store, walking
-from fastpuzzle.problem import make_problem
 
 # 52 moves (tests/data/random50.tsv, id 1): IDA* with 5-5-5 expands a few hundred thousand nodes,
 # so the progress callback (every 65,536 expansions) runs mid-search.

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import idastar, large, pdb
+from fastpuzzle import large, pdb
 from fastpuzzle._core import _board, _idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._patterns import LoadedPatterns
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
-from fastpuzzle.problem import make_problem
 from tests.dual_reference import DualLookups, ida_bpmx, tables_of
 from tests.instances import hard, korf24, random50
 from tests.oracle import distances_from

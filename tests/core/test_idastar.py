@@ -14,10 +14,10 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core import _board, _heuristics, _idastar
+from fastpuzzle._problem import make_problem
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.limits import Limits
 from fastpuzzle.optimal import run_idastar
-from fastpuzzle.problem import make_problem
 from tests.instances import random50
 from tests.oracle import distances_3x3
 

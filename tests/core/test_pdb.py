@@ -17,13 +17,14 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import idastar, pdb
+from fastpuzzle import pdb
 from fastpuzzle._core import _board, _heuristics, _idastar
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._result import CoreResult
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.limits import Limits
-from fastpuzzle.problem import make_problem
 from tests.oracle import distances_from
 
 SOLVED = 0
@@ -321,8 +322,8 @@ def test_threads_needing_a_missing_table_build_it_once(
     from concurrent.futures import ThreadPoolExecutor
 
     import fastpuzzle as fp
+    from fastpuzzle._problem import make_problem
     from fastpuzzle.pdb import store
-    from fastpuzzle.problem import make_problem
 
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     built: list[str] = []

@@ -18,8 +18,8 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle._core import _search
+from fastpuzzle._problem import make_problem
 from fastpuzzle.heuristics import BY_NAME
-from fastpuzzle.problem import make_problem
 from tests.interrupts import interrupt_latency
 from tests.oracle import distances_3x3, distances_from
 

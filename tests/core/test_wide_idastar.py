@@ -8,8 +8,8 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle._core import _wide
+from fastpuzzle._problem import make_problem
 from fastpuzzle.large import MAX_OPTIMAL_DEPTH, manhattan_sum, solve_wide_optimal
-from fastpuzzle.problem import make_problem
 from tests.oracle import distances_3x3, distances_from
 
 

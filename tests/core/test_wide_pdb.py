@@ -17,7 +17,7 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import large, pdb
 from fastpuzzle._core import _pdb, _wide_pdb
-from fastpuzzle.problem import make_problem
+from fastpuzzle._problem import make_problem
 from tests.interrupts import latency_of
 from tests.oracle import compact_rank as _compact_rank
 from tests.oracle import group_distances as _plain_group_distances

@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _parallel, idastar, large, pdb
+from fastpuzzle import _parallel, large, pdb
 from fastpuzzle._core import _idastar, _wide_pdb
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
-from fastpuzzle.problem import make_problem
 from tests.api.test_limits import HARD_4X4
 from tests.instances import Instance, random50
 from tests.interrupts import interrupt_latency, latency_of

@@ -34,13 +34,13 @@ from fastpuzzle import distributed, pdb
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._parallel import run_team
+from fastpuzzle._problem import Problem, make_problem
 from fastpuzzle._util.checks import shown
 from fastpuzzle.board import BoardLike
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic, lookup_heuristic
 from fastpuzzle.limits import CoreLimits, Limits
 from fastpuzzle.pdb.dual import dual_layout, dual_tables_built
-from fastpuzzle.problem import Problem, make_problem
 from fastpuzzle.results import (
     ProgressCallback,
     SearchResult,
@@ -114,7 +114,7 @@ def run(
     Parameters
     ----------
     problem : Problem
-        From :func:`fastpuzzle.problem.make_problem`.
+        From :func:`fastpuzzle._problem.make_problem`.
     heuristic : str
         A canonical heuristic name that IDA* computes on this board's size.
     limits : Limits
@@ -622,7 +622,7 @@ def solve_wide_optimal(
     Parameters
     ----------
     problem_or_board : Problem or BoardLike
-        A :class:`~fastpuzzle.problem.Problem` (then ``goal`` must be None) or a start board.
+        A :class:`~fastpuzzle._problem.Problem` (then ``goal`` must be None) or a start board.
     goal : BoardLike, optional
         Default: tiles in order, blank last.
     heuristic : str

@@ -12,6 +12,8 @@ from typing import Any, overload
 import numpy as np
 
 from fastpuzzle._core import _batch
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver.policy import auto_choice
 from fastpuzzle._util.batch_prep import prepare_packed
 from fastpuzzle.algorithms import ALGORITHMS, Request
 from fastpuzzle.batch.result import COLUMNS, ChunkResult
@@ -27,8 +29,6 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.limits import Limits
-from fastpuzzle.policy import auto_choice
-from fastpuzzle.problem import make_problem
 from fastpuzzle.results import Status, stats_from_core
 
 __all__ = ["BatchSpec", "limit_error", "solve_chunk"]

@@ -6,11 +6,11 @@ import os
 from functools import lru_cache
 
 from fastpuzzle._core import _pdb
+from fastpuzzle._problem import Problem
 from fastpuzzle._util.checks import shown
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.partitions import NAMED, Partition, default_partition, shape_of_partition
 from fastpuzzle.pdb.store import _load_or_build, load_pdb, pdb_path
-from fastpuzzle.problem import Problem
 
 __all__ = [
     "HINT_AFTER_SECONDS",
@@ -52,7 +52,7 @@ def second_database_for(
     (``fastpuzzle pdb build 7-8b``, the same size). With both, searches expand about 30% fewer
     nodes but spend 1.5x as long on each, while boards 7-8 alone finds hard take far less
     (hard.tsv's 70-move board: 8.1x fewer nodes). So IDA* takes the pair only for its large
-    searches (see :data:`fastpuzzle.idastar.SECOND_FROM`).
+    searches (see :data:`fastpuzzle._solver.idastar.SECOND_FROM`).
     """
     if not second_database_built(problem, heuristic, cache_dir):
         return None
