@@ -12,9 +12,17 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from fastpuzzle._core import _board
-from fastpuzzle.board import MAX_CELLS, Board, BoardLike, _solvable, as_board, as_goal, is_solvable
+from fastpuzzle._util.records import record
+from fastpuzzle.board import (
+    MAX_CELLS,
+    Board,
+    BoardLike,
+    as_board,
+    as_goal,
+    is_solvable,
+    solvable_pair,
+)
 from fastpuzzle.errors import BoardTooLargeError, UnsolvableError
-from fastpuzzle.results import _record
 
 if TYPE_CHECKING:
     import numpy as np
@@ -129,7 +137,7 @@ def make_problem(
     """
     start = as_board(board)
     target = as_goal(start, goal)
-    if check_solvable and not _solvable(start, target):
+    if check_solvable and not solvable_pair(start, target):
         raise UnsolvableError(start, target)
     labels, relabel = _labels(target.tiles)
     if start.size > MAX_CELLS:
@@ -140,7 +148,7 @@ def make_problem(
         cells.flags.writeable = False
         return Problem(start, target, None, start.blank, target.blank, cells)
     packed = _board.pack([labels[tile] for tile in start.tiles]) if relabel else start.packed
-    return _record(
+    return record(
         Problem,
         board=start,
         goal=target,

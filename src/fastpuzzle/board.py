@@ -658,7 +658,7 @@ def _goal_parity(tiles: tuple[int, ...]) -> int:
     return _permutation_parity(tiles)
 
 
-def _solvable(start: Board, target: Board) -> bool:
+def solvable_pair(start: Board, target: Board) -> bool:
     """:func:`is_solvable` for two checked boards of the same shape."""
     # The permutation taking the start to the goal is goal^-1 . start, whose parity is the
     # sum of theirs.
@@ -679,4 +679,4 @@ def is_solvable(board: BoardLike, goal: BoardLike | None = None) -> bool:
     False
     """
     start = as_board(board)
-    return _solvable(start, as_goal(start, goal))
+    return solvable_pair(start, as_goal(start, goal))

@@ -10,10 +10,11 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, overload
 
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._util.checks import callback as callback_check
+from fastpuzzle._util.records import record
 from fastpuzzle.board import Board
 from fastpuzzle.errors import (
     DepthLimitError,
@@ -106,27 +107,13 @@ class SearchStats:
         return self.generated / self.seconds if self.seconds > 0 else 0.0
 
 
-_Record = TypeVar("_Record")
-
 #: A progress callback receives a snapshot of the statistics, at most every 2**16 expansions.
 ProgressCallback = Callable[[SearchStats], Any]
 
 
-def _record(cls: type[_Record], **fields: Any) -> _Record:
-    """A frozen dataclass of ``fields`` (every field named), built without its ``__init__``.
-
-    A frozen ``__init__`` stores each field through ``object.__setattr__``; every search builds
-    three records, which on a short search was a tenth of its time. Filling the instance dict
-    directly gives an equal object. Only for the records here, which have no ``__post_init__``.
-    """
-    record = object.__new__(cls)
-    record.__dict__.update(fields)
-    return record
-
-
 def stats_from_core(core: CoreResult) -> SearchStats:
     """The :class:`SearchStats` of a compiled driver's result."""
-    return _record(
+    return record(
         SearchStats,
         expanded=core.expanded,
         generated=core.generated,
@@ -320,7 +307,7 @@ def result_from_core(
     stats = stats_from_core(core)
     solution = None
     if status is Status.SOLVED:
-        solution = _record(
+        solution = record(
             Solution,
             board=board,
             goal=goal,
@@ -330,7 +317,7 @@ def result_from_core(
             heuristic=heuristic,
             optimal=optimal,
         )
-    return _record(
+    return record(
         SearchResult,
         board=board,
         goal=goal,

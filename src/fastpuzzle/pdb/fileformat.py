@@ -21,7 +21,7 @@ import numpy as np
 from fastpuzzle._core import _pdb
 from fastpuzzle._util.files import NotRegularFileError, atomic_writer, open_regular
 from fastpuzzle.pdb.database import Database
-from fastpuzzle.pdb.partitions import _is_sparse, _reflection, _tile_of
+from fastpuzzle.pdb.partitions import is_sparse, reflection, tile_of
 
 __all__ = ["FORMAT_VERSION"]
 
@@ -254,8 +254,8 @@ def _read_open(
     offset = payload_offset
     for group, goal_cells in zip(groups, cells):
         _check(isinstance(group, dict), "group entry is not an object")
-        tiles = tuple(_tile_of(c, goal_blank) for c in goal_cells)
-        sparse = _is_sparse(len(tiles), n)
+        tiles = tuple(tile_of(c, goal_blank) for c in goal_cells)
+        sparse = is_sparse(len(tiles), n)
         _check(group.get("tiles") == list(tiles), "group tiles differ")
         _check(group.get("sparse") is sparse, "group indexing differs")
         nibble = group.get("nibble")
@@ -279,4 +279,4 @@ def _read_open(
         (tiles, sparse, nibble, payload[offset - payload_offset : offset - payload_offset + want])
         for tiles, sparse, nibble, offset, want in layout
     ]
-    return Database(shape, goal_blank, name, cells, tables, _reflection(shape, goal_blank), path)
+    return Database(shape, goal_blank, name, cells, tables, reflection(shape, goal_blank), path)

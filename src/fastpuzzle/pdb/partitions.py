@@ -70,7 +70,8 @@ MAX_PDB_CELLS = 25
 Partition = Sequence[Sequence[int]]
 
 
-def _is_sparse(tiles: int, cells: int) -> bool:
+def is_sparse(tiles: int, cells: int) -> bool:
+    """Whether a group of ``tiles`` tiles on a board of ``cells`` cells is indexed sparsely."""
     return tiles <= SPARSE_MAX and cells <= 16
 
 
@@ -118,7 +119,8 @@ def shape_of_partition(name: str) -> tuple[int, int]:
     raise PatternDatabaseError(f"unknown partition {shown(name)}; named partitions are {known}")
 
 
-def _tile_of(cell: int, goal_blank: int) -> int:
+def tile_of(cell: int, goal_blank: int) -> int:
+    """The tile whose home is ``cell`` once the goal is canonical (its blank on ``goal_blank``)."""
     return cell + 1 if cell < goal_blank else cell
 
 
@@ -186,7 +188,9 @@ def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, 
     return tuple(out)
 
 
-def _reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | None:
+def reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | None:
+    """The cell each cell mirrors to about the main diagonal, or None when the goal's blank is
+    off the diagonal or the board is not square (then no reflected lookup is taken)."""
     rows, cols = shape
     if rows != cols or goal_blank // cols != goal_blank % cols:
         return None

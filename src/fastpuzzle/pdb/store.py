@@ -44,10 +44,10 @@ from fastpuzzle.pdb.fileformat import (
 from fastpuzzle.pdb.partitions import (
     NAMED_PARTITIONS,
     Partition,
-    _is_sparse,
     _shape_and_blank,
-    _tile_of,
+    is_sparse,
     resolve_partition,
+    tile_of,
 )
 
 __all__ = [
@@ -235,8 +235,8 @@ def _build_tables(
     what = f"pattern database {label}"
     for number, group in enumerate(cells, 1):
         _past(deadline, begun, what, hint)
-        tiles = tuple(_tile_of(c, goal_blank) for c in group)
-        sparse = _is_sparse(len(tiles), rows * cols)
+        tiles = tuple(tile_of(c, goal_blank) for c in group)
+        sparse = is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
         placements = _pdb.level_length(rows * cols, len(tiles), False)
         meter = _group_meter(
@@ -390,7 +390,7 @@ def _smallest_file(shape: tuple[int, int], cells: tuple[tuple[int, ...], ...]) -
     a byte (every named partition packs so; a table whose values do not fit in four bits takes
     a byte an entry, which only the write can find out) and 4 kB for its header."""
     n = shape[0] * shape[1]
-    tables = sum(_pdb.table_length(n, len(g), _is_sparse(len(g), n), True) for g in cells)
+    tables = sum(_pdb.table_length(n, len(g), is_sparse(len(g), n), True) for g in cells)
     return tables + 64 * _ALIGN
 
 
@@ -551,7 +551,7 @@ def build_pdb(
     return path
 
 
-def _load_or_build(
+def load_or_build(
     partition: str | Partition,
     shape: tuple[int, int],
     goal_blank: int,

@@ -10,7 +10,7 @@ from fastpuzzle._problem import Problem
 from fastpuzzle._util.checks import shown
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.partitions import NAMED, Partition, default_partition, shape_of_partition
-from fastpuzzle.pdb.store import _load_or_build, load_pdb, pdb_path
+from fastpuzzle.pdb.store import load_or_build, load_pdb, pdb_path
 
 __all__ = [
     "HINT_AFTER_SECONDS",
@@ -141,7 +141,7 @@ def database_for(
             raise PatternDatabaseError(
                 f"{heuristic} is for {wanted[0]}x{wanted[1]} boards, not {shape[0]}x{shape[1]}"
             )
-        database = _load_or_build(
+        database = load_or_build(
             partition,
             shape,
             blank,
@@ -157,13 +157,13 @@ def database_for(
     if shape == (4, 4):
         best = load_pdb("7-8", shape, blank, cache_dir)
         if best is None:
-            best = _load_or_build(
+            best = load_or_build(
                 "6-6-3", shape, blank, build=True, cache_dir=cache_dir, deadline=deadline
             )
         assert best is not None
         return best
     default = default_partition(shape, blank)
-    found = _load_or_build(
+    found = load_or_build(
         default,
         shape,
         blank,
