@@ -10,12 +10,10 @@ import hashlib
 from collections.abc import Sequence
 
 from fastpuzzle._util.checks import is_whole, ordered, shown
-from fastpuzzle.heuristics import CATALOGUE
 from fastpuzzle.pdb.database import PatternDatabaseError
 
 __all__ = [
     "MAX_PDB_CELLS",
-    "NAMED",
     "NAMED_PARTITIONS",
     "PARTITIONS",
     "PARTITIONS_5X5",
@@ -56,9 +54,6 @@ NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] 
     (4, 4): PARTITIONS,
     (5, 5): PARTITIONS_5X5,
 }
-
-#: Heuristic names for one named partition (from the catalogue of :mod:`fastpuzzle.heuristics`).
-NAMED = {h.name: h.partition for h in CATALOGUE if h.partition is not None}
 
 #: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
 SPARSE_MAX = 6
@@ -198,8 +193,8 @@ def reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | Non
 
 
 def default_partition(shape: tuple[int, int], goal_blank: int) -> str | Partition:
-    """The partition ``heuristic="pdb"`` uses on a shape other than 4x4: ``"6-6-6-6"`` on 5x5,
-    else the goal cells in reading order cut into groups of at most six tiles."""
+    """The partition ``"auto"`` names on ``shape``: ``"6-6-6-6"`` on 5x5, else the goal cells in
+    reading order cut into groups of at most six tiles (4x4 has better named ones)."""
     if shape == (5, 5):
         return "6-6-6-6"
     return auto_partition(shape, goal_blank)
