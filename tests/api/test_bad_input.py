@@ -663,7 +663,7 @@ def _search_cases() -> list[Case]:
             "search-weight-for-astar",
             lambda tmp: fp.search(B, algorithm="astar", weight=2),
             fp.InvalidOptionError,
-            r"only wastar takes a weight, got weight=2 for astar",
+            r"only wastar and idastar take a weight, got weight=2 for astar",
         ),
         (
             "search-seed-for-bfs",

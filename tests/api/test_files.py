@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from fastpuzzle import render
 from fastpuzzle._util import files
 
 
@@ -49,10 +48,6 @@ def test_an_error_keeps_the_old_file_and_removes_the_temporary(
                 raise error
     assert target.read_text() == "old"
     assert os.listdir(tmp_path) == ["result.csv"]
-
-
-def test_render_keeps_its_public_name() -> None:
-    assert render.write_text_atomically is files.write_text_atomically
 
 
 def test_writing_results_does_not_import_the_pictures() -> None:

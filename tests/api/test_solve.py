@@ -4,15 +4,15 @@ and the same API past 16 cells (solve_many's too), where the wide core runs unde
 
 from __future__ import annotations
 
-import importlib
-import sys
 import types
 
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import algorithms, large
-from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic, weight_fraction
+from fastpuzzle import algorithms
+from fastpuzzle._solver import idastar, policy
+from fastpuzzle.algorithms import resolve_algorithm, weight_fraction
+from fastpuzzle.heuristics import resolve_heuristic
 
 EASY = "1 2 3/4 5 6/_ 7 8"  # "RR"
 MEDIUM = (5, 2, 3, 4, 1, 8, 0, 7, 6)  # 14 moves
@@ -95,7 +95,6 @@ def test_every_catalogued_heuristic_resolves_where_it_is_supported():
 
     # Each compiled code is known to the catalogue, and each entry names a compiled code.
     assert {h.code for h in CATALOGUE} == set(HeuristicCode) - {HeuristicCode.H_NONE}
-    assert algorithms.HEURISTIC_LIST is CATALOGUE
     for entry in CATALOGUE:
         for spelling in (entry.name, *entry.aliases, entry.name.upper().replace("_", " ")):
             assert resolve_heuristic(spelling) is entry
@@ -162,14 +161,15 @@ def test_invalid_input_raises():
 
 @pytest.fixture
 def no_search(monkeypatch):
-    """Make every compiled driver (and the IDA* module) fail if it is reached."""
+    """Make every compiled driver (IDA*'s kernels included) fail if it is reached."""
 
     class Boom(types.ModuleType):
         def __getattr__(self, name):
             raise AssertionError(f"the search started ({name})")
 
     monkeypatch.setattr(algorithms, "_search", Boom("boom"))
-    monkeypatch.setitem(sys.modules, "fastpuzzle.optimal", Boom("fastpuzzle.optimal"))
+    for kernel in ("_idastar", "_wide", "_wide_pdb"):
+        monkeypatch.setattr(idastar, kernel, Boom(kernel))
 
 
 @pytest.mark.parametrize("algorithm", sorted(fp.ALGORITHMS))
@@ -250,8 +250,7 @@ def test_iterations_of_iddfs_count_the_bounds():
     assert result.stats.peak_memory_bytes < 1000  # only the path
 
 
-def test_solve_auto_uses_the_optimal_module():
-    pytest.importorskip("fastpuzzle.optimal")
+def test_solve_auto_is_optimal():
     solution = fp.solve(MEDIUM)
     assert len(solution) == 14
     assert solution.optimal
@@ -259,7 +258,6 @@ def test_solve_auto_uses_the_optimal_module():
 
 
 def test_idastar_through_the_registry():
-    pytest.importorskip("fastpuzzle.optimal")
     for heuristic in ("misplaced", "manhattan", "linear_conflict"):
         solution = fp.solve(MEDIUM, algorithm="ida*", heuristic=heuristic)
         assert len(solution) == 14
@@ -271,7 +269,6 @@ def test_idastar_through_the_registry():
 # Past 16 cells: the same API, the wide core underneath.
 
 # fastpuzzle.solve is the function; the module behind it:
-solve_module = importlib.import_module("fastpuzzle.solve")
 
 
 @pytest.fixture(scope="module")
@@ -305,7 +302,7 @@ def test_fast_mode_replays_for_every_size(shape):
     board = fp.random_board(shape, rng=7)
     solution = fp.solve(board, optimal=False)
     assert solution.verify() and not solution.optimal
-    assert len(solution) >= large.manhattan_sum(board)
+    assert len(solution) >= fp.manhattan(board)
 
 
 def test_fast_mode_refuses_method_options():
@@ -321,7 +318,7 @@ def test_classic_algorithms_name_themselves_when_the_board_is_too_big(scrambled_
 
 
 def test_optimal_solve_of_a_hard_big_board_stops_with_a_hint(monkeypatch):
-    monkeypatch.setattr(solve_module, "WIDE_DEFAULT_SECONDS", 0.3)
+    monkeypatch.setattr(policy, "WIDE_DEFAULT_SECONDS", 0.3)
     board = fp.random_board((6, 6), rng=1)
     with pytest.raises(fp.TimeLimitError, match="optimal=False") as info:
         fp.solve(board)
