@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+
+import numpy as np
 
 from fastpuzzle._core import _board
 from fastpuzzle._util.records import record
@@ -23,9 +24,6 @@ from fastpuzzle.board import (
     solvable_pair,
 )
 from fastpuzzle.errors import BoardTooLargeError, UnsolvableError
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["Problem", "canonical_labels", "make_problem"]
 
@@ -102,8 +100,6 @@ class Problem:
         """The relabelled start as a fresh writable ``uint16`` array, for any size."""
         if self.cells is not None:
             return self.cells.copy()
-        import numpy as np
-
         labels = _labels(self.goal.tiles)[0]
         return np.array([labels[tile] for tile in self.board.tiles], dtype=np.uint16)
 
@@ -141,9 +137,6 @@ def make_problem(
         raise UnsolvableError(start, target)
     labels, relabel = _labels(target.tiles)
     if start.size > MAX_CELLS:
-        # Imported here: only boards past 16 cells need numpy, and importing it is slow.
-        import numpy as np
-
         cells = np.array(labels, dtype=np.uint16)[np.array(start.tiles, dtype=np.intp)]
         cells.flags.writeable = False
         return Problem(start, target, None, start.blank, target.blank, cells)

@@ -524,6 +524,7 @@ class Board:
         return f"Board({self.to_string()!r})"
 
     def _repr_svg_(self) -> str:
+        # Lazy: a cycle (render draws Boards), and import fastpuzzle loads no render.
         from fastpuzzle.render import board_svg
 
         return board_svg(self)
