@@ -15,8 +15,8 @@ from fastpuzzle._core import _batch
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver.policy import auto_choice
 from fastpuzzle._solver.request import Request
-from fastpuzzle._util.batch_prep import prepare_packed
 from fastpuzzle.algorithms import ALGORITHMS
+from fastpuzzle.batch.prep import prepare_packed
 from fastpuzzle.batch.result import COLUMNS, ChunkResult
 from fastpuzzle.board import MAX_CELLS, Board, Shape
 from fastpuzzle.errors import (
