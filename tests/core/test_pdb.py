@@ -156,13 +156,13 @@ def test_a_damaged_file_is_read_once_until_it_changes(
     data[-1] ^= 0x10
     path.write_bytes(bytes(data))
     reads: list[Path] = []
-    read_valid = store._read_valid
+    read_valid = store.read_valid
 
     def counted(file: Path, *args: object, **kwargs: object) -> object:
         reads.append(file)
         return read_valid(file, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "_read_valid", counted)
+    monkeypatch.setattr(store, "read_valid", counted)
     for _ in range(3):
         assert pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path) is None
     assert len(reads) == 1

@@ -88,7 +88,7 @@ def _shape_for(partition: str | Partition, shape: object) -> tuple[int, int]:
     return (rows, cols)
 
 
-def _shape_and_blank(
+def shape_and_blank(
     partition: str | Partition, shape: object, goal_blank: object
 ) -> tuple[tuple[int, int], int]:
     """``(shape, goal blank cell)`` as plain ints, checked, with their defaults filled in."""
@@ -123,7 +123,7 @@ def resolve_partition(
     partition: str | Partition, shape: tuple[int, int], goal_blank: int
 ) -> tuple[str, tuple[tuple[int, ...], ...]]:
     """``(name, goal cells per group)`` for a named or explicit partition, checked."""
-    shape, goal_blank = _shape_and_blank(partition, shape, goal_blank)
+    shape, goal_blank = shape_and_blank(partition, shape, goal_blank)
     rows, cols = shape
     cells = rows * cols
     # Only a str is compared: == on an array of groups would compare each cell.

@@ -31,22 +31,22 @@ from fastpuzzle.pdb.database import (
     PatternDatabaseError,
 )
 from fastpuzzle.pdb.fileformat import (
-    _ALIGN,
-    _MAGIC,
+    ALIGN,
     FORMAT_VERSION,
+    MAGIC,
+    FileCheckError,
     Identity,
-    _identity,
-    _Invalid,
-    _open_regular,
-    _read_valid,
-    _write,
+    file_identity,
+    open_table_file,
+    read_valid,
+    write_file,
 )
 from fastpuzzle.pdb.partitions import (
     NAMED_PARTITIONS,
     Partition,
-    _shape_and_blank,
     is_sparse,
     resolve_partition,
+    shape_and_blank,
     tile_of,
 )
 
@@ -90,7 +90,7 @@ def pdb_path(
 ) -> Path:
     """Where the file of a partition lives in the cache directory (``shape`` as for
     :func:`build_pdb`)."""
-    shape, blank = _shape_and_blank(partition, shape, goal_blank)
+    shape, blank = shape_and_blank(partition, shape, goal_blank)
     return Path(_locate(partition, shape, blank, cache_dir)[0])
 
 
@@ -314,7 +314,7 @@ def load_pdb(
     Only a regular file is opened (a FIFO or a directory at its path is no database); its tables
     are read into memory and checked there, so the file may change or vanish afterwards.
     """
-    shape, blank = _shape_and_blank(partition, shape, goal_blank)
+    shape, blank = shape_and_blank(partition, shape, goal_blank)
     file, name, cells = _locate(partition, shape, blank, cache_dir)
     with _LOCK:
         try:
@@ -323,16 +323,16 @@ def load_pdb(
             _LOADED.pop(file, None)
             return None
         loaded = _LOADED.get(file)
-        if loaded is not None and loaded[1] == _identity(status):
+        if loaded is not None and loaded[1] == file_identity(status):
             return loaded[0]
         _LOADED.pop(file, None)
         rejected = _REJECTED.get(file)
-        if rejected is not None and rejected[0] == _identity(status):
+        if rejected is not None and rejected[0] == file_identity(status):
             return None
         try:
-            database, identity = _read_valid(Path(file), shape, blank, name, cells)
-        except _Invalid as error:
-            _REJECTED[file] = (_identity(status), str(error))
+            database, identity = read_valid(Path(file), shape, blank, name, cells)
+        except FileCheckError as error:
+            _REJECTED[file] = (file_identity(status), str(error))
             return None
         _REJECTED.pop(file, None)
         assert database is not None
@@ -380,7 +380,7 @@ def _failed_checks(path: Path) -> str:
     except OSError:
         return ""
     rejected = _REJECTED.get(str(path))
-    if rejected is None or rejected[0] != _identity(status):
+    if rejected is None or rejected[0] != file_identity(status):
         return ""
     return f"{path} failed its checks ({rejected[1]}) and cannot be rebuilt: "
 
@@ -391,7 +391,7 @@ def _smallest_file(shape: tuple[int, int], cells: tuple[tuple[int, ...], ...]) -
     a byte an entry, which only the write can find out) and 4 kB for its header."""
     n = shape[0] * shape[1]
     tables = sum(_pdb.table_length(n, len(g), is_sparse(len(g), n), True) for g in cells)
-    return tables + 64 * _ALIGN
+    return tables + 64 * ALIGN
 
 
 def _check_space(directory: Path, needed: int) -> None:
@@ -515,7 +515,7 @@ def build_pdb(
     flag("force", force, error=PatternDatabaseError)
     if deadline is not None:
         real("deadline", deadline, error=PatternDatabaseError)
-    shape, blank = _shape_and_blank(partition, shape, goal_blank)
+    shape, blank = shape_and_blank(partition, shape, goal_blank)
     name, cells = resolve_partition(partition, shape, blank)
     path = pdb_path(partition, shape, blank, cache_dir)
     if not force and load_pdb(partition, shape, blank, cache_dir) is not None:
@@ -540,7 +540,7 @@ def build_pdb(
         report(f"fastpuzzle: building pattern database {label} into {path.parent}\n")
     tables = _build_tables(shape, blank, cells, label, report, deadline, hint)
     try:
-        _write(path, shape, blank, name, cells, tables)
+        write_file(path, shape, blank, name, cells, tables)
     except OSError as error:
         # What the check before the build cannot foresee: a full disk, a directory removed.
         raise PatternDatabaseError(f"cannot write {path}: {error.strerror or error}") from None
@@ -602,9 +602,9 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
         entry: dict[str, Any] = {"path": str(path), "bytes": 0, "valid": False}
         try:
             entry["bytes"] = path.stat().st_size
-            with _open_regular(path) as f:
-                start = f.read(len(_MAGIC) + 4) or b""
-                length = int.from_bytes(start[len(_MAGIC) :], "little")
+            with open_table_file(path) as f:
+                start = f.read(len(MAGIC) + 4) or b""
+                length = int.from_bytes(start[len(MAGIC) :], "little")
                 header = json.loads((f.read(min(length, 1 << 20)) or b"").decode())
             shape = (int(header["rows"]), int(header["cols"]))
             blank = int(header["goal_blank"])
@@ -612,9 +612,9 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
             spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
             name, cells = resolve_partition(spec, shape, blank)
             entry.update(partition=name, shape=shape, goal_blank=blank)
-            _read_valid(path, shape, blank, name, cells, keep=False)
+            read_valid(path, shape, blank, name, cells, keep=False)
             entry["valid"] = True
-        except (_Invalid, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
+        except (FileCheckError, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
             entry["problem"] = str(error)
         out.append(entry)
     for path in _temporaries(directory):
