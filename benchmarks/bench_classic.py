@@ -190,7 +190,6 @@ def test_astar_random50_python(benchmark, random50_easy):
 
 @pytest.mark.benchmark(group="idastar-manhattan-4x4-seeds")
 def test_idastar_seeds_fastpuzzle(benchmark, seed_4x4):
-    pytest.importorskip("fastpuzzle.optimal")
     runs = FastpuzzleRuns(seed_4x4, "idastar", "manhattan")
     results = benchmark(runs)
     _check_fastpuzzle(benchmark, runs, results)

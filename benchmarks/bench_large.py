@@ -12,7 +12,7 @@ import statistics
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle.large import manhattan_sum, solve_fast
+from fastpuzzle._solver.constructive import manhattan_sum, solve_fast
 from tests.instances import random50
 
 SIZES = [(10, 10), (30, 30), (100, 100)]
@@ -74,14 +74,15 @@ SCRAMBLES_5X5 = [fp.scramble(fp.Board.goal((5, 5)), 60, rng=seed) for seed in ra
 
 @pytest.mark.parametrize("heuristic", ["pdb6666", "linear_conflict"])
 def test_optimal_5x5(benchmark, heuristic):
-    from fastpuzzle import large, pdb
+    from fastpuzzle import pdb
 
     if pdb.load_pdb("6-6-6-6") is None:
         pytest.skip("the 6-6-6-6 database is not built")
 
     def run():
         return [
-            large.solve_wide_optimal(board, heuristic=heuristic).unwrap() for board in SCRAMBLES_5X5
+            fp.solve(board, algorithm="idastar", heuristic=heuristic, workers=1)
+            for board in SCRAMBLES_5X5
         ]
 
     solutions = benchmark.pedantic(run, rounds=1, iterations=1)

@@ -22,9 +22,10 @@ import yardstick
 
 import fastpuzzle as fp
 from fastpuzzle import pdb
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
+from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
-from fastpuzzle.optimal import run_idastar
-from fastpuzzle.problem import make_problem
 from tests.instances import random50
 from tests.pdbcache import cache_holding
 
@@ -89,7 +90,7 @@ def test_pdb663_build(benchmark, tmp_path: Path) -> None:  # type: ignore[no-unt
 def _solve_random50(heuristic: str) -> tuple[int, float]:
     nodes, seconds = 0, 0.0
     for case in random50():
-        core = run_idastar(make_problem(list(case.tiles)), heuristic, Limits())
+        core = idastar.run(Request(make_problem(list(case.tiles)), heuristic, Limits()))
         assert core.depth == case.optimal_length, case.name
         nodes += core.generated
         seconds += core.seconds

@@ -26,7 +26,7 @@ import sys
 import fastpuzzle as fp
 from fastpuzzle._core import _search
 from fastpuzzle.heuristics import BY_NAME
-from fastpuzzle.problem import make_problem
+from fastpuzzle._problem import make_problem
 
 def args(board):
     p = make_problem(board)

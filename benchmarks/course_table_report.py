@@ -40,7 +40,7 @@ def table(src: Path) -> list[dict[str, str]]:
 
 def report(name: str, first: list[dict[str, str]], second: list[dict[str, str]]) -> str:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    from fastpuzzle._units import duration, spread
+    from fastpuzzle._util.units import duration, spread
 
     lines = [
         f"{name}",

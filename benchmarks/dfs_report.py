@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import fastpuzzle as fp
+from fastpuzzle._problem import make_problem
 from fastpuzzle.algorithms import dfs_depth
-from fastpuzzle.problem import make_problem
 
 CPP_BOARDS = ("5 10 2 4/3 1 0 8/9 7 6 12/13 14 11 15", "0 1 3 4/5 2 6 8/9 10 7 11/13 14 15 12")
 TWELVE_MOVES = "1 2 3 4/5 6 8 12/13 9 0 7/14 11 10 15"

@@ -12,7 +12,7 @@ import statistics
 import time
 
 import fastpuzzle as fp
-from fastpuzzle.large import manhattan_sum, solve_fast
+from fastpuzzle._solver.constructive import manhattan_sum, solve_fast
 
 SIZES = [(4, 4), (5, 5), (7, 3), (10, 10), (20, 20), (30, 30), (50, 50), (100, 100)]
 

@@ -21,11 +21,17 @@ import resource
 import time
 
 import fastpuzzle as fp
-from fastpuzzle import large, pdb
+from fastpuzzle import pdb
 
 
 def _solve(board: fp.Board, heuristic: str, seconds: float) -> tuple[str, str, str, float]:
-    result = large.solve_wide_optimal(board, heuristic=heuristic, limits=fp.Limits(seconds=seconds))
+    result = fp.search(
+        board,
+        algorithm="idastar",
+        heuristic=heuristic,
+        limits=fp.Limits(seconds=seconds),
+        workers=1,
+    )
     if result.solution is None:
         return "-", f">{seconds:g}", f"{result.stats.generated:,}", float("nan")
     assert result.solution.verify()
@@ -80,7 +86,7 @@ def main() -> None:
         elif length != "-" and float(seconds) < args.lc_seconds:
             speedup = f">{args.lc_seconds / max(float(seconds), 1e-6):.0f}x"
         print(
-            f"{label:>14} {large.manhattan_sum(board):>4} {length:>7} {seconds:>9} {nodes:>15} "
+            f"{label:>14} {fp.manhattan(board):>4} {length:>7} {seconds:>9} {nodes:>15} "
             f"{rate / 1e6:8.1f} {lc_seconds:>8} {lc_nodes:>15} {speedup:>8}"
         )
 

@@ -75,13 +75,14 @@ def smallest_50_move_board() -> Instance:
 
 def fastpuzzle_manhattan(boards: Sequence[Instance]) -> tuple[int, float]:
     """Total generated nodes and core seconds of fastpuzzle's IDA* + Manhattan."""
+    from fastpuzzle._problem import make_problem
+    from fastpuzzle._solver import idastar
+    from fastpuzzle._solver.request import Request
     from fastpuzzle.limits import Limits
-    from fastpuzzle.optimal import run_idastar
-    from fastpuzzle.problem import make_problem
 
     nodes, seconds = 0, 0.0
     for case in boards:
-        core = run_idastar(make_problem(list(case.tiles)), "manhattan", Limits())
+        core = idastar.run(Request(make_problem(list(case.tiles)), "manhattan", Limits()))
         assert core.depth == case.optimal_length and core.generated == case.manhattan_ida_nodes
         nodes += core.generated
         seconds += core.seconds
@@ -90,13 +91,14 @@ def fastpuzzle_manhattan(boards: Sequence[Instance]) -> tuple[int, float]:
 
 def solve_all(heuristic: str) -> tuple[float, int]:
     """Total core seconds and generated nodes solving random50 optimally with ``heuristic``."""
+    from fastpuzzle._problem import make_problem
+    from fastpuzzle._solver import idastar
+    from fastpuzzle._solver.request import Request
     from fastpuzzle.limits import Limits
-    from fastpuzzle.optimal import run_idastar
-    from fastpuzzle.problem import make_problem
 
     seconds, nodes = 0.0, 0
     for case in random50():
-        core = run_idastar(make_problem(list(case.tiles)), heuristic, Limits())
+        core = idastar.run(Request(make_problem(list(case.tiles)), heuristic, Limits()))
         assert core.depth == case.optimal_length, case.name
         seconds += core.seconds
         nodes += core.generated

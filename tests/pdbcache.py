@@ -15,8 +15,8 @@ import numpy as np
 from fastpuzzle import pdb
 from fastpuzzle._core import _wide_pdb
 from fastpuzzle._core._result import CoreResult
+from fastpuzzle._problem import make_problem
 from fastpuzzle.board import Board
-from fastpuzzle.problem import make_problem
 
 __all__ = ["cache_holding", "small_5x5_database", "wide_pdb_search"]
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from fastpuzzle._checks import whole
 from fastpuzzle._core._interrupt import raise_if_stopped
+from fastpuzzle._util.checks import whole
 
 __all__ = [
     "LOCKSTEP_QUANTUM",

@@ -1,4 +1,4 @@
-"""The registry of search algorithms and heuristics: names, aliases, properties, drivers.
+"""The registry of search algorithms: names, aliases, properties, drivers.
 
 Names are lower-case (``"astar"``, ``"linear_conflict"``); aliases such as ``"A*"``,
 ``"breadth-first"`` or ``"bidi"`` are resolved case-insensitively, ignoring spaces, hyphens and
@@ -7,12 +7,12 @@ valid ones.
 
 Each :class:`Algorithm` says which heuristic kernel it runs (none for uninformed searches),
 whether it needs an admissible heuristic, whether it is complete and optimal, what its memory
-grows with, and holds the driver that runs it: a function from a :class:`Request` to the
-compiled core's result tuple (:data:`fastpuzzle.results.CoreResult`).
+grows with, and holds the driver that runs it: a function from a
+:class:`~fastpuzzle._solver.request.Request` to the compiled core's
+:class:`~fastpuzzle._core._result.CoreResult`. IDA*'s driver is the engine room's
+(:mod:`fastpuzzle._solver.idastar`); the others call their compiled search here.
 
-Heuristics live in their own catalogue, :mod:`fastpuzzle.heuristics`; the names this module
-re-exports (:class:`Heuristic`, :data:`HEURISTIC_LIST`, :func:`resolve_heuristic`,
-:func:`heuristic_names`) come from there.
+Heuristics live in their own catalogue, :mod:`fastpuzzle.heuristics`.
 """
 
 from __future__ import annotations
@@ -23,40 +23,29 @@ from dataclasses import dataclass
 from functools import partial
 from math import floor
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import Literal
 
-from fastpuzzle import idastar
-from fastpuzzle._checks import shown
 from fastpuzzle._core import _search
+from fastpuzzle._core._result import CoreResult
+from fastpuzzle._problem import Problem
+from fastpuzzle._solver import idastar
+from fastpuzzle._solver.request import Request
+from fastpuzzle._util.checks import shown
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
-from fastpuzzle.heuristics import (
-    BY_NAME,
-    CATALOGUE,
-    Heuristic,
-    heuristic_names,
-    name_key,
-    resolve_heuristic,
-)
-from fastpuzzle.limits import Limits
-from fastpuzzle.problem import Problem
-from fastpuzzle.results import CoreResult
+from fastpuzzle.heuristics import manhattan, misplaced, name_key
 
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_DFS_DEPTH",
     "DEFAULT_WEIGHT",
     "DFS_DEPTH_HINT",
-    "HEURISTIC_LIST",
     "Algorithm",
-    "Heuristic",
-    "Request",
     "algorithm_names",
     "dfs_depth",
-    "heuristic_names",
     "is_auto",
     "resolve_algorithm",
-    "resolve_heuristic",
+    "weight_fraction",
 ]
 
 #: Depth bound of ``dfs_visited`` when ``Limits.max_depth`` is not set: above every optimal 3x3
@@ -73,31 +62,6 @@ DFS_DEPTH_HINT = (
 
 #: Weight of ``wastar`` when none is given.
 DEFAULT_WEIGHT = 2.0
-
-CoreProgress = Callable[[int, int, float, int], None]
-
-#: Every heuristic (the catalogue of :mod:`fastpuzzle.heuristics`, under its older name).
-HEURISTIC_LIST: tuple[Heuristic, ...] = CATALOGUE
-
-
-class Request(NamedTuple):
-    """What a driver receives: the problem and the checked options of one search.
-
-    A named tuple: every search builds one, and a tuple is made in a third of the time of a
-    frozen dataclass.
-    """
-
-    problem: Problem
-    heuristic: str | None
-    limits: Limits
-    weight: float | None = None
-    seed: int | None = None
-    progress: CoreProgress | None = None
-    #: Threads (IDA* only; every other driver runs serially and is never given more than 1).
-    workers: int = 1
-    #: A Dask client for IDA*'s largest iterations (IDA* only; see fastpuzzle.distributed).
-    client: Any = None
-
 
 Driver = Callable[[Request], CoreResult]
 
@@ -168,7 +132,7 @@ def _start(request: Request) -> tuple[int, int, int, int, int]:
 
 
 def _heuristic_code(request: Request) -> int:
-    return int(BY_NAME[request.heuristic or "manhattan"].code)
+    return int(request.entry.code)
 
 
 def weight_fraction(weight: float) -> tuple[int, int]:
@@ -215,12 +179,10 @@ def dfs_depth(problem: Problem) -> int:
 
     Examples
     --------
-    >>> from fastpuzzle.problem import make_problem
+    >>> from fastpuzzle._problem import make_problem
     >>> dfs_depth(make_problem("1 2 3/4 5 6/_ 7 8", None))
     4
     """
-    from fastpuzzle.heuristics import manhattan, misplaced
-
     return misplaced(problem.board, problem.goal) + manhattan(problem.board, problem.goal)
 
 
@@ -326,18 +288,6 @@ def _random(request: Request) -> CoreResult:
         memory_limit=limits.memory_limit,
         max_depth=limits.max_depth,
         progress=request.progress,
-    )
-
-
-def _idastar(request: Request) -> CoreResult:
-    # IDA* for every board size picks its kernel itself.
-    return idastar.run(
-        request.problem,
-        request.heuristic or "manhattan",
-        request.limits,
-        request.progress,
-        workers=request.workers,
-        client=request.client,
     )
 
 
@@ -477,7 +427,7 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
         optimal=True,
         memory="path",
         doc="IDA*: depth-first passes bounded by f = g + h, on boards of any size",
-        driver=_idastar,
+        driver=idastar.run,
         max_cells=None,
     ),
 )

@@ -13,8 +13,8 @@ from typing import Any, Literal, Union
 
 import numpy as np
 
-from fastpuzzle._checks import UNORDERED, choice, is_whole, shown
 from fastpuzzle._core import _board, _wide
+from fastpuzzle._util.checks import UNORDERED, choice, is_whole, shown
 from fastpuzzle.errors import (
     BoardTooLargeError,
     IllegalMoveError,
@@ -524,6 +524,7 @@ class Board:
         return f"Board({self.to_string()!r})"
 
     def _repr_svg_(self) -> str:
+        # Lazy: a cycle (render draws Boards), and import fastpuzzle loads no render.
         from fastpuzzle.render import board_svg
 
         return board_svg(self)
@@ -658,7 +659,7 @@ def _goal_parity(tiles: tuple[int, ...]) -> int:
     return _permutation_parity(tiles)
 
 
-def _solvable(start: Board, target: Board) -> bool:
+def solvable_pair(start: Board, target: Board) -> bool:
     """:func:`is_solvable` for two checked boards of the same shape."""
     # The permutation taking the start to the goal is goal^-1 . start, whose parity is the
     # sum of theirs.
@@ -679,4 +680,4 @@ def is_solvable(board: BoardLike, goal: BoardLike | None = None) -> bool:
     False
     """
     start = as_board(board)
-    return _solvable(start, as_goal(start, goal))
+    return solvable_pair(start, as_goal(start, goal))

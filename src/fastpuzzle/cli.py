@@ -11,29 +11,47 @@ import dataclasses
 import itertools
 import json
 import os
+import shutil
 import sys
+import textwrap
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
-from fastpuzzle._checks import shown
-from fastpuzzle._progress import Throttle, fit_line, on_terminal
-from fastpuzzle._units import duration
+import numpy as np
+
+from fastpuzzle import pdb, quickbench
+from fastpuzzle._util.checks import shown
+from fastpuzzle._util.files import atomic_writer
+from fastpuzzle._util.optional import require
+from fastpuzzle._util.plot import METRICS
+from fastpuzzle._util.progress import Throttle, fit_line, on_terminal
+from fastpuzzle._util.units import duration
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
+from fastpuzzle.batch import solve_many
+from fastpuzzle.batch.export import arrow_table
+from fastpuzzle.batch.store import batch_lock, join_chunks
 from fastpuzzle.board import Board
+from fastpuzzle.compare import Comparison, ComparisonInterrupted, compare, methods
 from fastpuzzle.errors import (
     FastPuzzleError,
+    FastPuzzleWarning,
     InvalidBoardError,
     SearchLimitError,
     UnsolvableError,
 )
 from fastpuzzle.formats import FORMATS, Format, Job, read_jobs, read_packed
 from fastpuzzle.generate import random_board, scramble
+from fastpuzzle.gui import serve
 from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import tables
+from fastpuzzle.pdb.dual import dual_tables
+from fastpuzzle.pdb.tables import faster_table_hint
 from fastpuzzle.results import SearchStats, Solution
+from fastpuzzle.solve import solve
 
 __all__ = ["build_parser", "main"]
 
@@ -75,8 +93,6 @@ EXIT_STATUS = {
 
 def _epilog(command: str, rules: str = "") -> str:
     """``rules`` then the exit statuses of ``command``, wrapped for ``--help``."""
-    import textwrap
-
     status = textwrap.fill(
         f"exit status: {EXIT_STATUS[command]}.", width=96, subsequent_indent="  "
     )
@@ -335,8 +351,6 @@ def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchSta
     Reports come as often as the search makes them (hundreds a second); a line is drawn at most
     ten times a second on a terminal and once a second elsewhere (:class:`Throttle`, on the
     search's clock). It counts expanded nodes, as the solution's line does."""
-    from fastpuzzle.pdb import faster_table_hint
-
     hint = None
     optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
     if optimal_pdb and not args.fast:
@@ -376,8 +390,6 @@ def _scheduler_client(address: str | None) -> Iterator[Any]:
     if not address:
         yield None
         return
-    from fastpuzzle._optional import require
-
     distributed = require("distributed", "--scheduler", "dask")
     try:
         client = distributed.Client(address, timeout="10s")
@@ -388,8 +400,6 @@ def _scheduler_client(address: str | None) -> Iterator[Any]:
 
 
 def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
-    from fastpuzzle.solve import solve
-
     status = 0
     for job in _jobs(args):
         started = time.perf_counter()
@@ -458,13 +468,8 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
 #: LaTeX, or CSV alone (what ``--csv -`` also asks for).
 TABLE_FORMATS = ("table", "markdown", "latex", "csv")
 
-#: What ``--metric`` accepts: the numeric columns of a comparison.
-METRICS = ("expanded", "generated", "peak_memory_bytes", "seconds", "length")
-
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from fastpuzzle.compare import Comparison, ComparisonInterrupted, compare, methods
-
     if args.csv == "-" and args.table_format not in ("table", "csv"):
         raise UsageError(
             f"--csv - writes the CSV on standard output, so it takes no --format "
@@ -514,7 +519,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if args.csv and args.csv != "-":
         table.to_csv(args.csv)
     if args.plot:
-        import matplotlib
+        import matplotlib  # the plot extra, loaded for --plot alone
 
         matplotlib.use("Agg")
         drawn = table.plot(metric=args.metric)
@@ -637,8 +642,6 @@ def _batch_input(args: argparse.Namespace) -> tuple[Any, tuple[int, int] | None]
     shape = next(iter(shapes)) if len(shapes) == 1 else None
     if shape is not None and shape[0] * shape[1] <= 16:
         # One shape of up to 16 cells: packed words take the batch's fast path.
-        import numpy as np
-
         return np.array([board.packed for board in boards], dtype=np.uint64), shape
     return boards, shape
 
@@ -653,18 +656,12 @@ def _batch_out_format(path: str) -> str:
 def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) -> None:
     """The batch's rows to ``path`` (stdout when None) as ``fmt``; CSV and JSON lines are the
     chunk files in ``chunks`` joined, which hold those very rows."""
-    from fastpuzzle._files import atomic_writer
-    from fastpuzzle.batch.export import arrow_table
-    from fastpuzzle.batch.store import join_chunks
-
     if path is None:
         sys.stdout.write(result.to_csv())
     elif fmt in ("csv", "jsonl"):
         assert chunks is not None
         join_chunks(chunks, path)
     else:
-        from fastpuzzle._optional import require
-
         pa = require("pyarrow", "batch --out *.parquet", "parquet")
         parquet = require("pyarrow.parquet", "batch --out *.parquet", "parquet")
         table = arrow_table(result, pa)
@@ -673,11 +670,6 @@ def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) ->
 
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    import shutil
-    from contextlib import nullcontext
-
-    from fastpuzzle.batch.store import batch_lock
-
     out_format = "csv" if args.out is None else _batch_out_format(args.out)
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out: the finished chunks are kept beside that file")
@@ -696,7 +688,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     # then, so that a second batch on the same --out is refused at once, not left solving
     # beside this one to find the folder removed under it.
     chunks = None if args.out is None else f"{args.out}.chunks"
-    with nullcontext() if chunks is None else batch_lock(chunks):
+    with contextlib.nullcontext() if chunks is None else batch_lock(chunks):
         result = _solve_batch(args, boards, shape, goal, limits, chunks, out_format)
         _write_batch(result, args.out, out_format, chunks)
         if chunks is not None:
@@ -720,8 +712,6 @@ def _solve_batch(
 ) -> Any:
     """``solve_many`` of ``boards`` (packed words of ``shape``, or Boards), with the command's
     options; the chunk files in ``chunks`` are written as ``out_format`` (CSV for Parquet)."""
-    from fastpuzzle.batch import solve_many
-
     try:
         return solve_many(
             boards,
@@ -744,15 +734,11 @@ def _solve_batch(
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:
-    from fastpuzzle.gui import serve
-
     serve(args.host, args.port, open_browser=not args.no_browser)
     return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from fastpuzzle import quickbench
-
     print(quickbench.format_rows(quickbench.run(quick=args.quick)))
     return 0
 
@@ -773,9 +759,6 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
 
 
 def _cmd_pdb(args: argparse.Namespace) -> int:
-    # Imported here: the pattern-database module is only needed by this command.
-    from fastpuzzle import pdb
-
     if args.action == "build":
         goal_blank = None if args.goal_blank is None else int(args.goal_blank)
         shape = _shape(args)
@@ -785,8 +768,6 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
         if database is not None and database.shape[0] * database.shape[1] > 16:
             # Past 16 cells long searches read the tables on the dual board too, with one more
             # table (see fastpuzzle.pdb.dual), built here with the rest.
-            from fastpuzzle.pdb.dual import dual_tables
-
             for extra in dual_tables(database, args.cache_dir, build=True) or ():
                 if extra is not None and extra.path is not None:
                     print(extra.path)
@@ -1130,7 +1111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     try:
-        return int(args.run(args))
+        with _warnings_as_lines():
+            return int(args.run(args))
     except (FastPuzzleError, ValueError, OSError, ImportError) as error:
         if isinstance(error, BrokenPipeError):
             return _closed_pipe()
@@ -1139,6 +1121,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("fastpuzzle: interrupted", file=sys.stderr)
         return 130
+
+
+@contextlib.contextmanager
+def _warnings_as_lines() -> Iterator[None]:
+    """The library's :class:`~fastpuzzle.errors.FastPuzzleWarning` (a table built on first use)
+    as the command's own lines on stderr, ``fastpuzzle: <message>``, each time; other warnings
+    as Python shows them."""
+    with warnings.catch_warnings():
+        python_shows = warnings.showwarning
+
+        def show(
+            message: Warning | str,
+            category: type[Warning],
+            filename: str,
+            lineno: int,
+            file: TextIO | None = None,
+            line: str | None = None,
+        ) -> None:
+            if issubclass(category, FastPuzzleWarning):
+                print(f"fastpuzzle: {message}", file=sys.stderr, flush=True)
+            else:
+                python_shows(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
+        warnings.simplefilter("always", FastPuzzleWarning)
+        yield
 
 
 def _named(error: Exception, args: argparse.Namespace) -> str:

@@ -27,17 +27,28 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, overload
 
-from fastpuzzle._checks import callback, choice, names, ordered, real, whole
-from fastpuzzle._files import write_text_atomically
-from fastpuzzle._optional import require
-from fastpuzzle._tables import MAX_ROWS, Table
-from fastpuzzle._units import duration, size, spread
-from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
+from fastpuzzle._util.checks import (
+    callback,
+    check_seed,
+    check_weight,
+    choice,
+    names,
+    ordered,
+    real,
+    whole,
+)
+from fastpuzzle._util.files import write_text_atomically
+from fastpuzzle._util.optional import require
+from fastpuzzle._util.plot import METRICS, draw
+from fastpuzzle._util.tables import MAX_ROWS, Table
+from fastpuzzle._util.units import duration, size, spread
+from fastpuzzle.algorithms import resolve_algorithm
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal
 from fastpuzzle.errors import InvalidBoardError, InvalidOptionError, UnsolvableError
+from fastpuzzle.heuristics import resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import SearchResult, Status
-from fastpuzzle.solve import check_seed, check_weight, search
+from fastpuzzle.solve import search
 
 __all__ = [
     "MIN_SECONDS",
@@ -105,11 +116,6 @@ class Row:
     runs: int = 1
 
     @property
-    def optimal(self) -> bool | None:
-        """The older name of :attr:`shortest`."""
-        return self.shortest
-
-    @property
     def method(self) -> str:
         """Algorithm and heuristic, e.g. ``"astar+manhattan"``."""
         return f"{self.algorithm}+{self.heuristic}" if self.heuristic else self.algorithm
@@ -128,7 +134,7 @@ class Row:
 
 _COLUMNS = tuple(f.name for f in fields(Row))
 #: The numeric columns :meth:`Comparison.plot` draws.
-_METRICS = ("expanded", "generated", "peak_memory_bytes", "seconds", "length")
+_METRICS = tuple(METRICS)
 _OLD_COLUMNS = tuple("optimal" if name == "shortest" else name for name in _COLUMNS)
 #: Columns that files written before them lack, and the value a row read from one gets.
 _LATER_COLUMNS = {"seconds_spread": 0.0, "runs": 1}
@@ -345,9 +351,7 @@ class Comparison:
                 raise InvalidOptionError(
                     f"expected one Axes per metric ({len(wanted)}), got {len(axes)}"
                 )
-        from fastpuzzle._plot import draw
-
-        drawn = draw(self, wanted, axes)
+        drawn = draw(self.rows, wanted, axes)
         return drawn[0] if isinstance(metric, str) else drawn
 
 

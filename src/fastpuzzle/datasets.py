@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from fastpuzzle._checks import flag, optional_path, random_generator, shown, whole
 from fastpuzzle._core._generate import random_packed
-from fastpuzzle._files import atomic_writer
-from fastpuzzle._optional import require
+from fastpuzzle._util.checks import flag, optional_path, random_generator, shown, whole
+from fastpuzzle._util.files import atomic_writer
+from fastpuzzle._util.optional import require
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.batch.run import Progress, ProgressArg, check_progress

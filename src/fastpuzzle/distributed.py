@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from fastpuzzle._optional import require
+from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._parallel import Team
+from fastpuzzle._util.optional import require
 
 __all__ = ["REMOTE_FROM", "KernelCall", "search_units", "share_with"]
 
@@ -105,12 +106,9 @@ def search_units(
     tables = _TABLES.get(call.tables_key)
     if tables is None:
         tables = _TABLES.setdefault(call.tables_key, call.tables())
-    if call.kernel == "packed":
-        from fastpuzzle._core import _idastar as kernel
-    else:
-        from fastpuzzle._core import _wide_pdb as kernel  # type: ignore[no-redef]
+    kernel = _idastar if call.kernel == "packed" else _wide_pdb
     try:
-        return kernel.idastar(
+        found: tuple[int, str, int, int, int, list[int]] = kernel.idastar(
             *call.args,
             tables=tables,
             node_limit=node_limit,
@@ -121,6 +119,7 @@ def search_units(
         )
     except _Stopped:
         return (_STOP_ABORTED, "", 0, 0, 0, [])
+    return found
 
 
 def _dask() -> ModuleType:

@@ -40,9 +40,13 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from fastpuzzle._checks import choice, flag, whole
+from fastpuzzle._core import _batch
+from fastpuzzle._problem import canonical_labels
+from fastpuzzle._util.checks import choice, flag, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.generate import random_board, scramble
+from fastpuzzle.moves import MOVES
+from fastpuzzle.pdb.tables import exact_table
 from fastpuzzle.solve import solve
 
 try:
@@ -53,7 +57,7 @@ except ImportError as missing:
 __all__ = ["ACTIONS", "ENV_ID", "SlidingPuzzleEnv"]
 
 #: The moves of actions 0..3: the direction the blank moves.
-ACTIONS = "UDLR"
+ACTIONS = MOVES
 
 #: The id this module registers.
 ENV_ID = "fastpuzzle/SlidingPuzzle-v0"
@@ -200,10 +204,7 @@ class _Distances:
         self.goal = goal
         self.table: Any = None
         if goal.size <= 9:
-            from fastpuzzle import pdb
-            from fastpuzzle.problem import canonical_labels
-
-            database = pdb.exact_table(goal.rows, goal.cols, goal.blank)
+            database = exact_table(goal.rows, goal.cols, goal.blank)
             ((_, _, self.nibble, self.table),) = database.groups
             # The table is of the canonical goal: tiles relabelled so that the goal's tile t
             # is the one that belongs in cell t (the blank skipped).
@@ -212,8 +213,6 @@ class _Distances:
     def __call__(self, boards: list[Board]) -> list[int]:
         if self.table is None:
             return [len(solve(board, self.goal, workers=1)) for board in boards]
-        from fastpuzzle._core import _batch
-
         count = len(boards)
         labels = self.labels
         words = [

@@ -21,6 +21,7 @@ __all__ = [
     "BoardTooLargeError",
     "DepthLimitError",
     "FastPuzzleError",
+    "FastPuzzleWarning",
     "IllegalMoveError",
     "InvalidBoardError",
     "InvalidLimitsError",
@@ -37,6 +38,11 @@ __all__ = [
 
 class FastPuzzleError(Exception):
     """Base class of every error fastpuzzle raises on purpose."""
+
+
+class FastPuzzleWarning(UserWarning):
+    """What fastpuzzle says through :mod:`warnings` where it has news but no error: a table it
+    builds on first use, say. The command line shows each as a ``fastpuzzle:`` line on stderr."""
 
 
 class InvalidBoardError(FastPuzzleError, ValueError):

@@ -34,8 +34,8 @@ from typing import Literal
 
 import numpy as np
 
-from fastpuzzle._checks import shown
 from fastpuzzle._core import _text
+from fastpuzzle._util.checks import shown
 from fastpuzzle.board import Board, Shape
 from fastpuzzle.errors import InvalidBoardError
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastpuzzle._checks import random_generator, whole
 from fastpuzzle._core import _board
+from fastpuzzle._util.checks import random_generator, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, is_solvable
 from fastpuzzle.errors import InvalidBoardError
 from fastpuzzle.moves import MOVES

@@ -22,23 +22,21 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-from fastpuzzle._checks import shown
 from fastpuzzle._core import _heuristics, _wide
 from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._problem import make_problem
+from fastpuzzle._util.checks import shown
 from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
 from fastpuzzle.errors import UnknownNameError
-from fastpuzzle.problem import make_problem
-
-if TYPE_CHECKING:
-    from fastpuzzle.algorithms import Algorithm
 
 __all__ = [
     "BY_NAME",
     "CATALOGUE",
     "HEURISTICS",
     "Heuristic",
+    "Searcher",
     "evaluate",
     "heuristic_names",
     "linear_conflict",
@@ -309,12 +307,27 @@ def heuristic_names(*, classic_only: bool = False) -> tuple[str, ...]:
     return tuple(h.name for h in CATALOGUE if h.classic or not classic_only)
 
 
-def supported_heuristics(algorithm: Algorithm, cells: int = MAX_CELLS) -> tuple[str, ...]:
+class Searcher(Protocol):
+    """What the catalogue asks of a search algorithm (an
+    :class:`~fastpuzzle.algorithms.Algorithm`): its name, which heuristic kernel it runs
+    (``"best_first"``, ``"idastar"`` or None) and whether it needs admissible heuristics."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kernel(self) -> str | None: ...
+
+    @property
+    def needs_admissible(self) -> bool: ...
+
+
+def supported_heuristics(algorithm: Searcher, cells: int = MAX_CELLS) -> tuple[str, ...]:
     """Names of the heuristics ``algorithm`` computes on boards of ``cells`` cells."""
     return tuple(h.name for h in CATALOGUE if _supports(algorithm, h, cells) is None)
 
 
-def _supports(algorithm: Algorithm, heuristic: Heuristic, cells: int) -> str | None:
+def _supports(algorithm: Searcher, heuristic: Heuristic, cells: int) -> str | None:
     """Why ``algorithm`` cannot use ``heuristic`` on boards of ``cells`` cells, or None."""
     encoding: Encoding = "packed" if cells <= MAX_CELLS else "wide"
     if algorithm.kernel == "idastar":
@@ -334,7 +347,7 @@ def _supports(algorithm: Algorithm, heuristic: Heuristic, cells: int) -> str | N
 
 
 def resolve_heuristic(
-    name: str, algorithm: Algorithm | None = None, *, shape: Shape | None = None
+    name: str, algorithm: Searcher | None = None, *, shape: Shape | None = None
 ) -> Heuristic:
     """The heuristic called ``name`` or one of its aliases (case-insensitive).
 

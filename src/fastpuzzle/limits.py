@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import NamedTuple
 
-from fastpuzzle._checks import shown
+from fastpuzzle._util.checks import shown
 from fastpuzzle.errors import InvalidLimitsError
 
 __all__ = ["DEFAULT_MEMORY_BYTES", "MAX_DEPTH", "MAX_NODES", "CoreLimits", "Limits", "as_limits"]

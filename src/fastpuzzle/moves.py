@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from fastpuzzle._checks import ordered, shown
+from fastpuzzle._util.checks import ordered, shown
 from fastpuzzle.errors import InvalidMoveError
 
 __all__ = ["MOVES", "inverse", "parse_moves", "to_tile_directions"]
@@ -17,7 +17,8 @@ __all__ = ["MOVES", "inverse", "parse_moves", "to_tile_directions"]
 #: The four moves, in the order of their direction codes in the compiled core (U=0, D=1, L=2, R=3).
 MOVES = "UDLR"
 
-_OPPOSITE = str.maketrans("UDLR", "DURL")
+# Direction codes pair up: d ^ 1 undoes d (U=0 and D=1, L=2 and R=3).
+_OPPOSITE = str.maketrans(MOVES, "".join(MOVES[code ^ 1] for code in range(len(MOVES))))
 _WORDS = {"UP": "U", "DOWN": "D", "LEFT": "L", "RIGHT": "R", "U": "U", "D": "D", "L": "L", "R": "R"}
 _SEPARATORS = re.compile(r"[\s,;]+")
 

@@ -13,11 +13,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fastpuzzle._units import duration
+from fastpuzzle._util.units import duration
 from fastpuzzle.board import Board
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchResult, Status
+from fastpuzzle.solve import search, solve
 
 __all__ = ["BenchRow", "format_rows", "run"]
 
@@ -66,8 +67,6 @@ def _measure(task: str, boards: list[Board], run_one: Callable[[Board], SearchRe
 
 def run(*, quick: bool = False) -> list[BenchRow]:
     """Run the quick benchmark; ``quick`` uses fewer boards (for tests)."""
-    from fastpuzzle.solve import search, solve
-
     count = 3 if quick else 10
     hard = [scramble(Board.goal((4, 4)), 150, rng=seed) for seed in range(count)]
     easy3 = [random_board((3, 3), rng=seed) for seed in range(count * 10)]

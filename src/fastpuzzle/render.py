@@ -1,6 +1,15 @@
-"""Pictures of boards and solutions: SVG, a self-contained HTML playback, terminal text.
+"""Pictures and words of boards and solutions: SVG, a self-contained HTML playback, text.
 
-Imported only when a picture is asked for. Moves are U, D, L, R: the direction the blank moves.
+Three parts: :func:`board_svg` draws a board; the summaries (:func:`solution_text`,
+:func:`result_text`, :func:`result_html`) are how a search's outcome reads, ``str()`` and the
+notebook card of :class:`~fastpuzzle.SearchResult` and :class:`~fastpuzzle.Solution`: a few
+labelled lines (method, boards, moves, nodes, memory, time), long boards and move strings cut
+with what was left out said; the playback (:func:`playback_html`) replays a solution in the
+browser with :data:`REPLAY_JS`, the one replay text the puzzle page (:mod:`fastpuzzle.gui`)
+uses too.
+
+Imported only when a picture or a summary is asked for. Moves are U, D, L, R: the direction the
+blank moves.
 """
 
 from __future__ import annotations
@@ -9,16 +18,24 @@ import html
 import json
 from typing import TYPE_CHECKING
 
-# Public here too (it is in __all__): render owned it before _files took over atomic writes.
-from fastpuzzle._cards import solution_lines
-from fastpuzzle._files import write_text_atomically
-from fastpuzzle._replay import REPLAY_JS
+from fastpuzzle._util.units import duration, size
 from fastpuzzle.board import Board
 
 if TYPE_CHECKING:
-    from fastpuzzle.results import Solution
+    from fastpuzzle.results import SearchResult, SearchStats, Solution
 
-__all__ = ["board_svg", "playback_html", "solution_steps_text", "write_text_atomically"]
+__all__ = [
+    "PLAYER_SPEEDS",
+    "REPLAY_JS",
+    "board_svg",
+    "playback_fragment",
+    "playback_html",
+    "result_html",
+    "result_text",
+    "solution_lines",
+    "solution_steps_text",
+    "solution_text",
+]
 
 _TILE_FILL = "#f4d58d"
 _TILE_HOME_FILL = "#a8d5a2"
@@ -66,6 +83,101 @@ def board_svg(board: Board, *, cell: int = 48, goal: Board | None = None) -> str
     return "".join(parts)
 
 
+#: Boards and move strings longer than this are cut in a summary.
+SHOWN_CHARS = 64
+
+
+def _cut(text: str, what: str) -> str:
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return f"{text[:SHOWN_CHARS]}… ({len(text) - SHOWN_CHARS:,} more {what})"
+
+
+def _board(board: Board) -> str:
+    text = board.to_string()
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return f"{text[:SHOWN_CHARS]}… ({board.rows}x{board.cols})"
+
+
+def _method(algorithm: str, heuristic: str | None) -> str:
+    return f"{algorithm} + {heuristic}" if heuristic else algorithm
+
+
+def _figures(stats: SearchStats) -> list[tuple[str, str]]:
+    return [
+        ("nodes", f"{stats.expanded:,} expanded, {stats.generated:,} generated"),
+        ("memory", f"{size(stats.peak_memory_bytes)} of nodes stored"),
+        ("time", duration(stats.seconds)),
+    ]
+
+
+def _length(solution: Solution) -> str:
+    kind = "optimal" if solution.optimal else "not guaranteed shortest"
+    return f"{len(solution):,} move{'s' * (len(solution) != 1)} ({kind})"
+
+
+def solution_lines(solution: Solution) -> list[tuple[str, str]]:
+    """The labelled lines of a solution: method, boards, moves and what the search did."""
+    return [
+        ("method", _method(solution.algorithm, solution.heuristic)),
+        ("board", _board(solution.board)),
+        ("goal", _board(solution.goal)),
+        ("moves", _cut(solution.moves, "moves") or "(none: the board is the goal)"),
+        *_figures(solution.stats),
+    ]
+
+
+def _lines(result: SearchResult) -> tuple[str, list[tuple[str, str]]]:
+    """The heading and labelled lines of a search's outcome."""
+    if result.solution is not None:
+        return f"solved: {_length(result.solution)}", solution_lines(result.solution)
+    stats = result.stats
+    lines = [
+        ("method", _method(result.algorithm, result.heuristic)),
+        ("board", _board(result.board)),
+        ("goal", _board(result.goal)),
+        ("reached", f"depth {stats.depth}" if stats.depth >= 0 else "-"),
+        *_figures(stats),
+    ]
+    return f"no solution: stopped by {result.status}", lines
+
+
+def _text(title: str, lines: list[tuple[str, str]]) -> str:
+    width = max(len(label) for label, _ in lines)
+    return "\n".join([title, *(f"  {label.ljust(width)}  {value}" for label, value in lines)])
+
+
+def result_text(result: SearchResult) -> str:
+    """``str()`` of a :class:`~fastpuzzle.SearchResult`."""
+    heading, lines = _lines(result)
+    return _text(f"SearchResult, {heading}", lines)
+
+
+def solution_text(solution: Solution) -> str:
+    """``str()`` of a :class:`~fastpuzzle.Solution`."""
+    return _text(f"Solution: {_length(solution)}", solution_lines(solution))
+
+
+def _rows_html(lines: list[tuple[str, str]]) -> str:
+    return "".join(
+        f'<tr><th style="text-align:left;padding-right:1em">{html.escape(label)}</th>'
+        f'<td style="text-align:left">{html.escape(value)}</td></tr>'
+        for label, value in lines
+    )
+
+
+def result_html(result: SearchResult) -> str:
+    """The notebook card of a :class:`~fastpuzzle.SearchResult`: its heading, then the
+    solution's player (which lists its figures) or, unsolved, its lines and start board."""
+    heading, lines = _lines(result)
+    title = f"<div><b>SearchResult</b>, {html.escape(heading)}</div>"
+    if result.solution is not None:
+        return f"<div>{title}{result.solution._repr_html_()}</div>"
+    picture = board_svg(result.board, cell=28, goal=result.goal) if result.board.size <= 64 else ""
+    return f"<div>{title}<table>{_rows_html(lines)}</table>{picture}</div>"
+
+
 def solution_steps_text(solution: Solution) -> str:
     """Every board of ``solution`` as text, one step after another, with the move made."""
     boards = solution.boards()
@@ -77,6 +189,42 @@ def solution_steps_text(solution: Solution) -> str:
 
 
 _WORDS = {"U": "up", "D": "down", "L": "left", "R": "right"}
+
+#: ``fastpuzzleReplay(view)``: ``view.moves()`` gives the move string, ``view.slide(move)``
+#: plays one move on the board shown, ``view.shown(step)`` is called after every jump and
+#: ``view.playing(on)`` when playing starts or stops. Returns ``go(step)``, ``stop()``,
+#: ``play(movesPerSecond)`` (a second call pauses), ``reset()``, ``step()`` and ``playing()``.
+REPLAY_JS = """
+function fastpuzzleReplay(view){
+ const back={U:"D",D:"U",L:"R",R:"L"};
+ let step=0, timer=null;
+ function go(s){
+  const moves=view.moves();
+  s=Math.max(0,Math.min(moves.length,s));
+  while(step<s){view.slide(moves[step]);step++;}
+  while(step>s){step--;view.slide(back[moves[step]]);}
+  view.shown(step);
+ }
+ function stop(){
+  if(timer){clearInterval(timer);timer=null;}
+  view.playing(false);
+ }
+ function play(perSecond){
+  if(timer){stop();return;}
+  if(step>=view.moves().length)go(0);
+  view.playing(true);
+  // Ticks of at least 16 ms, each playing as many moves as the speed asks for.
+  const every=Math.max(16,1000/perSecond), perTick=Math.max(1,Math.round(perSecond*every/1000));
+  timer=setInterval(function(){
+   if(step>=view.moves().length)stop();else go(step+perTick);
+  },every);
+ }
+ return {go:go, stop:stop, play:play,
+  reset:function(){stop();step=0;},
+  step:function(){return step;},
+  playing:function(){return timer!==null;}};
+}
+"""
 
 _PLAYER_STYLE = """
 .fp-player{font-family:sans-serif;display:inline-block;padding:8px;color:#222;max-width:100%}

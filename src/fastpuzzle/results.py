@@ -10,10 +10,13 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, overload
 
-from fastpuzzle._checks import callback as callback_check
 from fastpuzzle._core._result import CoreResult
+from fastpuzzle._util.checks import callback as callback_check
+from fastpuzzle._util.files import write_text_atomically
+from fastpuzzle._util.records import record
+from fastpuzzle._util.units import duration
 from fastpuzzle.board import Board
 from fastpuzzle.errors import (
     DepthLimitError,
@@ -26,6 +29,7 @@ from fastpuzzle.errors import (
 from fastpuzzle.moves import to_tile_directions
 
 __all__ = [
+    "CoreProgress",
     "CoreResult",
     "ProgressCallback",
     "SearchResult",
@@ -106,27 +110,17 @@ class SearchStats:
         return self.generated / self.seconds if self.seconds > 0 else 0.0
 
 
-_Record = TypeVar("_Record")
-
 #: A progress callback receives a snapshot of the statistics, at most every 2**16 expansions.
 ProgressCallback = Callable[[SearchStats], Any]
 
-
-def _record(cls: type[_Record], **fields: Any) -> _Record:
-    """A frozen dataclass of ``fields`` (every field named), built without its ``__init__``.
-
-    A frozen ``__init__`` stores each field through ``object.__setattr__``; every search builds
-    three records, which on a short search was a tenth of its time. Filling the instance dict
-    directly gives an equal object. Only for the records here, which have no ``__post_init__``.
-    """
-    record = object.__new__(cls)
-    record.__dict__.update(fields)
-    return record
+#: The same callback as the compiled drivers call it: ``progress(expanded, generated, seconds,
+#: depth)`` (see :func:`core_progress`).
+CoreProgress = Callable[[int, int, float, int], None]
 
 
 def stats_from_core(core: CoreResult) -> SearchStats:
     """The :class:`SearchStats` of a compiled driver's result."""
-    return _record(
+    return record(
         SearchStats,
         expanded=core.expanded,
         generated=core.generated,
@@ -139,9 +133,7 @@ def stats_from_core(core: CoreResult) -> SearchStats:
     )
 
 
-def core_progress(
-    callback: ProgressCallback | None,
-) -> Callable[[int, int, float, int], None] | None:
+def core_progress(callback: ProgressCallback | None) -> CoreProgress | None:
     """Adapt a user's ``progress(stats)`` to the core's ``progress(expanded, generated, s, d)``."""
     callback_check(callback, "progress(stats)")
     if callback is None:
@@ -208,6 +200,7 @@ class Solution:
 
     def steps(self) -> str:
         """Every board from start to goal as text, each step naming its move."""
+        # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).
         from fastpuzzle.render import solution_steps_text
 
         return solution_steps_text(self)
@@ -224,7 +217,7 @@ class Solution:
         path instead. The page holds the moves, not every board, so it stays small: about a
         byte a move plus a few kilobytes.
         """
-        from fastpuzzle._files import write_text_atomically
+        # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).
         from fastpuzzle.render import playback_html
 
         page = playback_html(self)
@@ -233,13 +226,15 @@ class Solution:
         return write_text_atomically(path, page)
 
     def _repr_html_(self) -> str:
+        # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).
         from fastpuzzle.render import playback_fragment
 
         return playback_fragment(self, element_id=f"fp-player-{id(self):x}")
 
     def __str__(self) -> str:
         # A few labelled lines, long boards and moves cut (``moves`` has them all).
-        from fastpuzzle._cards import solution_text
+        # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).
+        from fastpuzzle.render import solution_text
 
         return solution_text(self)
 
@@ -282,12 +277,14 @@ class SearchResult:
 
     def __str__(self) -> str:
         # A few labelled lines, not the dataclass's one nested line.
-        from fastpuzzle._cards import result_text
+        # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).
+        from fastpuzzle.render import result_text
 
         return result_text(self)
 
     def _repr_html_(self) -> str:
-        from fastpuzzle._cards import result_html
+        # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).
+        from fastpuzzle.render import result_html
 
         return result_html(self)
 
@@ -296,8 +293,6 @@ class SearchResult:
         (its message ending with ``hint``, when given)."""
         if self.solution is not None:
             return self.solution
-        from fastpuzzle._units import duration
-
         error = _LIMIT_ERRORS[self.status]
         raise error(
             f"{self.algorithm} stopped without a solution ({self.status}) after "
@@ -320,7 +315,7 @@ def result_from_core(
     stats = stats_from_core(core)
     solution = None
     if status is Status.SOLVED:
-        solution = _record(
+        solution = record(
             Solution,
             board=board,
             goal=goal,
@@ -330,7 +325,7 @@ def result_from_core(
             heuristic=heuristic,
             optimal=optimal,
         )
-    return _record(
+    return record(
         SearchResult,
         board=board,
         goal=goal,

@@ -1,39 +1,39 @@
 """``search()`` and ``solve()``: check the input, pick the algorithm, call the compiled core.
 
 No loop over nodes lives here, and there is one path for every board size: input is validated and
-relabelled (:mod:`fastpuzzle.problem`), the registry (:mod:`fastpuzzle.algorithms`) gives the
-algorithm's driver (``auto`` asks :mod:`fastpuzzle.policy` which heuristic IDA* uses), and the
-driver's result tuple becomes a :class:`~fastpuzzle.results.SearchResult`. Moves are U, D, L, R:
-the direction the **blank** moves.
+relabelled (:mod:`fastpuzzle._problem`), the registry (:mod:`fastpuzzle.algorithms`) gives the
+algorithm's driver (``auto`` asks :mod:`fastpuzzle._solver.policy` which heuristic IDA* uses),
+and the driver's :class:`~fastpuzzle._core._result.CoreResult` becomes a
+:class:`~fastpuzzle.results.SearchResult`. :func:`solve` has three jobs, one function each: the
+fast solver (``optimal=False``), a named algorithm, and the default optimal search (``auto``).
+Moves are U, D, L, R: the direction the **blank** moves.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import sys
+import warnings
 from typing import Any, NoReturn
 
-from fastpuzzle._checks import dask_client, flag, shown, whole
 from fastpuzzle._parallel import check_workers, resolve_workers
-from fastpuzzle.algorithms import (
-    ALGORITHMS,
-    DFS_DEPTH_HINT,
-    Algorithm,
-    Request,
-    is_auto,
-    resolve_algorithm,
-    resolve_heuristic,
-)
+from fastpuzzle._problem import Problem, make_problem
+from fastpuzzle._solver import policy
+from fastpuzzle._solver.constructive import solve_fast
+from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
+from fastpuzzle._solver.request import Request
+from fastpuzzle._util.checks import check_seed, check_weight, dask_client, flag, shown
+from fastpuzzle.algorithms import ALGORITHMS, DFS_DEPTH_HINT, Algorithm, is_auto, resolve_algorithm
 from fastpuzzle.board import BoardLike, Shape
 from fastpuzzle.errors import (
     BoardTooLargeError,
     DepthLimitError,
+    FastPuzzleWarning,
     InvalidOptionError,
     TimeLimitError,
 )
+from fastpuzzle.heuristics import resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
-from fastpuzzle.policy import WIDE_DEFAULT_SECONDS, auto_choice, auto_limits
-from fastpuzzle.problem import Problem, make_problem
+from fastpuzzle.pdb.tables import faster_table_hint
 from fastpuzzle.results import (
     ProgressCallback,
     SearchResult,
@@ -43,19 +43,7 @@ from fastpuzzle.results import (
     result_from_core,
 )
 
-__all__ = [
-    "WIDE_DEFAULT_SECONDS",
-    "check_fast_method",
-    "check_seed",
-    "check_weight",
-    "search",
-    "solve",
-]
-
-
-#: The largest weight of ``wastar``: its bucket queue has a level per priority ``den*g + num*h``
-#: (a weight of 10**6 took 800 MB on a 3x3 board; 1,000 takes 2 MB).
-MAX_WEIGHT = 1_000
+__all__ = ["check_fast_method", "search", "solve"]
 
 
 #: What a depth-first search stopped by a limit says: its bound, not the board, made it long.
@@ -67,26 +55,8 @@ DFS_HINT = (
 
 _DFS_HINTED = (Status.MEMORY_LIMIT, Status.TIME_LIMIT, Status.NODE_LIMIT)
 
-
-def check_weight(weight: object) -> float | None:
-    """``weight`` checked: None, or a number from 1 to :data:`MAX_WEIGHT`."""
-    if weight is None:
-        return None
-    if (
-        isinstance(weight, bool)
-        or not isinstance(weight, (int, float))
-        or not 1 <= weight <= MAX_WEIGHT
-    ):
-        raise InvalidOptionError(
-            f"expected a weight from 1 to {MAX_WEIGHT:,} (past that, weighted A* is greedy "
-            f"in all but name: use algorithm='greedy'), got {shown(weight)}"
-        )
-    return float(weight)
-
-
-def check_seed(seed: object) -> int | None:
-    """``seed`` checked: None, or a whole number (any, taken modulo 2**64)."""
-    return whole("seed", seed, none=True)
+#: Which algorithms take the options that only some take.
+_TAKERS = {"weight": ("wastar", "idastar"), "seed": ("random",)}
 
 
 def _uses_default(heuristic: object) -> bool:
@@ -148,10 +118,12 @@ def _check_options(
         )
     else:
         name = None
-    for option, value, taker in (("weight", weight, "wastar"), ("seed", seed, "random")):
-        if value is not None and algorithm.name != taker:
+    for option, value in (("weight", weight), ("seed", seed)):
+        takers = _TAKERS[option]
+        if value is not None and algorithm.name not in takers:
+            who = " and ".join(takers) + (" take" if len(takers) > 1 else " takes")
             raise InvalidOptionError(
-                f"only {taker} takes a {option}, got {option}={shown(value)} for {algorithm.name}"
+                f"only {who} a {option}, got {option}={shown(value)} for {algorithm.name}"
             )
     check_weight(weight)
     check_seed(seed)
@@ -187,16 +159,17 @@ def _run(
         client,
     )
     core = algorithm.driver(request)
-    optimal = algorithm.optimal or (
-        algorithm.name == "wastar" and weight is not None and weight == 1
-    )
+    # A weight of 1 is no weight: wastar is then A*, and IDA* keeps its promise.
+    unweighted = weight is None or weight == 1
+    if algorithm.name == "wastar":
+        optimal = weight is not None and weight == 1
+    else:
+        optimal = algorithm.optimal and unweighted
     name = algorithm.name if label is None else label
     return result_from_core(problem.board, problem.goal, core, name, heuristic, optimal)
 
 
 def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: object) -> NoReturn:
-    from fastpuzzle.idastar import WIDE_HEURISTICS
-
     # Named with its heuristic where it takes one; the heuristic itself is checked afterwards.
     method = algorithm.name
     if algorithm.informed and isinstance(heuristic, str):
@@ -241,7 +214,10 @@ def search(
         (:func:`~fastpuzzle.algorithms.dfs_depth`), ``dfs_visited``'s
         :data:`~fastpuzzle.algorithms.DEFAULT_DFS_DEPTH` (50).
     weight : float, optional
-        ``wastar`` only: ``1 <= w <= 1000`` in ``f = g + w*h`` (default 2).
+        ``wastar`` and ``idastar`` only: ``1 <= w <= 1000`` in ``f = g + w*h``, whose solutions
+        are at most ``w`` times optimal (``wastar``'s default: 2; ``idastar``'s: 1, optimal).
+        Weighted IDA* runs on the wide kernel, serially, with Manhattan, linear conflict or
+        walking distance.
     seed : int, optional
         ``random`` only: seed of the walk (default: fresh randomness).
     progress : callable, optional
@@ -346,11 +322,11 @@ def solve(
         ``"auto"`` (the algorithm's default) or a heuristic name.
     limits, weight, seed, progress
         As for :func:`search`. Past 16 cells an optimal solve without ``limits`` stops after
-        :data:`WIDE_DEFAULT_SECONDS` with a :class:`TimeLimitError` rather than run for hours.
+        60 s with a :class:`TimeLimitError` rather than run for hours.
     optimal : bool
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see
-        :func:`fastpuzzle.constructive.solve_fast`). Only ``limits.seconds`` applies.
+        :func:`fastpuzzle._solver.constructive.solve_fast`). Only ``limits.seconds`` applies.
     workers : int, optional
         Threads for IDA* (the default optimal search): None, the default, uses every core this
         process may run on; 1 gives the serial search. Several threads find a solution of the
@@ -385,58 +361,106 @@ def solve(
     if limits is not None:
         limits = as_limits(limits)
     if not flag("optimal", optimal):
-        check_fast_method(algorithm, heuristic, weight, seed)
-        if check_workers(workers) not in (None, 1):
-            raise InvalidOptionError(
-                f"optimal=False runs on one thread: expected no workers, got {shown(workers)}"
-            )
-        if dask_client(client) is not None:
-            raise InvalidOptionError("optimal=False runs on one thread: expected no client")
-        from fastpuzzle.constructive import solve_fast
-
-        return solve_fast(board, goal, limits=limits, progress=progress)
-    chosen_heuristic = None if _uses_default(heuristic) else heuristic
+        return _solve_fast(board, goal, algorithm, heuristic, weight, seed, limits, progress,
+                           workers, client)  # fmt: skip
+    chosen = None if _uses_default(heuristic) else heuristic
     if not is_auto(algorithm):
-        result = search(
-            board,
-            goal,
-            algorithm=algorithm,
-            heuristic=chosen_heuristic,
-            limits=limits,
-            weight=weight,
-            seed=seed,
-            progress=progress,
-            workers=workers,
-            client=client,
-        )
-        dfs_hint = None
-        if result.algorithm == "dfs_visited" and result.status in _DFS_HINTED:
-            dfs_hint = DFS_HINT
-        elif result.algorithm == "dfs" and result.status is Status.DEPTH_LIMIT:
-            set_depth = limits is not None and limits.max_depth is not None
-            dfs_hint = DFS_DEPTH_HINT.format(
-                depth=result.stats.depth,
-                source="as set" if set_depth else "misplaced + Manhattan of the board, the default",
-            )
-        return _unwrap(result, dfs_hint)
+        return _solve_named(board, goal, algorithm, chosen, limits, weight, seed, progress,
+                            workers, client)  # fmt: skip
     if weight is not None or seed is not None:
         given = f"weight={shown(weight)}" if weight is not None else f"seed={shown(seed)}"
         raise InvalidOptionError(f"algorithm='auto' takes no weight or seed, got {given}")
+    return _solve_auto(board, goal, chosen, limits, progress, workers, client)
+
+
+def _solve_fast(
+    board: BoardLike,
+    goal: BoardLike | None,
+    algorithm: object,
+    heuristic: object,
+    weight: object,
+    seed: object,
+    limits: Limits | None,
+    progress: ProgressCallback | None,
+    workers: object,
+    client: Any,
+) -> Solution:
+    """``optimal=False``: the constructive solver, which takes no method and runs on one thread."""
+    check_fast_method(algorithm, heuristic, weight, seed)
+    if check_workers(workers) not in (None, 1):
+        raise InvalidOptionError(
+            f"optimal=False runs on one thread: expected no workers, got {shown(workers)}"
+        )
+    if dask_client(client) is not None:
+        raise InvalidOptionError("optimal=False runs on one thread: expected no client")
+    return solve_fast(board, goal, limits=limits, progress=progress)
+
+
+def _solve_named(
+    board: BoardLike,
+    goal: BoardLike | None,
+    algorithm: str,
+    heuristic: str | None,
+    limits: Limits | None,
+    weight: float | None,
+    seed: int | None,
+    progress: ProgressCallback | None,
+    workers: int | None,
+    client: Any,
+) -> Solution:
+    """A named algorithm: :func:`search`, its solution or its limit error, with a hint where a
+    depth-first search's bound rather than the board made it stop."""
+    result = search(
+        board,
+        goal,
+        algorithm=algorithm,
+        heuristic=heuristic,
+        limits=limits,
+        weight=weight,
+        seed=seed,
+        progress=progress,
+        workers=workers,
+        client=client,
+    )
+    dfs_hint = None
+    if result.algorithm == "dfs_visited" and result.status in _DFS_HINTED:
+        dfs_hint = DFS_HINT
+    elif result.algorithm == "dfs" and result.status is Status.DEPTH_LIMIT:
+        set_depth = limits is not None and limits.max_depth is not None
+        dfs_hint = DFS_DEPTH_HINT.format(
+            depth=result.stats.depth,
+            source="as set" if set_depth else "misplaced + Manhattan of the board, the default",
+        )
+    return _unwrap(result, dfs_hint)
+
+
+def _solve_auto(
+    board: BoardLike,
+    goal: BoardLike | None,
+    heuristic: str | None,
+    limits: Limits | None,
+    progress: ProgressCallback | None,
+    workers: int | None,
+    client: Any,
+) -> Solution:
+    """The default optimal search: IDA* with the policy's table for the shape (or the heuristic
+    named), a time cap past 16 cells unless the caller set limits, and a hint when a table
+    would have been faster."""
     threads = resolve_workers(workers)
     dask_client(client)
     problem = make_problem(board, goal)
     shape = problem.board.shape
     idastar = ALGORITHMS["idastar"]
-    if chosen_heuristic is None:
-        choice = auto_choice(shape, problem.goal_blank)
+    if heuristic is None:
+        choice = policy.auto_choice(shape, problem.goal_blank)
         label, name = choice.algorithm, choice.heuristic
         if name == "pdb" and shape == (4, 4) and client is None:
             first = _before_building(problem, limits, progress, threads)
             if first is not None:
                 return first
     else:
-        label, name = idastar.name, resolve_heuristic(chosen_heuristic, idastar, shape=shape).name
-    run_limits = auto_limits(shape, limits)
+        label, name = idastar.name, resolve_heuristic(heuristic, idastar, shape=shape).name
+    run_limits = policy.auto_limits(shape, limits)
     result = _run(
         problem,
         idastar,
@@ -460,8 +484,6 @@ def solve(
         )
     table_hint = None
     if result.status in (Status.TIME_LIMIT, Status.NODE_LIMIT) and name == "pdb":
-        from fastpuzzle.pdb import faster_table_hint
-
         table_hint = faster_table_hint(shape, problem.goal_blank)
     return _unwrap(result, table_hint)
 
@@ -470,34 +492,33 @@ def _before_building(
     problem: Problem, limits: Limits | None, progress: ProgressCallback | None, threads: int
 ) -> Solution | None:
     """A 4x4 board whose goal has no pattern database on disk: solved with walking distance
-    (optimal too) when that takes at most :data:`~fastpuzzle.policy.PROBE_NODES` nodes (or the
-    caller's node limit, if lower); None when it needs more, after saying on stderr that the
-    table is being built. The caller's depth limit applies, and its node limit when lower."""
-    from fastpuzzle.policy import PROBE, PROBE_NODES, table_on_disk
-
-    if table_on_disk(problem.board.shape, problem.goal_blank):
+    (optimal too) when that takes at most :data:`~fastpuzzle._solver.policy.PROBE_NODES` nodes
+    (or the caller's node limit, if lower); None when it needs more, after a
+    :class:`~fastpuzzle.errors.FastPuzzleWarning` that the table is being built. The caller's
+    depth limit applies, and its node limit when lower."""
+    if policy.table_on_disk(problem.board.shape, problem.goal_blank):
         return None
     given = limits or Limits()
-    budget = PROBE_NODES if given.nodes is None else min(given.nodes, PROBE_NODES)
+    budget = policy.PROBE_NODES if given.nodes is None else min(given.nodes, policy.PROBE_NODES)
     probe = dataclasses.replace(given, nodes=budget)
     result = _run(
         problem,
         ALGORITHMS["idastar"],
-        PROBE.heuristic,
+        policy.PROBE.heuristic,
         probe,
         progress=progress,
-        label=PROBE.algorithm,
+        label=policy.PROBE.algorithm,
         workers=threads,
         client=None,
     )
     if result.status is not Status.NODE_LIMIT or budget == given.nodes:
         return _unwrap(result)  # solved, or stopped by the caller's own limit
-    print(
-        f"fastpuzzle: no solution within {budget:,} nodes of walking distance; building the "
-        f"6-6-3 pattern database for goals with the blank on cell {problem.goal_blank} (16 MB, "
-        "seconds, once: it is kept in the cache)",
-        file=sys.stderr,
-        flush=True,
+    warnings.warn(
+        f"no solution within {budget:,} nodes of walking distance; building the 6-6-3 pattern "
+        f"database for goals with the blank on cell {problem.goal_blank} (16 MB, seconds, "
+        "once: it is kept in the cache)",
+        FastPuzzleWarning,
+        stacklevel=4,
     )
     return None
 
@@ -506,8 +527,6 @@ def _unwrap(result: SearchResult, hint: str | None = None) -> Solution:
     """The solution, or the limit error; a board refused before any search says why."""
     stats = result.stats
     if result.status is Status.DEPTH_LIMIT and stats.iterations == 0 and stats.expanded == 0:
-        from fastpuzzle.idastar import MAX_OPTIMAL_DEPTH
-
         rows, cols = result.board.shape
         if stats.depth > MAX_OPTIMAL_DEPTH:
             raise DepthLimitError(

@@ -36,11 +36,12 @@ from typing import Any
 
 from fastpuzzle._core import _heuristics
 from fastpuzzle._core._interrupt import raise_if_stopped
+from fastpuzzle._problem import canonical_labels, make_problem
 from fastpuzzle.algorithms import DEFAULT_WEIGHT, resolve_algorithm, weight_fraction
 from fastpuzzle.board import Board, BoardLike
 from fastpuzzle.errors import BoardTooLargeError, InvalidOptionError
 from fastpuzzle.heuristics import BY_NAME, resolve_heuristic
-from fastpuzzle.problem import canonical_labels, make_problem
+from fastpuzzle.moves import MOVES
 
 __all__ = [
     "DEFAULT_MAX_EXPANSIONS",
@@ -65,9 +66,6 @@ DEFAULT_MAX_EXPANSIONS = 20_000
 #: because it was already expanded, or the goal (breadth-first search stops when it generates it).
 OUTCOMES = ("queued", "shorter", "seen", "expanded", "goal")
 _QUEUED, _SHORTER, _SEEN, _EXPANDED, _GOAL = range(len(OUTCOMES))
-
-# Direction codes of the compiled core: the blank moves U, D, L, R; d ^ 1 undoes d.
-_LETTERS = "UDLR"
 
 
 @dataclass(frozen=True)
@@ -284,7 +282,7 @@ class _Space:
         letters, nodes = [], [node]
         while self.move[node] >= 0:
             d = self.move[node]
-            letters.append(_LETTERS[d])
+            letters.append(MOVES[d])
             word, blank = self.packed[node], self.blank[node]
             back = self.neighbour[blank][d ^ 1]
             tile = (word >> (4 * back)) & 15

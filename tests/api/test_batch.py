@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import batch
+from fastpuzzle.batch import chunk, run
+from fastpuzzle.batch.result import COLUMNS
 from tests.oracle import distances_3x3
 
 
@@ -77,7 +78,7 @@ def test_records_csv_and_goal(boards_3x3, tmp_path):
     assert records[0]["index"] == 0 and records[0]["status"] == "solved"
     text = result.to_csv(tmp_path / "out.csv")
     assert (tmp_path / "out.csv").read_text() == text
-    assert text.splitlines()[0] == ",".join(["index", "board", *batch.COLUMNS[1:]])
+    assert text.splitlines()[0] == ",".join(["index", "board", *COLUMNS[1:]])
     assert len(text.splitlines()) == 21
     assert text.splitlines()[1].split(",")[1] == boards[0].to_string()
 
@@ -105,14 +106,14 @@ def test_resume_after_a_crash_skips_nothing_and_repeats_nothing(
     assert 3 <= len(written) < 10
 
     solved_chunks = []
-    real = batch.solve_chunk
+    real = chunk.solve_chunk
 
     def counting(first, rows, spec):
         solved_chunks.append(first)
         return real(first, rows, spec)
 
     # solve_many submits the solve_chunk of the module that runs the chunks.
-    monkeypatch.setattr(batch.run, "solve_chunk", counting)
+    monkeypatch.setattr(run, "solve_chunk", counting)
     with pytest.raises(FileExistsError):
         fp.solve_many(boards, workers=1, chunk_size=10, out=out, out_format=fmt)
     result = fp.solve_many(boards, workers=1, chunk_size=10, out=out, out_format=fmt, resume=True)
@@ -214,7 +215,7 @@ def test_rows_carry_their_board_into_csv_and_pandas(tmp_path):
     for result in (fp.solve_many(rows), fp.solve_many(rows, out=tmp_path / "out")):
         assert list(result.boards) == [fp.Board(r).to_string() for r in rows[:3]] + ["1 2 x"]
         table = list(csv.DictReader(io.StringIO(result.to_csv())))
-        assert list(table[0]) == ["index", "board", *batch.result.COLUMNS[1:]]
+        assert list(table[0]) == ["index", "board", *COLUMNS[1:]]
         distances = distances_3x3()
         for line, row in zip(table[:2], rows[:2]):
             board = fp.Board(line["board"])
@@ -222,7 +223,7 @@ def test_rows_carry_their_board_into_csv_and_pandas(tmp_path):
             assert int(line["length"]) == distances[board.tiles]
             assert board.apply(line["moves"]) == fp.Board.goal((3, 3))
         frame = result.to_pandas()
-        assert list(frame.columns) == ["board", *batch.result.COLUMNS[1:]]
+        assert list(frame.columns) == ["board", *COLUMNS[1:]]
         assert frame["status"].tolist() == ["solved", "solved", "unsolvable", "invalid"]
         assert frame.loc[1, "board"] == "8 6 7/2 5 4/3 _ 1"
     packed = np.array([fp.Board(r).packed for r in rows[:2]], dtype=np.uint64)

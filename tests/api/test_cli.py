@@ -620,11 +620,12 @@ def test_weight_goes_to_wastar(capsys):
 def test_progress_is_drawn_at_most_10_times_a_second_with_one_count(terminal, monkeypatch, capsys):
     # Before: every report was drawn (2,102 lines in 3 s into a file, 600 redraws a second on a
     # terminal), counting generated nodes where the solution's line counts expanded ones.
-    from fastpuzzle import _progress, cli
+    from fastpuzzle import cli
+    from fastpuzzle._util import progress
     from fastpuzzle.formats import Job
     from fastpuzzle.results import SearchStats
 
-    monkeypatch.setattr(_progress, "on_terminal", lambda: terminal)
+    monkeypatch.setattr(progress, "on_terminal", lambda: terminal)
     monkeypatch.setattr(cli, "on_terminal", lambda: terminal)
     argv = ["solve", "--progress", "--heuristic", "manhattan", "1 2 3/4 5 6/7 _ 8"]
     show = cli._progress_printer(

@@ -50,7 +50,7 @@ def test_rows_hold_checked_results(table):
         assert row.status == "solved"
         best = oracle[fp.Board(row.board).tiles]
         assert row.length >= best
-        assert row.optimal == (row.length == best)
+        assert row.shortest == (row.length == best)
         assert row.expanded <= row.generated + 1
         assert row.peak_memory_bytes > 0
         assert row.seconds >= 0
@@ -98,7 +98,6 @@ def test_shortest_is_not_the_methods_guarantee():
     # Greedy found a shortest solution here, but promised none: Solution.optimal says the
     # promise, the table's column says the length.
     assert greedy.shortest is True and astar.shortest is True
-    assert greedy.optimal is greedy.shortest  # the older name
     assert fp.solve("1 2 3/4 5 6/_ 7 8", algorithm="greedy").optimal is False
 
 
@@ -126,12 +125,12 @@ def test_limits_apply_to_every_search():
     table = fp.compare([hard], ["bfs", "astar"], limits=fp.Limits(nodes=100))
     assert [row.status for row in table] == ["node_limit", "node_limit"]
     assert [row.expanded for row in table] == [100, 100]
-    assert all(row.length is None and row.optimal is None for row in table)
+    assert all(row.length is None and row.shortest is None for row in table)
 
 
 def test_single_board_and_single_algorithm():
     table = fp.compare("1 2 3/4 5 6/_ 7 8", "astar", heuristics="linear_conflict")
-    assert [(row.method, row.length, row.optimal) for row in table] == [
+    assert [(row.method, row.length, row.shortest) for row in table] == [
         ("astar+linear_conflict", 2, True)
     ]
 

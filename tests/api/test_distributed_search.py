@@ -17,11 +17,13 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import distributed as fd
-from fastpuzzle import idastar, large, pdb
+from fastpuzzle import pdb
 from fastpuzzle._core import _wide_pdb
 from fastpuzzle._parallel import run_team, tracing
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import cluster, idastar
+from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
-from fastpuzzle.problem import make_problem
 from tests.instances import random50
 from tests.interrupts import latency_of
 from tests.pdbcache import small_5x5_database, wide_pdb_search
@@ -64,7 +66,7 @@ def _every_iteration_remote(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _solve_on(client: Any, tiles: tuple[int, ...], heuristic: str, limits: Limits) -> Any:
     problem = make_problem(list(tiles))
-    return idastar.run(problem, heuristic, limits, workers=1, client=client)
+    return idastar.run(Request(problem, heuristic, limits, workers=1, client=client))
 
 
 def test_random50_lengths_on_the_cluster(client: Any) -> None:
@@ -85,7 +87,7 @@ def test_the_cluster_counts_what_the_threads_count(client: Any) -> None:
     # Searched to its end (no goal within the cap), every node is counted once, as serially.
     instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[10]
     limits = Limits(max_depth=instance.optimal_length - 1)
-    serial = idastar.run(make_problem(list(instance.tiles)), "pdb663", limits)
+    serial = idastar.run(Request(make_problem(list(instance.tiles)), "pdb663", limits))
     remote = _solve_on(client, instance.tiles, "pdb663", limits)
     assert (remote.status, remote.expanded, remote.generated) == (
         serial.status,
@@ -100,7 +102,7 @@ def test_a_5x5_board_on_the_cluster(
     monkeypatch.setattr(_wide_pdb, "PARALLEL_FROM", 0)
     database = small_5x5_database(tmp_path)
     board = fp.scramble(fp.Board.goal((5, 5)), 40, rng=3)
-    optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
+    optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
     problem = make_problem(board)
     call = fd.KernelCall(
         "wide_pdb",
@@ -218,9 +220,9 @@ def test_a_worker_reads_exactly_the_tables_of_the_search(
     # builds or substitutes another table (6-6-3 for a missing 7-8, say).
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     with pytest.raises(pdb.PatternDatabaseError, match="pdb build 7-8"):
-        idastar._load_exactly(("7-8",), (4, 4), 15)
+        cluster.load_exactly(("7-8",), (4, 4), 15)
     assert not list(tmp_path.iterdir())
-    exact = idastar._load_exactly(("exact",), (3, 3), 8)
+    exact = cluster.load_exactly(("exact",), (3, 3), 8)
     assert exact is not None
 
 

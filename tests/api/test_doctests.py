@@ -11,10 +11,12 @@ import fastpuzzle
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
+#: Every Python module of the package, private ones included (their examples run too), but
+#: the compiled core's and ``__main__`` (importing it runs the command line).
 MODULES = sorted(
     info.name
-    for info in pkgutil.iter_modules(fastpuzzle.__path__, "fastpuzzle.")
-    if not info.name.rsplit(".", 1)[1].startswith("_") or info.name.endswith("__init__")
+    for info in pkgutil.walk_packages(fastpuzzle.__path__, "fastpuzzle.")
+    if not info.name.startswith("fastpuzzle._core") and info.name != "fastpuzzle.__main__"
 )
 
 

@@ -20,8 +20,9 @@ from fastpuzzle import Board
 from fastpuzzle import board as board_module
 from fastpuzzle._core import _board
 from fastpuzzle._core._result import CoreResult
-from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic
-from fastpuzzle.problem import Problem, canonical_labels, make_problem
+from fastpuzzle._problem import Problem, canonical_labels, make_problem
+from fastpuzzle.algorithms import resolve_algorithm
+from fastpuzzle.heuristics import resolve_heuristic
 from fastpuzzle.results import SearchResult, SearchStats, Solution, Status, result_from_core
 
 

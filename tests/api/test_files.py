@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from fastpuzzle import _files, render
+from fastpuzzle._util import files
 
 
 def test_text_is_written_readable_and_leaves_no_temporary(tmp_path: Path) -> None:
     target = tmp_path / "out.csv"
-    assert _files.write_text_atomically(str(target), "a,b\n1,é\n") == target
+    assert files.write_text_atomically(str(target), "a,b\n1,é\n") == target
     assert target.read_bytes() == "a,b\n1,é\n".encode()
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
     assert os.listdir(tmp_path) == ["out.csv"]
@@ -24,7 +24,7 @@ def test_text_is_written_readable_and_leaves_no_temporary(tmp_path: Path) -> Non
 def test_the_stream_is_renamed_into_place_only_at_the_end(tmp_path: Path) -> None:
     target = tmp_path / "table.bin"
     target.write_bytes(b"old")
-    with _files.atomic_writer(target, suffix=".tmp") as stream:
+    with files.atomic_writer(target, suffix=".tmp") as stream:
         stream.write(b"new")
         (temporary,) = (name for name in os.listdir(tmp_path) if name != "table.bin")
         assert temporary.startswith(".table.bin.") and temporary.endswith(".tmp")
@@ -41,17 +41,13 @@ def test_an_error_keeps_the_old_file_and_removes_the_temporary(
     target.write_text("old")
     with pytest.raises(error):
         if error is UnicodeEncodeError:
-            _files.write_text_atomically(target, "half\ud800")
+            files.write_text_atomically(target, "half\ud800")
         else:
-            with _files.atomic_writer(target) as stream:
+            with files.atomic_writer(target) as stream:
                 stream.write(b"half")
                 raise error
     assert target.read_text() == "old"
     assert os.listdir(tmp_path) == ["result.csv"]
-
-
-def test_render_keeps_its_public_name() -> None:
-    assert render.write_text_atomically is _files.write_text_atomically
 
 
 def test_writing_results_does_not_import_the_pictures() -> None:
@@ -70,25 +66,25 @@ def test_only_regular_files_are_read_and_nothing_blocks(tmp_path: Path) -> None:
     (tmp_path / "file").write_bytes(b"bytes")
     os.mkfifo(tmp_path / "fifo")  # with no writer: a plain open() would wait for one forever
     (tmp_path / "folder").mkdir()
-    assert _files.read_regular(tmp_path / "file") == b"bytes"
+    assert files.read_regular(tmp_path / "file") == b"bytes"
     for name, kind in (("fifo", "a FIFO"), ("folder", "a directory")):
-        with pytest.raises(_files.NotRegularFileError, match=f"not a regular file: {kind}$") as e:
-            _files.read_regular(tmp_path / name)
+        with pytest.raises(files.NotRegularFileError, match=f"not a regular file: {kind}$") as e:
+            files.read_regular(tmp_path / name)
         assert e.value.kind == kind and e.value.path == str(tmp_path / name)
         assert isinstance(e.value, OSError)
     with pytest.raises(FileNotFoundError):
-        _files.open_regular(tmp_path / "missing")
+        files.open_regular(tmp_path / "missing")
 
 
 def test_a_lock_file_is_held_once_and_let_go_on_close(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "lock"
-    fd = _files.lock_file(path)
+    fd = files.lock_file(path)
     assert fd is not None and path.is_file()
     try:
-        assert _files.lock_file(path) is None  # another open file, even in this process
+        assert files.lock_file(path) is None  # another open file, even in this process
     finally:
         os.close(fd)
-    again = _files.lock_file(path)
+    again = files.lock_file(path)
     assert again is not None
     os.close(again)
 
@@ -99,7 +95,7 @@ def test_a_lock_file_removed_before_it_is_locked_is_made_again(
     # As when the batch that held it removed its folder between this open and this lock: a
     # lock on the removed file would exclude nobody.
     path = tmp_path / "run" / "lock"
-    real = _files.try_lock
+    real = files.try_lock
     calls: list[int] = []
 
     def removed_first(fd: int, *, wait: bool = False) -> bool:
@@ -109,8 +105,8 @@ def test_a_lock_file_removed_before_it_is_locked_is_made_again(
         calls.append(fd)
         return real(fd, wait=wait)
 
-    monkeypatch.setattr(_files, "try_lock", removed_first)
-    fd = _files.lock_file(path)
+    monkeypatch.setattr(files, "try_lock", removed_first)
+    fd = files.lock_file(path)
     assert fd is not None and len(calls) == 2
     try:
         assert os.fstat(fd).st_ino == path.stat().st_ino
@@ -120,11 +116,11 @@ def test_a_lock_file_removed_before_it_is_locked_is_made_again(
 
 def test_a_locked_writer_holds_its_temporary_file_until_the_rename(tmp_path: Path) -> None:
     target = tmp_path / "table.bin"
-    with _files.atomic_writer(target, suffix=".tmp", lock=True) as stream:
+    with files.atomic_writer(target, suffix=".tmp", lock=True) as stream:
         stream.write(b"new")
         (temporary,) = tmp_path.iterdir()
-        with _files.open_regular(temporary) as other:
-            assert not _files.try_lock(other.fileno())
+        with files.open_regular(temporary) as other:
+            assert not files.try_lock(other.fileno())
     assert target.read_bytes() == b"new"
     assert os.listdir(tmp_path) == ["table.bin"]
 
@@ -139,10 +135,10 @@ def test_chunk_files_are_renamed_into_place_without_a_sync(
     synced: list[int] = []
     real = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real(fd))
-    with _files.atomic_writer(tmp_path / "plain.txt", sync=False) as stream:
+    with files.atomic_writer(tmp_path / "plain.txt", sync=False) as stream:
         stream.write(b"rows")
     assert (tmp_path / "plain.txt").read_bytes() == b"rows" and synced == []
-    _files.write_text_atomically(tmp_path / "synced.txt", "rows")
+    files.write_text_atomically(tmp_path / "synced.txt", "rows")
     assert len(synced) == 1
     fp.solve_many(
         fp.random_boards(30, (3, 3), rng=1), shape=(3, 3), out=tmp_path / "run", chunk_size=10

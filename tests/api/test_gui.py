@@ -1076,7 +1076,7 @@ def test_watch_greedy_against_astar(browser: Any, server: PuzzleServer) -> None:
     assert "16 cells" in browser.find_element("id", "trace-note").text
 
 
-# Figures as the page writes them, by the rules of fastpuzzle._units (the library's formatter):
+# Figures as the page writes them, by the rules of fastpuzzle._util.units (the library's formatter):
 # the unit that fits, three significant digits, never "1000 µs".
 PAGE_FIGURES = {
     "seconds": [
@@ -1124,8 +1124,8 @@ def test_times_and_sizes_on_the_page_are_in_the_unit_that_fits(
 
 
 def test_the_page_formats_as_the_librarys_formatter(browser: Any, server: PuzzleServer) -> None:
-    # Runs once fastpuzzle._units (the course-report work) is in the same tree.
-    units = pytest.importorskip("fastpuzzle._units")
+    # Runs once fastpuzzle._util.units (the course-report work) is in the same tree.
+    units = pytest.importorskip("fastpuzzle._util.units")
     _open(browser, server)
     # Exact ties (234.5 ns) round to even, as Python's format does.
     times = [k * 10.0**e for e in range(-10, 5) for k in (1, 1.5, 2.345, 4.9996, 9.9949, 99.96)]

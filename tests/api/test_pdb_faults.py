@@ -19,9 +19,9 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core import _pdb
+from fastpuzzle._problem import make_problem
 from fastpuzzle.cli import main
 from fastpuzzle.pdb import store, walking
-from fastpuzzle.problem import make_problem
 
 # 52 moves (tests/data/random50.tsv, id 1): IDA* with 5-5-5 expands a few hundred thousand nodes,
 # so the progress callback (every 65,536 expansions) runs mid-search.
@@ -214,20 +214,18 @@ def test_a_build_whose_deadline_has_passed_does_not_start(tmp_path: Path) -> Non
 
 
 def test_database_for_passes_its_deadline_to_the_build(tmp_path: Path) -> None:
-    problem = make_problem(list(BOARD_4X4))
     with pytest.raises(fp.TimeLimitError):
-        pdb.database_for(problem, "pdb663", tmp_path, deadline=time.monotonic() + 0.2)
+        pdb.database_for("6-6-3", (4, 4), 15, tmp_path, deadline=time.monotonic() + 0.2)
     assert list(tmp_path.iterdir()) == []
-    database = pdb.database_for(problem, "pdb555", tmp_path, deadline=time.monotonic() + 60)
+    database = pdb.database_for("5-5-5", (4, 4), 15, tmp_path, deadline=time.monotonic() + 60)
     assert database.name == "5-5-5"
 
 
 def test_waiting_for_another_threads_build_stops_at_the_deadline(tmp_path: Path) -> None:
-    problem = make_problem(list(BOARD_4X4))
     with store._BUILD_LOCK:  # as while another thread of solve_many builds
         started = time.monotonic()
         with pytest.raises(pdb.BuildTimeLimitError, match="being built by another thread"):
-            pdb.database_for(problem, "pdb663", tmp_path, deadline=started + 0.2)
+            pdb.database_for("6-6-3", (4, 4), 15, tmp_path, deadline=started + 0.2)
         assert time.monotonic() - started < 1.0
 
 
@@ -421,7 +419,7 @@ def test_a_damaged_file_in_a_read_only_cache_is_named_as_damaged(tmp_path: Path)
     try:
         for build in (
             lambda: pdb.build_pdb("auto", SHAPE, cache_dir=cache, progress=False),
-            lambda: pdb.database_for(make_problem(fp.Board.goal(SHAPE)), "pdb", cache),
+            lambda: pdb.database_for("auto", SHAPE, SHAPE[0] * SHAPE[1] - 1, cache),
         ):
             with pytest.raises(pdb.PatternDatabaseError) as caught:
                 build()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle._progress import Meter, fit_line
+from fastpuzzle._util.progress import Meter, fit_line
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The one formatter of times and sizes (fastpuzzle._units): the rules its docstring states,
+"""The one formatter of times and sizes (fastpuzzle._util.units): the rules its docstring states,
 which the puzzle page's JavaScript follows too.
 
 Before: times were printed with a fixed number of decimals, so 23 of the 30 rows of the
@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from fastpuzzle._units import duration, size, spread
+from fastpuzzle._util.units import duration, size, spread
 
 
 @pytest.mark.parametrize(

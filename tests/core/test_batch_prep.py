@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle._batch_prep import prepare_packed
-from fastpuzzle.problem import make_problem
+from fastpuzzle._problem import make_problem
+from fastpuzzle.batch.prep import prepare_packed
 
 
 @pytest.mark.parametrize("shape", [(2, 2), (3, 3), (2, 4), (3, 4), (4, 4), (2, 8)])

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import fastpuzzle as fp
 from fastpuzzle._core import _constructive
-from fastpuzzle.large import cancel_inverse_pairs, manhattan_sum, solve_fast
+from fastpuzzle._solver.constructive import cancel_inverse_pairs, manhattan_sum, solve_fast
 from tests.oracle import distances_3x3, distances_from
 
 REPLAY_SHAPES = [

@@ -11,13 +11,15 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import idastar, large, pdb
+from fastpuzzle import pdb
 from fastpuzzle._core import _board, _idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._patterns import LoadedPatterns
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar, tables, two_phase
+from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
-from fastpuzzle.problem import make_problem
 from tests.dual_reference import DualLookups, ida_bpmx, tables_of
 from tests.instances import hard, korf24, random50
 from tests.oracle import distances_from
@@ -272,12 +274,12 @@ def test_pdb_past_16_cells_switches_to_dual_lookups(
     # "pdb" on 5x5 goes on with the dual lookups past DUAL_FROM expansions when their tables
     # are on disk (these small tables need none), from the bound it had reached.
     database = small_5x5_database(tmp_path)
-    monkeypatch.setattr(idastar.pdb, "database_for", lambda *args, **kw: database)
-    monkeypatch.setattr(idastar, "DUAL_FROM", 2_000)
+    monkeypatch.setattr(tables, "database_for", lambda *args, **kw: database)
+    monkeypatch.setattr(two_phase, "DUAL_FROM", 2_000)
     board = fp.scramble(fp.Board.goal((5, 5)), 44, rng=21)
-    optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
+    optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
     problem = make_problem(board)
-    switched = idastar.run(problem, "pdb", Limits(), workers=1)
+    switched = idastar.run(Request(problem, "pdb", Limits(), workers=1))
     assert "_dual_loaded" in database.__dict__, "never switched"
     assert switched.depth == len(switched.moves) == optimum
     assert board.apply(switched.moves) == fp.Board.goal((5, 5))

@@ -14,10 +14,13 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core import _board, _heuristics, _idastar
+from fastpuzzle._core._result import CoreResult
+from fastpuzzle._problem import Problem, make_problem
+from fastpuzzle._solver import idastar, tables
+from fastpuzzle._solver.request import Request
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.limits import Limits
-from fastpuzzle.optimal import run_idastar
-from fastpuzzle.problem import make_problem
+from fastpuzzle.results import CoreProgress
 from tests.instances import random50
 from tests.oracle import distances_3x3
 
@@ -26,6 +29,18 @@ SOLVED, EXHAUSTED, TIME_LIMIT, NODE_LIMIT, MEMORY_LIMIT, DEPTH_LIMIT = range(6)
 #: random50 boards whose Manhattan IDA* is a few million nodes at most: checked in every run.
 SMALL_NODES = 3_000_000
 GOAL_4X4 = (*range(1, 16), 0)
+
+
+def run_idastar(
+    problem: Problem, heuristic: str, limits: Limits, progress: CoreProgress | None = None
+) -> CoreResult:
+    """The serial IDA* of the registry's driver, on one request."""
+    return idastar.run(Request(problem, heuristic, limits, progress=progress))
+
+
+def _database(problem: Problem, heuristic: str) -> pdb.Database:
+    """The tables ``heuristic`` reads for ``problem``."""
+    return tables.database(Request(problem, heuristic, Limits()))
 
 
 @pytest.fixture(autouse=True)
@@ -107,7 +122,7 @@ def _kwargs_for(heuristic: str, tiles: tuple[int, ...]) -> dict[str, object]:
     if heuristic == "walking_distance":
         return {"heuristic": BY_NAME[heuristic].code, "tables": pdb.walking_tables(problem)}
     if heuristic in ("pdb", "table"):
-        database = pdb.database_for(problem, heuristic)
+        database = _database(problem, heuristic)
         return {"heuristic": BY_NAME[heuristic].code, "tables": database}
     return {"heuristic": BY_NAME[heuristic].code}
 
@@ -283,7 +298,7 @@ def _pdb_h(database: pdb.Database, goal_blank: int = 15):  # type: ignore[no-unt
 def _whole_board_h(heuristic: str, problem, rows: int, cols: int):  # type: ignore[no-untyped-def]
     blank = rows * cols - 1
     if heuristic == "pdb555":
-        return _pdb_h(pdb.database_for(problem, heuristic))
+        return _pdb_h(_database(problem, heuristic))
     if heuristic == "walking_distance":
 
         def walking(board: tuple[int, ...]) -> int:

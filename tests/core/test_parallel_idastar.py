@@ -17,11 +17,13 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _parallel, idastar, large, pdb
+from fastpuzzle import _parallel, pdb
 from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
+from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
-from fastpuzzle.problem import make_problem
 from tests.api.test_limits import HARD_4X4
 from tests.instances import hard, random50
 from tests.interrupts import interrupt_after as _interrupt_after
@@ -98,8 +100,8 @@ def test_exhausted_iterations_count_every_node_once(heuristic: str) -> None:
     for tiles, length in cases:
         problem = make_problem(list(tiles))
         limits = Limits(max_depth=length - 1)
-        serial = idastar.run(problem, heuristic, limits)
-        parallel = idastar.run(problem, heuristic, limits, workers=2)
+        serial = idastar.run(Request(problem, heuristic, limits))
+        parallel = idastar.run(Request(problem, heuristic, limits, workers=2))
         assert serial.status == parallel.status == DEPTH_LIMIT
         assert (parallel.expanded, parallel.generated) == (serial.expanded, serial.generated)
         assert parallel.iterations == serial.iterations
@@ -109,7 +111,7 @@ def test_exhausted_iterations_count_every_node_once(heuristic: str) -> None:
 def test_one_worker_keeps_the_exact_node_counts() -> None:
     for instance in EASY[:4]:
         problem = make_problem(list(instance.tiles))
-        assert idastar.run(problem, "manhattan", Limits()).generated == (
+        assert idastar.run(Request(problem, "manhattan", Limits())).generated == (
             instance.manhattan_ida_nodes
         )
         for stats in (
@@ -277,7 +279,7 @@ def test_every_core_by_default() -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_5x5_pattern_databases_on_several_threads(small_5x5: pdb.Database, seed: int) -> None:
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
-    optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
+    optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
     for workers in (2, 3):
         core = wide_pdb_search(small_5x5, board, workers=workers)
         assert core.status == SOLVED
@@ -379,7 +381,7 @@ def _traced_exhausted(tiles: tuple[int, ...], length: int, heuristic: str) -> tu
     problem = make_problem(list(tiles))
     limits = Limits(max_depth=length - 1)
     with _parallel.tracing() as trace:
-        core = idastar.run(problem, heuristic, limits, workers=2)
+        core = idastar.run(Request(problem, heuristic, limits, workers=2))
     return core, trace
 
 
@@ -394,7 +396,11 @@ def test_units_are_split_where_the_last_iteration_found_the_work(
     monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 8)
     instance = EASY[3]
     serial = idastar.run(
-        make_problem(list(instance.tiles)), heuristic, Limits(max_depth=instance.optimal_length - 1)
+        Request(
+            make_problem(list(instance.tiles)),
+            heuristic,
+            Limits(max_depth=instance.optimal_length - 1),
+        )
     )
     runs = {}
     for split in (0, 16):
@@ -438,8 +444,8 @@ def test_the_trace_names_the_unit_that_found_the_goal() -> None:
     instance = EASY[3]
     with _parallel.tracing() as trace:
         core = idastar.run(
-            make_problem(list(instance.tiles)), "pdb663", Limits(), workers=2
-        )  # fmt: skip
+            Request(make_problem(list(instance.tiles)), "pdb663", Limits(), workers=2)
+        )
     assert core.depth == instance.optimal_length
     *searched, last = trace
     assert all(it.solver is None for it in searched)

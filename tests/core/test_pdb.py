@@ -17,13 +17,15 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import idastar, pdb
+from fastpuzzle import pdb
 from fastpuzzle._core import _board, _heuristics, _idastar
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._result import CoreResult
-from fastpuzzle.heuristics import BY_NAME
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar, two_phase
+from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
-from fastpuzzle.problem import make_problem
+from fastpuzzle.pdb import partitions
 from tests.oracle import distances_from
 
 SOLVED = 0
@@ -154,13 +156,13 @@ def test_a_damaged_file_is_read_once_until_it_changes(
     data[-1] ^= 0x10
     path.write_bytes(bytes(data))
     reads: list[Path] = []
-    read_valid = store._read_valid
+    read_valid = store.read_valid
 
     def counted(file: Path, *args: object, **kwargs: object) -> object:
         reads.append(file)
         return read_valid(file, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "_read_valid", counted)
+    monkeypatch.setattr(store, "read_valid", counted)
     for _ in range(3):
         assert pdb.load_pdb(PARTITION, SHAPE, cache_dir=tmp_path) is None
     assert len(reads) == 1
@@ -271,7 +273,7 @@ def test_bad_partitions_are_refused(tmp_path: Path) -> None:
 
 
 def test_named_partitions_follow_the_goal_blank() -> None:
-    name, cells = pdb.resolve_partition("6-6-3", (4, 4), 0)
+    name, cells = partitions.resolve_partition("6-6-3", (4, 4), 0)
     assert name == "6-6-3"
     flat = sorted(c for group in cells for c in group)
     assert flat == list(range(1, 16))
@@ -320,9 +322,7 @@ def test_threads_needing_a_missing_table_build_it_once(
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    import fastpuzzle as fp
     from fastpuzzle.pdb import store
-    from fastpuzzle.problem import make_problem
 
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     built: list[str] = []
@@ -334,9 +334,9 @@ def test_threads_needing_a_missing_table_build_it_once(
 
     # The build on first use calls build_pdb of the module that owns the cache.
     monkeypatch.setattr(store, "build_pdb", counting)
-    problem = make_problem(fp.random_board((2, 5), rng=1))
+    partition = pdb.default_partition((2, 5), 9)
     with ThreadPoolExecutor(4) as pool:
-        found = list(pool.map(lambda _: pdb.database_for(problem, "pdb"), range(8)))
+        found = list(pool.map(lambda _: pdb.database_for(partition, (2, 5), 9), range(8)))
     assert len(built) == 1
     assert all(database is found[0] for database in found)
 
@@ -524,19 +524,17 @@ def test_large_searches_go_on_with_the_second_partition(
     # SECOND_FROM expansions, then the pair from the bound reached. Lengths from BFS.
     switch = 40
     first, second = pair_3x3[0].loaded(), pair_3x3[1].loaded()
-    monkeypatch.setattr(pdb, "second_database_for", lambda problem, heuristic: pair_3x3[1])
-    monkeypatch.setattr(idastar, "SECOND_FROM", switch)
+    monkeypatch.setattr(idastar, "second_database_for", lambda *where: pair_3x3[1])
+    monkeypatch.setattr(two_phase, "SECOND_FROM", switch)
     if workers > 1:
         monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
         monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
-    entry = BY_NAME["pdb"]
     distances = distances_from(GOAL_3X3, 3, 3)
     boards = [tiles for tiles, d in distances.items() if d >= 22][::400][:30]
     switched = skipped = 0
     for tiles in boards:
-        result = idastar._run_then_pair(
-            make_problem(tiles), entry, pair_3x3[0], Limits(), None, None, workers
-        )
+        request = Request(make_problem(tiles), "pdb", Limits(), workers=workers)
+        result = idastar._run_then_pair(request, pair_3x3[0])
         assert result.status == SOLVED and result.depth == distances[tiles], tiles
         assert fp.Board(tiles, shape=(3, 3)).apply(result.moves) == fp.Board.goal((3, 3))
         alone = _kernel(tiles, first, workers=workers)
@@ -567,15 +565,14 @@ def test_the_switch_keeps_the_limits(
     switch, first = 40, pair_3x3[0].loaded()
     reads: list[int] = []
 
-    def second_database_for(problem: object, heuristic: str) -> pdb.Database | None:
+    def second_database_for(*where: object) -> pdb.Database | None:
         reads.append(1)
         return pair_3x3[1]
 
-    monkeypatch.setattr(pdb, "second_database_for", second_database_for)
-    monkeypatch.setattr(idastar, "SECOND_FROM", switch)
+    monkeypatch.setattr(idastar, "second_database_for", second_database_for)
+    monkeypatch.setattr(two_phase, "SECOND_FROM", switch)
     monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
     monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
-    entry = BY_NAME["pdb"]
     distances = distances_from(GOAL_3X3, 3, 3)
     tiles = next(t for t, d in distances.items() if d == 31)
     problem = make_problem(tiles)
@@ -584,31 +581,27 @@ def test_the_switch_keeps_the_limits(
     # may stop short of the limit), without reading the second table.
     for workers in (1, 2):
         for nodes in (switch // 2, switch):
-            core = idastar._run_then_pair(
-                problem, entry, pair_3x3[0], Limits(nodes=nodes), None, None, workers
-            )
+            request = Request(problem, "pdb", Limits(nodes=nodes), workers=workers)
+            core = idastar._run_then_pair(request, pair_3x3[0])
             assert core.status == node_limit and core.expanded <= nodes
     assert reads == []
     # One above it spans both parts.
-    core = idastar._run_then_pair(
-        problem, entry, pair_3x3[0], Limits(nodes=switch + 5), None, None, 1
-    )
+    core = idastar._run_then_pair(Request(problem, "pdb", Limits(nodes=switch + 5)), pair_3x3[0])
     assert (core.status, core.expanded, len(reads)) == (node_limit, switch + 5, 1)
     # The second table missing after all: the first goes on alone, still optimal.
-    monkeypatch.setattr(pdb, "second_database_for", lambda problem, heuristic: None)
-    core = idastar._run_then_pair(problem, entry, pair_3x3[0], Limits(), None, None, 1)
+    monkeypatch.setattr(idastar, "second_database_for", lambda *where: None)
+    core = idastar._run_then_pair(Request(problem, "pdb", Limits()), pair_3x3[0])
     assert (core.status, core.depth) == (SOLVED, 31)
     # Out of time while reading it: a time-limit stop at the bound the first had reached.
     reached = _kernel(tiles, first, node_limit=switch).depth
 
-    def slow_read(problem: object, heuristic: str) -> pdb.Database:
+    def slow_read(*where: object) -> pdb.Database:
         time.sleep(0.3)
         return pair_3x3[1]
 
-    monkeypatch.setattr(pdb, "second_database_for", slow_read)
-    limits = Limits(seconds=0.1)
+    monkeypatch.setattr(idastar, "second_database_for", slow_read)
     core = idastar._run_then_pair(
-        problem, entry, pair_3x3[0], limits, None, time.monotonic() + 0.1, 1
+        Request(problem, "pdb", Limits(seconds=0.1)).started(), pair_3x3[0]
     )
     assert core.status == STATUS_CODES.index(fp.Status.TIME_LIMIT)
     assert (core.depth, core.expanded, core.moves) == (reached, switch, "")
@@ -617,8 +610,8 @@ def test_the_switch_keeps_the_limits(
 def test_progress_counts_on_across_the_switch() -> None:
     calls: list[tuple[int, int, float, int]] = []
     before = CoreResult(3, "", 100, 250, 7, 64, 1.5, 20, 4)
-    relay = idastar._shifted(lambda *report: calls.append(report), before)
-    assert relay is not None and idastar._shifted(None, before) is None
+    relay = two_phase.shifted(lambda *report: calls.append(report), before)
+    assert relay is not None and two_phase.shifted(None, before) is None
     relay(10, 20, 0.25, 22)
     assert calls == [(110, 270, 1.75, 22)]
 

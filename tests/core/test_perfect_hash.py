@@ -18,8 +18,8 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle._core import _search
+from fastpuzzle._problem import make_problem
 from fastpuzzle.heuristics import BY_NAME
-from fastpuzzle.problem import make_problem
 from tests.interrupts import interrupt_latency
 from tests.oracle import distances_3x3, distances_from
 
@@ -132,7 +132,6 @@ def test_bfs_on_2x4_with_other_goals():
 
 @pytest.mark.parametrize("shape", [(3, 4), (4, 3), (2, 5), (2, 6)])
 def test_bfs_on_bigger_boards_agrees_with_the_table_and_idastar(shape):
-    pytest.importorskip("fastpuzzle.optimal")
     for seed in range(3):
         board = fp.scramble(fp.Board.goal(shape), moves=24, rng=seed)
         args = _core_args(board)

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 import fastpuzzle as fp
 from fastpuzzle import Board, InvalidBoardError
 from fastpuzzle._core import _wide
+from fastpuzzle._problem import canonical_labels, make_problem
 from fastpuzzle.errors import BoardTooLargeError
-from fastpuzzle.problem import canonical_labels, make_problem
 
 SHAPES = [(5, 5), (6, 6), (7, 3), (3, 7), (2, 9), (10, 10), (30, 30), (100, 100), (2, 100)]
 

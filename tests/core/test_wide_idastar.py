@@ -8,9 +8,32 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle._core import _wide
-from fastpuzzle.large import MAX_OPTIMAL_DEPTH, manhattan_sum, solve_wide_optimal
-from fastpuzzle.problem import make_problem
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
+from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH
+from fastpuzzle._solver.request import Request
+from fastpuzzle.heuristics import resolve_heuristic
+from fastpuzzle.results import core_progress, result_from_core
 from tests.oracle import distances_3x3, distances_from
+
+
+def wide_idastar(
+    board, goal=None, *, heuristic="linear_conflict", weight=None, limits=None, progress=None
+):
+    """IDA* (weighted, given a weight) on the wide kernel whatever the board's size, reported
+    as search(algorithm="idastar") reports it."""
+    problem = make_problem(board, goal)
+    name = resolve_heuristic(heuristic).name
+    request = Request(
+        problem, name, limits or fp.Limits(), weight, progress=core_progress(progress)
+    )
+    core = idastar.run(request, wide=True)
+    unweighted = weight is None or weight == 1
+    return result_from_core(problem.board, problem.goal, core, "idastar", name, unweighted)
+
+
+def manhattan_sum(board):
+    return fp.manhattan(board)
 
 
 def solved(result):
@@ -25,7 +48,7 @@ def test_3x3_through_the_wide_path_matches_the_oracle():
     for seed in range(120):
         board = fp.random_board((3, 3), rng=seed)
         for heuristic in ("manhattan", "linear_conflict"):
-            solution = solved(solve_wide_optimal(board, heuristic=heuristic))
+            solution = solved(wide_idastar(board, heuristic=heuristic))
             assert len(solution) == truth[board.tiles]
             assert solution.optimal and solution.algorithm == "idastar"
 
@@ -41,7 +64,7 @@ def test_small_rectangles_with_random_goals_match_the_oracle(shape, goals):
         picks = rng.choice(len(boards), 15, replace=False)
         for index in picks:
             board = fp.Board(boards[int(index)], shape=shape)
-            solution = solved(solve_wide_optimal(board, goal))
+            solution = solved(wide_idastar(board, goal))
             assert len(solution) == truth[board.tiles]
 
 
@@ -53,8 +76,8 @@ def scrambles_5x5(count, moves, seed):
 
 def test_5x5_manhattan_and_linear_conflict_agree():
     for board in scrambles_5x5(8, 36, seed=1):
-        plain = solved(solve_wide_optimal(board, heuristic="manhattan"))
-        strong = solved(solve_wide_optimal(board, heuristic="lc"))
+        plain = solved(wide_idastar(board, heuristic="manhattan"))
+        strong = solved(wide_idastar(board, heuristic="lc"))
         assert len(plain) == len(strong)
         assert strong.stats.expanded <= plain.stats.expanded
         assert len(strong) >= manhattan_sum(board)
@@ -64,8 +87,8 @@ def test_other_goals_and_rectangles_past_16_cells():
     for shape in [(7, 3), (3, 7), (6, 6), (2, 9)]:
         goal = fp.random_board(shape, rng=5)
         board = fp.scramble(goal, 24, rng=6)
-        plain = solved(solve_wide_optimal(board, goal, heuristic="manhattan"))
-        strong = solved(solve_wide_optimal(make_problem(board, goal)))
+        plain = solved(wide_idastar(board, goal, heuristic="manhattan"))
+        strong = solved(wide_idastar(board, goal))
         assert len(plain) == len(strong) <= 24
 
 
@@ -74,21 +97,21 @@ def test_weighted_stays_within_its_bound():
     for seed in range(60):
         board = fp.random_board((3, 3), rng=seed)
         for weight in (1.5, 2.0, 3.0):
-            result = solve_wide_optimal(board, weight=weight)
+            result = wide_idastar(board, weight=weight)
             solution = solved(result)
             assert len(solution) <= weight * truth[board.tiles]
-            assert not solution.optimal and solution.algorithm == "widastar"
+            assert not solution.optimal and solution.algorithm == "idastar"
     for board in scrambles_5x5(6, 40, seed=2):
-        optimal = len(solved(solve_wide_optimal(board)))
+        optimal = len(solved(wide_idastar(board)))
         for weight in (1.25, 2.0):
-            assert len(solved(solve_wide_optimal(board, weight=weight))) <= weight * optimal
-    assert solve_wide_optimal(board, weight=1).solution.optimal
+            assert len(solved(wide_idastar(board, weight=weight))) <= weight * optimal
+    assert wide_idastar(board, weight=1).solution.optimal
 
 
 def test_time_limit_stops_a_hard_5x5_promptly():
     board = fp.random_board((5, 5), rng=3)
     started = time.perf_counter()
-    result = solve_wide_optimal(board, limits=fp.Limits(seconds=0.5))
+    result = wide_idastar(board, limits=fp.Limits(seconds=0.5))
     spent = time.perf_counter() - started
     assert result.status is fp.Status.TIME_LIMIT and result.solution is None
     assert 0.5 <= result.stats.seconds < 3 and spent < 3
@@ -99,21 +122,21 @@ def test_time_limit_stops_a_hard_5x5_promptly():
 
 def test_node_and_depth_limits():
     board = fp.random_board((5, 5), rng=4)
-    result = solve_wide_optimal(board, limits=fp.Limits(nodes=100_000))
+    result = wide_idastar(board, limits=fp.Limits(nodes=100_000))
     assert result.status is fp.Status.NODE_LIMIT and result.stats.expanded == 100_000
     easy = scrambles_5x5(1, 30, seed=3)[0]
-    optimal = len(solved(solve_wide_optimal(easy)))
-    assert solve_wide_optimal(easy, limits=fp.Limits(max_depth=optimal - 1)).status is (
+    optimal = len(solved(wide_idastar(easy)))
+    assert wide_idastar(easy, limits=fp.Limits(max_depth=optimal - 1)).status is (
         fp.Status.DEPTH_LIMIT
     )
-    assert len(solved(solve_wide_optimal(easy, limits=fp.Limits(max_depth=optimal)))) == optimal
+    assert len(solved(wide_idastar(easy, limits=fp.Limits(max_depth=optimal)))) == optimal
 
 
 def test_boards_beyond_the_depth_cap_are_refused_at_once():
     board = fp.random_board((30, 30), rng=1)
     assert manhattan_sum(board) > MAX_OPTIMAL_DEPTH
     started = time.perf_counter()
-    result = solve_wide_optimal(board)
+    result = wide_idastar(board)
     assert time.perf_counter() - started < 1
     assert result.status is fp.Status.DEPTH_LIMIT
     with pytest.raises(fp.DepthLimitError):
@@ -123,7 +146,7 @@ def test_boards_beyond_the_depth_cap_are_refused_at_once():
 def test_progress_reports_the_bound_and_nodes():
     seen = []
     board = fp.random_board((5, 5), rng=3)
-    solve_wide_optimal(board, limits=fp.Limits(nodes=400_000), progress=seen.append)
+    wide_idastar(board, limits=fp.Limits(nodes=400_000), progress=seen.append)
     assert len(seen) >= 5
     assert [s.expanded for s in seen] == sorted(s.expanded for s in seen)
     assert all(s.depth >= manhattan_sum(board) for s in seen)
@@ -134,26 +157,36 @@ def test_progress_errors_propagate():
         raise RuntimeError("stop here")
 
     with pytest.raises(RuntimeError, match="stop here"):
-        solve_wide_optimal(fp.random_board((5, 5), rng=3), progress=fail)
+        wide_idastar(fp.random_board((5, 5), rng=3), progress=fail)
 
 
 def test_bad_options():
     board = fp.Board.goal((5, 5))
     with pytest.raises(fp.UnknownNameError, match="manhattan, linear_conflict, walking_distance"):
-        solve_wide_optimal(board, heuristic="misplaced")
+        fp.search(board, algorithm="idastar", heuristic="misplaced")
+    with pytest.raises(fp.UnknownNameError, match="manhattan, linear_conflict, walking_distance"):
+        wide_idastar(fp.Board.goal((3, 3)), heuristic="misplaced")
     for weight in (0.5, "2", True):
-        with pytest.raises(fp.InvalidOptionError, match="expected a weight >= 1"):
-            solve_wide_optimal(board, weight=weight)  # type: ignore[arg-type]
+        with pytest.raises(fp.InvalidOptionError, match="expected a weight from 1"):
+            fp.search(board, algorithm="idastar", weight=weight)  # type: ignore[arg-type]
     with pytest.raises(fp.InvalidOptionError, match="not a pattern database"):
-        solve_wide_optimal(board, heuristic="pdb", weight=2)
-    problem = make_problem(board)
-    with pytest.raises(fp.InvalidOptionError, match="expected no goal beside a Problem"):
-        solve_wide_optimal(problem, board)
+        fp.search(board, algorithm="idastar", heuristic="pdb", weight=2)
     tiles = list(board.tiles)
     tiles[0], tiles[1] = tiles[1], tiles[0]
     with pytest.raises(fp.UnsolvableError):
-        solve_wide_optimal(fp.Board(tiles, shape=(5, 5)))
-    assert solve_wide_optimal(board).solution.moves == ""
+        fp.search(fp.Board(tiles, shape=(5, 5)), algorithm="idastar", weight=2)
+    assert wide_idastar(board).solution.moves == ""
+
+
+def test_weighted_idastar_through_search():
+    # Weighted IDA* is idastar with a weight: the wide kernel, on any board, not optimal.
+    board = fp.random_board((3, 3), rng=2)
+    result = fp.search(board, algorithm="idastar", heuristic="linear_conflict", weight=2)
+    assert result.solution is not None and result.solution.verify()
+    assert (result.algorithm, result.solution.optimal) == ("idastar", False)
+    wide = wide_idastar(board, weight=2).stats
+    assert (result.stats.expanded, result.stats.depth) == (wide.expanded, wide.depth)
+    assert fp.search(board, algorithm="idastar", weight=1).solution.optimal
 
 
 def test_wide_heuristics_match_the_packed_ones_on_4x4():
@@ -179,7 +212,7 @@ def test_ctrl_c_interrupts_a_long_search():
     started = time.perf_counter()
     try:
         with pytest.raises(KeyboardInterrupt):
-            solve_wide_optimal(fp.random_board((5, 5), rng=3))
+            wide_idastar(fp.random_board((5, 5), rng=3))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -195,7 +228,7 @@ def test_every_wide_method_replays_on_scrambles(shape, moves):
     lengths = {}
     for heuristic in ("manhattan", "linear_conflict"):
         for weight in (None, 1.5, 3.0):
-            solution = solved(solve_wide_optimal(board, goal, heuristic=heuristic, weight=weight))
+            solution = solved(wide_idastar(board, goal, heuristic=heuristic, weight=weight))
             assert solution.goal == goal and len(solution) <= (weight or 1) * moves
             lengths[heuristic, weight] = len(solution)
     best = lengths["manhattan", None]
@@ -206,7 +239,7 @@ def test_every_wide_method_replays_on_scrambles(shape, moves):
 def test_100x100_scramble_replays():
     goal = fp.Board.goal((100, 100))
     board = fp.scramble(goal, 16, rng=2)
-    solution = solved(solve_wide_optimal(board))
+    solution = solved(wide_idastar(board))
     assert len(solution) <= 16 and solution.optimal
 
 
@@ -214,14 +247,12 @@ def test_100x100_scramble_replays():
 def test_walking_distance_past_16_cells_agrees_with_linear_conflict(shape):
     for seed in range(3):
         board = fp.scramble(fp.Board.goal(shape), 40, rng=seed)
-        reference = solve_wide_optimal(board, heuristic="linear_conflict").unwrap()
-        walked = solve_wide_optimal(board, heuristic="wd").unwrap()
+        reference = wide_idastar(board, heuristic="linear_conflict").unwrap()
+        walked = wide_idastar(board, heuristic="wd").unwrap()
         assert walked.heuristic == "walking_distance" and walked.verify()
         assert len(walked) == len(reference)
         # The first bound is the root's h: at least Manhattan, at most the optimum.
-        first = solve_wide_optimal(
-            board, heuristic="walking_distance", limits=fp.Limits(max_depth=0)
-        )
+        first = wide_idastar(board, heuristic="walking_distance", limits=fp.Limits(max_depth=0))
         root_h = 0 if first.solution is not None else first.stats.depth
         assert manhattan_sum(board) <= root_h <= len(reference)
 
@@ -229,4 +260,4 @@ def test_walking_distance_past_16_cells_agrees_with_linear_conflict(shape):
 def test_walking_distance_is_refused_where_no_side_has_tables():
     board = fp.scramble(fp.Board.goal((5, 5)), 20, rng=1)
     with pytest.raises(fp.UnknownNameError, match="65,650,495"):
-        solve_wide_optimal(board, heuristic="walking_distance")
+        wide_idastar(board, heuristic="walking_distance")

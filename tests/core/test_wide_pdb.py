@@ -15,9 +15,11 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import large, pdb
+from fastpuzzle import pdb
 from fastpuzzle._core import _pdb, _wide_pdb
-from fastpuzzle.problem import make_problem
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import policy
+from fastpuzzle.pdb import partitions
 from tests.interrupts import latency_of
 from tests.oracle import compact_rank as _compact_rank
 from tests.oracle import group_distances as _plain_group_distances
@@ -61,7 +63,7 @@ def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
 @pytest.mark.parametrize("seed", range(8))
 def test_5x5_pdb_and_manhattan_agree_on_optimal_length(small_5x5, seed):
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
-    plain = large.solve_wide_optimal(board, heuristic="manhattan").unwrap()
+    plain = fp.solve(board, algorithm="idastar", heuristic="manhattan", workers=1)
     for mirror in (False, True):
         core = wide_pdb_search(small_5x5, board, mirror=mirror)
         assert core.status == SOLVED
@@ -72,11 +74,11 @@ def test_5x5_pdb_and_manhattan_agree_on_optimal_length(small_5x5, seed):
 def test_pdb_heuristic_is_at_least_manhattan_and_never_above_the_optimum(small_5x5):
     for seed in range(12):
         board = fp.scramble(fp.Board.goal((5, 5)), 30, rng=100 + seed)
-        optimum = len(large.solve_wide_optimal(board, heuristic="manhattan").unwrap())
+        optimum = len(fp.solve(board, algorithm="idastar", heuristic="manhattan", workers=1))
         # With max_depth 0 the search stops before its first bound past 0 and reports it: h.
         core = wide_pdb_search(small_5x5, board, max_depth=0)
         h = 0 if core.status == SOLVED else core.depth
-        assert large.manhattan_sum(board) <= h <= optimum
+        assert fp.manhattan(board) <= h <= optimum
 
 
 def test_pdb_search_obeys_node_limits(small_5x5):
@@ -116,13 +118,13 @@ def test_rectangle_pdb_through_the_public_api(
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     board = fp.scramble(fp.Board.goal((4, 5)), 60, rng=3)
     problem = make_problem(board, None)
-    assert large.auto_wide_heuristic(problem) == "linear_conflict"
+    assert policy.auto_choice(board.shape, problem.goal_blank).heuristic == "linear_conflict"
     with pytest.raises(pdb.PatternDatabaseError, match="pdb build auto --shape 4 5"):
-        large.solve_wide_optimal(board, heuristic="pdb")
+        fp.search(board, algorithm="idastar", heuristic="pdb", workers=1)
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(rectangle_cache))
-    assert large.auto_wide_heuristic(problem) == "pdb"
-    reference = large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap()
-    result = large.solve_wide_optimal(board, heuristic="pdb")
+    assert policy.auto_choice(board.shape, problem.goal_blank).heuristic == "pdb"
+    reference = fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1)
+    result = fp.search(board, algorithm="idastar", heuristic="pdb", workers=1)
     assert result.solution is not None and result.solution.verify()
     assert len(result.solution) == len(reference)
     solved = fp.solve(board)
@@ -138,17 +140,17 @@ def test_5x5_pdb_heuristics_need_their_database(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(fp.UnknownNameError, match="only 5x5"):
         fp.search(fp.Board.goal((4, 4)).apply("UL"), algorithm="idastar", heuristic="pdb6666")
     with pytest.raises(ValueError, match="weighted"):
-        large.solve_wide_optimal(board, heuristic="pdb", weight=2)
+        fp.search(board, algorithm="idastar", heuristic="pdb", weight=2, workers=1)
     # Without the database solve() falls back to linear conflict.
     assert fp.solve(board).heuristic == "linear_conflict"
 
 
 def test_named_5x5_partition_covers_every_tile_once():
-    name, groups = pdb.resolve_partition("6-6-6-6", (5, 5), 24)
+    name, groups = partitions.resolve_partition("6-6-6-6", (5, 5), 24)
     flat = sorted(c for group in groups for c in group)
     assert name == "6-6-6-6" and flat == list(range(24))
     assert [len(g) for g in groups] == [6, 6, 6, 6]
-    assert pdb.shape_of_partition("6-6-6-6") == (5, 5)
+    assert partitions.shape_of_partition("6-6-6-6") == (5, 5)
     assert pdb.pdb_path("6-6-6-6", cache_dir="/c").name == "pdb-v1-5x5-blank24-6-6-6-6.fpdb"
     # The pinwheel mirrored about the diagonal is another partition: its lookups add information.
     mirror = {frozenset((c % 5) * 5 + c // 5 for c in g) for g in groups}
@@ -173,8 +175,8 @@ def test_6666_database_against_manhattan():
     assert database is not None and database.nbytes == 4 * 127_512_000 // 2
     for seed in range(6):
         board = fp.scramble(fp.Board.goal((5, 5)), 50, rng=200 + seed)
-        plain = large.solve_wide_optimal(board, heuristic="manhattan").unwrap()
-        strong = large.solve_wide_optimal(board, heuristic="pdb6666").unwrap()
+        plain = fp.solve(board, algorithm="idastar", heuristic="manhattan", workers=1)
+        strong = fp.solve(board, algorithm="idastar", heuristic="pdb6666", workers=1)
         assert len(strong) == len(plain) and strong.verify()
 
 
@@ -200,7 +202,5 @@ def test_progress_reports_the_bound(small_5x5):
     )
     assert fp.Status.from_code(core.status) is fp.Status.NODE_LIMIT
     assert (
-        seen
-        and seen == sorted(seen)
-        and seen[0] >= large.manhattan_sum(fp.random_board((5, 5), rng=11))
+        seen and seen == sorted(seen) and seen[0] >= fp.manhattan(fp.random_board((5, 5), rng=11))
     )

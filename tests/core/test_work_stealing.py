@@ -19,11 +19,13 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _parallel, idastar, large, pdb
+from fastpuzzle import _parallel, pdb
 from fastpuzzle._core import _idastar, _wide_pdb
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
+from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
-from fastpuzzle.problem import make_problem
 from tests.api.test_limits import HARD_4X4
 from tests.instances import Instance, random50
 from tests.interrupts import interrupt_latency, latency_of
@@ -134,8 +136,8 @@ def test_exhausted_iterations_count_the_serial_nodes_with_steals(
         for tiles, length in cases:
             problem = make_problem(list(tiles))
             limits = Limits(max_depth=length - 1)
-            serial = idastar.run(problem, heuristic, limits)
-            shared = idastar.run(problem, heuristic, limits, workers=3)
+            serial = idastar.run(Request(problem, heuristic, limits))
+            shared = idastar.run(Request(problem, heuristic, limits, workers=3))
             assert serial.status == shared.status == DEPTH_LIMIT
             assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
             assert shared.iterations == serial.iterations
@@ -153,7 +155,7 @@ def test_5x5_pattern_databases_with_steals(
                         ("SHARE_AFTER", 8)):  # fmt: skip
         monkeypatch.setattr(_wide_pdb, name, value)
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
-    optimum = len(large.solve_wide_optimal(board, heuristic="linear_conflict").unwrap())
+    optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
     with _parallel.tracing() as trace:
         core = wide_pdb_search(small_5x5, board, workers=3)
         serial = wide_pdb_search(small_5x5, board, max_depth=optimum - 1)
@@ -194,7 +196,7 @@ def test_one_worker_keeps_the_published_counts(stealing: str) -> None:
     for instance in EASY[:4]:
         for stats in (
             fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
-            idastar.run(make_problem(list(instance.tiles)), "manhattan", Limits()),
+            idastar.run(Request(make_problem(list(instance.tiles)), "manhattan", Limits())),
         ):
             assert stats.generated == instance.manhattan_ida_nodes
 
@@ -264,9 +266,9 @@ def test_lockstep_records_each_iterations_critical_path(workers: int) -> None:
     instance = BY_NODES[12]
     problem = make_problem(list(instance.tiles))
     limits = Limits(max_depth=instance.optimal_length - 1)
-    serial = idastar.run(problem, "manhattan", limits)
+    serial = idastar.run(Request(problem, "manhattan", limits))
     with _parallel.tracing(lockstep=True) as trace:
-        shared = idastar.run(problem, "manhattan", limits, workers=workers)
+        shared = idastar.run(Request(problem, "manhattan", limits, workers=workers))
     assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
     assert trace
     for iteration in trace:

@@ -11,9 +11,12 @@ from typing import Any, overload
 
 import numpy as np
 
-from fastpuzzle._batch_prep import prepare_packed
 from fastpuzzle._core import _batch
-from fastpuzzle.algorithms import ALGORITHMS, Request
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver.policy import auto_choice
+from fastpuzzle._solver.request import Request
+from fastpuzzle.algorithms import ALGORITHMS
+from fastpuzzle.batch.prep import prepare_packed
 from fastpuzzle.batch.result import COLUMNS, ChunkResult
 from fastpuzzle.board import MAX_CELLS, Board, Shape
 from fastpuzzle.errors import (
@@ -27,9 +30,9 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.limits import Limits
-from fastpuzzle.policy import auto_choice
-from fastpuzzle.problem import make_problem
+from fastpuzzle.pdb.tables import exact_table
 from fastpuzzle.results import Status, stats_from_core
+from fastpuzzle.solve import solve
 
 __all__ = ["BatchSpec", "limit_error", "solve_chunk"]
 
@@ -142,9 +145,7 @@ def _walk_exact(
     shape: Shape, goal_blank: int, canonical: np.ndarray, blanks: np.ndarray, limits: Limits
 ) -> ChunkResult:
     """Boards of at most 9 cells: one compiled walk down the exact table for the whole chunk."""
-    from fastpuzzle import pdb
-
-    database = pdb.exact_table(shape[0], shape[1], goal_blank)
+    database = exact_table(shape[0], shape[1], goal_blank)
     ((_, _, nibble, table),) = database.groups
     count = len(canonical)
     lengths = np.empty(count, dtype=np.int32)
@@ -237,8 +238,6 @@ def _solve_packed_fast(first_index: int, words: np.ndarray, spec: BatchSpec) -> 
 
 def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> ChunkResult:
     """Solve ``rows`` (row ``i`` has global index ``first_index + i``) one after another."""
-    from fastpuzzle.solve import solve
-
     if isinstance(rows, np.ndarray) and _fast_path_applies(rows, spec):
         return _solve_packed_fast(first_index, rows, spec)
 

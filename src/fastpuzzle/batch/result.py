@@ -12,14 +12,16 @@ import operator
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any, Protocol, overload
 
 import numpy as np
 
-from fastpuzzle._files import write_text_atomically
-from fastpuzzle._optional import require
-from fastpuzzle._tables import MAX_ROWS, Table
-from fastpuzzle._units import duration
+from fastpuzzle._util.files import write_text_atomically
+from fastpuzzle._util.optional import require
+from fastpuzzle._util.tables import MAX_ROWS, Table
+from fastpuzzle._util.units import duration
+from fastpuzzle.moves import MOVES
 
 __all__ = [
     "COLUMNS",
@@ -32,6 +34,9 @@ __all__ = [
     "PackedChunk",
     "RowSource",
 ]
+
+#: The move letters as bytes, for checking a column of moves read back.
+_MOVE_BYTES = MOVES.encode("ascii")
 
 COLUMNS = ("index", "length", "status", "expanded", "generated", "seconds", "moves", "message")
 
@@ -149,7 +154,7 @@ class PackedChunk:
                 f"{columns.status[row]!r} and {sizes[row]} moves"
             )
         moves = "".join(columns.moves).encode("ascii", errors="replace")
-        if moves.translate(None, b"UDLR"):
+        if moves.translate(None, _MOVE_BYTES):
             raise ValueError("moves hold letters other than U, D, L, R")
         offsets = np.zeros(rows + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
@@ -558,8 +563,6 @@ class BatchResult:
     def _repr_html_(self) -> str:
         # Notebooks show the totals, then the rows as a DataFrame shows them (the first and
         # last five past 60), not an array dump.
-        from html import escape
-
         summary = self.summary()
         shown = {
             "rows": f"{summary['rows']:,}",
@@ -625,6 +628,7 @@ class BatchResult:
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """The rows as CSV text (a ``board`` column when :attr:`boards` is known); also written
         atomically to ``path`` when given."""
+        # Lazy: a cycle (export writes this module's columns).
         from fastpuzzle.batch.export import csv_text
 
         text = csv_text(self).decode("utf-8")

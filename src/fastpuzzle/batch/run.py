@@ -13,10 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from fastpuzzle._checks import choice, dask_client, flag, optional_path, ordered, shown, whole
 from fastpuzzle._core._interrupt import run_stoppable
 from fastpuzzle._parallel import available_cores, check_workers
-from fastpuzzle._progress import Meter
+from fastpuzzle._util.checks import choice, dask_client, flag, optional_path, ordered, shown, whole
+from fastpuzzle._util.progress import Meter
+from fastpuzzle.algorithms import is_auto, resolve_algorithm
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
     BatchResult,
@@ -28,7 +29,9 @@ from fastpuzzle.batch.result import (
 from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
 from fastpuzzle.board import Board, BoardLike, Shape, check_shape
 from fastpuzzle.errors import InvalidBoardError, InvalidOptionError
+from fastpuzzle.heuristics import resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
+from fastpuzzle.solve import check_fast_method
 
 __all__ = ["Progress", "ProgressArg", "check_progress", "solve_many"]
 
@@ -67,10 +70,6 @@ def _normalise(boards: Any, shape: Shape | None) -> tuple[Sequence[Any], bool, S
 
 
 def _check_names(algorithm: str, heuristic: str, optimal: bool) -> None:
-    from fastpuzzle.algorithms import is_auto, resolve_algorithm
-    from fastpuzzle.heuristics import resolve_heuristic
-    from fastpuzzle.solve import check_fast_method
-
     if not flag("optimal", optimal):
         # Checked here: a worker would raise it for the first row, after the batch started.
         check_fast_method(algorithm, heuristic)
@@ -364,7 +363,7 @@ def _run_dask(
     save: Callable[[int, ChunkResult], int],
     advance: Callable[[int], None],
 ) -> None:
-    from distributed import as_completed
+    from distributed import as_completed  # the dask extra: only a batch given a client needs it
 
     # As on threads, at most two chunks per worker are out at once, so that neither the
     # client nor the cluster holds every chunk's rows and results.

@@ -26,11 +26,11 @@ is solved again and rewritten. A directory that holds another batch (its manifes
 or a check file's, differs) or a damaged manifest is refused with
 :class:`~fastpuzzle.errors.BatchFileError`, never overwritten.
 
-Only regular files are read (:func:`~fastpuzzle._files.read_regular`): a FIFO under a file's name
-would block the resume for ever. A manifest that is no regular file is refused like a damaged
-one; a chunk or check file that is none is solved again and replaced. A directory where a chunk
-or check file is to be written cannot be replaced by a rename: it is refused when the store
-opens, before anything is solved.
+Only regular files are read (:func:`~fastpuzzle._util.files.read_regular`): a FIFO under
+a file's name would block the resume for ever. A manifest that is no regular file is refused
+like a damaged one; a chunk or check file that is none is solved again and replaced. A
+directory where a chunk or check file is to be written cannot be replaced by a rename: it is
+refused when the store opens, before anything is solved.
 """
 
 from __future__ import annotations
@@ -53,9 +53,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fastpuzzle._checks import shown
-from fastpuzzle._files import atomic_writer, lock_file, read_regular, write_text_atomically
+from fastpuzzle._util.checks import shown
+from fastpuzzle._util.files import atomic_writer, lock_file, read_regular, write_text_atomically
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts
+from fastpuzzle.batch.export import arrow_table, csv_text, jsonl_text
 from fastpuzzle.batch.result import (
     COLUMNS,
     BatchResult,
@@ -575,14 +576,13 @@ class ChunkStore:
     def _encode(self, packed: PackedChunk, rows: Sequence[Any]) -> bytes:
         """A chunk file: the chunk's rows as the batch's result writes them (``to_csv``), its
         boards included, so that the chunk files side by side are the batch's rows."""
-        from fastpuzzle.batch.export import arrow_table, csv_text, jsonl_text
 
         chunk = _rows_of(packed).with_boards(BoardTexts(rows, self.spec))
         if self.fmt == "csv":
             return csv_text(chunk, first_index=packed.first)
         if self.fmt == "jsonl":
             return jsonl_text(chunk, first_index=packed.first)
-        import pyarrow as pa
+        import pyarrow as pa  # the parquet extra: only Parquet chunks need it
         import pyarrow.parquet as pq
 
         sink = pa.BufferOutputStream()
@@ -592,7 +592,7 @@ class ChunkStore:
 
     def _decode(self, body: bytes) -> ChunkResult:
         if self.fmt == "parquet":
-            import pyarrow as pa
+            import pyarrow as pa  # the parquet extra: only Parquet chunks need it
             import pyarrow.parquet as pq
 
             columns: dict[str, list[Any]] = pq.read_table(pa.BufferReader(body)).to_pydict()

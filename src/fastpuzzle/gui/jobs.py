@@ -21,11 +21,14 @@ from typing import Any
 from fastpuzzle._core import _interrupt
 from fastpuzzle.algorithms import ALGORITHMS, resolve_algorithm
 from fastpuzzle.board import MAX_SIDE, Board
+from fastpuzzle.compare import compare
 from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
+from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.tables import HINT_AFTER_SECONDS, faster_table_hint
 from fastpuzzle.results import SearchStats
+from fastpuzzle.solve import search, solve
 from fastpuzzle.trace import MAX_TRACE_CELLS, TRACEABLE, trace_search
 
 __all__ = [
@@ -155,8 +158,6 @@ def catalogue() -> dict[str, Any]:
 
 def new_board(body: dict[str, Any]) -> dict[str, Any]:
     """A uniformly random solvable board, or the goal scrambled by ``moves`` random moves."""
-    from fastpuzzle.generate import random_board, scramble
-
     shape = _shape(body)
     goal = _goal(body, shape)
     kind = body.get("kind", "random")
@@ -429,8 +430,6 @@ class Jobs:
 
     def solve(self, page: str, body: dict[str, Any]) -> Job:
         """Start a search for a solve request."""
-        from fastpuzzle.solve import solve
-
         board, goal, options = solve_request(body)
         hint = solve_hint(board, goal, options)
 
@@ -470,8 +469,6 @@ class Jobs:
 
     def compare(self, page: str, body: dict[str, Any]) -> Job:
         """Start a comparison of several methods on one board."""
-        from fastpuzzle.compare import compare
-
         board, goal, methods, limits = compare_request(body)
 
         def work(job: Job) -> dict[str, Any]:
@@ -492,8 +489,6 @@ class Jobs:
     def trace(self, page: str, body: dict[str, Any]) -> Job:
         """Start tracing one or two searches on one board (:mod:`fastpuzzle.trace`), each
         beside the compiled search's own count and time under the same node limit."""
-        from fastpuzzle.solve import search
-
         board, goal, methods, nodes = trace_request(body)
 
         def work(job: Job) -> dict[str, Any]:
@@ -531,7 +526,7 @@ class Jobs:
 def _plot(table: Any) -> dict[str, Any]:
     # The same bar chart as Comparison.plot, as SVG text (matplotlib, the ``plot`` extra).
     try:
-        from matplotlib.figure import Figure
+        from matplotlib.figure import Figure  # the plot extra, loaded when a chart is asked for
     except ImportError:
         return {"plot_message": "the plot needs matplotlib: pip install 'fastpuzzle[plot]'"}
     figure = Figure(figsize=(9, 4), constrained_layout=True)

@@ -46,10 +46,10 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from fastpuzzle._replay import REPLAY_JS
 from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.gui import jobs
 from fastpuzzle.gui.jobs import Jobs, RequestError
+from fastpuzzle.render import REPLAY_JS
 
 __all__ = ["MAX_BODY", "MAX_CONNECTIONS", "READ_TIMEOUT", "PuzzleServer"]
 

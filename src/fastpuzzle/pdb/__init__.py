@@ -31,8 +31,6 @@ file and its checks), :mod:`~fastpuzzle.pdb.store` (the cache: building, loading
 (walking-distance tables).
 """
 
-# ``X as X``: outside __all__, but re-exported for the solvers, tests and benchmarks that use
-# them as ``pdb.X``.
 from fastpuzzle.pdb.database import (
     BuildTimeLimitError,
     Database,
@@ -40,16 +38,7 @@ from fastpuzzle.pdb.database import (
     PatternDatabaseError,
 )
 from fastpuzzle.pdb.fileformat import FORMAT_VERSION
-from fastpuzzle.pdb.partitions import MAX_PDB_CELLS as MAX_PDB_CELLS
-from fastpuzzle.pdb.partitions import NAMED as NAMED
-from fastpuzzle.pdb.partitions import NAMED_PARTITIONS as NAMED_PARTITIONS
 from fastpuzzle.pdb.partitions import PARTITIONS, PARTITIONS_5X5, default_partition
-from fastpuzzle.pdb.partitions import SPARSE_MAX as SPARSE_MAX
-from fastpuzzle.pdb.partitions import Partition as Partition
-from fastpuzzle.pdb.partitions import auto_partition as auto_partition
-from fastpuzzle.pdb.partitions import resolve_partition as resolve_partition
-from fastpuzzle.pdb.partitions import shape_of_partition as shape_of_partition
-from fastpuzzle.pdb.store import Progress as Progress
 from fastpuzzle.pdb.store import (
     build_pdb,
     clear_cache,
@@ -65,7 +54,6 @@ from fastpuzzle.pdb.tables import (
     second_database_built,
     second_database_for,
 )
-from fastpuzzle.pdb.walking import WALKING_MAX_STATES as WALKING_MAX_STATES
 from fastpuzzle.pdb.walking import (
     WalkingSide,
     WalkingTables,

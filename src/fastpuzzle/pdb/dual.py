@@ -28,7 +28,7 @@ from typing import Any
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.partitions import resolve_partition
-from fastpuzzle.pdb.store import _load_or_build, pdb_path
+from fastpuzzle.pdb.store import load_or_build, pdb_path
 
 __all__ = [
     "DualPlan",
@@ -104,7 +104,7 @@ def dual_tables(
         if region is None:
             out.append(None)
             continue
-        alt = _load_or_build(
+        alt = load_or_build(
             (tuple(cells),),
             database.shape,
             region,

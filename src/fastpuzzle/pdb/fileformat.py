@@ -19,17 +19,18 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle._core import _pdb
-from fastpuzzle._files import NotRegularFileError, atomic_writer, open_regular
+from fastpuzzle._util.files import NotRegularFileError, atomic_writer, open_regular
 from fastpuzzle.pdb.database import Database
-from fastpuzzle.pdb.partitions import _is_sparse, _reflection, _tile_of
+from fastpuzzle.pdb.partitions import is_sparse, reflection, tile_of
 
 __all__ = ["FORMAT_VERSION"]
 
 #: Version of the file layout; files of another version are rebuilt.
 FORMAT_VERSION = 1
 
-_MAGIC = b"FPZLPDB\x00"
-_ALIGN = 64
+#: The first bytes of every file, and the alignment of its tables (for memory-mapping).
+MAGIC = b"FPZLPDB\x00"
+ALIGN = 64
 
 
 def _which_database(
@@ -67,10 +68,10 @@ def _header(
 
 
 def _align(n: int) -> int:
-    return -(-n // _ALIGN) * _ALIGN
+    return -(-n // ALIGN) * ALIGN
 
 
-def _write(
+def write_file(
     path: Path,
     shape: tuple[int, int],
     goal_blank: int,
@@ -78,6 +79,8 @@ def _write(
     cells: tuple[tuple[int, ...], ...],
     tables: list[tuple[tuple[int, ...], bool, bool, np.ndarray]],
 ) -> None:
+    """Write a database to ``path`` atomically: its header (what it holds, its checksum, each
+    table's offset), then its tables aligned to :data:`ALIGN` bytes."""
     # Lay out the tables, then fix the header's length by iterating once: offsets depend on it.
     digest = hashlib.blake2b(digest_size=16)
     for _, _, _, table in tables:
@@ -100,7 +103,7 @@ def _write(
             offset += int(table.nbytes)
         header = _header(shape, goal_blank, name, cells, groups, payload_offset, offset, checksum)
         encoded = json.dumps(header, sort_keys=True).encode()
-        needed = _align(len(_MAGIC) + 4 + len(encoded))
+        needed = _align(len(MAGIC) + 4 + len(encoded))
         if needed == payload_offset:
             break
         payload_offset = needed
@@ -108,39 +111,40 @@ def _write(
     # The ".tmp" ending lets the cache find temporary files that a killed build left behind, and
     # the lock, held until the rename, tells them from those of a build still writing.
     with atomic_writer(path, suffix=".tmp", lock=True) as out:
-        out.write(_MAGIC)
+        out.write(MAGIC)
         out.write(len(encoded).to_bytes(4, "little"))
         out.write(encoded)
-        out.write(b"\0" * (payload_offset - len(_MAGIC) - 4 - len(encoded)))
+        out.write(b"\0" * (payload_offset - len(MAGIC) - 4 - len(encoded)))
         for _, _, _, table in tables:
             out.write(table.data)
 
 
-class _Invalid(Exception):
+class FileCheckError(Exception):
     """A file failed a check (the message says which)."""
 
 
 def _check(condition: bool, why: str) -> None:
     if not condition:
-        raise _Invalid(why)
+        raise FileCheckError(why)
 
 
 #: ``(inode, size, modification time)``: what tells a file replaced or rewritten since.
 Identity = tuple[int, int, int]
 
 
-def _identity(status: os.stat_result) -> Identity:
+def file_identity(status: os.stat_result) -> Identity:
+    """What says a file is still the one read: its inode, size and modification time."""
     return (status.st_ino, status.st_size, status.st_mtime_ns)
 
 
-def _open_regular(path: Path) -> io.FileIO:
-    """``path`` open for reading if it is a regular file, else _Invalid; never blocks."""
+def open_table_file(path: Path) -> io.FileIO:
+    """``path`` open for reading if it is a regular file, else FileCheckError; never blocks."""
     try:
         return open_regular(path)
     except NotRegularFileError as error:
-        raise _Invalid(str(error)) from None
+        raise FileCheckError(str(error)) from None
     except OSError as error:
-        raise _Invalid(f"cannot open it: {error.strerror}") from None
+        raise FileCheckError(f"cannot open it: {error.strerror}") from None
 
 
 def _read_into(f: io.FileIO, buffer: memoryview) -> None:
@@ -154,8 +158,8 @@ def _read_into(f: io.FileIO, buffer: memoryview) -> None:
 
 def _aligned_empty(length: int) -> np.ndarray:
     # Tables start on 64-byte boundaries in the file; keep them so in memory.
-    raw = np.empty(length + _ALIGN, dtype=np.uint8)
-    begin = -raw.ctypes.data % _ALIGN
+    raw = np.empty(length + ALIGN, dtype=np.uint8)
+    begin = -raw.ctypes.data % ALIGN
     return raw[begin : begin + length]
 
 
@@ -191,7 +195,7 @@ def _read_payload(f: io.FileIO, length: int, payload: np.ndarray | None) -> str:
     return digest.hexdigest()
 
 
-def _read_valid(
+def read_valid(
     path: Path,
     shape: tuple[int, int],
     goal_blank: int,
@@ -200,7 +204,7 @@ def _read_valid(
     *,
     keep: bool = True,
 ) -> tuple[Database | None, Identity]:
-    """Read ``path`` if every check passes, else raise _Invalid.
+    """Read ``path`` if every check passes, else raise FileCheckError.
 
     Returns the database (None unless ``keep``: checking only) and the identity of the file it
     was read from. The tables are read into this process's memory, and the checksum is taken of
@@ -209,15 +213,15 @@ def _read_valid(
     and even a private mapping shows pages rewritten in place until the process writes them).
     """
     try:
-        with _open_regular(path) as f:
+        with open_table_file(path) as f:
             before = os.fstat(f.fileno())
             database = _read_open(f, before.st_size, shape, goal_blank, name, cells, keep, path)
             _check(f.read(1) == b"", "file changed while reading (it is longer now)")
             after = os.fstat(f.fileno())
     except OSError as error:
-        raise _Invalid(f"unreadable: {error.strerror or error}") from None
-    _check(_identity(before) == _identity(after), "file changed while reading")
-    return database, _identity(before)
+        raise FileCheckError(f"unreadable: {error.strerror or error}") from None
+    _check(file_identity(before) == file_identity(after), "file changed while reading")
+    return database, file_identity(before)
 
 
 def _read_open(
@@ -230,20 +234,20 @@ def _read_open(
     keep: bool,
     path: Path,
 ) -> Database | None:
-    start = f.read(len(_MAGIC) + 4) or b""
-    _check(len(start) == len(_MAGIC) + 4 and start[: len(_MAGIC)] == _MAGIC, "bad magic")
-    length = int.from_bytes(start[len(_MAGIC) :], "little")
-    _check(len(_MAGIC) + 4 + length <= size, "header runs past the end")
+    start = f.read(len(MAGIC) + 4) or b""
+    _check(len(start) == len(MAGIC) + 4 and start[: len(MAGIC)] == MAGIC, "bad magic")
+    length = int.from_bytes(start[len(MAGIC) :], "little")
+    _check(len(MAGIC) + 4 + length <= size, "header runs past the end")
     try:
         header = json.loads((f.read(length) or b"").decode())
     except (UnicodeDecodeError, ValueError) as error:
-        raise _Invalid(f"unreadable header: {error}") from None
+        raise FileCheckError(f"unreadable header: {error}") from None
     _check(isinstance(header, dict), "header is not an object")
     for key, value in _which_database(shape, goal_blank, name, cells).items():
         _check(header.get(key) == value, f"{key} is {header.get(key)!r}, expected {value!r}")
     payload_offset = header.get("payload_offset")
     _check(
-        type(payload_offset) is int and len(_MAGIC) + 4 + length <= payload_offset <= size,
+        type(payload_offset) is int and len(MAGIC) + 4 + length <= payload_offset <= size,
         "payload offset out of range",
     )
     _check(header.get("file_length") == size, "file length differs from the header's")
@@ -254,8 +258,8 @@ def _read_open(
     offset = payload_offset
     for group, goal_cells in zip(groups, cells):
         _check(isinstance(group, dict), "group entry is not an object")
-        tiles = tuple(_tile_of(c, goal_blank) for c in goal_cells)
-        sparse = _is_sparse(len(tiles), n)
+        tiles = tuple(tile_of(c, goal_blank) for c in goal_cells)
+        sparse = is_sparse(len(tiles), n)
         _check(group.get("tiles") == list(tiles), "group tiles differ")
         _check(group.get("sparse") is sparse, "group indexing differs")
         nibble = group.get("nibble")
@@ -279,4 +283,4 @@ def _read_open(
         (tiles, sparse, nibble, payload[offset - payload_offset : offset - payload_offset + want])
         for tiles, sparse, nibble, offset, want in layout
     ]
-    return Database(shape, goal_blank, name, cells, tables, _reflection(shape, goal_blank), path)
+    return Database(shape, goal_blank, name, cells, tables, reflection(shape, goal_blank), path)

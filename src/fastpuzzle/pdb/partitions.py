@@ -9,13 +9,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from fastpuzzle._checks import is_whole, ordered, shown
-from fastpuzzle.heuristics import CATALOGUE
+from fastpuzzle._util.checks import is_whole, ordered, shown
 from fastpuzzle.pdb.database import PatternDatabaseError
 
 __all__ = [
     "MAX_PDB_CELLS",
-    "NAMED",
     "NAMED_PARTITIONS",
     "PARTITIONS",
     "PARTITIONS_5X5",
@@ -57,9 +55,6 @@ NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] 
     (5, 5): PARTITIONS_5X5,
 }
 
-#: Heuristic names for one named partition (from the catalogue of :mod:`fastpuzzle.heuristics`).
-NAMED = {h.name: h.partition for h in CATALOGUE if h.partition is not None}
-
 #: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
 SPARSE_MAX = 6
 
@@ -70,7 +65,8 @@ MAX_PDB_CELLS = 25
 Partition = Sequence[Sequence[int]]
 
 
-def _is_sparse(tiles: int, cells: int) -> bool:
+def is_sparse(tiles: int, cells: int) -> bool:
+    """Whether a group of ``tiles`` tiles on a board of ``cells`` cells is indexed sparsely."""
     return tiles <= SPARSE_MAX and cells <= 16
 
 
@@ -92,7 +88,7 @@ def _shape_for(partition: str | Partition, shape: object) -> tuple[int, int]:
     return (rows, cols)
 
 
-def _shape_and_blank(
+def shape_and_blank(
     partition: str | Partition, shape: object, goal_blank: object
 ) -> tuple[tuple[int, int], int]:
     """``(shape, goal blank cell)`` as plain ints, checked, with their defaults filled in."""
@@ -118,7 +114,8 @@ def shape_of_partition(name: str) -> tuple[int, int]:
     raise PatternDatabaseError(f"unknown partition {shown(name)}; named partitions are {known}")
 
 
-def _tile_of(cell: int, goal_blank: int) -> int:
+def tile_of(cell: int, goal_blank: int) -> int:
+    """The tile whose home is ``cell`` once the goal is canonical (its blank on ``goal_blank``)."""
     return cell + 1 if cell < goal_blank else cell
 
 
@@ -126,7 +123,7 @@ def resolve_partition(
     partition: str | Partition, shape: tuple[int, int], goal_blank: int
 ) -> tuple[str, tuple[tuple[int, ...], ...]]:
     """``(name, goal cells per group)`` for a named or explicit partition, checked."""
-    shape, goal_blank = _shape_and_blank(partition, shape, goal_blank)
+    shape, goal_blank = shape_and_blank(partition, shape, goal_blank)
     rows, cols = shape
     cells = rows * cols
     # Only a str is compared: == on an array of groups would compare each cell.
@@ -186,7 +183,9 @@ def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, 
     return tuple(out)
 
 
-def _reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | None:
+def reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | None:
+    """The cell each cell mirrors to about the main diagonal, or None when the goal's blank is
+    off the diagonal or the board is not square (then no reflected lookup is taken)."""
     rows, cols = shape
     if rows != cols or goal_blank // cols != goal_blank % cols:
         return None
@@ -194,8 +193,8 @@ def _reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | No
 
 
 def default_partition(shape: tuple[int, int], goal_blank: int) -> str | Partition:
-    """The partition ``heuristic="pdb"`` uses on a shape other than 4x4: ``"6-6-6-6"`` on 5x5,
-    else the goal cells in reading order cut into groups of at most six tiles."""
+    """The partition ``"auto"`` names on ``shape``: ``"6-6-6-6"`` on 5x5, else the goal cells in
+    reading order cut into groups of at most six tiles (4x4 has better named ones)."""
     if shape == (5, 5):
         return "6-6-6-6"
     return auto_partition(shape, goal_blank)

@@ -19,10 +19,10 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from fastpuzzle._checks import flag, optional_path, real
 from fastpuzzle._core import _pdb
-from fastpuzzle._files import open_regular, try_lock
-from fastpuzzle._progress import Meter, fit_line, on_terminal
+from fastpuzzle._util.checks import flag, optional_path, real
+from fastpuzzle._util.files import open_regular, try_lock
+from fastpuzzle._util.progress import Meter, fit_line, on_terminal
 from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.pdb.database import (
     BuildTimeLimitError,
@@ -31,23 +31,23 @@ from fastpuzzle.pdb.database import (
     PatternDatabaseError,
 )
 from fastpuzzle.pdb.fileformat import (
-    _ALIGN,
-    _MAGIC,
+    ALIGN,
     FORMAT_VERSION,
+    MAGIC,
+    FileCheckError,
     Identity,
-    _identity,
-    _Invalid,
-    _open_regular,
-    _read_valid,
-    _write,
+    file_identity,
+    open_table_file,
+    read_valid,
+    write_file,
 )
 from fastpuzzle.pdb.partitions import (
     NAMED_PARTITIONS,
     Partition,
-    _is_sparse,
-    _shape_and_blank,
-    _tile_of,
+    is_sparse,
     resolve_partition,
+    shape_and_blank,
+    tile_of,
 )
 
 __all__ = [
@@ -90,7 +90,7 @@ def pdb_path(
 ) -> Path:
     """Where the file of a partition lives in the cache directory (``shape`` as for
     :func:`build_pdb`)."""
-    shape, blank = _shape_and_blank(partition, shape, goal_blank)
+    shape, blank = shape_and_blank(partition, shape, goal_blank)
     return Path(_locate(partition, shape, blank, cache_dir)[0])
 
 
@@ -235,8 +235,8 @@ def _build_tables(
     what = f"pattern database {label}"
     for number, group in enumerate(cells, 1):
         _past(deadline, begun, what, hint)
-        tiles = tuple(_tile_of(c, goal_blank) for c in group)
-        sparse = _is_sparse(len(tiles), rows * cols)
+        tiles = tuple(tile_of(c, goal_blank) for c in group)
+        sparse = is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
         placements = _pdb.level_length(rows * cols, len(tiles), False)
         meter = _group_meter(
@@ -314,7 +314,7 @@ def load_pdb(
     Only a regular file is opened (a FIFO or a directory at its path is no database); its tables
     are read into memory and checked there, so the file may change or vanish afterwards.
     """
-    shape, blank = _shape_and_blank(partition, shape, goal_blank)
+    shape, blank = shape_and_blank(partition, shape, goal_blank)
     file, name, cells = _locate(partition, shape, blank, cache_dir)
     with _LOCK:
         try:
@@ -323,16 +323,16 @@ def load_pdb(
             _LOADED.pop(file, None)
             return None
         loaded = _LOADED.get(file)
-        if loaded is not None and loaded[1] == _identity(status):
+        if loaded is not None and loaded[1] == file_identity(status):
             return loaded[0]
         _LOADED.pop(file, None)
         rejected = _REJECTED.get(file)
-        if rejected is not None and rejected[0] == _identity(status):
+        if rejected is not None and rejected[0] == file_identity(status):
             return None
         try:
-            database, identity = _read_valid(Path(file), shape, blank, name, cells)
-        except _Invalid as error:
-            _REJECTED[file] = (_identity(status), str(error))
+            database, identity = read_valid(Path(file), shape, blank, name, cells)
+        except FileCheckError as error:
+            _REJECTED[file] = (file_identity(status), str(error))
             return None
         _REJECTED.pop(file, None)
         assert database is not None
@@ -380,7 +380,7 @@ def _failed_checks(path: Path) -> str:
     except OSError:
         return ""
     rejected = _REJECTED.get(str(path))
-    if rejected is None or rejected[0] != _identity(status):
+    if rejected is None or rejected[0] != file_identity(status):
         return ""
     return f"{path} failed its checks ({rejected[1]}) and cannot be rebuilt: "
 
@@ -390,8 +390,8 @@ def _smallest_file(shape: tuple[int, int], cells: tuple[tuple[int, ...], ...]) -
     a byte (every named partition packs so; a table whose values do not fit in four bits takes
     a byte an entry, which only the write can find out) and 4 kB for its header."""
     n = shape[0] * shape[1]
-    tables = sum(_pdb.table_length(n, len(g), _is_sparse(len(g), n), True) for g in cells)
-    return tables + 64 * _ALIGN
+    tables = sum(_pdb.table_length(n, len(g), is_sparse(len(g), n), True) for g in cells)
+    return tables + 64 * ALIGN
 
 
 def _check_space(directory: Path, needed: int) -> None:
@@ -515,7 +515,7 @@ def build_pdb(
     flag("force", force, error=PatternDatabaseError)
     if deadline is not None:
         real("deadline", deadline, error=PatternDatabaseError)
-    shape, blank = _shape_and_blank(partition, shape, goal_blank)
+    shape, blank = shape_and_blank(partition, shape, goal_blank)
     name, cells = resolve_partition(partition, shape, blank)
     path = pdb_path(partition, shape, blank, cache_dir)
     if not force and load_pdb(partition, shape, blank, cache_dir) is not None:
@@ -540,7 +540,7 @@ def build_pdb(
         report(f"fastpuzzle: building pattern database {label} into {path.parent}\n")
     tables = _build_tables(shape, blank, cells, label, report, deadline, hint)
     try:
-        _write(path, shape, blank, name, cells, tables)
+        write_file(path, shape, blank, name, cells, tables)
     except OSError as error:
         # What the check before the build cannot foresee: a full disk, a directory removed.
         raise PatternDatabaseError(f"cannot write {path}: {error.strerror or error}") from None
@@ -551,7 +551,7 @@ def build_pdb(
     return path
 
 
-def _load_or_build(
+def load_or_build(
     partition: str | Partition,
     shape: tuple[int, int],
     goal_blank: int,
@@ -602,9 +602,9 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
         entry: dict[str, Any] = {"path": str(path), "bytes": 0, "valid": False}
         try:
             entry["bytes"] = path.stat().st_size
-            with _open_regular(path) as f:
-                start = f.read(len(_MAGIC) + 4) or b""
-                length = int.from_bytes(start[len(_MAGIC) :], "little")
+            with open_table_file(path) as f:
+                start = f.read(len(MAGIC) + 4) or b""
+                length = int.from_bytes(start[len(MAGIC) :], "little")
                 header = json.loads((f.read(min(length, 1 << 20)) or b"").decode())
             shape = (int(header["rows"]), int(header["cols"]))
             blank = int(header["goal_blank"])
@@ -612,9 +612,9 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
             spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
             name, cells = resolve_partition(spec, shape, blank)
             entry.update(partition=name, shape=shape, goal_blank=blank)
-            _read_valid(path, shape, blank, name, cells, keep=False)
+            read_valid(path, shape, blank, name, cells, keep=False)
             entry["valid"] = True
-        except (_Invalid, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
+        except (FileCheckError, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
             entry["problem"] = str(error)
         out.append(entry)
     for path in _temporaries(directory):

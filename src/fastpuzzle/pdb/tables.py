@@ -1,19 +1,20 @@
-"""What a search asks for: the tables of a heuristic for a problem, loaded, built or computed."""
+"""What a search asks for: the tables of a partition for a shape and goal, loaded, built or
+computed, and the hints that name the tables worth building."""
 
 from __future__ import annotations
 
 import os
 from functools import lru_cache
 
-from fastpuzzle._checks import shown
 from fastpuzzle._core import _pdb
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
-from fastpuzzle.pdb.partitions import NAMED, Partition, default_partition, shape_of_partition
-from fastpuzzle.pdb.store import _load_or_build, load_pdb, pdb_path
-from fastpuzzle.problem import Problem
+from fastpuzzle.pdb.dual import dual_tables_built
+from fastpuzzle.pdb.partitions import Partition, shape_of_partition
+from fastpuzzle.pdb.store import load_or_build, load_pdb, pdb_path
 
 __all__ = [
     "HINT_AFTER_SECONDS",
+    "SECOND_PARTITION",
     "database_for",
     "exact_table",
     "faster_table_hint",
@@ -43,30 +44,40 @@ DUAL_TABLE_HINT = (
 )
 
 
-def second_database_for(
-    problem: Problem, heuristic: str, cache_dir: str | os.PathLike[str] | None = None
-) -> Database | None:
-    """A second database whose sums ``heuristic`` also takes the larger of, or None.
+#: A partition whose sums a search may take the larger of beside another's, once both are built:
+#: 7-8b beside 7-8 (``fastpuzzle pdb build 7-8b``, the same size). With both, searches expand
+#: about 30% fewer nodes but spend 1.5x as long on each, while boards 7-8 alone finds hard take
+#: far less (hard.tsv's 70-move board: 8.1x fewer nodes), so a search takes the pair only once
+#: it has grown large.
+SECOND_PARTITION = {"7-8": "7-8b"}
 
-    Only the default on 4x4 has one, and only once the user built it: with 7-8 on disk, 7-8b
-    (``fastpuzzle pdb build 7-8b``, the same size). With both, searches expand about 30% fewer
-    nodes but spend 1.5x as long on each, while boards 7-8 alone finds hard take far less
-    (hard.tsv's 70-move board: 8.1x fewer nodes). So IDA* takes the pair only for its large
-    searches (see :data:`fastpuzzle.idastar.SECOND_FROM`).
-    """
-    if not second_database_built(problem, heuristic, cache_dir):
+
+def second_database_for(
+    partition: str,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Database | None:
+    """The database of :data:`SECOND_PARTITION`'s partner of ``partition``, or None when either
+    file is not on disk (or the partner fails its checks)."""
+    if not second_database_built(partition, shape, goal_blank, cache_dir):
         return None
-    return load_pdb("7-8b", (4, 4), problem.goal_blank, cache_dir)
+    return load_pdb(SECOND_PARTITION[partition], shape, goal_blank, cache_dir)
 
 
 def second_database_built(
-    problem: Problem, heuristic: str, cache_dir: str | os.PathLike[str] | None = None
+    partition: str,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> bool:
     """Whether :func:`second_database_for` has a file to read (its checks come with reading)."""
-    if heuristic != "pdb" or (problem.rows, problem.cols) != (4, 4):
+    second = SECOND_PARTITION.get(partition)
+    if second is None:
         return False
-    blank = problem.goal_blank
-    return all(pdb_path(name, (4, 4), blank, cache_dir).is_file() for name in ("7-8", "7-8b"))
+    return all(
+        pdb_path(name, shape, goal_blank, cache_dir).is_file() for name in (partition, second)
+    )
 
 
 def faster_table_hint(
@@ -94,8 +105,6 @@ def faster_table_hint(
 
 def _dual_table_hint(goal_blank: int, cache_dir: str | os.PathLike[str] | None) -> str | None:
     # 6-6-6-6 built without the dual lookups' table (built since by `pdb build 6-6-6-6`).
-    from fastpuzzle.pdb.dual import dual_tables_built
-
     built = pdb_path("6-6-6-6", (5, 5), goal_blank, cache_dir).is_file()
     if not built or dual_tables_built("6-6-6-6", (5, 5), goal_blank, cache_dir):
         return None
@@ -118,62 +127,43 @@ def exact_table(rows: int, cols: int, goal_blank: int) -> Database:
 
 
 def database_for(
-    problem: Problem,
-    heuristic: str,
+    partition: str | Partition,
+    shape: tuple[int, int],
+    goal_blank: int,
     cache_dir: str | os.PathLike[str] | None = None,
     *,
     deadline: float | None = None,
 ) -> Database:
-    """The tables ``heuristic`` (``"pdb"``, ``"pdb555"``, ``"pdb663"``, ``"pdb78"``, ``"table"``)
-    uses for ``problem``, loading or building them as :mod:`fastpuzzle.pdb` describes.
+    """The tables of ``partition`` for boards of ``shape`` whose goal has its blank on
+    ``goal_blank``, loaded or built as :mod:`fastpuzzle.pdb` describes.
+
+    ``partition`` is ``"exact"`` (every tile in one group: the exact distance, for boards of up
+    to 9 cells, built in memory), a named partition of the shape, or groups of goal cells. A
+    table is built on first use where that takes seconds (5-5-5, 6-6-3, and any partition of a
+    board of up to 16 cells but 7-8 and 7-8b); the others must be built beforehand, or
+    :class:`~fastpuzzle.pdb.PatternDatabaseError` says how.
 
     A build stops at ``deadline`` (a :func:`time.monotonic` time; None: none) with
     :class:`~fastpuzzle.pdb.BuildTimeLimitError`; loading a file already built is not limited.
     """
-    shape = problem.board.shape
-    blank = problem.goal_blank
-    if heuristic == "table":
-        return exact_table(shape[0], shape[1], blank)
-    if heuristic in NAMED:
-        partition = NAMED[heuristic]
+    rows, cols = shape
+    if isinstance(partition, str) and partition == "exact":
+        return exact_table(rows, cols, goal_blank)
+    if isinstance(partition, str) and partition != "auto":
         wanted = shape_of_partition(partition)
         if shape != wanted:
             raise PatternDatabaseError(
-                f"{heuristic} is for {wanted[0]}x{wanted[1]} boards, not {shape[0]}x{shape[1]}"
+                f"partition {partition} is for {wanted[0]}x{wanted[1]} boards, not {rows}x{cols}"
             )
-        database = _load_or_build(
-            partition,
-            shape,
-            blank,
-            build=partition in _QUICK,
-            cache_dir=cache_dir,
-            deadline=deadline,
-        )
-        if database is None:
-            raise PatternDatabaseError(_missing(partition, shape))
-        return database
-    if heuristic != "pdb":
-        raise PatternDatabaseError(f"unknown pattern database heuristic {shown(heuristic)}")
-    if shape == (4, 4):
-        best = load_pdb("7-8", shape, blank, cache_dir)
-        if best is None:
-            best = _load_or_build(
-                "6-6-3", shape, blank, build=True, cache_dir=cache_dir, deadline=deadline
-            )
-        assert best is not None
-        return best
-    default = default_partition(shape, blank)
-    found = _load_or_build(
-        default,
-        shape,
-        blank,
-        build=problem.rows * problem.cols <= 16,
-        cache_dir=cache_dir,
-        deadline=deadline,
+        build = partition in _QUICK
+    else:
+        build = rows * cols <= 16
+    database = load_or_build(
+        partition, shape, goal_blank, build=build, cache_dir=cache_dir, deadline=deadline
     )
-    if found is None:
-        raise PatternDatabaseError(_missing(default, shape))
-    return found
+    if database is None:
+        raise PatternDatabaseError(_missing(partition, shape))
+    return database
 
 
 #: Named partitions quick enough to build on first use (seconds).

@@ -11,8 +11,8 @@ from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from fastpuzzle._core import _pdb
+from fastpuzzle._problem import Problem
 from fastpuzzle.pdb.database import BuildTimeLimitError
-from fastpuzzle.problem import Problem
 
 __all__ = [
     "WALKING_MAX_STATES",

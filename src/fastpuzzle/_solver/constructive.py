@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from fastpuzzle._core import _constructive
+from fastpuzzle._problem import canonical_labels
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal, is_solvable
 from fastpuzzle.errors import UnsolvableError
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import inverse
-from fastpuzzle.problem import canonical_labels
 from fastpuzzle.results import (
     ProgressCallback,
     SearchResult,

@@ -1,4 +1,5 @@
-"""The default optimal solver: solve() on 3x3 (exact table), 4x4 (pattern databases), other shapes.
+"""The default optimal solver (``auto``): solve() on 3x3 (exact table), 4x4 (pattern databases),
+other shapes, and 4x4 goals whose table is not built yet.
 
 The 6-6-3 database is built once per test session into a temporary cache (seconds), so the default
 run solves every random50 board, most of them 50+ moves, with the default solver.
@@ -10,15 +11,25 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import idastar, optimal, pdb
+from fastpuzzle import pdb
+from fastpuzzle._core._result import CoreResult
+from fastpuzzle._problem import Problem, make_problem
+from fastpuzzle._solver import idastar, policy, tables, two_phase
+from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
-from fastpuzzle.problem import make_problem
+from fastpuzzle.pdb import store
 from tests.instances import hard, random50, seed_cases
 from tests.oracle import distances_3x3, distances_from
 from tests.pdbcache import cache_holding
+
+
+def run_idastar(problem: Problem, heuristic: str, limits: Limits) -> CoreResult:
+    """The serial IDA* of the registry's driver, on one request."""
+    return idastar.run(Request(problem, heuristic, limits))
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +69,7 @@ def test_seed_4x4_long_cases_with_default_solver(cache_663: Path) -> None:
 
 def test_4x4_database_root_never_above_optimal(cache_663: Path) -> None:
     for case in random50():
-        core = optimal.run_idastar(make_problem(list(case.tiles)), "pdb", Limits(max_depth=0))
+        core = run_idastar(make_problem(list(case.tiles)), "pdb", Limits(max_depth=0))
         assert core.depth <= case.optimal_length
 
 
@@ -114,7 +125,7 @@ def test_larger_shapes_agree_across_heuristics(
         board = fp.random_board(shape, rng=2)
         problem = make_problem(board)
         lengths = {
-            h: optimal.run_idastar(problem, h, Limits(seconds=60)).depth
+            h: run_idastar(problem, h, Limits(seconds=60)).depth
             for h in ("linear_conflict", "walking_distance", "pdb")
         }
         assert len(set(lengths.values())) == 1, (shape, lengths)
@@ -131,10 +142,10 @@ def test_4x4_other_goals_with_555(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         goal = fp.Board([*tiles[:blank], 0, *tiles[blank:]], shape=(4, 4))
         board = fp.scramble(goal, 36, rng=blank)
         problem = make_problem(board, goal)
-        database = pdb.database_for(problem, "pdb555")
+        database = tables.database(Request(problem, "pdb555", Limits()))
         assert (database.reflect is not None) == (blank in (0, 5))
-        by_pdb = optimal.run_idastar(problem, "pdb555", Limits())
-        by_lc = optimal.run_idastar(problem, "linear_conflict", Limits())
+        by_pdb = run_idastar(problem, "pdb555", Limits())
+        by_lc = run_idastar(problem, "linear_conflict", Limits())
         assert by_pdb.depth == by_lc.depth
         assert board.apply(by_pdb.moves) == goal
 
@@ -143,7 +154,7 @@ def test_78_is_never_built_silently(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     problem = make_problem(list(random50()[1].tiles))
     with pytest.raises(pdb.PatternDatabaseError, match="pdb build 7-8"):
-        optimal.run_idastar(problem, "pdb78", Limits())
+        run_idastar(problem, "pdb78", Limits())
     assert not list(tmp_path.glob("*7-8*"))
 
 
@@ -180,7 +191,8 @@ def test_auto_obeys_limits(cache_663: Path) -> None:
 
 def test_auto_choices() -> None:
     def choice(shape: tuple[int, int]) -> tuple[str, str]:
-        return optimal.auto_heuristic(make_problem(fp.Board.goal(shape)))
+        chosen = policy.auto_choice(shape, shape[0] * shape[1] - 1)
+        return chosen.algorithm, chosen.heuristic
 
     assert choice((3, 3)) == ("idastar", "table")
     assert choice((4, 4)) == ("idastar", "pdb")
@@ -200,31 +212,108 @@ def test_random50_with_78_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(USER_CACHE))
     for case in random50():
         problem = make_problem(list(case.tiles))
-        core = optimal.run_idastar(problem, "pdb78", Limits())
+        core = run_idastar(problem, "pdb78", Limits())
         assert core.depth == case.optimal_length, case.name
-        assert (
-            optimal.run_idastar(problem, "pdb78", Limits(max_depth=0)).depth <= case.optimal_length
-        )
+        assert run_idastar(problem, "pdb78", Limits(max_depth=0)).depth <= case.optimal_length
 
 
 @pytest.mark.slow
 def test_hard_boards_with_78_and_78b_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
     # With 7-8b built beside 7-8 (each a one-time build of about 80 s), solve() takes the larger
-    # of the two partitions' sums once 7-8 alone has expanded idastar.SECOND_FROM nodes: still
+    # of the two partitions' sums once 7-8 alone has expanded two_phase.SECOND_FROM nodes: still
     # optimal on random50 and hard.tsv, and never more nodes than 7-8 alone on them.
     for partition in ("7-8", "7-8b"):
         if pdb.load_pdb(partition, cache_dir=USER_CACHE) is None:
             pytest.skip(f"{partition} not built in {USER_CACHE}")
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(USER_CACHE))
-    assert pdb.second_database_for(make_problem(list(random50()[0].tiles)), "pdb") is not None
+    assert pdb.second_database_for("7-8", (4, 4), 15) is not None
     for case in [*random50(), *hard()]:
         solution = fp.solve(list(case.tiles), workers=1)
         assert len(solution) == case.optimal_length, case.name
         assert solution.heuristic == "pdb"
         # Below the switch, 7-8 alone; past it, the pair expands a subset of 7-8's nodes in
         # each iteration, the one cut short by the switch searched again.
-        alone = optimal.run_idastar(make_problem(list(case.tiles)), "pdb78", Limits())
-        if alone.expanded < idastar.SECOND_FROM:
+        alone = run_idastar(make_problem(list(case.tiles)), "pdb78", Limits())
+        if alone.expanded < two_phase.SECOND_FROM:
             assert solution.stats.expanded == alone.expanded, case.name
         else:
-            assert solution.stats.expanded <= alone.expanded + idastar.SECOND_FROM, case.name
+            assert solution.stats.expanded <= alone.expanded + two_phase.SECOND_FROM, case.name
+
+
+# -----------------------------------------------------------------------------------------------
+# Custom goals on 4x4 without waiting: an easy board with any goal is solved with walking
+# distance, no pattern database built; a hard one gets the table, and an optimal answer.
+
+
+@pytest.fixture
+def no_table_built(tmp_path, monkeypatch):
+    """An empty table cache, and any pattern-database build an error."""
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a pattern database was built")
+
+    monkeypatch.setattr(store, "build_pdb", refused)
+    return tmp_path
+
+
+def test_a_one_move_board_with_any_goal_builds_no_table(no_table_built):
+    # Before: 7 s, most of it building the 16 MB 6-6-3 table of the goal's blank cell.
+    goal = fp.Board("_ 1 2 3/4 5 6 7/8 9 10 11/12 13 14 15")
+    solution = fp.solve(goal.apply("R"), goal)
+    assert solution.moves == "L" and solution.optimal
+    assert list(no_table_built.iterdir()) == []
+
+
+def test_easy_boards_with_random_goals_are_solved_optimally_without_a_table(no_table_built):
+    rng = np.random.default_rng(7)
+    for _ in range(8):
+        goal = fp.random_board((4, 4), rng=rng)
+        board = fp.scramble(goal, 24, rng=rng)
+        solution = fp.solve(board, goal)
+        # An optimal length from another heuristic: IDA* with linear conflict.
+        other = fp.solve(board, goal, algorithm="idastar", heuristic="linear_conflict")
+        assert solution.verify() and len(solution) == len(other)
+        assert solution.heuristic == "walking_distance"
+    assert list(no_table_built.iterdir()) == []
+
+
+def test_a_hard_board_gets_the_table_and_an_optimal_answer(monkeypatch):
+    # A custom goal (tiles 1 and 2 swapped; the blank last, whose tables the test cache has or
+    # builds) treated as if it had no table on disk, and a search budget too small for it: the
+    # walk is abandoned, the table is announced (a warning, which the command line shows on
+    # stderr) and used, and the length is random50's.
+    case = random50()[1]  # 45 moves
+    swap = {1: 2, 2: 1}
+    board = fp.Board([swap.get(t, t) for t in case.tiles])
+    goal = fp.Board([swap.get(t, t) for t in fp.Board.goal((4, 4)).tiles])
+    monkeypatch.setattr(policy, "table_on_disk", lambda shape, blank: False)
+    monkeypatch.setattr(policy, "PROBE_NODES", 1000)
+    announced = "no solution within 1,000 nodes of walking distance; building the 6-6-3"
+    with pytest.warns(fp.errors.FastPuzzleWarning, match=announced) as caught:
+        solution = fp.solve(board, goal)
+    assert solution.verify() and len(solution) == case.optimal_length == 45
+    assert solution.heuristic == "pdb"
+    assert caught[0].filename == __file__  # the caller's line, not the library's
+
+
+def test_the_command_line_shows_the_warning_as_its_own_line(monkeypatch, capsys):
+    from fastpuzzle.cli import main
+
+    case = random50()[1]
+    monkeypatch.setattr(policy, "table_on_disk", lambda shape, blank: False)
+    monkeypatch.setattr(policy, "PROBE_NODES", 1000)
+    assert main(["solve", fp.Board(list(case.tiles)).to_string()]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("fastpuzzle: no solution within 1,000 nodes of walking distance; ")
+    assert "Warning" not in err
+
+
+def test_the_callers_limits_hold_for_the_first_search(no_table_built):
+    goal = fp.Board("1 2 3 4/5 _ 6 7/8 9 10 11/12 13 14 15")
+    board = fp.scramble(goal, 30, rng=3)
+    with pytest.raises(fp.NodeLimitError):
+        fp.solve(board, goal, limits=fp.Limits(nodes=10))
+    with pytest.raises(fp.DepthLimitError):
+        fp.solve(board, goal, limits=fp.Limits(max_depth=2))
+    assert list(no_table_built.iterdir()) == []

@@ -221,7 +221,7 @@ def try_lock(fd: int, *, wait: bool = False) -> bool:
     """
     if sys.platform == "win32":
         return True
-    import fcntl
+    import fcntl  # POSIX only: Windows has no flock
 
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+
+import numpy as np
 
 from fastpuzzle._core import _board
-from fastpuzzle.board import MAX_CELLS, Board, BoardLike, _solvable, as_board, as_goal, is_solvable
+from fastpuzzle._util.records import record
+from fastpuzzle.board import (
+    MAX_CELLS,
+    Board,
+    BoardLike,
+    as_board,
+    as_goal,
+    is_solvable,
+    solvable_pair,
+)
 from fastpuzzle.errors import BoardTooLargeError, UnsolvableError
-from fastpuzzle.results import _record
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["Problem", "canonical_labels", "make_problem"]
 
@@ -94,8 +100,6 @@ class Problem:
         """The relabelled start as a fresh writable ``uint16`` array, for any size."""
         if self.cells is not None:
             return self.cells.copy()
-        import numpy as np
-
         labels = _labels(self.goal.tiles)[0]
         return np.array([labels[tile] for tile in self.board.tiles], dtype=np.uint16)
 
@@ -129,18 +133,15 @@ def make_problem(
     """
     start = as_board(board)
     target = as_goal(start, goal)
-    if check_solvable and not _solvable(start, target):
+    if check_solvable and not solvable_pair(start, target):
         raise UnsolvableError(start, target)
     labels, relabel = _labels(target.tiles)
     if start.size > MAX_CELLS:
-        # Imported here: only boards past 16 cells need numpy, and importing it is slow.
-        import numpy as np
-
         cells = np.array(labels, dtype=np.uint16)[np.array(start.tiles, dtype=np.intp)]
         cells.flags.writeable = False
         return Problem(start, target, None, start.blank, target.blank, cells)
     packed = _board.pack([labels[tile] for tile in start.tiles]) if relabel else start.packed
-    return _record(
+    return record(
         Problem,
         board=start,
         goal=target,

@@ -86,7 +86,7 @@ class Meter:
         self._status = ""
         self._bar: Any = None
         try:
-            from tqdm.auto import tqdm
+            from tqdm.auto import tqdm  # the progress extra, used where installed
         except ImportError:
             pass
         else:

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from fastpuzzle._optional import require
-from fastpuzzle._units import duration, size
+from fastpuzzle._util.optional import require
+from fastpuzzle._util.units import duration, size
 
-if TYPE_CHECKING:
-    from fastpuzzle.compare import Comparison
+__all__ = ["METRICS", "Bar", "board_labels", "draw"]
 
-__all__ = ["METRICS", "board_labels", "draw"]
-
-#: The numeric columns a chart can draw, and the axis label of each.
+#: The numeric columns a chart can draw, and the axis label of each: the metric names of
+#: :meth:`fastpuzzle.Comparison.plot` and of ``fastpuzzle compare --metric``.
 METRICS = {
     "expanded": "nodes expanded",
     "generated": "nodes generated",
@@ -29,7 +27,7 @@ METRICS = {
     "length": "solution length (moves)",
 }
 
-#: Tick labels in the units that fit (see fastpuzzle._units), for the metrics that have units.
+#: Tick labels in the units that fit (see fastpuzzle._util.units), for the metrics that have units.
 _TICKS: dict[str, Callable[[float], str]] = {"seconds": duration, "peak_memory_bytes": size}
 
 #: Twenty distinct colours (matplotlib's tab20, written out so no colormap is needed); past
@@ -58,12 +56,26 @@ def _caption(labels: dict[str, str]) -> str:
     return "\n".join(textwrap.wrap(";   ".join(entries), width=110, break_on_hyphens=False))
 
 
-def draw(table: Comparison, metrics: Sequence[str], axes: Sequence[Any] | None) -> list[Any]:
-    """One bar chart per metric, on ``axes`` (default: a new figure, one chart under another)."""
+class Bar(Protocol):
+    """What a chart reads of a row (a :class:`fastpuzzle.compare.Row`): its board, its method,
+    how it ended, and each metric of :data:`METRICS` as an attribute."""
+
+    @property
+    def board(self) -> str: ...
+
+    @property
+    def method(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+def draw(rows: Sequence[Bar], metrics: Sequence[str], axes: Sequence[Any] | None) -> list[Any]:
+    """One bar chart per metric of ``rows``, on ``axes`` (default: a new figure, one chart under
+    another)."""
     plt = require("matplotlib.pyplot", "Comparison.plot", "plot")
     patches = require("matplotlib.patches", "Comparison.plot", "plot")
     ticker = require("matplotlib.ticker", "Comparison.plot", "plot")
-    rows = table.rows
     boards = list(dict.fromkeys(row.board for row in rows))
     methods = list(dict.fromkeys(row.method for row in rows))
     labels = board_labels(boards)

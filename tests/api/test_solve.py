@@ -1,15 +1,18 @@
-"""search()/solve(): names and aliases, option checks, errors before searching, statistics."""
+"""search() and solve(): names and aliases, option checks, errors before searching, statistics,
+and the same API past 16 cells (solve_many's too), where the wide core runs underneath.
+"""
 
 from __future__ import annotations
 
-import sys
 import types
 
 import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import algorithms
-from fastpuzzle.algorithms import resolve_algorithm, resolve_heuristic, weight_fraction
+from fastpuzzle._solver import idastar, policy
+from fastpuzzle.algorithms import resolve_algorithm, weight_fraction
+from fastpuzzle.heuristics import resolve_heuristic
 
 EASY = "1 2 3/4 5 6/_ 7 8"  # "RR"
 MEDIUM = (5, 2, 3, 4, 1, 8, 0, 7, 6)  # 14 moves
@@ -92,7 +95,6 @@ def test_every_catalogued_heuristic_resolves_where_it_is_supported():
 
     # Each compiled code is known to the catalogue, and each entry names a compiled code.
     assert {h.code for h in CATALOGUE} == set(HeuristicCode) - {HeuristicCode.H_NONE}
-    assert algorithms.HEURISTIC_LIST is CATALOGUE
     for entry in CATALOGUE:
         for spelling in (entry.name, *entry.aliases, entry.name.upper().replace("_", " ")):
             assert resolve_heuristic(spelling) is entry
@@ -159,14 +161,15 @@ def test_invalid_input_raises():
 
 @pytest.fixture
 def no_search(monkeypatch):
-    """Make every compiled driver (and the IDA* module) fail if it is reached."""
+    """Make every compiled driver (IDA*'s kernels included) fail if it is reached."""
 
     class Boom(types.ModuleType):
         def __getattr__(self, name):
             raise AssertionError(f"the search started ({name})")
 
     monkeypatch.setattr(algorithms, "_search", Boom("boom"))
-    monkeypatch.setitem(sys.modules, "fastpuzzle.optimal", Boom("fastpuzzle.optimal"))
+    for kernel in ("_idastar", "_wide", "_wide_pdb"):
+        monkeypatch.setattr(idastar, kernel, Boom(kernel))
 
 
 @pytest.mark.parametrize("algorithm", sorted(fp.ALGORITHMS))
@@ -247,8 +250,7 @@ def test_iterations_of_iddfs_count_the_bounds():
     assert result.stats.peak_memory_bytes < 1000  # only the path
 
 
-def test_solve_auto_uses_the_optimal_module():
-    pytest.importorskip("fastpuzzle.optimal")
+def test_solve_auto_is_optimal():
     solution = fp.solve(MEDIUM)
     assert len(solution) == 14
     assert solution.optimal
@@ -256,9 +258,78 @@ def test_solve_auto_uses_the_optimal_module():
 
 
 def test_idastar_through_the_registry():
-    pytest.importorskip("fastpuzzle.optimal")
     for heuristic in ("misplaced", "manhattan", "linear_conflict"):
         solution = fp.solve(MEDIUM, algorithm="ida*", heuristic=heuristic)
         assert len(solution) == 14
         assert solution.algorithm == "idastar"
         assert solution.heuristic == heuristic
+
+
+# -----------------------------------------------------------------------------------------------
+# Past 16 cells: the same API, the wide core underneath.
+
+# fastpuzzle.solve is the function; the module behind it:
+
+
+@pytest.fixture(scope="module")
+def scrambled_5x5():
+    return [fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed) for seed in range(4)]
+
+
+def test_solve_is_optimal_past_16_cells(scrambled_5x5, tmp_path, monkeypatch):
+    # An empty cache: without the 5x5 pattern database solve() uses linear conflict.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    for board in scrambled_5x5:
+        solution = fp.solve(board)
+        assert solution.verify() and solution.optimal
+        assert solution.algorithm == "idastar" and solution.heuristic == "linear_conflict"
+        # Cross-check against the Manhattan search: both are optimal, so the lengths agree.
+        manhattan = fp.search(board, algorithm="idastar", heuristic="manhattan")
+        assert len(manhattan.solution) == len(solution)
+        assert len(solution) <= 36 and len(solution) % 2 == 0
+
+
+def test_solve_with_another_goal_on_a_rectangle():
+    goal = fp.random_board((3, 7), rng=5)
+    board = fp.scramble(goal, 30, rng=2)
+    solution = fp.solve(board, goal)
+    assert solution.board.apply(solution.moves) == goal
+    assert len(solution) <= 30
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 4), (5, 5), (7, 3), (10, 10), (30, 30)])
+def test_fast_mode_replays_for_every_size(shape):
+    board = fp.random_board(shape, rng=7)
+    solution = fp.solve(board, optimal=False)
+    assert solution.verify() and not solution.optimal
+    assert len(solution) >= fp.manhattan(board)
+
+
+def test_fast_mode_refuses_method_options():
+    with pytest.raises(fp.InvalidOptionError, match="optimal=False"):
+        fp.solve(fp.Board.goal((3, 3)), optimal=False, algorithm="astar")
+
+
+def test_classic_algorithms_name_themselves_when_the_board_is_too_big(scrambled_5x5):
+    with pytest.raises(fp.BoardTooLargeError, match=r"bfs works on boards of at most 16 cells"):
+        fp.search(scrambled_5x5[0], algorithm="bfs")
+    with pytest.raises(fp.BoardTooLargeError, match="astar"):
+        fp.solve(scrambled_5x5[0], algorithm="astar")
+
+
+def test_optimal_solve_of_a_hard_big_board_stops_with_a_hint(monkeypatch):
+    monkeypatch.setattr(policy, "WIDE_DEFAULT_SECONDS", 0.3)
+    board = fp.random_board((6, 6), rng=1)
+    with pytest.raises(fp.TimeLimitError, match="optimal=False") as info:
+        fp.solve(board)
+    assert info.value.stats.expanded > 0
+    with pytest.raises(fp.NodeLimitError):
+        fp.solve(board, limits=fp.Limits(nodes=1000))
+
+
+def test_solve_many_on_big_boards(scrambled_5x5):
+    result = fp.solve_many(scrambled_5x5)
+    assert result.solved.all()
+    assert result.lengths.tolist() == [len(fp.solve(b)) for b in scrambled_5x5]
+    fast = fp.solve_many([fp.random_board((8, 8), rng=s) for s in range(3)], optimal=False)
+    assert fast.solved.all() and (fast.lengths > 0).all()

@@ -2,7 +2,7 @@
 
 Given a 1-D ``uint64`` array of packed boards, find in a few numpy passes which rows are valid
 boards, which can reach the goal, their blank cells and their canonical relabelling — the work
-:func:`fastpuzzle.problem.make_problem` does one board at a time.
+:func:`fastpuzzle._problem.make_problem` does one board at a time.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fastpuzzle._problem import canonical_labels
 from fastpuzzle.board import Board
-from fastpuzzle.problem import canonical_labels
 
 __all__ = ["Prepared", "prepare_packed"]
 

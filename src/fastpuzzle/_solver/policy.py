@@ -20,10 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fastpuzzle._solver.tables import BEST_4X4
 from fastpuzzle.board import MAX_CELLS, Shape
 from fastpuzzle.limits import Limits
+from fastpuzzle.pdb.partitions import MAX_PDB_CELLS, default_partition
+from fastpuzzle.pdb.store import load_pdb, pdb_path
 
 __all__ = [
+    "PROBE",
     "PROBE_NODES",
     "WIDE_DEFAULT_SECONDS",
     "Choice",
@@ -82,22 +86,17 @@ PROBE = _WALKING
 
 def table_on_disk(shape: Shape, goal_blank: int) -> bool:
     """Whether ``auto``'s pattern database for 4x4 boards towards a goal with its blank on
-    ``goal_blank`` (7-8, else 6-6-3) is in the cache, so that solving builds nothing."""
-    from fastpuzzle import pdb
-
-    return any(
-        pdb.pdb_path(partition, shape, goal_blank).is_file() for partition in ("7-8", "6-6-3")
-    )
+    ``goal_blank`` (one of :data:`~fastpuzzle._solver.tables.BEST_4X4`) is in the cache, so that
+    solving builds nothing."""
+    return any(pdb_path(partition, shape, goal_blank).is_file() for partition in BEST_4X4)
 
 
 def _pdb_on_disk(shape: Shape, goal_blank: int) -> bool:
     """Whether the pattern database of a shape past 16 cells is on disk and valid."""
-    from fastpuzzle import pdb
-
-    if shape[0] * shape[1] > pdb.MAX_PDB_CELLS:
+    if shape[0] * shape[1] > MAX_PDB_CELLS:
         return False
-    partition = pdb.default_partition(shape, goal_blank)
-    return pdb.load_pdb(partition, shape, goal_blank) is not None
+    partition = default_partition(shape, goal_blank)
+    return load_pdb(partition, shape, goal_blank) is not None
 
 
 def auto_limits(shape: Shape, limits: Limits | None) -> Limits | None:

@@ -19,8 +19,11 @@ import numpy as np
 from fastpuzzle.errors import FastPuzzleError, InvalidOptionError
 
 __all__ = [
+    "MAX_WEIGHT",
     "UNORDERED",
     "callback",
+    "check_seed",
+    "check_weight",
     "choice",
     "flag",
     "is_whole",
@@ -124,6 +127,32 @@ def whole(
             return number
     either = " or None" if none else ""
     raise error(f"expected {name} as a whole number{_range(low, high)}{either}, got {shown(value)}")
+
+
+#: The largest weight of ``wastar`` (and weighted IDA*): its bucket queue has a level per priority
+#: ``den*g + num*h`` (a weight of 10**6 took 800 MB on a 3x3 board; 1,000 takes 2 MB).
+MAX_WEIGHT = 1_000
+
+
+def check_weight(weight: object) -> float | None:
+    """``weight`` checked: None, or a number from 1 to :data:`MAX_WEIGHT`."""
+    if weight is None:
+        return None
+    if (
+        isinstance(weight, bool)
+        or not isinstance(weight, (int, float))
+        or not 1 <= weight <= MAX_WEIGHT
+    ):
+        raise InvalidOptionError(
+            f"expected a weight from 1 to {MAX_WEIGHT:,} (past that, weighted A* is greedy "
+            f"in all but name: use algorithm='greedy'), got {shown(weight)}"
+        )
+    return float(weight)
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` checked: None, or a whole number (any, taken modulo 2**64)."""
+    return whole("seed", seed, none=True)
 
 
 def real(name: str, value: object, *, error: ErrorType = InvalidOptionError) -> float:

@@ -1,0 +1,11 @@
+"""The engine room: between the registry (:mod:`fastpuzzle.algorithms`) and the compiled kernels.
+
+No user imports it; :func:`fastpuzzle.solve`, :func:`fastpuzzle.search` and the batches do.
+``request`` (what every driver takes), ``idastar`` (IDA* for every board size: which kernel,
+and the calls into it), ``tables`` (the tables a heuristic reads: the one place that maps a
+heuristic to its partition), ``two_phase`` (a search that switches to stronger tables once it
+is large), ``cluster`` (the Dask plumbing of one search), ``policy`` (what ``auto`` runs for a
+shape and goal) and ``constructive`` (the fast solver for boards up to 100x100). The threads of
+a parallel IDA* belong here too; they stay in :mod:`fastpuzzle._parallel` while the compiled
+kernels import them by that name.
+"""

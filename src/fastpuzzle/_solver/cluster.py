@@ -1,0 +1,106 @@
+"""The Dask plumbing of one IDA* search: its large iterations handed to a cluster.
+
+With a client, a kernel's ``runner`` (what runs a shared iteration) becomes
+:func:`fastpuzzle.distributed.share_with`'s: iterations expected to expand at least
+:data:`fastpuzzle.distributed.REMOTE_FROM` nodes go to the cluster, the others to local threads
+(:func:`fastpuzzle._parallel.run_team`). A worker process rebuilds the kernel from a
+:class:`~fastpuzzle.distributed.KernelCall`, and reads the very tables this search uses from its
+own cache (:func:`load_exactly`), never another table and never a build.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Literal
+
+from fastpuzzle import distributed
+from fastpuzzle._parallel import run_team
+from fastpuzzle._solver.request import Request
+from fastpuzzle.limits import CoreLimits
+from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.dual import dual_layout
+from fastpuzzle.pdb.store import load_pdb
+from fastpuzzle.pdb.tables import exact_table
+from fastpuzzle.pdb.walking import walking_tables
+
+__all__ = ["load_exactly", "runner"]
+
+
+def runner(
+    request: Request,
+    kernel: Literal["packed", "wide_pdb"],
+    args: tuple[Any, ...],
+    max_depth: int,
+    core: CoreLimits,
+    *,
+    databases: tuple[Database, ...] = (),
+    dual: bool = False,
+    min_bound: int = 0,
+) -> Any:
+    """The kernel's ``runner`` for ``request``: None without a client; else shared iterations on
+    local threads and large ones on the cluster (from the first, for a search that starts at a
+    known bound). ``databases``: the tables behind the kernel's (a worker reads the same ones),
+    with their dual lookups when ``dual``."""
+    if request.client is None:
+        return None
+    loader, key = _worker_tables(request, databases, dual=dual)
+    call = distributed.KernelCall(kernel, args, max_depth, loader, key)
+    share = distributed.share_with(
+        request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
+        remote_from=distributed.REMOTE_FROM, large=min_bound > 0,
+    )  # fmt: skip
+    return functools.partial(run_team, share=share)
+
+
+def _worker_tables(
+    request: Request, databases: tuple[Database, ...], *, dual: bool
+) -> tuple[Callable[[], Any], str]:
+    """How a worker process reads the very tables this search uses, and their cache key."""
+    problem = request.problem
+    rows, cols = problem.board.shape
+    where = f"{rows}x{cols}:{problem.goal_blank}"
+    if request.entry.tables == "walking":
+        return functools.partial(walking_tables, problem), f"walking:{where}"
+    if not databases:
+        return _no_tables, "none"
+    names = tuple(_partition_of(database) for database in databases)
+    loader = functools.partial(load_exactly, names, (rows, cols), problem.goal_blank, dual=dual)
+    return loader, f"pdb:{where}:{names}:{'dual' if dual else 'plain'}"
+
+
+def _no_tables() -> None:
+    return None
+
+
+def _partition_of(database: Database) -> str | tuple[tuple[int, ...], ...]:
+    # A named partition by its name (as its file is named); another by its groups' tiles.
+    if not database.name.startswith("custom"):
+        return database.name
+    return tuple(tuple(tiles) for tiles, *_ in database.groups)
+
+
+def load_exactly(
+    names: tuple[str | tuple[tuple[int, ...], ...], ...],
+    shape: tuple[int, int],
+    blank: int,
+    *,
+    dual: bool = False,
+) -> object:
+    """A worker process's tables: the named ones from its cache, never another one and never a
+    build (the units it searches carry those tables' group indices and values); with ``dual``,
+    laid out with their dual lookups (whose extra tables must be in its cache too)."""
+    loaded = []
+    for name in names:
+        database: Database | None
+        if name == "exact":
+            database = exact_table(shape[0], shape[1], blank)
+        else:
+            database = load_pdb(name, shape, blank)
+        if database is None:
+            raise PatternDatabaseError(
+                f"a Dask worker has no {name} table for {shape[0]}x{shape[1]} in its cache: "
+                f"build it there first (`fastpuzzle pdb build {name}`)"
+            )
+        loaded.append(dual_layout(database, build=False) if dual else database.loaded())
+    return loaded[0] if len(loaded) == 1 else tuple(loaded)

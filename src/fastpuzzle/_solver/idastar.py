@@ -1,0 +1,295 @@
+"""IDA* for every board size: the one place that picks the compiled kernel.
+
+:func:`run` takes a :class:`~fastpuzzle._solver.request.Request` whose heuristic is one of the
+catalogue (:mod:`fastpuzzle.heuristics`) and dispatches, the way scikit-learn's ``_dispatcher``
+picks a specialised kernel:
+
+- boards of up to 16 cells (packed in one word): ``_idastar``, one recursive driver per
+  heuristic, with walking-distance or pattern-database tables when the heuristic needs them;
+- boards past 16 cells (one ``uint16`` per cell): ``_wide.idastar`` for Manhattan, linear
+  conflict and walking distance (weighted IDA* too, on any board), ``_wide_pdb.idastar`` for
+  additive pattern databases of up to 25 cells.
+
+The request travels down to the kernel calls as one object. The tables come from
+:mod:`fastpuzzle._solver.tables`; a search that switches to stronger tables once it is large
+runs in two parts (:mod:`fastpuzzle._solver.two_phase`). ``workers > 1`` shares the large
+iterations of ``_idastar`` and ``_wide_pdb`` among threads (:mod:`fastpuzzle._parallel`);
+``_wide.idastar`` has no parallel version and runs serially. With a Dask client, their largest
+iterations go to the cluster (:mod:`fastpuzzle._solver.cluster`).
+
+Every kernel returns the same :class:`~fastpuzzle._core._result.CoreResult`, whose memory figure
+is the path (:func:`_path_memory`), as for the other depth-first searches. Moves are U, D, L, R:
+the direction the **blank** moves.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
+from fastpuzzle._core._result import CoreResult
+from fastpuzzle._solver import cluster, tables, two_phase
+from fastpuzzle._solver.request import Request
+from fastpuzzle._util.checks import shown
+from fastpuzzle.errors import InvalidOptionError, UnknownNameError
+from fastpuzzle.heuristics import BY_NAME, CATALOGUE
+from fastpuzzle.limits import CoreLimits
+from fastpuzzle.pdb.database import Database
+from fastpuzzle.pdb.dual import dual_layout, dual_tables_built
+from fastpuzzle.pdb.tables import second_database_built, second_database_for
+from fastpuzzle.results import CoreProgress, Status
+
+__all__ = ["MAX_OPTIMAL_DEPTH", "PACKED_HEURISTICS", "WIDE_HEURISTICS", "run"]
+
+#: The longest path the wide IDA* follows (its recursion depth). A board whose Manhattan lower
+#: bound is above it is refused at once with :attr:`Status.DEPTH_LIMIT`: no optimal search of
+#: such a board could finish.
+MAX_OPTIMAL_DEPTH = 1000
+
+#: The longest path the pattern-database driver follows (optimal 5x5 solutions are far shorter).
+_PDB_MAX_DEPTH = 400
+
+#: Heuristics IDA* computes on boards of up to 16 cells.
+PACKED_HEURISTICS = tuple(h.name for h in CATALOGUE if "packed" in h.idastar)
+
+#: Heuristics IDA* computes past 16 cells. ``pdb`` (boards of up to 25 cells) and ``pdb6666``
+#: (5x5) need their database built beforehand.
+WIDE_HEURISTICS = tuple(h.name for h in CATALOGUE if "wide" in h.idastar)
+
+_DEPTH_LIMIT = list(Status).index(Status.DEPTH_LIMIT)
+
+
+def run(request: Request, *, wide: bool = False) -> CoreResult:
+    """Run IDA* on ``request``'s problem with its heuristic, on the kernel that fits it.
+
+    What the request's fields mean here:
+
+    - ``heuristic``: a canonical name of a heuristic IDA* computes on the board's size
+      (None: Manhattan);
+    - ``limits``: ``nodes`` (expansions), ``seconds`` (building the tables included) and
+      ``max_depth`` are honoured; IDA* stores no nodes, so ``memory_bytes`` never binds;
+    - ``progress``: the core-level ``progress(expanded, generated, seconds, bound)``;
+    - ``weight``: ``w > 1`` runs weighted IDA* (f = g + w*h) on the wide kernel, for boards of
+      any size, whose solutions are at most ``w`` times optimal;
+    - ``workers``: threads for the large iterations of the packed kernel (boards of up to 16
+      cells, every heuristic) and of the wide pattern-database kernel; the wide Manhattan,
+      linear-conflict and walking-distance kernel (and weighted IDA*) runs serially. 1: the
+      serial search, whose node counts are exact and reproducible;
+    - ``client``: a Dask client; the iterations of the packed and pattern-database kernels
+      expected to expand at least :data:`fastpuzzle.distributed.REMOTE_FROM` nodes are searched
+      on its cluster (the others on ``workers`` local threads).
+
+    ``wide=True`` runs the wide kernel on a board of up to 16 cells too.
+    """
+    entry = BY_NAME.get(request.heuristic or "manhattan")
+    weighted = request.weight is not None and request.weight != 1
+    use_wide = request.problem.wide or wide or weighted
+    encoding = "wide" if use_wide else "packed"
+    if entry is None or encoding not in entry.idastar:
+        valid = WIDE_HEURISTICS if use_wide else PACKED_HEURISTICS
+        where = ""
+        if request.problem.wide:
+            where = " past 16 cells"
+        elif use_wide:
+            where = " weighted" if weighted else " on the wide kernel"
+        raise UnknownNameError(
+            f"unknown heuristic {shown(request.heuristic)} for idastar{where}; expected one of "
+            f"{', '.join(valid)}"
+        )
+    workers = request.workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"expected workers >= 1, got {workers!r}")
+    if request.client is not None and use_wide and entry.tables != "pdb":
+        raise InvalidOptionError(
+            f"a search on a Dask cluster past 16 cells takes a pattern database, got {entry.name}"
+        )
+    # A time limit covers building the tables the heuristic needs, then the search.
+    request = request._replace(heuristic=entry.name).started()
+    if use_wide:
+        return _run_wide(request)
+    return _path_memory(_run_packed(request), board_bytes=0, level_bytes=_search.FRAME_BYTES)
+
+
+def _path_memory(core: CoreResult, *, board_bytes: int, level_bytes: int) -> CoreResult:
+    """``core`` with its memory figure counted as the other depth-first searches count theirs.
+
+    The packed and pattern-database kernels report the size of their fixed state (plus the
+    frontier of a parallel search), the same for every board; what IDA* stores is its path. So
+    ``peak_memory_bytes`` becomes ``board_bytes`` (a board changed in place) plus
+    ``level_bytes`` for each level of the deepest path (``max_frontier``: the solution's length
+    plus one, else the last bound's), and the state's size becomes ``allocated_bytes``. A
+    parallel search holds one such path per thread: the figure is one thread's, as the serial
+    search's.
+    """
+    stored = board_bytes + core.max_frontier * level_bytes
+    return CoreResult(
+        core.status,
+        core.moves,
+        core.expanded,
+        core.generated,
+        core.max_frontier,
+        stored,
+        core.seconds,
+        core.depth,
+        core.iterations,
+        max(core.peak_memory_bytes, core.allocated_bytes),
+    )
+
+
+def _run_packed(request: Request) -> CoreResult:
+    entry = request.entry
+    found: object = None
+    databases: tuple[Database, ...] = ()
+    if entry.tables == "walking":
+        found = tables.walking(request)
+    elif entry.tables is not None:
+        database = tables.database(request)
+        found = tables.laid_out(request, database)
+        databases = (database,)
+        # Only the default's 7-8 has a partner (7-8b): other tables skip looking for one on disk.
+        if entry.name == "pdb" and second_database_built(
+            database.name, database.shape, database.goal_blank
+        ):
+            return _run_then_pair(request, database)
+    core = request.limits_left()
+    if core is None:
+        return request.out_of_time()
+    return _packed_kernel(request, found, core, request.progress, databases=databases)
+
+
+def _packed_kernel(
+    request: Request,
+    found: object,
+    core: CoreLimits,
+    progress: CoreProgress | None,
+    *,
+    min_bound: int = 0,
+    databases: tuple[Database, ...] = (),
+) -> CoreResult:
+    """``_idastar.idastar`` on the request's problem with the tables ``found``; ``databases``:
+    the tables behind them (a cluster's workers read the very same ones)."""
+    problem = request.problem
+    rows, cols = problem.board.shape
+    args = (problem.packed, problem.blank, rows, cols, problem.goal_blank, request.entry.code)
+    return _idastar.idastar(
+        *args,
+        tables=found,
+        node_limit=core.node_limit,
+        time_limit=core.time_limit,
+        max_depth=core.max_depth,
+        progress=progress,
+        workers=request.workers,
+        min_bound=min_bound,
+        runner=cluster.runner(
+            request, "packed", args, core.max_depth, core,
+            databases=databases, dual=request.entry.dual, min_bound=min_bound,
+        ),
+    )  # fmt: skip
+
+
+def _run_then_pair(request: Request, database: Database) -> CoreResult:
+    """7-8 alone for :data:`~fastpuzzle._solver.two_phase.SECOND_FROM` expansions; past them,
+    the larger of 7-8's and 7-8b's sums, from the bound the first search had reached."""
+
+    def with_tables(found: object, databases: tuple[Database, ...]) -> two_phase.Part:
+        return lambda core, report, bound: _packed_kernel(
+            request, found, core, report, min_bound=bound, databases=databases
+        )
+
+    first = database.loaded()
+
+    def pair() -> two_phase.Part:
+        second = second_database_for(database.name, database.shape, database.goal_blank)
+        if second is None:
+            return with_tables(first, (database,))
+        return with_tables((first, second.loaded()), (database, second))
+
+    return two_phase.in_two_parts(
+        request, two_phase.SECOND_FROM, with_tables(first, (database,)), pair
+    )
+
+
+def _run_wide(request: Request) -> CoreResult:
+    entry, problem, weight = request.entry, request.problem, request.weight
+    weighted = weight is not None and weight != 1
+    if weighted and entry.tables == "pdb":
+        raise InvalidOptionError(
+            f"weighted IDA* takes manhattan or linear_conflict, not a pattern database, got "
+            f"heuristic={entry.name!r} with weight={shown(weight)}"
+        )
+    max_depth = request.limits.core(stores_nodes=False).max_depth
+    cap = MAX_OPTIMAL_DEPTH if max_depth < 0 else min(MAX_OPTIMAL_DEPTH, max_depth)
+    rows, cols = problem.rows, problem.cols
+    cells = problem.wide_cells()
+    lower = _wide.heuristic(BY_NAME["manhattan"].code, cells, rows, cols, problem.goal_blank)
+    if lower > cap:
+        # No path within the cap: refused before any search.
+        return CoreResult(_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
+    if entry.tables == "pdb":
+        found = _run_wide_pdb(request, cap)
+        # Its board: a byte a cell, changed in place; its path: a move byte a level.
+        return _path_memory(found, board_bytes=len(cells), level_bytes=1)
+    walking = tables.wide_walking(request) if entry.tables == "walking" else None
+    core = request.limits_left()
+    if core is None:
+        return request.out_of_time()
+    return _wide.idastar(
+        cells,
+        problem.blank,
+        rows,
+        cols,
+        problem.goal_blank,
+        heuristic=entry.code,
+        weight=1.0 if weight is None else float(weight),
+        tables=walking,
+        node_limit=core.node_limit,
+        time_limit=core.time_limit,
+        max_depth=cap,
+        progress=request.progress,
+    )
+
+
+def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
+    """``_wide_pdb`` with the heuristic's tables; ``pdb`` with dual lookups past
+    :data:`~fastpuzzle._solver.two_phase.DUAL_FROM` expansions, where their extra table is on
+    disk."""
+    problem, entry = request.problem, request.entry
+    database = tables.database(request)
+    args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
+            problem.goal_blank)  # fmt: skip
+    max_depth = min(cap, _PDB_MAX_DEPTH)
+
+    def part(dual: bool) -> two_phase.Part:
+        found = dual_layout(database, deadline=request.deadline) if dual else database.loaded()
+
+        def search(core: CoreLimits, report: CoreProgress | None, bound: int) -> CoreResult:
+            return _wide_pdb.idastar(
+                *args,
+                tables=found,
+                node_limit=core.node_limit,
+                time_limit=core.time_limit,
+                max_depth=max_depth,
+                progress=report,
+                workers=request.workers,
+                runner=cluster.runner(
+                    request, "wide_pdb", args, max_depth, core,
+                    databases=(database,), dual=dual, min_bound=bound,
+                ),
+                min_bound=bound,
+            )  # fmt: skip
+
+        return search
+
+    if entry.name == "pdb" and dual_tables_built(
+        database.cells, database.shape, database.goal_blank
+    ):
+        return two_phase.in_two_parts(
+            request, two_phase.DUAL_FROM, part(False), functools.partial(part, True)
+        )
+    search = part(entry.dual)
+    core = request.limits_left()
+    if core is None:
+        return request.out_of_time()
+    return search(core, request.progress, 0)
