@@ -17,10 +17,13 @@ STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 Box = tuple[int, int, int, int]  # top, bottom, left, right (relative to the start)
 
 
-def effect(moves: str) -> tuple[tuple[int, int], frozenset[tuple[tuple[int, int], tuple[int, int]]]]:
+Cell = tuple[int, int]
+
+
+def effect(moves: str) -> tuple[Cell, frozenset[tuple[Cell, Cell]]]:
     """Where the blank ends, and which cell's tile each displaced cell now holds."""
     blank = (0, 0)
-    came_from: dict[tuple[int, int], tuple[int, int]] = {}
+    came_from: dict[Cell, Cell] = {}
     for move in moves:
         target = (blank[0] + STEP[move][0], blank[1] + STEP[move][1])
         origin = came_from.pop(target, target)
@@ -88,7 +91,8 @@ def allowed(machine: list[list[int]], moves: str) -> bool:
 
 def holds_forbidden(moves: str, forbidden: set[str]) -> bool:
     """Whether any substring of ``moves`` is forbidden (the automaton's meaning, spelled out)."""
-    return any(moves[i:j] in forbidden for i in range(len(moves)) for j in range(i + 1, len(moves) + 1))
+    n = len(moves)
+    return any(moves[i:j] in forbidden for i in range(n) for j in range(i + 1, n + 1))
 
 
 def strings(length: int) -> Iterator[str]:

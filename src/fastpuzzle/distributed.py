@@ -34,6 +34,7 @@ from typing import Any
 
 from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._parallel import Team
+from fastpuzzle._solver import pruning
 from fastpuzzle._util.optional import require
 
 __all__ = ["REMOTE_FROM", "KernelCall", "search_units", "share_with"]
@@ -75,6 +76,9 @@ class KernelCall:
         ``functools.partial`` of one).
     tables_key : str
         Names those tables in the worker's cache.
+    prune : str or int
+        The search's duplicate pruning (a worker builds or reads the same machine, whose states
+        the units carry).
     """
 
     kernel: str
@@ -82,6 +86,7 @@ class KernelCall:
     max_depth: int
     tables: Callable[[], Any] = field(compare=False)
     tables_key: str
+    prune: str | int = "parent"
 
 
 def search_units(
@@ -116,6 +121,7 @@ def search_units(
             max_depth=call.max_depth,
             progress=_stop_watch(stop_event),
             units=(bound, nodes),
+            machine=pruning.machine((call.args[2], call.args[3]), call.prune),
         )
     except _Stopped:
         return (_STOP_ABORTED, "", 0, 0, 0, [])

@@ -108,9 +108,7 @@ def test_refuses_a_box_or_depth_out_of_range() -> None:
 def test_every_3x3_board_optimal_with_the_machine() -> None:
     machine = _machine(3, 3, 14)
     for tiles, distance in distances_3x3().items():
-        core = _idastar.idastar(
-            _pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine
-        )
+        core = _idastar.idastar(_pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine)
         assert core.status == SOLVED and core.depth == distance, tiles
 
 
@@ -127,9 +125,7 @@ def test_every_rectangle_board_optimal_with_the_machine(shape: tuple[int, int]) 
 
 
 @pytest.mark.parametrize("box, depth", [((3, 3), 2), ((3, 3), 8), ((3, 3), 12)])
-def test_kernel_counts_equal_the_reference_node_for_node(
-    box: tuple[int, int], depth: int
-) -> None:
+def test_kernel_counts_equal_the_reference_node_for_node(box: tuple[int, int], depth: int) -> None:
     codes, _ = _fsm.build(*box, depth)
     forbidden = frozenset(_decode(int(c)) for c in codes)
     machine = _fsm.compile(codes)

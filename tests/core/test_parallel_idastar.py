@@ -111,13 +111,15 @@ def test_exhausted_iterations_count_every_node_once(heuristic: str) -> None:
 def test_one_worker_keeps_the_exact_node_counts() -> None:
     for instance in EASY[:4]:
         problem = make_problem(list(instance.tiles))
-        assert idastar.run(Request(problem, "manhattan", Limits())).generated == (
+        assert idastar.run(Request(problem, "manhattan", Limits(), prune="parent")).generated == (
             instance.manhattan_ida_nodes
         )
         for stats in (
-            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
-            fp.solve(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
-        ):
+            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1,
+                      prune="parent").stats,
+            fp.solve(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1,
+                     prune="parent").stats,
+        ):  # fmt: skip
             assert stats.generated == instance.manhattan_ida_nodes
 
 

@@ -195,9 +195,11 @@ def test_one_worker_keeps_the_published_counts(stealing: str) -> None:
     # workers=1 is the serial search: the team, its polls and steals never run.
     for instance in EASY[:4]:
         for stats in (
-            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
-            idastar.run(Request(make_problem(list(instance.tiles)), "manhattan", Limits())),
-        ):
+            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1,
+                      prune="parent").stats,
+            idastar.run(Request(make_problem(list(instance.tiles)), "manhattan", Limits(),
+                                prune="parent")),
+        ):  # fmt: skip
             assert stats.generated == instance.manhattan_ida_nodes
 
 
@@ -210,7 +212,7 @@ def test_node_counts_stay_near_the_serial_ones(instance: Instance) -> None:
     assert serial is not None
     for workers in (2, 3):
         result = fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan",
-                           workers=workers)  # fmt: skip
+                           workers=workers, prune="parent")  # fmt: skip
         assert len(result.unwrap()) == instance.optimal_length
         assert abs(result.stats.generated - serial) <= 0.05 * serial, workers
 

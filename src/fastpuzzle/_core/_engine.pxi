@@ -36,6 +36,8 @@
 # stealing) and counts each child it does not skip as generated, once, whether or not its f is
 # within the bound.
 
+from fastpuzzle._core._control cimport STATUS_MEMORY_LIMIT, STATUS_RUNNING, checkpoint
+from fastpuzzle._core._team cimport team_checkpoint
 from fastpuzzle._core._engine cimport (
     FORBIDDEN,
     FOUND,

@@ -354,7 +354,7 @@ def build(int rows, int cols, int depth, size_t max_states=0):
     cdef size_t n_frontier = 1, n_following, cap_frontier = 1, cap_following = 0
     cdef size_t n_forbidden = 0, cap_forbidden = 0, i, swap_size, level_start = 0
     cdef uint64_t code, child
-    cdef int length, move, state, child_state, kept, failed = 0, over = 0
+    cdef int move, state, child_state, kept, failed = 0, over = 0
     levels = [1]
     v.rows = scratch.rows = 2 * rows - 1
     v.cols = scratch.cols = 2 * cols - 1
@@ -384,7 +384,7 @@ def build(int rows, int cols, int depth, size_t max_states=0):
             table.codes[slot - table.keys] = 1
             table.count = 1
             frontier[0] = 1
-            for length in range(1, depth + 1):
+            for _length in range(1, depth + 1):
                 # The automaton of the strings forbidden so far cuts every string holding one.
                 free(delta)
                 delta = <int32_t*>malloc(trie.count * 4 * sizeof(int32_t))
@@ -501,7 +501,9 @@ def compile(const uint64_t[::1] forbidden):
             raise MemoryError()
         for i in range(n):
             if forbidden[i] < 4:
-                raise ValueError(f"expected move strings of at least one move, got code {forbidden[i]}")
+                raise ValueError(
+                    f"expected move strings of at least one move, got code {forbidden[i]}"
+                )
             if trie_add(&trie, forbidden[i]) < 0:
                 raise MemoryError()
         delta = <int32_t*>malloc(trie.count * 4 * sizeof(int32_t))

@@ -24,15 +24,11 @@ over threads; an iteration searched to its end counts exactly the nodes the seri
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
 
 from fastpuzzle._core._control cimport (
     Control,
-    STATUS_DEPTH_LIMIT,
-    STATUS_EXHAUSTED,
     STATUS_MEMORY_LIMIT,
-    STATUS_NODE_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
     SearchCounters,
@@ -67,25 +63,7 @@ from fastpuzzle._core._packed cimport (
     slide,
 )
 
-from fastpuzzle._core._team cimport (
-    HEAVY_CAPACITY,
-    HeavySet,
-    Member,
-    STOP_ABORTED,
-    Team,
-    atomic_add,
-    atomic_claim,
-    atomic_read,
-    atomic_read_int,
-    atomic_take,
-    give_back,
-    heavy_add,
-    heavy_contains,
-    init_team,
-    refill,
-    team_checkpoint,
-    team_stop,
-)
+from fastpuzzle._core._team cimport Member
 from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
 from fastpuzzle._core._pdbgroups cimport (
     DualStep,
@@ -857,8 +835,6 @@ cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
 cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
     # The frontier node's board, as the parallel search remembers where the work was.
     return node.board
-
-
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,7 +25,31 @@
 # called for each child; it does nothing outside the pool threads' Share mode, so the serial
 # search and the frontier collection compile as before.
 
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+from fastpuzzle._core._control cimport (
+    STATUS_DEPTH_LIMIT,
+    STATUS_EXHAUSTED,
+    STATUS_NODE_LIMIT,
+    STATUS_SOLVED,
+)
 from fastpuzzle._core._team cimport (
+    HEAVY_CAPACITY,
+    STOP_ABORTED,
+    HeavySet,
+    Team,
+    atomic_add,
+    atomic_claim,
+    atomic_read,
+    atomic_read_int,
+    atomic_take,
+    give_back,
+    heavy_add,
+    heavy_contains,
+    init_team,
+    refill,
+    team_stop,
     atomic_store,
     atomic_sub,
     barrier_free,

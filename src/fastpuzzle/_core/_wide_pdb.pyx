@@ -19,16 +19,12 @@ its board, group indices and path prefix, searched by pool threads (``fastpuzzle
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
 
 from fastpuzzle._core._result cimport core_result
 from fastpuzzle._core._control cimport (
     Control,
-    STATUS_DEPTH_LIMIT,
-    STATUS_EXHAUSTED,
     STATUS_MEMORY_LIMIT,
-    STATUS_NODE_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
     SearchCounters,
@@ -66,25 +62,7 @@ from fastpuzzle._core._pdbgroups cimport (
     unmove_plain,
 )
 from fastpuzzle._core._ranking cimport compact_rank_bits
-from fastpuzzle._core._team cimport (
-    HEAVY_CAPACITY,
-    HeavySet,
-    Member,
-    STOP_ABORTED,
-    Team,
-    atomic_add,
-    atomic_claim,
-    atomic_read,
-    atomic_read_int,
-    atomic_take,
-    give_back,
-    heavy_add,
-    heavy_contains,
-    init_team,
-    refill,
-    team_checkpoint,
-    team_stop,
-)
+from fastpuzzle._core._team cimport Member
 
 cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) nogil
@@ -399,8 +377,6 @@ cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
     for i in range(s.n):
         key = (key ^ node.cells[i]) * <uint64_t>1099511628211ULL
     return key
-
-
 
 
 # ---------------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ def runner(
     if request.client is None:
         return None
     loader, key = _worker_tables(request, databases, dual=dual)
-    call = distributed.KernelCall(kernel, args, max_depth, loader, key)
+    call = distributed.KernelCall(kernel, args, max_depth, loader, key, request.prune)
     share = distributed.share_with(
         request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
         remote_from=distributed.REMOTE_FROM, large=min_bound > 0,

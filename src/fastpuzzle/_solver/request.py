@@ -46,6 +46,9 @@ class Request(NamedTuple):
     #: or not started). IDA* sets it as it starts (:meth:`started`), so that the time spent
     #: building its tables counts against the limit.
     deadline: float | None = None
+    #: IDA*'s duplicate pruning, checked (:func:`fastpuzzle._solver.pruning.check_prune`):
+    #: ``"fsm"``, ``"parent"`` or a machine's depth.
+    prune: str | int = "fsm"
 
     @property
     def entry(self) -> Heuristic:
