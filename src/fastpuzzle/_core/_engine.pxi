@@ -36,7 +36,14 @@
 # stealing) and counts each child it does not skip as generated, once, whether or not its f is
 # within the bound.
 
-from fastpuzzle._core._control cimport STATUS_MEMORY_LIMIT, STATUS_RUNNING, checkpoint
+from fastpuzzle._core._control cimport (
+    STATUS_MEMORY_LIMIT,
+    STATUS_RUNNING,
+    STATUS_SOLVED,
+    checkpoint,
+    elapsed,
+)
+from fastpuzzle._core._result cimport core_result
 from fastpuzzle._core._team cimport team_checkpoint
 from fastpuzzle._core._engine cimport (
     FORBIDDEN,
@@ -176,6 +183,47 @@ cdef Node* frontier_slot(Search* s) noexcept nogil:
         c.capacity *= 2
     c.count += 1
     return &c.nodes[c.count - 1]
+
+
+cdef object run_entry(Search** owner, Node* root, int workers, int max_depth, list keep,
+                      units, runner, progress, int min_bound):
+    # The tail of a kernel's Python entry, once its search and root are set up: the serial
+    # iterations, then (with threads or a cluster) the shared ones, or only another process's
+    # units. Returns the CoreResult (or the units' results); a team that takes the search takes
+    # *owner too (set to NULL, so that the entry's ``finally`` does not free it).
+    cdef Search* s = owner[0]
+    cdef int64_t switch_after
+    cdef int status, i
+    # With a runner (a cluster), the large iterations are shared even with one local thread.
+    switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
+    if switch_after >= 0 and min_bound > root_h(s, root):
+        # The caller has searched up to min_bound already: this search is large, and its first
+        # iteration (the switch to 7-8b's, 33 M expansions on a 74-move board) would otherwise
+        # run on the calling thread alone.
+        switch_after = 0
+    if units is not None:
+        # Another process's units at their bound (fastpuzzle.distributed): searched by this
+        # process's threads, and their results returned as they are.
+        owner[0] = NULL
+        return hand_over(s, root, workers, max_depth, keep, units, None, progress)
+    with nogil:
+        status = run_search(s, root, max_depth, switch_after, min_bound)
+    if status == SWITCH:
+        owner[0] = NULL
+        return hand_over(s, root, workers, max_depth, keep, None, runner, progress)
+    moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
+                    ) if status == STATUS_SOLVED else ""
+    return core_result(
+        status,
+        moves,
+        s.counters.expanded,
+        s.counters.generated,
+        s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
+        sizeof(Search),
+        elapsed(&s.control),
+        s.counters.depth,
+        s.counters.iterations,
+    )
 
 
 include "_team.pxi"

@@ -903,14 +903,12 @@ def idastar(
         Moves are blank directions.
     """
     cdef Search* s = <Search*>malloc(sizeof(Search))
-    cdef Search* owned
     cdef Node root
-    cdef int64_t switch_after
     cdef const uint8_t[::1] v_dist, h_dist
     cdef const int32_t[::1] v_next, h_next
     cdef list keep = []
     cdef LoadedPatterns loaded
-    cdef int status, i, tile
+    cdef int tile
     if s == NULL:
         raise MemoryError()
     try:
@@ -985,35 +983,6 @@ def idastar(
                 copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
                 s.dual = 1
         init_root(s, &root, packed, blank)
-        # With a runner (a cluster), the large iterations are shared even with one local thread.
-        switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
-        if switch_after >= 0 and min_bound > root_h(s, &root):
-            # The caller has searched up to min_bound already: this search is large, and its
-            # first iteration (the switch to 7-8b's, 33 M expansions on a 74-move board) would
-            # otherwise run on the calling thread alone.
-            switch_after = 0
-        if units is not None:
-            # Another process's units at their bound (fastpuzzle.distributed): searched by this
-            # process's threads, and their results returned as they are.
-            owned, s = s, NULL
-            return hand_over(owned, &root, workers, max_depth, keep, units, None, progress)
-        with nogil:
-            status = run_search(s, &root, max_depth, switch_after, min_bound)
-        if status == SWITCH:
-            owned, s = s, NULL
-            return hand_over(owned, &root, workers, max_depth, keep, None, runner, progress)
-        moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
-                        ) if status == STATUS_SOLVED else ""
-        return core_result(
-            status,
-            moves,
-            s.counters.expanded,
-            s.counters.generated,
-            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
-            sizeof(Search),
-            elapsed(&s.control),
-            s.counters.depth,
-            s.counters.iterations,
-        )
+        return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound)
     finally:
         free(s)

@@ -442,11 +442,9 @@ def idastar(
         Moves are blank directions.
     """
     cdef Search* s
-    cdef Search* owned
     cdef Node root
-    cdef int64_t switch_after
     cdef list keep = []
-    cdef int status, cell, n = rows * cols
+    cdef int cell, n = rows * cols
     cdef unsigned int present = 0
     if not MIN_CELLS <= n <= MAX_CELLS or rows < 1 or cols < 1:
         raise ValueError(f"expected a board of {MIN_CELLS} to {MAX_CELLS} cells, got {rows}x{cols}")
@@ -479,33 +477,6 @@ def idastar(
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         init_root(s, &root, blank)
-        # With a runner (a cluster), the large iterations are shared even with one local thread.
-        switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
-        if switch_after >= 0 and min_bound > root_h(s, &root):
-            # Searched up to min_bound already: a large search from its first iteration.
-            switch_after = 0
-        if units is not None:
-            # Another process's units at their bound (fastpuzzle.distributed): searched by this
-            # process's threads, and their results returned as they are.
-            owned, s = s, NULL
-            return hand_over(owned, &root, workers, max_depth, keep, units, None, progress)
-        with nogil:
-            status = run_search(s, &root, max_depth, switch_after, min_bound)
-        if status == SWITCH:
-            owned, s = s, NULL
-            return hand_over(owned, &root, workers, max_depth, keep, None, runner, progress)
-        moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
-                        ) if status == STATUS_SOLVED else ""
-        return core_result(
-            status,
-            moves,
-            s.counters.expanded,
-            s.counters.generated,
-            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
-            sizeof(Search),
-            elapsed(&s.control),
-            s.counters.depth,
-            s.counters.iterations,
-        )
+        return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound)
     finally:
         free(s)
