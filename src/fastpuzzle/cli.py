@@ -14,6 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from fastpuzzle._checks import shown
@@ -69,7 +70,8 @@ EXIT_STATUS = {
     "130 interrupted",
     "scramble": "0 the boards printed (also when the reader stops early: | head); 2 usage error; "
     "130 interrupted",
-    "pdb": "0 done; 2 usage error, or a database that cannot be built or written; 130 interrupted",
+    "pdb": "0 done (clear: also when nothing by that name is built, or the question is "
+    "answered no); 2 usage error, or a database that cannot be built or written; 130 interrupted",
 }
 
 
@@ -776,12 +778,15 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
     # Imported here: the pattern-database module is only needed by this command.
     from fastpuzzle import pdb
 
+    if args.action != "clear" and (args.all or args.dry_run):
+        raise UsageError(f"--all and --dry-run go with pdb clear, not pdb {args.action}")
     if args.action == "build":
         goal_blank = None if args.goal_blank is None else int(args.goal_blank)
         shape = _shape(args)
-        path = pdb.build_pdb(args.partition, shape, goal_blank, args.cache_dir, force=args.force)
+        partition = "6-6-3" if args.partition is None else args.partition
+        path = pdb.build_pdb(partition, shape, goal_blank, args.cache_dir, force=args.force)
         print(path)
-        database = pdb.load_pdb(args.partition, shape, goal_blank, args.cache_dir)
+        database = pdb.load_pdb(partition, shape, goal_blank, args.cache_dir)
         if database is not None and database.shape[0] * database.shape[1] > 16:
             # Past 16 cells long searches read the tables on the dual board too, with one more
             # table (see fastpuzzle.pdb.dual), built here with the rest.
@@ -798,8 +803,70 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
                 state = f"TEMPORARY ({entry['problem']})"
             print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
     else:
-        print(f"removed {pdb.clear_cache(args.cache_dir)} file(s)")
+        return _clear_pdb(args)
     return 0
+
+
+def _clear_pdb(args: argparse.Namespace) -> int:
+    """``pdb clear``: one partition's files, or with --all (or a yes at a terminal) every one."""
+    from fastpuzzle import pdb
+
+    if args.partition is not None and args.all:
+        raise UsageError("pdb clear takes a PARTITION or --all, not both")
+    if args.partition is None and (args.shape is not None or args.goal_blank is not None):
+        raise UsageError("pdb clear: --shape and --goal-blank narrow a PARTITION; name one")
+    options: dict[str, Any] = {"all": args.partition is None}
+    if args.partition is not None:
+        options.update(partition=args.partition, shape=_shape(args), goal_blank=args.goal_blank)
+    planned = pdb.clear_cache(args.cache_dir, dry_run=True, **options)
+    where = pdb.pdb_cache_dir(args.cache_dir)
+    if not planned:
+        what = "table" if args.partition is None else f"{args.partition} table"
+        print(f"no {what} is built in {where}; nothing removed")
+        return 0
+    lines = [_cache_line(path, args.partition) for path in planned]
+    sizes = sum(_file_bytes(path) for path in planned)
+    total = f"{len(planned)} file(s), {sizes / 1e6:,.1f} MB"
+    if args.dry_run:
+        print("\n".join(f"would remove {line}" for line in lines))
+        print(f"would remove {total}")
+        return 0
+    if args.partition is None and not args.all:
+        if not (sys.stdin is not None and sys.stdin.isatty()):
+            raise UsageError(
+                f"pdb clear removes the table you name (e.g. `fastpuzzle pdb clear 6-6-3`); "
+                f"give --all to remove every table in {where} ({total}), --dry-run to list them"
+            )
+        print("\n".join(lines))
+        try:
+            answer = input(f"remove these {total} from {where}? [y/N] ")
+        except EOFError:  # Ctrl-D
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing removed")
+            return 0
+    removed = pdb.clear_cache(args.cache_dir, **options)
+    print("\n".join(f"removed {_cache_line(path, args.partition)}" for path in removed))
+    print(f"removed {len(removed)} file(s)")
+    return 0
+
+
+def _file_bytes(path: Path) -> int:
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return 0
+
+
+def _cache_line(path: Path, partition: str | None) -> str:
+    """A file ``pdb clear`` lists: its path and size, and what it is when it is not the named
+    partition's own table."""
+    size = f"{_file_bytes(path) / 1e6:,.1f} MB"
+    if path.name.startswith("."):
+        return f"{path} ({size}; left by a build that stopped)"
+    if partition is not None and "-custom-" in path.name and partition != "auto":
+        return f"{path} ({size}; a dual-lookup table of {partition})"
+    return f"{path} ({size})"
 
 
 def _add_board_input(cmd: argparse.ArgumentParser, *, table_formats: bool = False) -> None:
@@ -1094,13 +1161,15 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument(
         "action",
         choices=("build", "info", "clear"),
-        help="build a database, list those built, or remove them",
+        help="build a database, list those built, or remove one (clear PARTITION; every one "
+        "with clear --all)",
     )
     tables.add_argument(
         "partition",
         nargs="?",
-        default="6-6-3",
-        help="5-5-5, 6-6-3, 7-8 or 7-8b (4x4), 6-6-6-6 (5x5), or auto (with --shape)",
+        help="5-5-5, 6-6-3 (build's default), 7-8 or 7-8b (4x4), 6-6-6-6 (5x5), or auto (with "
+        "--shape); clear removes its file for every goal blank (or --goal-blank's) and its "
+        "dual-lookup tables",
     )
     tables.add_argument(
         "--shape",
@@ -1112,6 +1181,15 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--goal-blank", type=_integer, help="goal blank cell (default: the last)")
     tables.add_argument("--cache-dir", help="default: $FASTPUZZLE_CACHE or ~/.cache/fastpuzzle")
     tables.add_argument("--force", action="store_true", help="rebuild even if a good file exists")
+    tables.add_argument(
+        "--all",
+        action="store_true",
+        help="clear: remove every table in the cache (without it, a bare clear asks at a "
+        "terminal and refuses elsewhere)",
+    )
+    tables.add_argument(
+        "--dry-run", action="store_true", help="clear: list what would be removed, remove nothing"
+    )
     tables.set_defaults(run=_cmd_pdb)
     return parser
 
