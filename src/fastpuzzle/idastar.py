@@ -270,7 +270,7 @@ def _packed_kernel(
     cluster's workers read the very same ones)."""
     rows, cols = problem.board.shape
     args = (problem.packed, problem.blank, rows, cols, problem.goal_blank, entry.code)
-    runner = None
+    runner = _local_runner(core, workers)
     if client is not None:
         loader, key = _worker_tables(problem, entry, databases, dual=entry.dual)
         call = distributed.KernelCall("packed", args, core.max_depth, loader, key)
@@ -297,7 +297,14 @@ def _cluster_runner(
         client, call, node_limit=core.node_limit, time_limit=core.time_limit,
         remote_from=distributed.REMOTE_FROM, large=large,
     )  # fmt: skip
-    return functools.partial(run_team, share=share)
+    return functools.partial(run_team, share=share, time_limit=core.time_limit)
+
+
+def _local_runner(core: CoreLimits, workers: int) -> Any:
+    """The kernel's ``runner`` for its shared iterations on ``workers`` local threads, whose
+    calling thread watches the time limit too (see :func:`fastpuzzle._parallel.run_team`);
+    None for one thread (a runner would share the iterations even then)."""
+    return functools.partial(run_team, time_limit=core.time_limit) if workers > 1 else None
 
 
 def _worker_tables(
@@ -540,7 +547,7 @@ def _run_wide_pdb(
         tables = dual_layout(database, deadline=deadline) if dual else database.loaded()
 
         def search(core: CoreLimits, report: CoreProgress | None, bound: int) -> CoreResult:
-            runner = None
+            runner = _local_runner(core, workers)
             if client is not None:
                 loader, key = _worker_tables(problem, entry, (database,), dual=dual)
                 call = distributed.KernelCall("wide_pdb", args, max_depth, loader, key)

@@ -15,7 +15,7 @@ import numpy as np
 
 from fastpuzzle._checks import choice, dask_client, flag, optional_path, ordered, shown, whole
 from fastpuzzle._core._interrupt import run_stoppable
-from fastpuzzle._parallel import available_cores, check_workers
+from fastpuzzle._parallel import available_cores, check_workers, submit
 from fastpuzzle._progress import Meter
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
@@ -338,8 +338,9 @@ def _run_threads(
     with ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="fastpuzzle") as pool:
         pending: set[Future[int]] = set()
         try:
+            what = f"a thread for the batch (workers={pool_size})"
             for number in itertools.islice(waiting, 2 * pool_size):
-                pending.add(pool.submit(run_stoppable, stop, solve_and_save, number))
+                pending.add(submit(pool, what, run_stoppable, stop, solve_and_save, number))
             while pending:
                 # A timeout keeps the main thread responsive to Ctrl-C.
                 done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -347,7 +348,7 @@ def _run_threads(
                     advance(future.result())
                     number = next(waiting, -1)
                     if number >= 0:
-                        pending.add(pool.submit(run_stoppable, stop, solve_and_save, number))
+                        pending.add(submit(pool, what, run_stoppable, stop, solve_and_save, number))
         except BaseException:
             stop.set()
             for future in pending:
