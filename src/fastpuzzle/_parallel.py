@@ -348,6 +348,11 @@ def _search_locally(
         for index in range(workers):
             what = f"thread {index + 1:,} of the {workers:,} asked for (workers={workers})"
             tasks.append(submit(pool, what, _when_set, go, team.work, index))
+            if time_limit > 0 and team.snapshot()[2] >= time_limit:
+                # Out of time while starting threads (each may take a millisecond on a busy
+                # machine): the team stops, and the tasks not handed out are not needed.
+                team.stop_with(_STATUS_TIME_LIMIT)
+                break
         go.set()
         _wait(team, tasks, progress, time_limit)
     except BaseException:

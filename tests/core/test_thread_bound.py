@@ -105,6 +105,7 @@ class _StuckTeam:
 
     def __init__(self) -> None:
         self.stopped = threading.Event()
+        self.worked: list[int] = []
         self.status: int | None = None
         self.started = time.monotonic()
 
@@ -112,6 +113,7 @@ class _StuckTeam:
         return self.status is None
 
     def work(self, index: int) -> None:
+        self.worked.append(index)
         self.stopped.wait(30)
 
     def abort(self) -> None:
@@ -197,6 +199,14 @@ def test_a_thread_that_cannot_start_stops_the_search_at_once(how: str) -> None:
     assert "would not start thread" in lines["typed"] and "workers=128" in lines["typed"]
     assert float(lines["seconds"]) < 10
     assert lines["threads"] == "1"  # every pool thread stopped and joined
+
+
+def test_a_time_limit_passed_while_starting_threads_starts_no_more() -> None:
+    team = _StuckTeam()
+    team.started -= 1.0  # the limit passed before the pool started
+    assert _parallel.run_team(team, 64, time_limit=0.5) == 2  # type: ignore[arg-type]
+    assert len(team.worked) == 1
+    assert not _pool_threads()
 
 
 def test_a_pool_that_cannot_start_a_thread_raises_typed(monkeypatch: pytest.MonkeyPatch) -> None:
