@@ -674,11 +674,32 @@ def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) ->
             parquet.write_table(table, stream)
 
 
+def _chunks_folder(path: str) -> None:
+    """Refuse a ``--out``'s chunk folder that is not a batch's: a link (its target would get
+    the chunks), something else than a directory, or a directory holding other files (the
+    folder goes when the batch is done)."""
+    from fastpuzzle.batch.store import foreign_entries
+
+    why = "the batch keeps its chunks there and removes them when it is done"
+    if os.path.islink(path):
+        raise UsageError(
+            f"{path} is a symbolic link; {why}: remove the link or choose another --out"
+        )
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise UsageError(f"{path} is not a directory; {why}: remove it or choose another --out")
+    foreign = foreign_entries(path)
+    if foreign:
+        named = ", ".join(repr(name) for name in foreign[:3]) + (", ..." if foreign[3:] else "")
+        raise UsageError(
+            f"{path} holds files that are not a batch's ({named}); {why}: move them or choose "
+            "another --out"
+        )
+
+
 def _cmd_batch(args: argparse.Namespace) -> int:
-    import shutil
     from contextlib import nullcontext
 
-    from fastpuzzle.batch.store import batch_lock
+    from fastpuzzle.batch.store import batch_lock, remove_batch_files
 
     out_format = "csv" if args.out is None else _batch_out_format(args.out)
     if args.resume and args.out is None:
@@ -698,11 +719,14 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     # then, so that a second batch on the same --out is refused at once, not left solving
     # beside this one to find the folder removed under it.
     chunks = None if args.out is None else f"{args.out}.chunks"
+    if chunks is not None:
+        _chunks_folder(chunks)
     with nullcontext() if chunks is None else batch_lock(chunks):
         result = _solve_batch(args, boards, shape, goal, limits, chunks, out_format)
         _write_batch(result, args.out, out_format, chunks)
         if chunks is not None:
-            shutil.rmtree(chunks, ignore_errors=True)
+            # Only what the batch wrote: the folder goes if nothing else was put there since.
+            remove_batch_files(chunks)
     solved = int(result.solved.sum())
     if args.out is not None:
         print(f"{solved:,} of {len(result):,} boards solved; rows in {args.out}", file=sys.stderr)
