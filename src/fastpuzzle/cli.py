@@ -22,7 +22,7 @@ from fastpuzzle._progress import Throttle, fit_line, on_terminal
 from fastpuzzle._units import duration
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
-from fastpuzzle.board import Board
+from fastpuzzle.board import Board, check_shape
 from fastpuzzle.errors import (
     FastPuzzleError,
     InvalidBoardError,
@@ -123,7 +123,14 @@ def _error(message: object) -> None:
 
 
 def _shape(args: argparse.Namespace) -> tuple[int, int] | None:
-    return (args.shape[0], args.shape[1]) if args.shape else None
+    """``--shape``, checked before anything is read (a shape of 0 rows read as none, and one
+    past a C long was a traceback from the compiled reader)."""
+    if args.shape is None:
+        return None
+    try:
+        return check_shape((args.shape[0], args.shape[1]))
+    except InvalidBoardError as error:
+        raise UsageError(f"--shape: {error}") from None
 
 
 def _read_boards(text: str, args: argparse.Namespace, *, pairs: bool = True) -> list[Job]:
@@ -154,7 +161,33 @@ def _stdin_text(what: str) -> str:
             f"{what}: expected boards on standard input, but it is a terminal; pipe boards in "
             "or give a file or boards as arguments"
         )
-    return sys.stdin.read()
+    return _read_text(sys.stdin, what)
+
+
+#: The longest line the commands read (a 100x100 board on one line takes about 50,000
+#: characters): a longer one is no board, and reading on (``/dev/zero``) would grow without end.
+MAX_LINE = 1 << 20
+
+
+def _read_text(stream: Any, what: str) -> str:
+    """The text of ``stream``, read in blocks; refused at a line of over :data:`MAX_LINE`
+    characters."""
+    parts: list[str] = []
+    since = 0  # characters since the last newline
+    while True:
+        block = stream.read(MAX_LINE)
+        if not block:
+            return "".join(parts)
+        first = block.find("\n")
+        longest = since + (len(block) if first < 0 else first)
+        since = len(block) - block.rfind("\n") - 1 if first >= 0 else longest
+        if longest > MAX_LINE:
+            line = sum(part.count("\n") for part in parts) + 1
+            raise UsageError(
+                f"{what}: line {line:,} is longer than {MAX_LINE:,} characters, which no board "
+                "is; stopped reading there"
+            )
+        parts.append(block)
 
 
 def _argument_jobs(args: argparse.Namespace) -> list[Job]:
@@ -625,7 +658,7 @@ def _batch_input(args: argparse.Namespace) -> tuple[Any, tuple[int, int] | None]
         text = _stdin_text("batch input '-'")
     else:
         with open(args.input, encoding="utf-8") as stream:
-            text = stream.read()
+            text = _read_text(stream, f"batch input {args.input!r}")
     bad: list[tuple[int, str]] = []
     packed = read_packed(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
     if packed is not None:

@@ -5,16 +5,19 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import stat
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from fastpuzzle._checks import choice, dask_client, flag, optional_path, ordered, shown, whole
 from fastpuzzle._core._interrupt import run_stoppable
+from fastpuzzle._files import file_kind
 from fastpuzzle._parallel import available_cores, check_workers, submit
 from fastpuzzle._progress import Meter
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
@@ -27,7 +30,7 @@ from fastpuzzle.batch.result import (
 )
 from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
 from fastpuzzle.board import Board, BoardLike, Shape, check_shape
-from fastpuzzle.errors import InvalidBoardError, InvalidOptionError
+from fastpuzzle.errors import BatchFileError, InvalidBoardError, InvalidOptionError
 from fastpuzzle.limits import Limits, as_limits
 
 __all__ = ["Progress", "ProgressArg", "check_progress", "solve_many"]
@@ -83,6 +86,29 @@ def _check_names(algorithm: str, heuristic: str, optimal: bool) -> None:
 
 def _default_workers() -> int:
     return available_cores()
+
+
+def _make_directory(directory: Path) -> None:
+    """``out=`` as a directory, created if missing, before the batch starts; anything else
+    there (a file, a FIFO), or a directory that cannot be created, is a BatchFileError."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise BatchFileError(
+            directory, f"cannot create the out= directory: {error.strerror or error}"
+        ) from None
+    try:
+        mode = os.stat(directory).st_mode  # a link to a directory is one
+    except OSError as error:
+        raise BatchFileError(directory, f"cannot use it as out=: {error.strerror}") from None
+    if not stat.S_ISDIR(mode):
+        raise BatchFileError(
+            directory,
+            f"is {file_kind(mode) if not stat.S_ISREG(mode) else 'a file'}, not a directory: "
+            "out= names the directory the chunk files go to",
+        )
 
 
 def check_progress(progress: object) -> None:
@@ -221,8 +247,9 @@ def solve_many(
     FileExistsError
         ``out`` already holds results and ``resume`` is False.
     BatchFileError
-        Resuming into a directory that cannot be trusted (see ``resume``), or a chunk file
-        changed before the result read it back.
+        Before the batch starts, when ``out`` is not a directory (a file, a FIFO) or cannot be
+        created; resuming into a directory that cannot be trusted (see ``resume``), or a chunk
+        file changed before the result read it back.
     BatchInUseError
         Another batch (another process, or another thread) is writing into ``out``: each batch
         holds the directory's lock file from its first look at it to its last chunk.
@@ -240,6 +267,8 @@ def solve_many(
     dask_client(client)
     check_progress(progress)
     rows, packed, found_shape = _normalise(boards, shape)
+    if directory is not None:
+        _make_directory(directory)
     total = len(rows)
     goal_tiles = None if goal is None else Board(goal, shape=found_shape).tiles
     spec = BatchSpec(found_shape, packed, goal_tiles, algorithm, heuristic, limits, optimal)
