@@ -707,6 +707,16 @@ def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) ->
             parquet.write_table(table, stream)
 
 
+def _out_file(path: str) -> None:
+    """Refuse, before solving, an ``--out`` that no file can be written to: a directory, or a
+    path in a directory that does not exist (which the chunk folder would have created)."""
+    if os.path.isdir(path):
+        raise UsageError(f"--out: {path} is a directory; name the file to write in it")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"--out: {folder} is not a directory, so {path} cannot be written")
+
+
 def _chunks_folder(path: str) -> None:
     """Refuse a ``--out``'s chunk folder that is not a batch's: a link (its target would get
     the chunks), something else than a directory, or a directory holding other files (the
@@ -753,6 +763,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     # beside this one to find the folder removed under it.
     chunks = None if args.out is None else f"{args.out}.chunks"
     if chunks is not None:
+        _out_file(args.out)
         _chunks_folder(chunks)
     with nullcontext() if chunks is None else batch_lock(chunks):
         result = _solve_batch(args, boards, shape, goal, limits, chunks, out_format)

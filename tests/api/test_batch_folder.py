@@ -91,3 +91,20 @@ def test_a_file_put_in_the_folder_during_the_batch_is_kept(
     assert main(["batch", str(_boards(tmp_path)), "--out", str(out)]) == 0
     assert len(out.read_text().splitlines()) == 13
     assert sorted(p.name for p in chunks.iterdir()) == ["late.txt"]
+
+
+@pytest.mark.parametrize("where", ["a directory", "in no directory"])
+def test_an_out_no_file_can_be_written_to_is_refused_before_solving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    # A directory at --out was found after solving, named by a temporary file's name, and left
+    # the chunk folder behind; a missing directory was created (with its parents).
+    out = tmp_path / "rows.csv" if where == "a directory" else tmp_path / "no" / "such" / "r.csv"
+    if where == "a directory":
+        out.mkdir()
+    assert main(["batch", str(_boards(tmp_path)), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fastpuzzle: error: --out: ") and ".rows.csv." not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["boards.txt"] + (["rows.csv"] if where == "a directory" else [])
+    )
