@@ -1173,7 +1173,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     gui.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: this machine only; beyond it, a warning, and every "
+        "request needs the page's token, which the printed address carries)",
     )
     gui.add_argument(
         "--port", type=_whole(1, 65535), default=0, help="port, 1 to 65535 (default: any free one)"
