@@ -11,12 +11,12 @@ import dataclasses
 import itertools
 import json
 import os
-import shutil
 import sys
 import textwrap
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import numpy as np
@@ -32,8 +32,8 @@ from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.batch import solve_many
 from fastpuzzle.batch.export import arrow_table
-from fastpuzzle.batch.store import batch_lock, join_chunks
-from fastpuzzle.board import Board
+from fastpuzzle.batch.store import batch_lock, foreign_entries, join_chunks, remove_batch_files
+from fastpuzzle.board import Board, check_shape
 from fastpuzzle.compare import Comparison, ComparisonInterrupted, compare, methods
 from fastpuzzle.errors import (
     FastPuzzleError,
@@ -87,7 +87,8 @@ EXIT_STATUS = {
     "130 interrupted",
     "scramble": "0 the boards printed (also when the reader stops early: | head); 2 usage error; "
     "130 interrupted",
-    "pdb": "0 done; 2 usage error, or a database that cannot be built or written; 130 interrupted",
+    "pdb": "0 done (clear: also when nothing by that name is built, or the question is "
+    "answered no); 2 usage error, or a database that cannot be built or written; 130 interrupted",
 }
 
 
@@ -137,7 +138,14 @@ def _error(message: object) -> None:
 
 
 def _shape(args: argparse.Namespace) -> tuple[int, int] | None:
-    return (args.shape[0], args.shape[1]) if args.shape else None
+    """``--shape``, checked before anything is read (a shape of 0 rows read as none, and one
+    past a C long was a traceback from the compiled reader)."""
+    if args.shape is None:
+        return None
+    try:
+        return check_shape((args.shape[0], args.shape[1]))
+    except InvalidBoardError as error:
+        raise UsageError(f"--shape: {error}") from None
 
 
 def _read_boards(text: str, args: argparse.Namespace, *, pairs: bool = True) -> list[Job]:
@@ -168,7 +176,33 @@ def _stdin_text(what: str) -> str:
             f"{what}: expected boards on standard input, but it is a terminal; pipe boards in "
             "or give a file or boards as arguments"
         )
-    return sys.stdin.read()
+    return _read_text(sys.stdin, what)
+
+
+#: The longest line the commands read (a 100x100 board on one line takes about 50,000
+#: characters): a longer one is no board, and reading on (``/dev/zero``) would grow without end.
+MAX_LINE = 1 << 20
+
+
+def _read_text(stream: Any, what: str) -> str:
+    """The text of ``stream``, read in blocks; refused at a line of over :data:`MAX_LINE`
+    characters."""
+    parts: list[str] = []
+    since = 0  # characters since the last newline
+    while True:
+        block = stream.read(MAX_LINE)
+        if not block:
+            return "".join(parts)
+        first = block.find("\n")
+        longest = since + (len(block) if first < 0 else first)
+        since = len(block) - block.rfind("\n") - 1 if first >= 0 else longest
+        if longest > MAX_LINE:
+            line = sum(part.count("\n") for part in parts) + 1
+            raise UsageError(
+                f"{what}: line {line:,} is longer than {MAX_LINE:,} characters, which no board "
+                "is; stopped reading there"
+            )
+        parts.append(block)
 
 
 def _argument_jobs(args: argparse.Namespace) -> list[Job]:
@@ -628,7 +662,7 @@ def _batch_input(args: argparse.Namespace) -> tuple[Any, tuple[int, int] | None]
         text = _stdin_text("batch input '-'")
     else:
         with open(args.input, encoding="utf-8") as stream:
-            text = stream.read()
+            text = _read_text(stream, f"batch input {args.input!r}")
     bad: list[tuple[int, str]] = []
     packed = read_packed(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
     if packed is not None:
@@ -669,6 +703,36 @@ def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) ->
             parquet.write_table(table, stream)
 
 
+def _out_file(path: str) -> None:
+    """Refuse, before solving, an ``--out`` that no file can be written to: a directory, or a
+    path in a directory that does not exist (which the chunk folder would have created)."""
+    if os.path.isdir(path):
+        raise UsageError(f"--out: {path} is a directory; name the file to write in it")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"--out: {folder} is not a directory, so {path} cannot be written")
+
+
+def _chunks_folder(path: str) -> None:
+    """Refuse a ``--out``'s chunk folder that is not a batch's: a link (its target would get
+    the chunks), something else than a directory, or a directory holding other files (the
+    folder goes when the batch is done)."""
+    why = "the batch keeps its chunks there and removes them when it is done"
+    if os.path.islink(path):
+        raise UsageError(
+            f"{path} is a symbolic link; {why}: remove the link or choose another --out"
+        )
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise UsageError(f"{path} is not a directory; {why}: remove it or choose another --out")
+    foreign = foreign_entries(path)
+    if foreign:
+        named = ", ".join(repr(name) for name in foreign[:3]) + (", ..." if foreign[3:] else "")
+        raise UsageError(
+            f"{path} holds files that are not a batch's ({named}); {why}: move them or choose "
+            "another --out"
+        )
+
+
 def _cmd_batch(args: argparse.Namespace) -> int:
     out_format = "csv" if args.out is None else _batch_out_format(args.out)
     if args.resume and args.out is None:
@@ -688,11 +752,15 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     # then, so that a second batch on the same --out is refused at once, not left solving
     # beside this one to find the folder removed under it.
     chunks = None if args.out is None else f"{args.out}.chunks"
+    if chunks is not None:
+        _out_file(args.out)
+        _chunks_folder(chunks)
     with contextlib.nullcontext() if chunks is None else batch_lock(chunks):
         result = _solve_batch(args, boards, shape, goal, limits, chunks, out_format)
         _write_batch(result, args.out, out_format, chunks)
         if chunks is not None:
-            shutil.rmtree(chunks, ignore_errors=True)
+            # Only what the batch wrote: the folder goes if nothing else was put there since.
+            remove_batch_files(chunks)
     solved = int(result.solved.sum())
     if args.out is not None:
         print(f"{solved:,} of {len(result):,} boards solved; rows in {args.out}", file=sys.stderr)
@@ -759,12 +827,15 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
 
 
 def _cmd_pdb(args: argparse.Namespace) -> int:
+    if args.action != "clear" and (args.all or args.dry_run):
+        raise UsageError(f"--all and --dry-run go with pdb clear, not pdb {args.action}")
     if args.action == "build":
         goal_blank = None if args.goal_blank is None else int(args.goal_blank)
         shape = _shape(args)
-        path = pdb.build_pdb(args.partition, shape, goal_blank, args.cache_dir, force=args.force)
+        partition = "6-6-3" if args.partition is None else args.partition
+        path = pdb.build_pdb(partition, shape, goal_blank, args.cache_dir, force=args.force)
         print(path)
-        database = pdb.load_pdb(args.partition, shape, goal_blank, args.cache_dir)
+        database = pdb.load_pdb(partition, shape, goal_blank, args.cache_dir)
         if database is not None and database.shape[0] * database.shape[1] > 16:
             # Past 16 cells long searches read the tables on the dual board too, with one more
             # table (see fastpuzzle.pdb.dual), built here with the rest.
@@ -779,8 +850,70 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
                 state = f"TEMPORARY ({entry['problem']})"
             print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
     else:
-        print(f"removed {pdb.clear_cache(args.cache_dir)} file(s)")
+        return _clear_pdb(args)
     return 0
+
+
+def _clear_pdb(args: argparse.Namespace) -> int:
+    """``pdb clear``: one partition's files, or with --all (or a yes at a terminal) every one."""
+    from fastpuzzle import pdb
+
+    if args.partition is not None and args.all:
+        raise UsageError("pdb clear takes a PARTITION or --all, not both")
+    if args.partition is None and (args.shape is not None or args.goal_blank is not None):
+        raise UsageError("pdb clear: --shape and --goal-blank narrow a PARTITION; name one")
+    options: dict[str, Any] = {"all": args.partition is None}
+    if args.partition is not None:
+        options.update(partition=args.partition, shape=_shape(args), goal_blank=args.goal_blank)
+    planned = pdb.clear_cache(args.cache_dir, dry_run=True, **options)
+    where = pdb.pdb_cache_dir(args.cache_dir)
+    if not planned:
+        what = "table" if args.partition is None else f"{args.partition} table"
+        print(f"no {what} is built in {where}; nothing removed")
+        return 0
+    lines = [_cache_line(path, args.partition) for path in planned]
+    sizes = sum(_file_bytes(path) for path in planned)
+    total = f"{len(planned)} file(s), {sizes / 1e6:,.1f} MB"
+    if args.dry_run:
+        print("\n".join(f"would remove {line}" for line in lines))
+        print(f"would remove {total}")
+        return 0
+    if args.partition is None and not args.all:
+        if not (sys.stdin is not None and sys.stdin.isatty()):
+            raise UsageError(
+                f"pdb clear removes the table you name (e.g. `fastpuzzle pdb clear 6-6-3`); "
+                f"give --all to remove every table in {where} ({total}), --dry-run to list them"
+            )
+        print("\n".join(lines))
+        try:
+            answer = input(f"remove these {total} from {where}? [y/N] ")
+        except EOFError:  # Ctrl-D
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing removed")
+            return 0
+    removed = pdb.clear_cache(args.cache_dir, **options)
+    print("\n".join(f"removed {_cache_line(path, args.partition)}" for path in removed))
+    print(f"removed {len(removed)} file(s)")
+    return 0
+
+
+def _file_bytes(path: Path) -> int:
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return 0
+
+
+def _cache_line(path: Path, partition: str | None) -> str:
+    """A file ``pdb clear`` lists: its path and size, and what it is when it is not the named
+    partition's own table."""
+    size = f"{_file_bytes(path) / 1e6:,.1f} MB"
+    if path.name.startswith("."):
+        return f"{path} ({size}; left by a build that stopped)"
+    if partition is not None and "-custom-" in path.name and partition != "auto":
+        return f"{path} ({size}; a dual-lookup table of {partition})"
+    return f"{path} ({size})"
 
 
 def _add_board_input(cmd: argparse.ArgumentParser, *, table_formats: bool = False) -> None:
@@ -1019,7 +1152,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     gui.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: this machine only; beyond it, a warning, and every "
+        "request needs the page's token, which the printed address carries)",
     )
     gui.add_argument(
         "--port", type=_whole(1, 65535), default=0, help="port, 1 to 65535 (default: any free one)"
@@ -1075,13 +1211,15 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument(
         "action",
         choices=("build", "info", "clear"),
-        help="build a database, list those built, or remove them",
+        help="build a database, list those built, or remove one (clear PARTITION; every one "
+        "with clear --all)",
     )
     tables.add_argument(
         "partition",
         nargs="?",
-        default="6-6-3",
-        help="5-5-5, 6-6-3, 7-8 or 7-8b (4x4), 6-6-6-6 (5x5), or auto (with --shape)",
+        help="5-5-5, 6-6-3 (build's default), 7-8 or 7-8b (4x4), 6-6-6-6 (5x5), or auto (with "
+        "--shape); clear removes its file for every goal blank (or --goal-blank's) and its "
+        "dual-lookup tables",
     )
     tables.add_argument(
         "--shape",
@@ -1093,6 +1231,15 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--goal-blank", type=_integer, help="goal blank cell (default: the last)")
     tables.add_argument("--cache-dir", help="default: $FASTPUZZLE_CACHE or ~/.cache/fastpuzzle")
     tables.add_argument("--force", action="store_true", help="rebuild even if a good file exists")
+    tables.add_argument(
+        "--all",
+        action="store_true",
+        help="clear: remove every table in the cache (without it, a bare clear asks at a "
+        "terminal and refuses elsewhere)",
+    )
+    tables.add_argument(
+        "--dry-run", action="store_true", help="clear: list what would be removed, remove nothing"
+    )
     tables.set_defaults(run=_cmd_pdb)
     return parser
 

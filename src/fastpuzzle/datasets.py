@@ -7,7 +7,9 @@ D, L, R: the direction the blank moves.
 
 from __future__ import annotations
 
+import glob
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ import numpy as np
 
 from fastpuzzle._core._generate import random_packed
 from fastpuzzle._util.checks import flag, optional_path, random_generator, shown, whole
-from fastpuzzle._util.files import atomic_writer
+from fastpuzzle._util.files import atomic_writer, open_regular, try_lock
 from fastpuzzle._util.optional import require
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
@@ -233,7 +235,8 @@ def write_labelled(
     Memory stays that of one chunk (``chunk_size`` boards drawn, solved and written as one row
     group), whatever ``n``: ten million 3x3 boards fit in a few hundred megabytes. The file is
     written under a temporary name beside ``path`` and renamed into place once whole, so
-    ``path`` never holds part of a data set; Ctrl-C (or any error) removes the temporary file.
+    ``path`` never holds part of a data set; Ctrl-C (or any error) removes the temporary file,
+    and the next write of ``path`` removes the one a killed writer (``kill -9``) left.
     The boards are those of ``random_boards(n, shape, rng=rng, goal=goal)``, whatever
     ``chunk_size``. Needs pyarrow (``pip install 'fastpuzzle[parquet]'``).
 
@@ -302,9 +305,10 @@ def write_labelled(
     generator = random_generator(rng)
     schema = _schema(pa, target)
     tracker = Progress(count, progress)
+    _remove_dead_partials(out)
     try:
         with (
-            atomic_writer(out, suffix=".partial") as stream,
+            atomic_writer(out, suffix=".partial", lock=True) as stream,
             parquet.ParquetWriter(stream, schema) as writer,
         ):
             for first in range(0, count, step):
@@ -320,6 +324,26 @@ def write_labelled(
     finally:
         tracker.close()
     return out
+
+
+#: Seconds a temporary file must have been left unwritten before another writer removes it: a
+#: writer locks its file an instant after creating it (:func:`_remove_dead_partials`).
+_PARTIAL_GRACE = 5.0
+
+
+def _remove_dead_partials(out: Path) -> None:
+    """Remove the temporary files (``.NAME.XXXXXXXX.partial``) that writers of ``out`` killed
+    mid-write left: a running writer holds its file's lock, which the system drops with the
+    process however it ends (``kill -9`` included)."""
+    for path in out.parent.glob(f".{glob.escape(out.name)}.*.partial"):
+        try:
+            with open_regular(path) as stream:
+                dead = try_lock(stream.fileno())  # let go at once, by the close
+                fresh = time.time() - os.fstat(stream.fileno()).st_mtime < _PARTIAL_GRACE
+            if dead and not fresh:
+                path.unlink(missing_ok=True)
+        except OSError:
+            continue  # gone already, or not ours to read: the write itself says what is wrong
 
 
 def _schema(pa: Any, target: Board) -> Any:

@@ -651,7 +651,7 @@ def _search_cases() -> list[Case]:
             "search-workers-past-the-kernel",
             lambda tmp: fp.search(B, algorithm="idastar", workers=2**63),
             fp.InvalidOptionError,
-            r"expected workers as a whole number from 1 to 2,147,483,647",
+            r"expected workers as a whole number from 1 to 256 \(the most threads",
         ),
         (
             "search-heuristic-int-on-5x5",
