@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import heapq
 import os
+import queue
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ __all__ = [
     "LOCKSTEP_QUANTUM",
     "MAX_WORKERS",
     "POLL_SECONDS",
+    "Endings",
     "SharedIteration",
     "available_cores",
     "check_workers",
@@ -344,22 +346,56 @@ def _search_locally(
     """
     go = threading.Event()
     tasks: list[Future[None]] = []
+    endings = Endings()
     try:
         for index in range(workers):
             what = f"thread {index + 1:,} of the {workers:,} asked for (workers={workers})"
-            tasks.append(submit(pool, what, _when_set, go, team.work, index))
+            tasks.append(endings.watch(submit(pool, what, _when_set, go, team.work, index)))
             if time_limit > 0 and team.snapshot()[2] >= time_limit:
                 # Out of time while starting threads (each may take a millisecond on a busy
                 # machine): the team stops, and the tasks not handed out are not needed.
                 team.stop_with(_STATUS_TIME_LIMIT)
                 break
         go.set()
-        _wait(team, tasks, progress, time_limit)
+        _wait(team, endings, progress, time_limit)
     except BaseException:
         team.abort()
         go.set()
-        wait(tasks)
+        for task in tasks:
+            # Stopped at their next checkpoint; a task's own lock, taken alone, is never left
+            # taken by a Ctrl-C.
+            task.exception()
         raise
+    for task in tasks:
+        task.result()
+
+
+class Endings:
+    """The futures of a pool's tasks, as they end, waited for without holding their locks.
+
+    :func:`concurrent.futures.wait` takes every future's lock in turn before it waits, and
+    gives them back as it leaves: a Ctrl-C landing among those takes leaves some taken, and the
+    pool's threads then block for ever on them as they hand over their results (seen with 256
+    threads). Here each future puts itself in a queue as it ends (its own thread, under its own
+    lock), and the waiting thread reads the queue alone, which a Ctrl-C leaves as it was.
+    """
+
+    def __init__(self) -> None:
+        self._ended: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
+        self.watched = 0
+
+    def watch(self, future: Future[Any]) -> Future[Any]:
+        """Have ``future`` reported by :meth:`next` once it ends; returns it."""
+        future.add_done_callback(self._ended.put)
+        self.watched += 1
+        return future
+
+    def next(self, timeout: float | None = None) -> Future[Any] | None:
+        """The next future to end (None if none did within ``timeout`` seconds)."""
+        try:
+            return self._ended.get(timeout=timeout)
+        except queue.Empty:
+            return None
 
 
 def submit(
@@ -385,21 +421,21 @@ def _when_set(go: threading.Event, work: Callable[[int], None], index: int) -> N
 
 def _wait(
     team: Team,
-    tasks: list[Future[None]],
+    endings: Endings,
     progress: Callable[[int, int, float, int], None] | None,
     time_limit: float = 0.0,
 ) -> None:
-    """Wait for the pool threads, reporting progress every 2**16 expansions or so, and stop
-    them once ``time_limit`` has passed."""
+    """Wait for the pool threads' tasks to end, reporting progress every 2**16 expansions or
+    so, and stop them once ``time_limit`` has passed."""
     expanded, _, seconds, _ = team.snapshot()
     report = (expanded // _REPORT_EVERY + 1) * _REPORT_EVERY
     timeout = POLL_SECONDS
-    while True:
+    left = endings.watched
+    while left:
         if time_limit > 0:
             timeout = min(POLL_SECONDS, max(time_limit - seconds, 0.0) + 0.001)
-        _, pending = wait(tasks, timeout=timeout)
-        if not pending:
-            break
+        if endings.next(timeout) is not None:
+            left -= 1
         if time_limit > 0:
             seconds = team.snapshot()[2]
             if seconds >= time_limit:
@@ -412,5 +448,3 @@ def _wait(
             if expanded >= report:
                 progress(expanded, generated, seconds, bound)
                 report = (expanded // _REPORT_EVERY + 1) * _REPORT_EVERY
-    for task in tasks:
-        task.result()

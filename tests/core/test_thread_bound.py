@@ -99,6 +99,39 @@ def test_ctrl_c_holds_at_the_most_threads() -> None:
     assert not _pool_threads()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_among_the_futures_locks_ends_the_search() -> None:
+    # concurrent.futures.wait takes every future's lock in turn before it waits: a Ctrl-C
+    # landing among those takes left some taken, and the pool threads then blocked for ever
+    # handing over their results (a hang seen once in a full run, 256 threads). The race is
+    # made certain here: wait's lock-taking raises KeyboardInterrupt halfway through. The
+    # search must not go through it, and a real Ctrl-C a second later must end the process.
+    code = textwrap.dedent(
+        f'''
+        import concurrent.futures._base as base, os, signal, threading
+        import fastpuzzle as fp
+
+        def halfway(self):
+            futures = sorted(self.futures, key=id)
+            for future in futures[: len(futures) // 2]:
+                future._condition.acquire()
+            raise KeyboardInterrupt
+
+        base._AcquireFutures.__enter__ = halfway
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            fp.search({HARD_4X4!r}, algorithm="idastar", heuristic="linear_conflict",
+                      workers=64, limits=fp.Limits(seconds=30))
+        except KeyboardInterrupt:
+            print("interrupted")
+        '''
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert "interrupted" in done.stdout, done.stderr[-2000:]
+
+
 class _StuckTeam:
     """A team whose pool threads search until told to stop, and look at no clock: only the
     calling thread can stop it at the time limit."""

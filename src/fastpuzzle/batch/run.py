@@ -8,7 +8,7 @@ import os
 import stat
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle._core._interrupt import run_stoppable
-from fastpuzzle._parallel import available_cores, check_workers, submit
+from fastpuzzle._parallel import Endings, available_cores, check_workers, submit
 from fastpuzzle._util.checks import choice, dask_client, flag, optional_path, ordered, shown, whole
 from fastpuzzle._util.files import file_kind
 from fastpuzzle._util.progress import Meter
@@ -365,18 +365,26 @@ def _run_threads(
     waiting = iter(todo)
     with ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="fastpuzzle") as pool:
         pending: set[Future[int]] = set()
-        try:
+        endings = Endings()  # not concurrent.futures.wait: a Ctrl-C there can hang the pool
+
+        def start(number: int) -> None:
             what = f"a thread for the batch (workers={pool_size})"
+            pending.add(endings.watch(submit(pool, what, run_stoppable, stop, solve_and_save,
+                                             number)))  # fmt: skip
+
+        try:
             for number in itertools.islice(waiting, 2 * pool_size):
-                pending.add(submit(pool, what, run_stoppable, stop, solve_and_save, number))
+                start(number)
             while pending:
                 # A timeout keeps the main thread responsive to Ctrl-C.
-                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for future in done:
-                    advance(future.result())
-                    number = next(waiting, -1)
-                    if number >= 0:
-                        pending.add(submit(pool, what, run_stoppable, stop, solve_and_save, number))
+                future = endings.next(timeout=0.2)
+                if future is None:
+                    continue
+                pending.discard(future)
+                advance(future.result())
+                number = next(waiting, -1)
+                if number >= 0:
+                    start(number)
         except BaseException:
             stop.set()
             for future in pending:
