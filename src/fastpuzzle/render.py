@@ -9,8 +9,11 @@ import html
 import json
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 # Public here too (it is in __all__): render owned it before _files took over atomic writes.
 from fastpuzzle._cards import solution_lines
+from fastpuzzle._checks import whole
 from fastpuzzle._files import write_text_atomically
 from fastpuzzle._replay import REPLAY_JS
 from fastpuzzle.board import Board
@@ -18,7 +21,13 @@ from fastpuzzle.board import Board
 if TYPE_CHECKING:
     from fastpuzzle.results import Solution
 
-__all__ = ["board_svg", "playback_html", "solution_steps_text", "write_text_atomically"]
+__all__ = [
+    "board_rgb",
+    "board_svg",
+    "playback_html",
+    "solution_steps_text",
+    "write_text_atomically",
+]
 
 _TILE_FILL = "#f4d58d"
 _TILE_HOME_FILL = "#a8d5a2"
@@ -64,6 +73,88 @@ def board_svg(board: Board, *, cell: int = 48, goal: Board | None = None) -> str
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def board_rgb(board: Board, *, cell: int = 48, goal: Board | None = None) -> np.ndarray:
+    """An RGB picture of ``board``, drawn as :func:`board_svg` draws it, without a font.
+
+    For video frames (the Gymnasium environment's ``render_mode="rgb_array"``): tiles are
+    squares, green where they are home on ``goal``, their numbers drawn in a 3x5 pixel font
+    scaled to the cell.
+
+    Parameters
+    ----------
+    board : Board
+        The board to draw.
+    cell : int
+        Side of one cell in pixels (at least 8).
+    goal : Board, optional
+        Goal used to colour tiles that are home (default: blank-last goal).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(board.rows * cell, board.cols * cell, 3)``, uint8.
+
+    Examples
+    --------
+    >>> from fastpuzzle import Board
+    >>> board_rgb(Board("1 2/3 _"), cell=16).shape
+    (32, 32, 3)
+    """
+    size = whole("cell", cell, low=8)
+    target = goal if goal is not None else Board.goal(board.shape)
+    image = np.empty((board.rows * size, board.cols * size, 3), dtype=np.uint8)
+    image[:] = _rgb(_BACKGROUND)
+    gap = max(1, size // 16)
+    for index, tile in enumerate(board.tiles):
+        if tile == 0:
+            continue
+        row, col = divmod(index, board.cols)
+        y, x = row * size, col * size
+        home = target.tiles[index] == tile
+        image[y + gap : y + size - gap, x + gap : x + size - gap] = _rgb(
+            _TILE_HOME_FILL if home else _TILE_FILL
+        )
+        _draw_number(image[y : y + size, x : x + size], tile, _rgb(_STROKE))
+    return image
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+# Digits 0-9 in 3x5 pixels, row by row ("#" = ink).
+_DIGITS = [
+    np.array([[ch == "#" for ch in line] for line in glyph.split("/")], dtype=bool)
+    for glyph in (
+        "###/#.#/#.#/#.#/###",
+        ".#./##./.#./.#./###",
+        "###/..#/###/#../###",
+        "###/..#/###/..#/###",
+        "#.#/#.#/###/..#/..#",
+        "###/#../###/..#/###",
+        "###/#../###/#.#/###",
+        "###/..#/..#/..#/..#",
+        "###/#.#/###/#.#/###",
+        "###/#.#/###/..#/###",
+    )
+]
+
+
+def _draw_number(cell: np.ndarray, number: int, ink: tuple[int, int, int]) -> None:
+    """Draw ``number`` centred in ``cell`` (a square view of the picture), as large as fits."""
+    glyphs = [_DIGITS[int(digit)] for digit in str(number)]
+    # Each digit 3 pixels and a space of 1, 5 pixels high; the text fills at most 60 % of the cell.
+    columns = 4 * len(glyphs) - 1
+    scale = max(1, int(0.6 * len(cell) / max(columns, 5)))
+    text = np.zeros((5, columns), dtype=bool)
+    for place, glyph in enumerate(glyphs):
+        text[:, 4 * place : 4 * place + 3] = glyph
+    big = np.kron(text, np.ones((scale, scale), dtype=bool))
+    top = (len(cell) - big.shape[0]) // 2
+    left = (cell.shape[1] - big.shape[1]) // 2
+    cell[top : top + big.shape[0], left : left + big.shape[1]][big] = ink
 
 
 def solution_steps_text(solution: Solution) -> str:
