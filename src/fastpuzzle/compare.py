@@ -219,13 +219,18 @@ class Comparison:
     def to_pandas(self) -> Any:
         """The rows as a pandas DataFrame, one column per field of :class:`Row`.
 
+        ``length`` is pandas' nullable ``Int64`` and ``shortest`` its nullable ``boolean``,
+        ``<NA>`` where there is none (no float NaN), as in
+        :meth:`BatchResult.to_pandas <fastpuzzle.BatchResult.to_pandas>`.
+
         Raises
         ------
         ImportError
             Without pandas (``pip install 'fastpuzzle[pandas]'``).
         """
         pd = require("pandas", "Comparison.to_pandas", "pandas")
-        return pd.DataFrame.from_records(self.to_records(), columns=_COLUMNS)
+        frame = pd.DataFrame.from_records(self.to_records(), columns=_COLUMNS)
+        return frame.astype({"length": "Int64", "shortest": "boolean"})
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """The rows as CSV text with a header, one column per field of :class:`Row` (times in

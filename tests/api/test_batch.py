@@ -225,6 +225,11 @@ def test_rows_carry_their_board_into_csv_and_pandas(tmp_path):
         assert list(frame.columns) == ["board", *batch.result.COLUMNS[1:]]
         assert frame["status"].tolist() == ["solved", "solved", "unsolvable", "invalid"]
         assert frame.loc[1, "board"] == "8 6 7/2 5 4/3 _ 1"
+        # No length is pandas' <NA> in a nullable Int64 column, as in Comparison.to_pandas
+        # (before: -1 here, NaN there).
+        assert str(frame["length"].dtype) == "Int64"
+        assert frame["length"].isna().tolist() == [False, False, True, True]
+        assert frame["length"].sum() == int(result.lengths[:2].sum())
     packed = np.array([fp.Board(r).packed for r in rows[:2]], dtype=np.uint64)
     assert list(fp.solve_many(packed, shape=(3, 3)).boards) == [
         fp.Board(r).to_string() for r in rows[:2]

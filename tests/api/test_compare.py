@@ -158,8 +158,11 @@ def test_to_pandas_has_a_column_per_field(table):
     assert isinstance(frame, pd.DataFrame)
     assert len(frame) == len(table)
     assert list(frame.columns) == list(table.to_records()[0])
-    # Unsolved rows have no length: pandas shows them as missing.
+    # Unsolved rows have no length: pandas' <NA> in nullable columns (before: NaN in a float
+    # column), as in BatchResult.to_pandas.
     assert [None if pd.isna(v) else v for v in frame["length"]] == [row.length for row in table]
+    assert str(frame["length"].dtype) == "Int64" and str(frame["shortest"].dtype) == "boolean"
+    assert frame["length"].isna().any() and frame["shortest"].isna().any()
 
 
 def test_plot_of_every_method_tells_them_apart_and_fits():

@@ -375,7 +375,8 @@ class BatchResult:
     Attributes
     ----------
     lengths : numpy.ndarray
-        Solution lengths (int32), -1 where a row was not solved.
+        Solution lengths (int32), -1 where a row was not solved (numpy has no missing integer;
+        :meth:`to_pandas` gives ``<NA>`` there).
     status : numpy.ndarray
         ``"solved"``, or why not: ``"unsolvable"``, ``"invalid"``, ``"time_limit"``,
         ``"node_limit"``, ``"memory_limit"``, ``"depth_limit"``, ``"exhausted"``, ``"error"``.
@@ -635,15 +636,21 @@ class BatchResult:
     def to_pandas(self) -> Any:
         """A pandas DataFrame of the rows, indexed by row number.
 
+        ``length`` is pandas' nullable ``Int64``, ``<NA>`` where a row was not solved (the
+        numpy column :attr:`lengths` and the batch's files say -1), as in
+        :meth:`Comparison.to_pandas <fastpuzzle.Comparison.to_pandas>`.
+
         Raises
         ------
         ImportError
             Without pandas (``pip install 'fastpuzzle[pandas]'``).
         """
         pd = require("pandas", "BatchResult.to_pandas", "pandas")
-        return pd.DataFrame.from_records(
+        frame = pd.DataFrame.from_records(
             self.to_records(), columns=list(self._csv_columns()), index="index"
         )
+        frame["length"] = frame["length"].astype("Int64").mask(~self.solved)
+        return frame
 
     @classmethod
     def from_chunks(cls, total: int, chunks: Iterable[ChunkResult]) -> BatchResult:
