@@ -28,7 +28,7 @@ from fastpuzzle.errors import (
     SearchLimitError,
     UnsolvableError,
 )
-from fastpuzzle.formats import FORMATS, Format, Job, read_jobs, read_packed
+from fastpuzzle.formats import FORMATS, Format, Job, decode_text, read_jobs, read_packed
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
@@ -41,7 +41,8 @@ NOT_SOLVABLE = "This puzzle is not solvable."
 
 #: How boards are read (``solve`` and ``compare``); the rules of :mod:`fastpuzzle.formats`.
 INPUT_RULES = """\
-input: each argument is one board ('-': standard input); standard input is a stream of boards:
+input: each argument is one board, or a file of boards ('-': standard input); a file and
+standard input are a stream of boards (UTF-8, with or without a BOM, or UTF-16):
   - a line with '/' is one board ("1 2 3/4 5 6/7 8 _"), as 'random' and 'scramble' print them;
   - a line of a square number of tiles (9, 16, ...; rows*cols with --shape) is one board;
   - n lines of n numbers in a row are one n x n board written as rows (--shape R C: R lines of
@@ -124,23 +125,53 @@ def _shape(args: argparse.Namespace) -> tuple[int, int] | None:
     return (args.shape[0], args.shape[1]) if args.shape else None
 
 
-def _read_boards(text: str, args: argparse.Namespace, *, pairs: bool = True) -> list[Job]:
-    """The boards of ``text``; each line that is not one is reported on stderr by number and
-    counted in ``args.bad_lines``: it costs only itself, the exit status says. ``pairs=False``:
-    boards whose pairs the caller makes (``-`` among arguments)."""
+def _read_boards(
+    text: str, args: argparse.Namespace, *, pairs: bool = True, source: str = ""
+) -> list[Job]:
+    """The boards of ``text``; each line that is not one is reported on stderr by number (after
+    ``source``, the file's name, when given) and counted in ``args.bad_lines``: it costs only
+    itself, the exit status says. ``pairs=False``: boards whose pairs the caller makes (``-``
+    among arguments)."""
     bad: list[tuple[int, str]] = []
     fmt: Format = args.format if pairs or args.format != "pair" else "auto"
-    jobs = read_jobs(text, shape=_shape(args), fmt=fmt, bad_lines=bad)
-    _report_bad_lines(bad, args)
+    try:
+        jobs = read_jobs(text, shape=_shape(args), fmt=fmt, bad_lines=bad)
+    except InvalidBoardError as error:
+        if not source:
+            raise
+        raise InvalidBoardError(f"{source}: {error}") from None
+    _report_bad_lines(bad, args, source)
     return jobs
 
 
-def _report_bad_lines(bad: list[tuple[int, str]], args: argparse.Namespace) -> None:
+def _report_bad_lines(
+    bad: list[tuple[int, str]], args: argparse.Namespace, source: str = ""
+) -> None:
     """Each ``(line number, why)`` of ``bad`` on stderr, counted in ``args.bad_lines``."""
     for number, why in bad:
         where = "" if why.startswith(f"line {number} ") else f"line {number}: "
-        _error(f"{where}{why}")
+        _error(f"{source}: {where}{why}" if source else f"{where}{why}")
     args.bad_lines = getattr(args, "bad_lines", 0) + len(bad)
+
+
+def _file_text(path: str) -> str:
+    """The text of the file of boards at ``path``, in whichever encoding it came
+    (:func:`~fastpuzzle.formats.decode_text`)."""
+    with open(path, "rb") as stream:
+        return decode_text(stream.read(), name=path)
+
+
+def _names_a_file(text: str, args: argparse.Namespace) -> bool:
+    """Whether the board argument ``text`` is the name of a file to read rather than a board:
+    it is not a board, and something that is not a folder is there under its name (a FIFO,
+    such as ``<(command)``, is read too)."""
+    if text == "-" or not os.path.exists(text) or os.path.isdir(text):
+        return False
+    try:
+        Board(text, shape=_shape(args))
+    except InvalidBoardError:
+        return True
+    return False
 
 
 def _stdin_text(what: str) -> str:
@@ -152,7 +183,11 @@ def _stdin_text(what: str) -> str:
             f"{what}: expected boards on standard input, but it is a terminal; pipe boards in "
             "or give a file or boards as arguments"
         )
-    return sys.stdin.read()
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream put in its place (tests, embedding programs)
+        return sys.stdin.read()
+    # Bytes, so that UTF-16 (PowerShell's pipes and '>') and a BOM are read too.
+    return decode_text(stream.read(), name="standard input")
 
 
 def _argument_jobs(args: argparse.Namespace) -> list[Job]:
@@ -160,6 +195,8 @@ def _argument_jobs(args: argparse.Namespace) -> list[Job]:
     with ``--format pair`` they go start, goal, start, goal."""
     if args.board == ["-"]:  # standard input alone: read as without arguments
         return _read_boards(_stdin_text("board argument 1 '-'"), args)
+    if len(args.board) == 1 and _names_a_file(args.board[0], args):  # a file alone: the same
+        return _read_boards(_file_text(args.board[0]), args, source=args.board[0])
     if len(args.board) > 1 and all(text.strip().isdigit() or text == "_" for text in args.board):
         raise UsageError(
             f"each board argument is one board, got {len(args.board)} arguments of one tile "
@@ -175,10 +212,17 @@ def _argument_jobs(args: argparse.Namespace) -> list[Job]:
                 )
             ]
             continue
+        if _names_a_file(text, args):
+            boards += [
+                job.board for job in _read_boards(_file_text(text), args, pairs=False, source=text)
+            ]
+            continue
         try:
             boards.append(Board(text, shape=_shape(args)))
         except InvalidBoardError as error:
-            _error(f"board argument {number}: {error}")
+            # A name with no spaces was perhaps meant as a file: say there is none.
+            missing = " (nor a file: none has that name)" if text and " " not in text else ""
+            _error(f"board argument {number}: {error}{missing}")
             args.bad_lines += 1
     if args.format != "pair":
         return [Job(board) for board in boards]
@@ -391,7 +435,13 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
     from fastpuzzle.solve import solve
 
     status = 0
-    for job in _jobs(args):
+    jobs = _jobs(args)
+    for number, job in enumerate(jobs, 1):
+        if len(jobs) > 1 and not args.json:
+            # Which board the lines below are about (a bad line costs only itself, so the
+            # order of the input alone cannot say).
+            towards = "" if job.goal is None else f" (goal {job.goal.to_string()})"
+            print(f"board {number} of {len(jobs)}: {job.board.to_string()}{towards}")
         started = time.perf_counter()
         record: dict[str, Any] = {"board": job.board.to_string()}
         if job.goal is not None:
@@ -619,11 +669,7 @@ def _batch_input(args: argparse.Namespace) -> tuple[Any, tuple[int, int] | None]
     every board is a line of one shape of at most 16 cells (read by compiled code), else
     Boards."""
     args.bad_lines = 0
-    if args.input == "-":
-        text = _stdin_text("batch input '-'")
-    else:
-        with open(args.input, encoding="utf-8") as stream:
-            text = stream.read()
+    text = _stdin_text("batch input '-'") if args.input == "-" else _file_text(args.input)
     bad: list[tuple[int, str]] = []
     packed = read_packed(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
     if packed is not None:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, overload
 
-from fastpuzzle._checks import callback, choice, names, ordered, real, whole
+from fastpuzzle._checks import callback, choice, names, ordered, real, shown, whole
 from fastpuzzle._files import write_text_atomically
 from fastpuzzle._optional import require
 from fastpuzzle._tables import MAX_ROWS, Table
@@ -132,6 +132,25 @@ _METRICS = ("expanded", "generated", "peak_memory_bytes", "seconds", "length")
 _OLD_COLUMNS = tuple("optimal" if name == "shortest" else name for name in _COLUMNS)
 #: Columns that files written before them lack, and the value a row read from one gets.
 _LATER_COLUMNS = {"seconds_spread": 0.0, "runs": 1}
+
+
+def _csv_source(source: object) -> str:
+    """The text of :meth:`Comparison.from_csv`'s ``source``."""
+    from fastpuzzle.formats import decode_text
+
+    if isinstance(source, str) and ("\n" in source or "\r" in source):
+        return source.removeprefix("\ufeff")
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as stream:
+            return decode_text(stream.read(), name=os.fspath(source))
+    read = getattr(source, "read", None)
+    if callable(read):
+        data = read()
+        if isinstance(data, bytes):
+            return decode_text(data, name="the file")
+        if isinstance(data, str):
+            return data.removeprefix("\ufeff")
+    raise InvalidOptionError(f"expected a path, an open file or the CSV text, got {shown(source)}")
 
 
 def _parse_optional_int(text: str) -> int | None:
@@ -252,9 +271,26 @@ class Comparison:
         return text
 
     @classmethod
-    def from_csv(cls, text: str) -> Comparison:
-        """Read back what :meth:`to_csv` wrote (also files of earlier versions)."""
-        reader = csv.DictReader(io.StringIO(text))
+    def from_csv(cls, source: str | os.PathLike[str] | Any) -> Comparison:
+        """Read back what :meth:`to_csv` wrote (also files of earlier versions).
+
+        Parameters
+        ----------
+        source : path, file object or str
+            A path (``str`` or ``os.PathLike``) or an open file (text or binary), as
+            ``pandas.read_csv`` takes them, or the CSV text itself (a ``str`` with a line break,
+            which no file name has). Bytes may be UTF-8, with or without a byte-order mark
+            (Excel's "CSV UTF-8"), or UTF-16.
+
+        Examples
+        --------
+        >>> import io
+        >>> table = compare("1 2 3/4 5 6/7 _ 8", algorithms=["bfs"])
+        >>> Comparison.from_csv(io.StringIO(table.to_csv())) == table
+        True
+        """
+        text = _csv_source(source)
+        reader = csv.DictReader(io.StringIO(text, newline=""))
         given = tuple(reader.fieldnames or ())
         # Files written before the column's rename call it "optimal"; older ones lack the
         # columns added since.
