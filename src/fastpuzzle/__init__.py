@@ -12,7 +12,7 @@ True
 
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
-from fastpuzzle.batch import BatchResult, solve_many
+from fastpuzzle.batch import BatchInterrupted, BatchResult, solve_many
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board, BoardLike, Shape, is_solvable
 from fastpuzzle.compare import Comparison, compare
 from fastpuzzle.datasets import (
@@ -58,6 +58,7 @@ __all__ = [
     "MOVES",
     "BatchFileError",
     "BatchInUseError",
+    "BatchInterrupted",
     "BatchResult",
     "Board",
     "BoardLike",

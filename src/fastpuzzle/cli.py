@@ -765,8 +765,12 @@ def _solve_batch(
     out_format: str,
 ) -> Any:
     """``solve_many`` of ``boards`` (packed words of ``shape``, or Boards), with the command's
-    options; the chunk files in ``chunks`` are written as ``out_format`` (CSV for Parquet)."""
-    from fastpuzzle.batch import solve_many
+    options; the chunk files in ``chunks`` are written as ``out_format`` (CSV for Parquet).
+
+    On Ctrl-C the rows finished are kept: in ``chunks`` for ``--resume``, or without ``--out``
+    written to standard output (the others marked ``interrupted``); the interrupt goes on to
+    :func:`main` with a note of what was kept."""
+    from fastpuzzle.batch import BatchInterrupted, solve_many
 
     try:
         return solve_many(
@@ -787,6 +791,21 @@ def _solve_batch(
             f"{chunks} holds the chunks of an earlier batch: add --resume to go on with it, or "
             "remove it"
         ) from None
+    except BatchInterrupted as stop:
+        kept = f"{stop.finished:,} of {len(stop.result):,} boards"
+        if chunks is not None:
+            note = (
+                f"{kept} were solved and kept in {chunks}/; run the same command with --resume "
+                "to go on from them"
+            )
+        else:
+            sys.stdout.write(stop.result.to_csv())
+            note = (
+                f"{kept} were solved (the rows above; the others are marked interrupted); "
+                "give --out FILE to keep finished chunks and go on with --resume"
+            )
+        setattr(stop, "cli_note", note)  # noqa: B010 (read by main, whatever the exception)
+        raise
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:
@@ -1182,8 +1201,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _closed_pipe()
         _error(_named(error, args))
         return 2
-    except KeyboardInterrupt:
-        print("fastpuzzle: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        note = getattr(stop, "cli_note", "")  # what was kept, where a command says so
+        print("fastpuzzle: interrupted" + (f": {note}" if note else ""), file=sys.stderr)
         return 130
 
 

@@ -16,11 +16,11 @@ Moves are U, D, L, R: the direction the blank moves.
 from fastpuzzle.batch.chunk import BatchSpec as BatchSpec
 from fastpuzzle.batch.chunk import solve_chunk as solve_chunk
 from fastpuzzle.batch.result import COLUMNS as COLUMNS
-from fastpuzzle.batch.result import BatchResult
+from fastpuzzle.batch.result import BatchInterrupted, BatchResult
 from fastpuzzle.batch.result import ChunkResult as ChunkResult
 from fastpuzzle.batch.run import ProgressArg as ProgressArg
 from fastpuzzle.batch.run import solve_many
 from fastpuzzle.batch.store import ChunkStore as ChunkStore
 from fastpuzzle.batch.store import OutFormat as OutFormat
 
-__all__ = ["BatchResult", "solve_many"]
+__all__ = ["BatchInterrupted", "BatchResult", "solve_many"]
