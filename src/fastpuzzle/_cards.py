@@ -16,7 +16,60 @@ if TYPE_CHECKING:
     from fastpuzzle.board import Board
     from fastpuzzle.results import SearchResult, SearchStats, Solution
 
-__all__ = ["result_html", "result_text", "solution_lines", "solution_text"]
+__all__ = [
+    "result_html",
+    "result_repr",
+    "result_text",
+    "solution_lines",
+    "solution_repr",
+    "solution_text",
+    "stats_repr",
+]
+
+#: Boards and moves longer than this are cut in a one-line ``repr``.
+REPR_CHARS = 32
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= REPR_CHARS else f"{text[: REPR_CHARS - 1]}…"
+
+
+def _brief(stats: SearchStats) -> str:
+    return f"{stats.expanded:,} expanded, {duration(stats.seconds)}"
+
+
+def solution_repr(solution: Solution) -> str:
+    """One short line for a terminal: ``<Solution: 31 moves RULL… (optimal, idastar +
+    manhattan) from '8 6 7/2 5 4/3 _ 1'; 31 expanded, 30.0 µs>``."""
+    kind = "optimal" if solution.optimal else "not guaranteed optimal"
+    return (
+        f"<Solution: {len(solution):,} moves {_short(solution.moves) or '(none)'} ({kind}, "
+        f"{_method(solution.algorithm, solution.heuristic)}) from "
+        f"{_short(solution.board.to_string())!r}; {_brief(solution.stats)}>"
+    )
+
+
+def result_repr(result: SearchResult) -> str:
+    """One short line: ``<SearchResult: solved, 14 moves (bfs) from '5 2 3/4 1 8/_ 7 6';
+    178 expanded, 61.0 µs>``, or the status that stopped it."""
+    found = "" if result.solution is None else f", {len(result.solution):,} moves"
+    return (
+        f"<SearchResult: {result.status.value}{found} "
+        f"({_method(result.algorithm, result.heuristic)}) from "
+        f"{_short(result.board.to_string())!r}; {_brief(result.stats)}>"
+    )
+
+
+def stats_repr(stats: SearchStats) -> str:
+    """The dataclass's line with the time to 4 significant digits (the clock's own precision
+    is no finer): ``seconds=2.995e-05``, not ``seconds=2.994599981320789e-05``."""
+    return (
+        f"SearchStats(expanded={stats.expanded}, generated={stats.generated}, "
+        f"max_frontier={stats.max_frontier}, peak_memory_bytes={stats.peak_memory_bytes}, "
+        f"seconds={stats.seconds:.4g}, depth={stats.depth}, iterations={stats.iterations}, "
+        f"peak_allocated_bytes={stats.peak_allocated_bytes})"
+    )
+
 
 #: Boards and move strings longer than this are cut in a summary.
 SHOWN_CHARS = 64
