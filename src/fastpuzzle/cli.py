@@ -521,14 +521,17 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             f"{args.table_format}: write the CSV to a file, or drop one of them"
         )
     table_format = "csv" if args.csv == "-" else args.table_format
+    if args.plot:  # before any search: a path that cannot take a chart fails now
+        _check_plot_path(args.plot)
+    # Boards given are kept, and --random N adds N random boards after them (before: the
+    # boards given were dropped without a word).
+    jobs = _jobs(args) if args.board or not args.random else []
     if args.random:
-        shape = _shape(args) or (3, 3)
-        jobs = [
+        shape = _shape(args) or (jobs[0].board.shape if jobs else (3, 3))
+        jobs += [
             Job(random_board(shape, rng=None if args.seed is None else args.seed + i))
             for i in range(args.random)
         ]
-    else:
-        jobs = _jobs(args)
     algorithms, heuristics = args.algorithms.split(","), args.heuristics.split(",")
     named = methods(algorithms, heuristics)
     line = _CompareLine([job.board for job in jobs], named) if on_terminal() else None
@@ -578,6 +581,27 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         )
         return 130
     return 2 if getattr(args, "bad_lines", 0) else 0
+
+
+def _check_plot_path(path: str) -> None:
+    """``--plot PATH``, checked before the searches: matplotlib is there, it writes the format
+    the name ends in, and the folder exists."""
+    from fastpuzzle._optional import require
+
+    require("matplotlib", "--plot", "plot")
+    from matplotlib.figure import Figure
+
+    if os.path.isdir(path):
+        raise UsageError(f"--plot: {path!r} is a folder, not a file")
+    formats = Figure().canvas.get_supported_filetypes()
+    ending = os.path.splitext(path)[1].lower().lstrip(".")
+    if ending not in formats:
+        raise UsageError(
+            f"--plot: expected a file name ending in .{', .'.join(sorted(formats))}, got {path!r}"
+        )
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"--plot: {folder!r} is not a folder, so {path!r} cannot be written")
 
 
 def _table_text(table: Any, table_format: str) -> str:
@@ -823,10 +847,28 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_random(args: argparse.Namespace) -> int:
-    for index in range(args.count):
-        seed = None if args.seed is None else args.seed + index
-        print(random_board(_shape(args) or (4, 4), rng=seed).to_string())
+    import numpy as np
+
+    shape = _shape(args) or (4, 4)
+    # One stream of random numbers from the seed: the boards of random_boards(N, rng=S) (up to
+    # 16 cells), drawn and printed in blocks. Before, board k was random_board(rng=S + k).
+    generator = np.random.default_rng(args.seed)
+    if shape[0] * shape[1] > 16:
+        for _ in range(args.count):
+            print(random_board(shape, rng=generator).to_string())
+        return 0
+    from fastpuzzle.datasets import random_boards
+
+    for first in range(0, args.count, _RANDOM_BLOCK):
+        words = random_boards(min(_RANDOM_BLOCK, args.count - first), shape, rng=generator)
+        sys.stdout.write(
+            "".join(f"{Board.from_packed(int(w), shape).to_string()}\n" for w in words.tolist())
+        )
     return 0
+
+
+#: Boards ``fastpuzzle random`` draws and prints at a time.
+_RANDOM_BLOCK = 1 << 14
 
 
 def _cmd_scramble(args: argparse.Namespace) -> int:
@@ -857,14 +899,60 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
                     print(extra.path)
     elif args.action == "info":
         print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
-        for entry in pdb.pdb_info(args.cache_dir):
+        entries = pdb.pdb_info(args.cache_dir)
+        for entry in entries:
             state = "ok" if entry["valid"] else f"INVALID ({entry.get('problem', '')})"
             if entry.get("temporary"):
                 state = f"TEMPORARY ({entry['problem']})"
             print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
+            if "partition" in entry:
+                print(f"  {_table_use(entry)}")
+        print(_buildable(entries))
     else:
         print(f"removed {pdb.clear_cache(args.cache_dir)} file(s)")
     return 0
+
+
+def _table_use(entry: dict[str, Any]) -> str:
+    """What the table of ``pdb info``'s ``entry`` is for, in words: its partition, its boards,
+    and the heuristic that reads it."""
+    from fastpuzzle.heuristics import CATALOGUE
+    from fastpuzzle.pdb.partitions import auto_partition
+
+    name, (rows, cols), blank = entry["partition"], entry["shape"], entry["goal_blank"]
+    boards = f"{rows}x{cols} boards whose goal has the blank on cell {blank}"
+    readers = [h.name for h in CATALOGUE if h.partition == name and h.fits((rows, cols))]
+    if readers:
+        return f"{name} for {boards}: heuristic {' or '.join(map(repr, readers))}"
+    if not name.startswith("custom-"):  # 7-8b: no heuristic of its own
+        return f"{name} for {boards}: solve() reads it beside 7-8 on long searches"
+    groups = tuple(tuple(group) for group in entry["groups"])
+    cells = " | ".join(" ".join(map(str, group)) for group in groups)
+    if groups == auto_partition((rows, cols), blank):
+        return (
+            f"{name}: heuristic 'pdb' (the default partition) for {boards}; groups of goal "
+            f"cells {cells}"
+        )
+    return f"{name}: a partition given to build_pdb, for {boards}; groups of goal cells {cells}"
+
+
+def _buildable(entries: list[dict[str, Any]]) -> str:
+    """The line of ``pdb info`` on what can be built, the named tables not built yet first."""
+    from fastpuzzle.pdb.partitions import NAMED_PARTITIONS
+
+    built = {(entry["partition"], tuple(entry["shape"])) for entry in entries if entry.get("valid")}
+    missing = [
+        f"{name} ({rows}x{cols})"
+        for (rows, cols), named in NAMED_PARTITIONS.items()
+        for name in named
+        if (name, (rows, cols)) not in built
+    ]
+    lead = f"not built yet: {', '.join(missing)}; " if missing else ""
+    return (
+        f"{lead}fastpuzzle pdb build NAME builds one (--goal-blank N for goals with the blank "
+        "elsewhere), and pdb build auto --shape ROWS COLS the table of heuristic 'pdb' on any "
+        "shape of up to 25 cells"
+    )
 
 
 def _add_board_input(cmd: argparse.ArgumentParser, *, table_formats: bool = False) -> None:
@@ -1139,7 +1227,10 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument(
             "--seed",
             type=_integer,
-            help="seed of the first board, +1 for each next (default: fresh)",
+            help="seed of the boards: those of fastpuzzle.random_boards(COUNT, rng=SEED) up to "
+            "16 cells (default: fresh)"
+            if name == "random"
+            else "seed of the first board, +1 for each next (default: fresh)",
         )
         if name == "scramble":
             cmd.add_argument(
