@@ -89,6 +89,11 @@ class Row:
     runs : int
         How many times the search ran: 0 for a board no method can solve (its one
         ``"unsolvable"`` row) and for the search Ctrl-C stopped.
+    bound : int or None
+        For a search stopped by its depth bound (status ``"depth_limit"``), the bound: the
+        table shows ``depth_limit (13)``. ``dfs``'s bound, unless ``Limits.max_depth`` sets
+        one, is the board's misplaced tiles plus its Manhattan distance (the source
+        documents' rule), often below the shortest solution.
     """
 
     board: str
@@ -103,6 +108,7 @@ class Row:
     seconds: float
     seconds_spread: float = 0.0
     runs: int = 1
+    bound: int | None = None
 
     @property
     def optimal(self) -> bool | None:
@@ -131,7 +137,7 @@ _COLUMNS = tuple(f.name for f in fields(Row))
 _METRICS = ("expanded", "generated", "peak_memory_bytes", "seconds", "length")
 _OLD_COLUMNS = tuple("optimal" if name == "shortest" else name for name in _COLUMNS)
 #: Columns that files written before them lack, and the value a row read from one gets.
-_LATER_COLUMNS = {"seconds_spread": 0.0, "runs": 1}
+_LATER_COLUMNS: dict[str, Any] = {"seconds_spread": 0.0, "runs": 1, "bound": None}
 
 
 def _csv_source(source: object) -> str:
@@ -181,10 +187,11 @@ _NUMERIC = frozenset({3, 5, 6, 7, 8})
 
 
 def _cells(row: Row) -> tuple[str, ...]:
+    stopped = row.status == "depth_limit" and row.bound is not None
     return (
         row.board,
         row.method,
-        row.status,
+        f"{row.status} ({row.bound})" if stopped else row.status,
         "-" if row.length is None else f"{row.length:,}",
         {True: "yes", False: "no", None: "?"}[row.shortest],
         f"{row.expanded:,}",
@@ -292,13 +299,14 @@ class Comparison:
         text = _csv_source(source)
         reader = csv.DictReader(io.StringIO(text, newline=""))
         given = tuple(reader.fieldnames or ())
-        # Files written before the column's rename call it "optimal"; older ones lack the
-        # columns added since.
-        known = {_COLUMNS, _OLD_COLUMNS} | {
-            tuple(name for name in layout if name not in _LATER_COLUMNS)
+        # Files written before the column's rename call it "optimal"; older ones lack some of
+        # the columns added since (each later column is there or not, in its place).
+        known = any(
+            given == tuple(name for name in layout if name in given)
+            and all(name in given for name in layout if name not in _LATER_COLUMNS)
             for layout in (_COLUMNS, _OLD_COLUMNS)
-        }
-        if given not in known:
+        )
+        if not known:
             raise ValueError(f"expected the columns {', '.join(_COLUMNS)}, got {reader.fieldnames}")
         shortest = "optimal" if "optimal" in given else "shortest"
         rows = [
@@ -315,6 +323,7 @@ class Comparison:
                 seconds=float(record["seconds"]),
                 seconds_spread=float(record.get("seconds_spread", 0.0)),
                 runs=int(record.get("runs", 1)),
+                bound=_parse_optional_int(record.get("bound", "")),
             )
             for record in reader
         ]
@@ -448,10 +457,18 @@ def _timed(run: Callable[[], SearchResult], repeat: int, min_seconds: float) -> 
     return first, median, deviation, len(times)
 
 
-def _row(name: str, algorithm: str, heuristic: str | None, timed: Timed) -> Row:
+def _row(
+    name: str, algorithm: str, heuristic: str | None, timed: Timed, limits: Limits | None
+) -> Row:
     result, median, deviation, runs = timed
     stats = result.stats
     solution = result.solution
+    bound = None
+    if result.status is Status.DEPTH_LIMIT:
+        # The bound in force: the one given, else the search's own (dfs: misplaced +
+        # Manhattan of the board, dfs_visited: 50), which it reports as the depth it reached.
+        given = None if limits is None else limits.max_depth
+        bound = stats.depth if given is None else given
     return Row(
         board=name,
         algorithm=algorithm,
@@ -465,6 +482,7 @@ def _row(name: str, algorithm: str, heuristic: str | None, timed: Timed) -> Row:
         seconds=median,
         seconds_spread=deviation,
         runs=runs,
+        bound=bound,
     )
 
 
@@ -599,7 +617,7 @@ def compare(
                     if progress is not None:
                         progress(done, total)
                     break
-                group.append(_row(name, algorithm, heuristic, timed))
+                group.append(_row(name, algorithm, heuristic, timed, limits))
                 done += 1
                 if progress is not None:
                     progress(done, total)
