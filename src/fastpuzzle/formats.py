@@ -73,9 +73,9 @@ def decode_text(raw: bytes, *, name: str = "the input") -> str:
 
     Examples
     --------
-    >>> decode_text("1 2/3 _\n".encode("utf-16"))
-    '1 2/3 _\n'
-    >>> decode_text(b"\xef\xbb\xbf1 2/3 _")
+    >>> decode_text("1 2/3 _\\n".encode("utf-16"))
+    '1 2/3 _\\n'
+    >>> decode_text(b"\\xef\\xbb\\xbf1 2/3 _")
     '1 2/3 _'
     """
     codec = next((codec for bom, codec in _BOMS if raw.startswith(bom)), None)
