@@ -280,7 +280,10 @@ def split_mask(boards: Any, test_size: float = 0.1, *, seed: int = 0) -> np.ndar
     if not 0.0 <= share <= 1.0:
         raise InvalidOptionError(f"expected test_size from 0 to 1, got {shown(test_size)}")
     key = whole("seed", seed, low=0, high=2**64 - 1)
-    words = np.asarray(boards)
+    try:
+        words = np.asarray(boards)
+    except (ValueError, TypeError, OverflowError):  # ragged lists, objects numpy refuses
+        words = np.empty((0, 0))
     if words.ndim != 1 or not (words.dtype == np.uint64 or words.size == 0):
         raise InvalidOptionError(
             f"expected boards as a 1-D uint64 array of packed boards, got {shown(boards)}"
