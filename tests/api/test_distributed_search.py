@@ -254,6 +254,6 @@ def test_a_node_limit_on_the_cluster_counts_every_task(client: Any) -> None:
     # as a search with no limit, whose chunks all go at once).
     instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[10]
     limits = Limits(max_depth=instance.optimal_length - 1, nodes=10**9)
-    serial = idastar.run(make_problem(list(instance.tiles)), "manhattan", limits)
+    serial = idastar.run(Request(make_problem(list(instance.tiles)), "manhattan", limits))
     remote = _solve_on(client, instance.tiles, "manhattan", limits)
     assert (remote.status, remote.expanded) == (serial.status, serial.expanded)

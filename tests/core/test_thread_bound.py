@@ -107,7 +107,7 @@ def test_ctrl_c_among_the_futures_locks_ends_the_search() -> None:
     # made certain here: wait's lock-taking raises KeyboardInterrupt halfway through. The
     # search must not go through it, and a real Ctrl-C a second later must end the process.
     code = textwrap.dedent(
-        f'''
+        f"""
         import concurrent.futures._base as base, os, signal, threading
         import fastpuzzle as fp
 
@@ -124,7 +124,7 @@ def test_ctrl_c_among_the_futures_locks_ends_the_search() -> None:
                       workers=64, limits=fp.Limits(seconds=30))
         except KeyboardInterrupt:
             print("interrupted")
-        '''
+        """
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False

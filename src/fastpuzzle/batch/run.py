@@ -23,10 +23,12 @@ from fastpuzzle._util.progress import Meter
 from fastpuzzle.algorithms import is_auto, resolve_algorithm
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
+    BatchInterrupted,
     BatchResult,
     ChunkResult,
     MemoryRows,
     PackedChunk,
+    PartialRows,
     RowSource,
 )
 from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
@@ -238,6 +240,9 @@ def solve_many(
 
     Raises
     ------
+    BatchInterrupted
+        On Ctrl-C (a ``KeyboardInterrupt``): its ``result`` holds the rows of the chunks that
+        finished, the others marked ``"interrupted"``.
     InvalidOptionError, UnknownNameError
         Before the batch starts, for an option that is not valid (or a name not known).
     InvalidBoardError
@@ -308,6 +313,9 @@ class _Run:
             start = starts[number]
             return rows[start : start + chunk_size]
 
+        # The chunks whose rows are kept (solved, or reused by a resume): what Ctrl-C leaves.
+        finished: set[int] = set()
+
         def save(number: int, result: ChunkResult) -> int:
             # Runs on the pool's threads (the Dask client's thread for Dask): writing and
             # packing a chunk overlaps with solving the next ones. Returns its row count.
@@ -318,6 +326,7 @@ class _Run:
                 packed = PackedChunk.from_columns(starts[number], size, result)
             if memory is not None:
                 memory.put(number, packed)
+            finished.add(number)
             return len(result.index)
 
         def solve_and_save(number: int) -> int:
@@ -331,6 +340,7 @@ class _Run:
                 if store is not None and resume and store.reusable(number, chunk_rows(number)):
                     if memory is not None:
                         memory.put(number, store.load(number))
+                    finished.add(number)
                     tracker.advance(len(chunk_rows(number)))
                 else:
                     todo.append(number)
@@ -341,11 +351,20 @@ class _Run:
             else:
                 pool_size = self.workers or _default_workers()
                 _run_threads(pool_size, todo, solve_and_save, tracker.advance)
+        except KeyboardInterrupt as interrupt:
+            # The pool has stopped: no chunk is still being saved. What finished is kept.
+            source = memory if memory is not None else store
+            assert source is not None
+            kept = BatchResult.over(PartialRows(source, finished)).with_boards(
+                BoardTexts(rows, spec)
+            )
+            count = sum(len(chunk_rows(number)) for number in finished)
+            raise BatchInterrupted(kept, count) from interrupt
         finally:
             tracker.close()
         boards = BoardTexts(rows, spec)
-        source: RowSource = memory if memory is not None else store  # type: ignore[assignment]
-        return BatchResult.over(source).with_boards(boards)
+        whole: RowSource = memory if memory is not None else store  # type: ignore[assignment]
+        return BatchResult.over(whole).with_boards(boards)
 
 
 def _run_threads(

@@ -592,7 +592,8 @@ def load_or_build(
 
 
 def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
-    """One entry per cache file: path, bytes, partition, and whether it passes every check.
+    """One entry per cache file: path, bytes, partition (its name, shape, goal blank and
+    groups of goal cells), and whether it passes every check.
 
     Never blocks: anything but a regular file under a database's name (a FIFO, a directory) is
     listed as not valid, with what it is. Temporary files of builds (``.pdb-*.tmp``) come last,
@@ -614,7 +615,7 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
             named = header["partition"]
             spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
             name, cells = resolve_partition(spec, shape, blank)
-            entry.update(partition=name, shape=shape, goal_blank=blank)
+            entry.update(partition=name, shape=shape, goal_blank=blank, groups=cells)
             read_valid(path, shape, blank, name, cells, keep=False)
             entry["valid"] = True
         except (FileCheckError, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
