@@ -4,6 +4,9 @@ import fastpuzzle
 
 project = "fastpuzzle"
 author = "the fastpuzzle developers"
+# The footer's line: furo writes "Copyright ©" and this (left empty, the line was a bare
+# "Copyright ©").
+copyright = "the fastpuzzle developers, under the MIT License"
 release = fastpuzzle.__version__
 version = release
 
@@ -12,7 +15,13 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    # A copy button on every code block; the prompts and the output of examples are not
+    # copied, so what is pasted runs.
+    "sphinx_copybutton",
 ]
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 autodoc_member_order = "bysource"

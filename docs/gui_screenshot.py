@@ -1,7 +1,8 @@
 """Take the puzzle page's screenshots for the docs (needs chromium, chromedriver, selenium, Pillow).
 
-Run from the repository root: ``PYTHONPATH=src python docs/gui_screenshot.py``. It starts the
-server and writes, under ``docs/_static``:
+Run from the repository root: ``PYTHONPATH=src python docs/gui_screenshot.py [FOLDER]``. It
+starts the server and writes, under ``docs/_static`` (or ``FOLDER``: CI takes them into a
+temporary folder, so that the script keeps working with the page it pictures):
 
 - ``gui.png``: a 3x3 board shuffled from a fixed seed, solved with A* + Manhattan, stepped on,
   and three methods compared;
@@ -19,6 +20,7 @@ files are a third of the size.
 from __future__ import annotations
 
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 import fastpuzzle as fp
 from fastpuzzle.gui import PuzzleServer
 
-STATIC = Path(__file__).parent / "_static"
+STATIC = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "_static"
 WIDTH = 1280
 
 
@@ -152,6 +154,7 @@ def traces(server: PuzzleServer) -> None:
 
 
 def main() -> None:
+    STATIC.mkdir(parents=True, exist_ok=True)
     server = PuzzleServer()
     server.serve_in_thread()
     try:

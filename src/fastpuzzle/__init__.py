@@ -12,10 +12,18 @@ True
 
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
-from fastpuzzle.batch import BatchResult, solve_many
+from fastpuzzle.batch import BatchInterrupted, BatchResult, solve_many
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board, BoardLike, Shape, is_solvable
 from fastpuzzle.compare import Comparison, compare
-from fastpuzzle.datasets import Labelled, labelled, random_boards, write_labelled
+from fastpuzzle.datasets import (
+    Labelled,
+    all_boards,
+    labelled,
+    random_boards,
+    space_size,
+    split_mask,
+    write_labelled,
+)
 from fastpuzzle.errors import (
     BatchFileError,
     BatchInUseError,
@@ -30,6 +38,7 @@ from fastpuzzle.errors import (
     MemoryLimitError,
     NodeLimitError,
     SearchLimitError,
+    ThreadStartError,
     TimeLimitError,
     UnknownNameError,
     UnsolvableError,
@@ -50,6 +59,7 @@ __all__ = [
     "MOVES",
     "BatchFileError",
     "BatchInUseError",
+    "BatchInterrupted",
     "BatchResult",
     "Board",
     "BoardLike",
@@ -72,10 +82,12 @@ __all__ = [
     "Shape",
     "Solution",
     "Status",
+    "ThreadStartError",
     "TimeLimitError",
     "UnknownNameError",
     "UnsolvableError",
     "__version__",
+    "all_boards",
     "build_pdb",
     "compare",
     "inverse",
@@ -92,6 +104,8 @@ __all__ = [
     "search",
     "solve",
     "solve_many",
+    "space_size",
+    "split_mask",
     "to_tile_directions",
     "write_labelled",
 ]

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import heapq
 import os
+import queue
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -30,30 +32,44 @@ from functools import cache
 from typing import Any, Protocol
 
 from fastpuzzle._core._interrupt import raise_if_stopped
-from fastpuzzle._util.checks import whole
+from fastpuzzle._util.checks import is_whole, shown, whole
+from fastpuzzle.errors import InvalidOptionError, ThreadStartError
 
 __all__ = [
     "LOCKSTEP_QUANTUM",
     "MAX_WORKERS",
     "POLL_SECONDS",
+    "Endings",
     "SharedIteration",
     "available_cores",
     "check_workers",
+    "max_workers",
     "resolve_workers",
     "run_team",
     "run_units",
     "simulated_speedup",
+    "submit",
     "tracing",
 ]
 
-#: The most threads a search may be given: the compiled kernels count them in a C int.
-MAX_WORKERS = 2**31 - 1
+#: The most threads one search (or batch) may be given with ``workers=``, unless the machine has
+#: more cores (:func:`max_workers`); :func:`check_workers` refuses more. Past the cores, threads
+#: only share them (:func:`tracing` runs them as virtual cores to measure balance), and each
+#: costs its search state (about 0.4 MB), 32 units of the frontier the calling thread prepares
+#: alone, and its turn at the GIL whenever an iteration starts or stops. At this count, on two
+#: busy cores, a hard search with a 2 s limit returned 0.03-0.15 s past it (at 1,024 threads,
+#: 0.5-0.8 s past it), and ``tests/core/test_thread_bound.py`` holds it to 0.5 s.
+MAX_WORKERS = 256
 
-#: How often the calling thread wakes while the pool searches, to report progress (Ctrl-C and
-#: the limits do not wait for it: a signal interrupts the wait, the threads check the limits).
+#: How often the calling thread wakes while the pool searches, to report progress and look at
+#: the clock (Ctrl-C and the other limits do not wait for it: a signal interrupts the wait, the
+#: threads check the limits; it wakes at a time limit too).
 POLL_SECONDS = 0.05
 
 _REPORT_EVERY = 1 << 16
+
+#: The kernels' status of a search stopped by its time limit (``Team.stop_with``).
+_STATUS_TIME_LIMIT = 2
 
 #: Expansions between two barriers of threads in lockstep (:func:`tracing`): a thread waiting
 #: for work waits at least this long, as a thread on a real machine waits for the next poll of
@@ -189,15 +205,28 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
+def max_workers() -> int:
+    """The most threads ``workers=`` takes here: :data:`MAX_WORKERS`, or the available cores
+    where there are more."""
+    return max(MAX_WORKERS, available_cores())
+
+
 def check_workers(workers: object) -> int | None:
-    """``workers`` checked: None, or a whole number of threads from 1 to :data:`MAX_WORKERS`.
+    """``workers`` checked: None, or a whole number of threads from 1 to :func:`max_workers`.
 
     Raises
     ------
     InvalidOptionError
-        For anything else (a bool, a float, a string, 0).
+        For anything else (a bool, a float, a string, 0, more than :func:`max_workers`).
     """
-    return whole("workers", workers, low=1, high=MAX_WORKERS, none=True)
+    most = max_workers()
+    if is_whole(workers) and int(workers) > most:
+        raise InvalidOptionError(
+            f"expected workers as a whole number from 1 to {most} (the most threads one search "
+            f"takes: {MAX_WORKERS}, or the cores where there are more) or None, got "
+            f"{shown(workers)}"
+        )
+    return whole("workers", workers, low=1, high=most, none=True)
 
 
 def resolve_workers(workers: object) -> int:
@@ -243,12 +272,17 @@ def run_team(
     workers: int,
     progress: Callable[[int, int, float, int], None] | None = None,
     share: Share | None = None,
+    *,
+    time_limit: float = 0.0,
 ) -> Any:
     """Run a parallel search to its end with ``workers`` pool threads; returns its result.
 
-    Any exception in the calling thread (KeyboardInterrupt, the progress callback's) stops every
-    pool thread before it propagates. With ``share``, each iteration is offered to it first
-    (``fastpuzzle.distributed``).
+    Any exception in the calling thread (KeyboardInterrupt, the progress callback's, a thread
+    that cannot start) stops every pool thread before it propagates. With ``share``, each
+    iteration is offered to it first (``fastpuzzle.distributed``). ``time_limit`` (seconds from
+    the search's start, the kernel's own limit; 0: none) is also watched by the calling thread,
+    which stops the team once it has passed: a pool thread looks at the clock only when its
+    grant of expansions is spent, and many threads on few cores spend theirs slowly.
     """
     pool: ThreadPoolExecutor | None = None
     trace = _trace.get()
@@ -261,7 +295,7 @@ def run_team(
                 if share is None or not share(team, progress):
                     if pool is None:
                         pool = ThreadPoolExecutor(workers, thread_name_prefix="fastpuzzle-idastar")
-                    _search_locally(team, pool, workers, progress)
+                    _search_locally(team, pool, workers, progress, time_limit)
                 if trace is not None:
                     trace.append(_traced(team, workers))
             if team.finish():
@@ -300,26 +334,112 @@ def _search_locally(
     pool: ThreadPoolExecutor,
     workers: int,
     progress: Callable[[int, int, float, int], None] | None,
+    time_limit: float = 0.0,
 ) -> None:
-    """The pool threads search the prepared frontier; an exception here stops them first."""
-    tasks = [pool.submit(team.work, index) for index in range(workers)]
+    """The pool threads search the prepared frontier; an exception here, in starting them
+    included, stops them first.
+
+    Every task waits for ``go`` before it searches, so that the calling thread starts the pool's
+    threads (the first iteration) and hands out the tasks on an idle machine: with a thousand
+    threads on two cores, each thread started while the others search took the caller longer
+    than the last (8 s for 1,024 threads, past any time limit).
+    """
+    go = threading.Event()
+    tasks: list[Future[None]] = []
+    endings = Endings()
     try:
-        _wait(team, tasks, progress)
+        for index in range(workers):
+            what = f"thread {index + 1:,} of the {workers:,} asked for (workers={workers})"
+            tasks.append(endings.watch(submit(pool, what, _when_set, go, team.work, index)))
+            if time_limit > 0 and team.snapshot()[2] >= time_limit:
+                # Out of time while starting threads (each may take a millisecond on a busy
+                # machine): the team stops, and the tasks not handed out are not needed.
+                team.stop_with(_STATUS_TIME_LIMIT)
+                break
+        go.set()
+        _wait(team, endings, progress, time_limit)
     except BaseException:
         team.abort()
-        wait(tasks)
+        go.set()
+        for task in tasks:
+            # Stopped at their next checkpoint; a task's own lock, taken alone, is never left
+            # taken by a Ctrl-C.
+            task.exception()
         raise
+    for task in tasks:
+        task.result()
+
+
+class Endings:
+    """The futures of a pool's tasks, as they end, waited for without holding their locks.
+
+    :func:`concurrent.futures.wait` takes every future's lock in turn before it waits, and
+    gives them back as it leaves: a Ctrl-C landing among those takes leaves some taken, and the
+    pool's threads then block for ever on them as they hand over their results (seen with 256
+    threads). Here each future puts itself in a queue as it ends (its own thread, under its own
+    lock), and the waiting thread reads the queue alone, which a Ctrl-C leaves as it was.
+    """
+
+    def __init__(self) -> None:
+        self._ended: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
+        self.watched = 0
+
+    def watch(self, future: Future[Any]) -> Future[Any]:
+        """Have ``future`` reported by :meth:`next` once it ends; returns it."""
+        future.add_done_callback(self._ended.put)
+        self.watched += 1
+        return future
+
+    def next(self, timeout: float | None = None) -> Future[Any] | None:
+        """The next future to end (None if none did within ``timeout`` seconds)."""
+        try:
+            return self._ended.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+def submit(
+    pool: ThreadPoolExecutor, what: str, call: Callable[..., Any], *args: Any
+) -> Future[Any]:
+    """``pool.submit(call, *args)``, which starts a thread when none is idle; a thread the system
+    will not start (``what`` names it) is a :class:`~fastpuzzle.errors.ThreadStartError`."""
+    try:
+        return pool.submit(call, *args)
+    except RuntimeError as error:
+        if "new thread" not in str(error):  # not "can't start new thread": a pool shut down
+            raise
+        raise ThreadStartError(
+            f"the system would not start {what}: {error}; a limit on threads or memory "
+            "(ulimit -u, a container's pids.max, ulimit -v) binds: ask for fewer"
+        ) from error
+
+
+def _when_set(go: threading.Event, work: Callable[[int], None], index: int) -> None:
+    go.wait()
+    work(index)
 
 
 def _wait(
-    team: Team, tasks: list[Future[None]], progress: Callable[[int, int, float, int], None] | None
+    team: Team,
+    endings: Endings,
+    progress: Callable[[int, int, float, int], None] | None,
+    time_limit: float = 0.0,
 ) -> None:
-    """Wait for the pool threads, reporting progress every 2**16 expansions or so."""
-    report = (team.snapshot()[0] // _REPORT_EVERY + 1) * _REPORT_EVERY
-    while True:
-        _, pending = wait(tasks, timeout=POLL_SECONDS)
-        if not pending:
-            break
+    """Wait for the pool threads' tasks to end, reporting progress every 2**16 expansions or
+    so, and stop them once ``time_limit`` has passed."""
+    expanded, _, seconds, _ = team.snapshot()
+    report = (expanded // _REPORT_EVERY + 1) * _REPORT_EVERY
+    timeout = POLL_SECONDS
+    left = endings.watched
+    while left:
+        if time_limit > 0:
+            timeout = min(POLL_SECONDS, max(time_limit - seconds, 0.0) + 0.001)
+        if endings.next(timeout) is not None:
+            left -= 1
+        if time_limit > 0:
+            seconds = team.snapshot()[2]
+            if seconds >= time_limit:
+                team.stop_with(_STATUS_TIME_LIMIT)
         # A caller on a worker thread sees no Ctrl-C; its stop event (run_stoppable: batches,
         # the puzzle page's Stop) is looked at here, and run_team stops the pool.
         raise_if_stopped()
@@ -328,5 +448,3 @@ def _wait(
             if expanded >= report:
                 progress(expanded, generated, seconds, bound)
                 report = (expanded // _REPORT_EVERY + 1) * _REPORT_EVERY
-    for task in tasks:
-        task.result()

@@ -11,12 +11,12 @@ import dataclasses
 import itertools
 import json
 import os
-import shutil
 import sys
 import textwrap
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import numpy as np
@@ -30,10 +30,10 @@ from fastpuzzle._util.progress import Throttle, fit_line, on_terminal
 from fastpuzzle._util.units import duration
 from fastpuzzle._version import __version__
 from fastpuzzle.algorithms import ALGORITHMS
-from fastpuzzle.batch import solve_many
+from fastpuzzle.batch import BatchInterrupted, solve_many
 from fastpuzzle.batch.export import arrow_table
-from fastpuzzle.batch.store import batch_lock, join_chunks
-from fastpuzzle.board import Board
+from fastpuzzle.batch.store import batch_lock, foreign_entries, join_chunks, remove_batch_files
+from fastpuzzle.board import Board, check_shape
 from fastpuzzle.compare import Comparison, ComparisonInterrupted, compare, methods
 from fastpuzzle.errors import (
     FastPuzzleError,
@@ -42,13 +42,14 @@ from fastpuzzle.errors import (
     SearchLimitError,
     UnsolvableError,
 )
-from fastpuzzle.formats import FORMATS, Format, Job, read_jobs, read_packed
+from fastpuzzle.formats import FORMATS, Format, Job, decode_text, read_jobs, read_packed
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.gui import serve
-from fastpuzzle.heuristics import heuristic_names
+from fastpuzzle.heuristics import CATALOGUE, heuristic_names
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import tables
 from fastpuzzle.pdb.dual import dual_tables
+from fastpuzzle.pdb.partitions import NAMED_PARTITIONS, auto_partition
 from fastpuzzle.pdb.tables import faster_table_hint
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
@@ -59,7 +60,8 @@ NOT_SOLVABLE = "This puzzle is not solvable."
 
 #: How boards are read (``solve`` and ``compare``); the rules of :mod:`fastpuzzle.formats`.
 INPUT_RULES = """\
-input: each argument is one board ('-': standard input); standard input is a stream of boards:
+input: each argument is one board, or a file of boards ('-': standard input); a file and
+standard input are a stream of boards (UTF-8, with or without a BOM, or UTF-16):
   - a line with '/' is one board ("1 2 3/4 5 6/7 8 _"), as 'random' and 'scramble' print them;
   - a line of a square number of tiles (9, 16, ...; rows*cols with --shape) is one board;
   - n lines of n numbers in a row are one n x n board written as rows (--shape R C: R lines of
@@ -87,7 +89,8 @@ EXIT_STATUS = {
     "130 interrupted",
     "scramble": "0 the boards printed (also when the reader stops early: | head); 2 usage error; "
     "130 interrupted",
-    "pdb": "0 done; 2 usage error, or a database that cannot be built or written; 130 interrupted",
+    "pdb": "0 done (clear: also when nothing by that name is built, or the question is "
+    "answered no); 2 usage error, or a database that cannot be built or written; 130 interrupted",
 }
 
 
@@ -137,26 +140,63 @@ def _error(message: object) -> None:
 
 
 def _shape(args: argparse.Namespace) -> tuple[int, int] | None:
-    return (args.shape[0], args.shape[1]) if args.shape else None
+    """``--shape``, checked before anything is read (a shape of 0 rows read as none, and one
+    past a C long was a traceback from the compiled reader)."""
+    if args.shape is None:
+        return None
+    try:
+        return check_shape((args.shape[0], args.shape[1]))
+    except InvalidBoardError as error:
+        raise UsageError(f"--shape: {error}") from None
 
 
-def _read_boards(text: str, args: argparse.Namespace, *, pairs: bool = True) -> list[Job]:
-    """The boards of ``text``; each line that is not one is reported on stderr by number and
-    counted in ``args.bad_lines``: it costs only itself, the exit status says. ``pairs=False``:
-    boards whose pairs the caller makes (``-`` among arguments)."""
+def _read_boards(
+    text: str, args: argparse.Namespace, *, pairs: bool = True, source: str = ""
+) -> list[Job]:
+    """The boards of ``text``; each line that is not one is reported on stderr by number (after
+    ``source``, the file's name, when given) and counted in ``args.bad_lines``: it costs only
+    itself, the exit status says. ``pairs=False``: boards whose pairs the caller makes (``-``
+    among arguments)."""
     bad: list[tuple[int, str]] = []
     fmt: Format = args.format if pairs or args.format != "pair" else "auto"
-    jobs = read_jobs(text, shape=_shape(args), fmt=fmt, bad_lines=bad)
-    _report_bad_lines(bad, args)
+    try:
+        jobs = read_jobs(text, shape=_shape(args), fmt=fmt, bad_lines=bad)
+    except InvalidBoardError as error:
+        if not source:
+            raise
+        raise InvalidBoardError(f"{source}: {error}") from None
+    _report_bad_lines(bad, args, source)
     return jobs
 
 
-def _report_bad_lines(bad: list[tuple[int, str]], args: argparse.Namespace) -> None:
+def _report_bad_lines(
+    bad: list[tuple[int, str]], args: argparse.Namespace, source: str = ""
+) -> None:
     """Each ``(line number, why)`` of ``bad`` on stderr, counted in ``args.bad_lines``."""
     for number, why in bad:
         where = "" if why.startswith(f"line {number} ") else f"line {number}: "
-        _error(f"{where}{why}")
+        _error(f"{source}: {where}{why}" if source else f"{where}{why}")
     args.bad_lines = getattr(args, "bad_lines", 0) + len(bad)
+
+
+def _file_text(path: str) -> str:
+    """The text of the file of boards at ``path``, in whichever encoding it came
+    (:func:`~fastpuzzle.formats.decode_text`); no line over :data:`MAX_LINE`."""
+    with open(path, "rb") as stream:
+        return decode_text(_read_text(stream, repr(path)), name=path)
+
+
+def _names_a_file(text: str, args: argparse.Namespace) -> bool:
+    """Whether the board argument ``text`` is the name of a file to read rather than a board:
+    it is not a board, and something that is not a folder is there under its name (a FIFO,
+    such as ``<(command)``, is read too)."""
+    if text == "-" or not os.path.exists(text) or os.path.isdir(text):
+        return False
+    try:
+        Board(text, shape=_shape(args))
+    except InvalidBoardError:
+        return True
+    return False
 
 
 def _stdin_text(what: str) -> str:
@@ -168,7 +208,39 @@ def _stdin_text(what: str) -> str:
             f"{what}: expected boards on standard input, but it is a terminal; pipe boards in "
             "or give a file or boards as arguments"
         )
-    return sys.stdin.read()
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream put in its place (tests, embedding programs)
+        return str(_read_text(sys.stdin, what))
+    # Bytes, so that UTF-16 (PowerShell's pipes and '>') and a BOM are read too.
+    return decode_text(_read_text(stream, what), name="standard input")
+
+
+#: The longest line the commands read, in characters (bytes, read before decoding): a 100x100
+#: board on one line takes about 50,000; a longer one is no board, and reading on
+#: (``/dev/zero``) would grow without end.
+MAX_LINE = 1 << 20
+
+
+def _read_text(stream: Any, what: str) -> Any:
+    """The contents of ``stream`` (text or bytes, as it gives them), read in blocks; refused at
+    a line of over :data:`MAX_LINE` characters (or bytes)."""
+    parts: list[Any] = []
+    since = 0  # characters (or bytes) since the last newline
+    while True:
+        block = stream.read(MAX_LINE)
+        if not block:
+            return block[:0].join(parts)
+        newline = "\n" if isinstance(block, str) else b"\n"
+        first = block.find(newline)
+        longest = since + (len(block) if first < 0 else first)
+        since = len(block) - block.rfind(newline) - 1 if first >= 0 else longest
+        if longest > MAX_LINE:
+            line = sum(part.count(newline) for part in parts) + 1
+            raise UsageError(
+                f"{what}: line {line:,} is longer than {MAX_LINE:,} characters, which no board "
+                "is; stopped reading there"
+            )
+        parts.append(block)
 
 
 def _argument_jobs(args: argparse.Namespace) -> list[Job]:
@@ -176,6 +248,8 @@ def _argument_jobs(args: argparse.Namespace) -> list[Job]:
     with ``--format pair`` they go start, goal, start, goal."""
     if args.board == ["-"]:  # standard input alone: read as without arguments
         return _read_boards(_stdin_text("board argument 1 '-'"), args)
+    if len(args.board) == 1 and _names_a_file(args.board[0], args):  # a file alone: the same
+        return _read_boards(_file_text(args.board[0]), args, source=args.board[0])
     if len(args.board) > 1 and all(text.strip().isdigit() or text == "_" for text in args.board):
         raise UsageError(
             f"each board argument is one board, got {len(args.board)} arguments of one tile "
@@ -191,10 +265,17 @@ def _argument_jobs(args: argparse.Namespace) -> list[Job]:
                 )
             ]
             continue
+        if _names_a_file(text, args):
+            boards += [
+                job.board for job in _read_boards(_file_text(text), args, pairs=False, source=text)
+            ]
+            continue
         try:
             boards.append(Board(text, shape=_shape(args)))
         except InvalidBoardError as error:
-            _error(f"board argument {number}: {error}")
+            # A name with no spaces was perhaps meant as a file: say there is none.
+            missing = " (nor a file: none has that name)" if text and " " not in text else ""
+            _error(f"board argument {number}: {error}{missing}")
             args.bad_lines += 1
     if args.format != "pair":
         return [Job(board) for board in boards]
@@ -401,7 +482,13 @@ def _scheduler_client(address: str | None) -> Iterator[Any]:
 
 def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
     status = 0
-    for job in _jobs(args):
+    jobs = _jobs(args)
+    for number, job in enumerate(jobs, 1):
+        if len(jobs) > 1 and not args.json:
+            # Which board the lines below are about (a bad line costs only itself, so the
+            # order of the input alone cannot say).
+            towards = "" if job.goal is None else f" (goal {job.goal.to_string()})"
+            print(f"board {number} of {len(jobs)}: {job.board.to_string()}{towards}")
         started = time.perf_counter()
         record: dict[str, Any] = {"board": job.board.to_string()}
         if job.goal is not None:
@@ -476,14 +563,17 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             f"{args.table_format}: write the CSV to a file, or drop one of them"
         )
     table_format = "csv" if args.csv == "-" else args.table_format
+    if args.plot:  # before any search: a path that cannot take a chart fails now
+        _check_plot_path(args.plot)
+    # Boards given are kept, and --random N adds N random boards after them (before: the
+    # boards given were dropped without a word).
+    jobs = _jobs(args) if args.board or not args.random else []
     if args.random:
-        shape = _shape(args) or (3, 3)
-        jobs = [
+        shape = _shape(args) or (jobs[0].board.shape if jobs else (3, 3))
+        jobs += [
             Job(random_board(shape, rng=None if args.seed is None else args.seed + i))
             for i in range(args.random)
         ]
-    else:
-        jobs = _jobs(args)
     algorithms, heuristics = args.algorithms.split(","), args.heuristics.split(",")
     named = methods(algorithms, heuristics)
     line = _CompareLine([job.board for job in jobs], named) if on_terminal() else None
@@ -533,6 +623,25 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         )
         return 130
     return 2 if getattr(args, "bad_lines", 0) else 0
+
+
+def _check_plot_path(path: str) -> None:
+    """``--plot PATH``, checked before the searches: matplotlib is there, it writes the format
+    the name ends in, and the folder exists."""
+    require("matplotlib", "--plot", "plot")
+    from matplotlib.figure import Figure  # an optional extra, checked just above
+
+    if os.path.isdir(path):
+        raise UsageError(f"--plot: {path!r} is a folder, not a file")
+    formats = Figure().canvas.get_supported_filetypes()
+    ending = os.path.splitext(path)[1].lower().lstrip(".")
+    if ending not in formats:
+        raise UsageError(
+            f"--plot: expected a file name ending in .{', .'.join(sorted(formats))}, got {path!r}"
+        )
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"--plot: {folder!r} is not a folder, so {path!r} cannot be written")
 
 
 def _table_text(table: Any, table_format: str) -> str:
@@ -624,11 +733,7 @@ def _batch_input(args: argparse.Namespace) -> tuple[Any, tuple[int, int] | None]
     every board is a line of one shape of at most 16 cells (read by compiled code), else
     Boards."""
     args.bad_lines = 0
-    if args.input == "-":
-        text = _stdin_text("batch input '-'")
-    else:
-        with open(args.input, encoding="utf-8") as stream:
-            text = stream.read()
+    text = _stdin_text("batch input '-'") if args.input == "-" else _file_text(args.input)
     bad: list[tuple[int, str]] = []
     packed = read_packed(text, shape=_shape(args), fmt=args.format, bad_lines=bad)
     if packed is not None:
@@ -669,6 +774,36 @@ def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) ->
             parquet.write_table(table, stream)
 
 
+def _out_file(path: str) -> None:
+    """Refuse, before solving, an ``--out`` that no file can be written to: a directory, or a
+    path in a directory that does not exist (which the chunk folder would have created)."""
+    if os.path.isdir(path):
+        raise UsageError(f"--out: {path} is a directory; name the file to write in it")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"--out: {folder} is not a directory, so {path} cannot be written")
+
+
+def _chunks_folder(path: str) -> None:
+    """Refuse a ``--out``'s chunk folder that is not a batch's: a link (its target would get
+    the chunks), something else than a directory, or a directory holding other files (the
+    folder goes when the batch is done)."""
+    why = "the batch keeps its chunks there and removes them when it is done"
+    if os.path.islink(path):
+        raise UsageError(
+            f"{path} is a symbolic link; {why}: remove the link or choose another --out"
+        )
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise UsageError(f"{path} is not a directory; {why}: remove it or choose another --out")
+    foreign = foreign_entries(path)
+    if foreign:
+        named = ", ".join(repr(name) for name in foreign[:3]) + (", ..." if foreign[3:] else "")
+        raise UsageError(
+            f"{path} holds files that are not a batch's ({named}); {why}: move them or choose "
+            "another --out"
+        )
+
+
 def _cmd_batch(args: argparse.Namespace) -> int:
     out_format = "csv" if args.out is None else _batch_out_format(args.out)
     if args.resume and args.out is None:
@@ -688,11 +823,15 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     # then, so that a second batch on the same --out is refused at once, not left solving
     # beside this one to find the folder removed under it.
     chunks = None if args.out is None else f"{args.out}.chunks"
+    if chunks is not None:
+        _out_file(args.out)
+        _chunks_folder(chunks)
     with contextlib.nullcontext() if chunks is None else batch_lock(chunks):
         result = _solve_batch(args, boards, shape, goal, limits, chunks, out_format)
         _write_batch(result, args.out, out_format, chunks)
         if chunks is not None:
-            shutil.rmtree(chunks, ignore_errors=True)
+            # Only what the batch wrote: the folder goes if nothing else was put there since.
+            remove_batch_files(chunks)
     solved = int(result.solved.sum())
     if args.out is not None:
         print(f"{solved:,} of {len(result):,} boards solved; rows in {args.out}", file=sys.stderr)
@@ -711,7 +850,11 @@ def _solve_batch(
     out_format: str,
 ) -> Any:
     """``solve_many`` of ``boards`` (packed words of ``shape``, or Boards), with the command's
-    options; the chunk files in ``chunks`` are written as ``out_format`` (CSV for Parquet)."""
+    options; the chunk files in ``chunks`` are written as ``out_format`` (CSV for Parquet).
+
+    On Ctrl-C the rows finished are kept: in ``chunks`` for ``--resume``, or without ``--out``
+    written to standard output (the others marked ``interrupted``); the interrupt goes on to
+    :func:`main` with a note of what was kept."""
     try:
         return solve_many(
             boards,
@@ -731,6 +874,21 @@ def _solve_batch(
             f"{chunks} holds the chunks of an earlier batch: add --resume to go on with it, or "
             "remove it"
         ) from None
+    except BatchInterrupted as stop:
+        kept = f"{stop.finished:,} of {len(stop.result):,} boards"
+        if chunks is not None:
+            note = (
+                f"{kept} were solved and kept in {chunks}/; run the same command with --resume "
+                "to go on from them"
+            )
+        else:
+            sys.stdout.write(stop.result.to_csv())
+            note = (
+                f"{kept} were solved (the rows above; the others are marked interrupted); "
+                "give --out FILE to keep finished chunks and go on with --resume"
+            )
+        setattr(stop, "cli_note", note)  # noqa: B010 (read by main, whatever the exception)
+        raise
 
 
 def _cmd_gui(args: argparse.Namespace) -> int:
@@ -744,10 +902,28 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_random(args: argparse.Namespace) -> int:
-    for index in range(args.count):
-        seed = None if args.seed is None else args.seed + index
-        print(random_board(_shape(args) or (4, 4), rng=seed).to_string())
+    import numpy as np
+
+    shape = _shape(args) or (4, 4)
+    # One stream of random numbers from the seed: the boards of random_boards(N, rng=S) (up to
+    # 16 cells), drawn and printed in blocks. Before, board k was random_board(rng=S + k).
+    generator = np.random.default_rng(args.seed)
+    if shape[0] * shape[1] > 16:
+        for _ in range(args.count):
+            print(random_board(shape, rng=generator).to_string())
+        return 0
+    from fastpuzzle.datasets import random_boards
+
+    for first in range(0, args.count, _RANDOM_BLOCK):
+        words = random_boards(min(_RANDOM_BLOCK, args.count - first), shape, rng=generator)
+        sys.stdout.write(
+            "".join(f"{Board.from_packed(int(w), shape).to_string()}\n" for w in words.tolist())
+        )
     return 0
+
+
+#: Boards ``fastpuzzle random`` draws and prints at a time.
+_RANDOM_BLOCK = 1 << 14
 
 
 def _cmd_scramble(args: argparse.Namespace) -> int:
@@ -759,12 +935,15 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
 
 
 def _cmd_pdb(args: argparse.Namespace) -> int:
+    if args.action != "clear" and (args.all or args.dry_run):
+        raise UsageError(f"--all and --dry-run go with pdb clear, not pdb {args.action}")
     if args.action == "build":
         goal_blank = None if args.goal_blank is None else int(args.goal_blank)
         shape = _shape(args)
-        path = pdb.build_pdb(args.partition, shape, goal_blank, args.cache_dir, force=args.force)
+        partition = "6-6-3" if args.partition is None else args.partition
+        path = pdb.build_pdb(partition, shape, goal_blank, args.cache_dir, force=args.force)
         print(path)
-        database = pdb.load_pdb(args.partition, shape, goal_blank, args.cache_dir)
+        database = pdb.load_pdb(partition, shape, goal_blank, args.cache_dir)
         if database is not None and database.shape[0] * database.shape[1] > 16:
             # Past 16 cells long searches read the tables on the dual board too, with one more
             # table (see fastpuzzle.pdb.dual), built here with the rest.
@@ -773,14 +952,115 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
                     print(extra.path)
     elif args.action == "info":
         print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
-        for entry in pdb.pdb_info(args.cache_dir):
+        entries = pdb.pdb_info(args.cache_dir)
+        for entry in entries:
             state = "ok" if entry["valid"] else f"INVALID ({entry.get('problem', '')})"
             if entry.get("temporary"):
                 state = f"TEMPORARY ({entry['problem']})"
             print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
+            if "partition" in entry:
+                print(f"  {_table_use(entry)}")
+        print(_buildable(entries))
     else:
-        print(f"removed {pdb.clear_cache(args.cache_dir)} file(s)")
+        return _clear_pdb(args)
     return 0
+
+
+def _clear_pdb(args: argparse.Namespace) -> int:
+    """``pdb clear``: one partition's files, or with --all (or a yes at a terminal) every one."""
+    if args.partition is not None and args.all:
+        raise UsageError("pdb clear takes a PARTITION or --all, not both")
+    if args.partition is None and (args.shape is not None or args.goal_blank is not None):
+        raise UsageError("pdb clear: --shape and --goal-blank narrow a PARTITION; name one")
+    options: dict[str, Any] = {"all": args.partition is None}
+    if args.partition is not None:
+        options.update(partition=args.partition, shape=_shape(args), goal_blank=args.goal_blank)
+    planned = pdb.clear_cache(args.cache_dir, dry_run=True, **options)
+    where = pdb.pdb_cache_dir(args.cache_dir)
+    if not planned:
+        what = "table" if args.partition is None else f"{args.partition} table"
+        print(f"no {what} is built in {where}; nothing removed")
+        return 0
+    lines = [_cache_line(path, args.partition) for path in planned]
+    sizes = sum(_file_bytes(path) for path in planned)
+    total = f"{len(planned)} file(s), {sizes / 1e6:,.1f} MB"
+    if args.dry_run:
+        print("\n".join(f"would remove {line}" for line in lines))
+        print(f"would remove {total}")
+        return 0
+    if args.partition is None and not args.all:
+        if not (sys.stdin is not None and sys.stdin.isatty()):
+            raise UsageError(
+                f"pdb clear removes the table you name (e.g. `fastpuzzle pdb clear 6-6-3`); "
+                f"give --all to remove every table in {where} ({total}), --dry-run to list them"
+            )
+        print("\n".join(lines))
+        try:
+            answer = input(f"remove these {total} from {where}? [y/N] ")
+        except EOFError:  # Ctrl-D
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing removed")
+            return 0
+    removed = pdb.clear_cache(args.cache_dir, **options)
+    print("\n".join(f"removed {_cache_line(path, args.partition)}" for path in removed))
+    print(f"removed {len(removed)} file(s)")
+    return 0
+
+
+def _file_bytes(path: Path) -> int:
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return 0
+
+
+def _cache_line(path: Path, partition: str | None) -> str:
+    """A file ``pdb clear`` lists: its path and size, and what it is when it is not the named
+    partition's own table."""
+    size = f"{_file_bytes(path) / 1e6:,.1f} MB"
+    if path.name.startswith("."):
+        return f"{path} ({size}; left by a build that stopped)"
+    if partition is not None and "-custom-" in path.name and partition != "auto":
+        return f"{path} ({size}; a dual-lookup table of {partition})"
+    return f"{path} ({size})"
+
+
+def _table_use(entry: dict[str, Any]) -> str:
+    """What the table of ``pdb info``'s ``entry`` is for, in words: its partition, its boards,
+    and the heuristic that reads it."""
+    name, (rows, cols), blank = entry["partition"], entry["shape"], entry["goal_blank"]
+    boards = f"{rows}x{cols} boards whose goal has the blank on cell {blank}"
+    readers = [h.name for h in CATALOGUE if h.partition == name and h.fits((rows, cols))]
+    if readers:
+        return f"{name} for {boards}: heuristic {' or '.join(map(repr, readers))}"
+    if not name.startswith("custom-"):  # 7-8b: no heuristic of its own
+        return f"{name} for {boards}: solve() reads it beside 7-8 on long searches"
+    groups = tuple(tuple(group) for group in entry["groups"])
+    cells = " | ".join(" ".join(map(str, group)) for group in groups)
+    if groups == auto_partition((rows, cols), blank):
+        return (
+            f"{name}: heuristic 'pdb' (the default partition) for {boards}; groups of goal "
+            f"cells {cells}"
+        )
+    return f"{name}: a partition given to build_pdb, for {boards}; groups of goal cells {cells}"
+
+
+def _buildable(entries: list[dict[str, Any]]) -> str:
+    """The line of ``pdb info`` on what can be built, the named tables not built yet first."""
+    built = {(entry["partition"], tuple(entry["shape"])) for entry in entries if entry.get("valid")}
+    missing = [
+        f"{name} ({rows}x{cols})"
+        for (rows, cols), named in NAMED_PARTITIONS.items()
+        for name in named
+        if (name, (rows, cols)) not in built
+    ]
+    lead = f"not built yet: {', '.join(missing)}; " if missing else ""
+    return (
+        f"{lead}fastpuzzle pdb build NAME builds one (--goal-blank N for goals with the blank "
+        "elsewhere), and pdb build auto --shape ROWS COLS the table of heuristic 'pdb' on any "
+        "shape of up to 25 cells"
+    )
 
 
 def _add_board_input(cmd: argparse.ArgumentParser, *, table_formats: bool = False) -> None:
@@ -1019,7 +1299,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     gui.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: this machine only; beyond it, a warning, and every "
+        "request needs the page's token, which the printed address carries)",
     )
     gui.add_argument(
         "--port", type=_whole(1, 65535), default=0, help="port, 1 to 65535 (default: any free one)"
@@ -1055,7 +1338,10 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument(
             "--seed",
             type=_integer,
-            help="seed of the first board, +1 for each next (default: fresh)",
+            help="seed of the boards: those of fastpuzzle.random_boards(COUNT, rng=SEED) up to "
+            "16 cells (default: fresh)"
+            if name == "random"
+            else "seed of the first board, +1 for each next (default: fresh)",
         )
         if name == "scramble":
             cmd.add_argument(
@@ -1075,13 +1361,15 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument(
         "action",
         choices=("build", "info", "clear"),
-        help="build a database, list those built, or remove them",
+        help="build a database, list those built, or remove one (clear PARTITION; every one "
+        "with clear --all)",
     )
     tables.add_argument(
         "partition",
         nargs="?",
-        default="6-6-3",
-        help="5-5-5, 6-6-3, 7-8 or 7-8b (4x4), 6-6-6-6 (5x5), or auto (with --shape)",
+        help="5-5-5, 6-6-3 (build's default), 7-8 or 7-8b (4x4), 6-6-6-6 (5x5), or auto (with "
+        "--shape); clear removes its file for every goal blank (or --goal-blank's) and its "
+        "dual-lookup tables",
     )
     tables.add_argument(
         "--shape",
@@ -1093,6 +1381,15 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--goal-blank", type=_integer, help="goal blank cell (default: the last)")
     tables.add_argument("--cache-dir", help="default: $FASTPUZZLE_CACHE or ~/.cache/fastpuzzle")
     tables.add_argument("--force", action="store_true", help="rebuild even if a good file exists")
+    tables.add_argument(
+        "--all",
+        action="store_true",
+        help="clear: remove every table in the cache (without it, a bare clear asks at a "
+        "terminal and refuses elsewhere)",
+    )
+    tables.add_argument(
+        "--dry-run", action="store_true", help="clear: list what would be removed, remove nothing"
+    )
     tables.set_defaults(run=_cmd_pdb)
     return parser
 
@@ -1118,8 +1415,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _closed_pipe()
         _error(_named(error, args))
         return 2
-    except KeyboardInterrupt:
-        print("fastpuzzle: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        note = getattr(stop, "cli_note", "")  # what was kept, where a command says so
+        print("fastpuzzle: interrupted" + (f": {note}" if note else ""), file=sys.stderr)
         return 130
 
 

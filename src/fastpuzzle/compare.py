@@ -35,6 +35,7 @@ from fastpuzzle._util.checks import (
     names,
     ordered,
     real,
+    shown,
     whole,
 )
 from fastpuzzle._util.files import write_text_atomically
@@ -100,6 +101,11 @@ class Row:
     runs : int
         How many times the search ran: 0 for a board no method can solve (its one
         ``"unsolvable"`` row) and for the search Ctrl-C stopped.
+    bound : int or None
+        For a search stopped by its depth bound (status ``"depth_limit"``), the bound: the
+        table shows ``depth_limit (13)``. ``dfs``'s bound, unless ``Limits.max_depth`` sets
+        one, is the board's misplaced tiles plus its Manhattan distance (the source
+        documents' rule), often below the shortest solution.
     """
 
     board: str
@@ -114,6 +120,7 @@ class Row:
     seconds: float
     seconds_spread: float = 0.0
     runs: int = 1
+    bound: int | None = None
 
     @property
     def method(self) -> str:
@@ -137,7 +144,26 @@ _COLUMNS = tuple(f.name for f in fields(Row))
 _METRICS = tuple(METRICS)
 _OLD_COLUMNS = tuple("optimal" if name == "shortest" else name for name in _COLUMNS)
 #: Columns that files written before them lack, and the value a row read from one gets.
-_LATER_COLUMNS = {"seconds_spread": 0.0, "runs": 1}
+_LATER_COLUMNS: dict[str, Any] = {"seconds_spread": 0.0, "runs": 1, "bound": None}
+
+
+def _csv_source(source: object) -> str:
+    """The text of :meth:`Comparison.from_csv`'s ``source``."""
+    from fastpuzzle.formats import decode_text
+
+    if isinstance(source, str) and ("\n" in source or "\r" in source):
+        return source.removeprefix("\ufeff")
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as stream:
+            return decode_text(stream.read(), name=os.fspath(source))
+    read = getattr(source, "read", None)
+    if callable(read):
+        data = read()
+        if isinstance(data, bytes):
+            return decode_text(data, name="the file")
+        if isinstance(data, str):
+            return data.removeprefix("\ufeff")
+    raise InvalidOptionError(f"expected a path, an open file or the CSV text, got {shown(source)}")
 
 
 def _parse_optional_int(text: str) -> int | None:
@@ -168,10 +194,11 @@ _NUMERIC = frozenset({3, 5, 6, 7, 8})
 
 
 def _cells(row: Row) -> tuple[str, ...]:
+    stopped = row.status == "depth_limit" and row.bound is not None
     return (
         row.board,
         row.method,
-        row.status,
+        f"{row.status} ({row.bound})" if stopped else row.status,
         "-" if row.length is None else f"{row.length:,}",
         {True: "yes", False: "no", None: "?"}[row.shortest],
         f"{row.expanded:,}",
@@ -225,13 +252,18 @@ class Comparison:
     def to_pandas(self) -> Any:
         """The rows as a pandas DataFrame, one column per field of :class:`Row`.
 
+        ``length`` is pandas' nullable ``Int64`` and ``shortest`` its nullable ``boolean``,
+        ``<NA>`` where there is none (no float NaN), as in
+        :meth:`BatchResult.to_pandas <fastpuzzle.BatchResult.to_pandas>`.
+
         Raises
         ------
         ImportError
             Without pandas (``pip install 'fastpuzzle[pandas]'``).
         """
         pd = require("pandas", "Comparison.to_pandas", "pandas")
-        return pd.DataFrame.from_records(self.to_records(), columns=_COLUMNS)
+        frame = pd.DataFrame.from_records(self.to_records(), columns=_COLUMNS)
+        return frame.astype({"length": "Int64", "shortest": "boolean"})
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """The rows as CSV text with a header, one column per field of :class:`Row` (times in
@@ -253,17 +285,35 @@ class Comparison:
         return text
 
     @classmethod
-    def from_csv(cls, text: str) -> Comparison:
-        """Read back what :meth:`to_csv` wrote (also files of earlier versions)."""
-        reader = csv.DictReader(io.StringIO(text))
+    def from_csv(cls, source: str | os.PathLike[str] | Any) -> Comparison:
+        """Read back what :meth:`to_csv` wrote (also files of earlier versions).
+
+        Parameters
+        ----------
+        source : path, file object or str
+            A path (``str`` or ``os.PathLike``) or an open file (text or binary), as
+            ``pandas.read_csv`` takes them, or the CSV text itself (a ``str`` with a line break,
+            which no file name has). Bytes may be UTF-8, with or without a byte-order mark
+            (Excel's "CSV UTF-8"), or UTF-16.
+
+        Examples
+        --------
+        >>> import io
+        >>> table = compare("1 2 3/4 5 6/7 _ 8", algorithms=["bfs"])
+        >>> Comparison.from_csv(io.StringIO(table.to_csv())) == table
+        True
+        """
+        text = _csv_source(source)
+        reader = csv.DictReader(io.StringIO(text, newline=""))
         given = tuple(reader.fieldnames or ())
-        # Files written before the column's rename call it "optimal"; older ones lack the
-        # columns added since.
-        known = {_COLUMNS, _OLD_COLUMNS} | {
-            tuple(name for name in layout if name not in _LATER_COLUMNS)
+        # Files written before the column's rename call it "optimal"; older ones lack some of
+        # the columns added since (each later column is there or not, in its place).
+        known = any(
+            given == tuple(name for name in layout if name in given)
+            and all(name in given for name in layout if name not in _LATER_COLUMNS)
             for layout in (_COLUMNS, _OLD_COLUMNS)
-        }
-        if given not in known:
+        )
+        if not known:
             raise ValueError(f"expected the columns {', '.join(_COLUMNS)}, got {reader.fieldnames}")
         shortest = "optimal" if "optimal" in given else "shortest"
         rows = [
@@ -280,6 +330,7 @@ class Comparison:
                 seconds=float(record["seconds"]),
                 seconds_spread=float(record.get("seconds_spread", 0.0)),
                 runs=int(record.get("runs", 1)),
+                bound=_parse_optional_int(record.get("bound", "")),
             )
             for record in reader
         ]
@@ -411,10 +462,18 @@ def _timed(run: Callable[[], SearchResult], repeat: int, min_seconds: float) -> 
     return first, median, deviation, len(times)
 
 
-def _row(name: str, algorithm: str, heuristic: str | None, timed: Timed) -> Row:
+def _row(
+    name: str, algorithm: str, heuristic: str | None, timed: Timed, limits: Limits | None
+) -> Row:
     result, median, deviation, runs = timed
     stats = result.stats
     solution = result.solution
+    bound = None
+    if result.status is Status.DEPTH_LIMIT:
+        # The bound in force: the one given, else the search's own (dfs: misplaced +
+        # Manhattan of the board, dfs_visited: 50), which it reports as the depth it reached.
+        given = None if limits is None else limits.max_depth
+        bound = stats.depth if given is None else given
     return Row(
         board=name,
         algorithm=algorithm,
@@ -428,6 +487,7 @@ def _row(name: str, algorithm: str, heuristic: str | None, timed: Timed) -> Row:
         seconds=median,
         seconds_spread=deviation,
         runs=runs,
+        bound=bound,
     )
 
 
@@ -562,7 +622,7 @@ def compare(
                     if progress is not None:
                         progress(done, total)
                     break
-                group.append(_row(name, algorithm, heuristic, timed))
+                group.append(_row(name, algorithm, heuristic, timed, limits))
                 done += 1
                 if progress is not None:
                     progress(done, total)

@@ -1,5 +1,7 @@
-"""Data sets of solved boards: many random boards at once, labelled with optimal lengths, in
-memory (:func:`labelled`) or streamed to a Parquet file (:func:`write_labelled`).
+"""Data sets of solved boards: many random boards at once (with or without repeats), every
+board of a small space (:func:`all_boards`), labelled with optimal lengths and every optimal
+first move, in memory (:func:`labelled`) or streamed to a Parquet file (:func:`write_labelled`),
+and a train/test split that keeps each board on one side (:func:`split_mask`).
 
 Boards are packed ``uint64`` words (cell i at bits 4i..4i+3), so at most 16 cells. Moves are U,
 D, L, R: the direction the blank moves.
@@ -7,27 +9,43 @@ D, L, R: the direction the blank moves.
 
 from __future__ import annotations
 
+import glob
+import math
 import os
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from fastpuzzle._core._generate import random_packed
-from fastpuzzle._util.checks import flag, optional_path, random_generator, shown, whole
-from fastpuzzle._util.files import atomic_writer
+from fastpuzzle._util.checks import flag, optional_path, random_generator, real, shown, whole
+from fastpuzzle._util.files import atomic_writer, open_regular, try_lock
 from fastpuzzle._util.optional import require
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.batch.run import Progress, ProgressArg, check_progress
-from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal
+from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.errors import BoardTooLargeError, InvalidOptionError
 from fastpuzzle.generate import RandomSource
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats
 
-__all__ = ["Labelled", "labelled", "random_boards", "write_labelled"]
+__all__ = [
+    "MOVE_ORDER",
+    "Labelled",
+    "all_boards",
+    "labelled",
+    "random_boards",
+    "space_size",
+    "split_mask",
+    "write_labelled",
+]
+
+#: The moves of the columns of an optimal-move mask (``Labelled.optimal_mask``, the Parquet
+#: column ``optimal_mask``), as the Gymnasium environment's actions 0..3: the blank's direction.
+MOVE_ORDER = "UDLR"
 
 
 def _target(shape: Shape, goal: BoardLike | None) -> Board:
@@ -39,10 +57,30 @@ def _target(shape: Shape, goal: BoardLike | None) -> Board:
     return target
 
 
+def space_size(shape: Shape) -> int:
+    """How many boards of ``shape`` can reach a goal: half the arrangements, ``cells! / 2``.
+
+    >>> space_size((3, 3)), space_size((4, 4))
+    (181440, 10461394944000)
+    """
+    rows, cols = check_shape(shape)
+    return math.factorial(rows * cols) // 2
+
+
 def random_boards(
-    n: int, shape: Shape = (4, 4), *, rng: RandomSource = None, goal: BoardLike | None = None
+    n: int,
+    shape: Shape = (4, 4),
+    *,
+    rng: RandomSource = None,
+    goal: BoardLike | None = None,
+    unique: bool = False,
 ) -> np.ndarray:
     """``n`` boards drawn uniformly from those that can reach ``goal``, as packed words.
+
+    Drawn with replacement unless ``unique=True``: 200,000 draws from the 181,440 boards of 3x3
+    hold about 121,000 distinct ones. With ``unique=True`` no board repeats (sampling without
+    replacement: each set of ``n`` boards equally likely, in random order), and ``n`` may be at
+    most :func:`space_size`.
 
     Compiled: a Fisher-Yates shuffle per board written straight into the result, and the
     unsolvable half mapped one-to-one onto the solvable half by swapping tiles 1 and 2. Memory is
@@ -60,11 +98,10 @@ def random_boards(
         Seed or generator; its bit generator supplies the random numbers.
     goal : Board-like, optional
         The boards can all reach this goal (default: the canonical goal of ``shape``).
-
-    Returns
-    -------
-    numpy.ndarray
-        ``n`` packed boards (uint64).
+    unique : bool
+        No board twice. Redraws repeats while ``n`` is at most half the space; past that (on
+        spaces of up to 10 cells, which :func:`all_boards` lists), a random choice among them
+        all.
 
     Notes
     -----
@@ -72,10 +109,16 @@ def random_boards(
     (2.6 kB a board in flight on 4x4). The distribution is the same, uniform on the boards that
     can reach ``goal``, but a seed gives other boards than it gave there.
 
+    Returns
+    -------
+    numpy.ndarray
+        ``n`` packed boards (uint64).
+
     Raises
     ------
     InvalidOptionError
-        If ``n`` is not a whole number >= 0, or ``rng`` not a seed, a numpy Generator or None.
+        If ``n`` is not a whole number >= 0 (at most :func:`space_size` with ``unique=True``),
+        or ``rng`` not a seed, a numpy Generator or None.
     BoardTooLargeError
         If the shape has more than 16 cells (packed words hold at most 16).
 
@@ -84,10 +127,37 @@ def random_boards(
     >>> boards = random_boards(1000, (3, 3), rng=1)
     >>> boards.dtype, boards.shape
     (dtype('uint64'), (1000,))
+    >>> len(set(random_boards(181_440, (3, 3), rng=1, unique=True).tolist()))
+    181440
     """
     count = whole("n", n, low=0)
     target = _target(shape, goal)
-    bits = random_generator(rng).bit_generator
+    flag("unique", unique)
+    generator = random_generator(rng)
+    if not unique:
+        return _draw(count, target, generator)
+    space = space_size(target.shape)
+    if count > space:
+        raise InvalidOptionError(
+            f"expected n of at most {space:,} with unique=True (every board of shape "
+            f"{target.shape} that can reach the goal), got {count:,}"
+        )
+    if 2 * count > space and target.size <= _ALL_CELLS:
+        every = all_boards(target.shape, goal=target)
+        return every[generator.choice(space, size=count, replace=False)]
+    out = _draw(count, target, generator)
+    while True:
+        # Keep each board's first draw, in the order drawn; redraw as many as were repeats.
+        _, first = np.unique(out, return_index=True)
+        if len(first) == count:
+            return out
+        kept = out[np.sort(first)]
+        more = _draw(count - len(kept), target, generator)
+        out = np.concatenate([kept, more])
+
+
+def _draw(count: int, target: Board, generator: np.random.Generator) -> np.ndarray:
+    bits = generator.bit_generator
     goal_word = target.packed
     out = np.empty(count, dtype=np.uint64)
     # Python runs a Ctrl-C's handler only between calls: one call a block lets it stop the draw.
@@ -100,6 +170,135 @@ def random_boards(
 #: Boards drawn per compiled call by :func:`random_boards`: a block of 4x4 boards takes a few
 #: milliseconds, the longest a Ctrl-C waits; the blocks cost no memory of their own.
 _BLOCK = 1 << 16
+
+#: The most cells of a shape whose boards :func:`all_boards` lists: 10 cells (2x5) are 1,814,400
+#: boards (14.5 MB, a second); 12 (3x4) would be 239,500,800 (1.9 GB).
+_ALL_CELLS = 10
+
+
+def all_boards(shape: Shape = (3, 3), *, goal: BoardLike | None = None) -> np.ndarray:
+    """Every board of ``shape`` that can reach ``goal``, as sorted packed words.
+
+    For spaces that fit in memory: up to 10 cells (3x3: 181,440 boards; 2x5: 1,814,400).
+    ``write_labelled(path, space_size(shape), shape, unique=True)`` labels every one of them
+    (in random order): a data set with no repeat and nothing left out.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(rows, cols)``, at most 10 cells.
+    goal : Board-like, optional
+        The goal (default: the canonical goal of ``shape``).
+
+    Returns
+    -------
+    numpy.ndarray
+        :func:`space_size` packed boards (uint64), in increasing order.
+
+    Raises
+    ------
+    BoardTooLargeError
+        If the shape has more than 10 cells.
+
+    Examples
+    --------
+    >>> boards = all_boards((2, 3))
+    >>> len(boards), len(set(boards.tolist())) == space_size((2, 3))
+    (360, True)
+    """
+    target = as_goal(Board.goal(check_shape(shape)), goal)
+    cells = target.size
+    if cells > _ALL_CELLS:
+        raise BoardTooLargeError(
+            f"all_boards lists shapes of at most {_ALL_CELLS} cells, got shape {target.shape} "
+            f"({space_size(target.shape):,} boards); draw some with random_boards(n, "
+            f"{target.shape}, unique=True) instead"
+        )
+    # Every arrangement of the tiles 0..cells-1 over the cells, built up a tile at a time by
+    # inserting the next tile at every place.
+    perms = np.zeros((1, 0), dtype=np.uint8)
+    for tile in range(cells):
+        count = len(perms)
+        grown = np.empty((count * (tile + 1), tile + 1), dtype=np.uint8)
+        for place in range(tile + 1):
+            block = grown[place * count : (place + 1) * count]
+            block[:, :place] = perms[:, :place]
+            block[:, place] = tile
+            block[:, place + 1 :] = perms[:, place:]
+        perms = grown
+    # Solvable for the goal: the parity of the cell mapping (where each tile stands in the goal)
+    # equals the parity of the blank's distance from its goal cell.
+    where = np.empty(cells, dtype=np.uint8)
+    where[list(target.tiles)] = np.arange(cells, dtype=np.uint8)
+    mapping = where[perms]
+    parity = np.zeros(len(perms), dtype=bool)
+    for i in range(cells):
+        for j in range(i + 1, cells):
+            parity ^= mapping[:, i] > mapping[:, j]
+    blank = np.argmax(perms == 0, axis=1)
+    goal_row, goal_col = divmod(target.blank, target.cols)
+    moved = np.abs(blank // target.cols - goal_row) + np.abs(blank % target.cols - goal_col)
+    perms = perms[parity == (moved % 2 == 1)]
+    words = np.zeros(len(perms), dtype=np.uint64)
+    for cell in range(cells):
+        words |= perms[:, cell].astype(np.uint64) << np.uint64(4 * cell)
+    words.sort()
+    return words
+
+
+def split_mask(boards: Any, test_size: float = 0.1, *, seed: int = 0) -> np.ndarray:
+    """Which boards go to the test side of a train/test split: ``True`` for test.
+
+    The side is a function of the board alone (a hash of its packed word and ``seed``), so a
+    board that appears twice, in another file, or as a state along another board's path
+    (``labelled(path=True)``) always lands on the same side: nothing leaks from training into
+    test. A random split by rows puts a repeated board on both sides.
+
+    Parameters
+    ----------
+    boards : array of uint64
+        Packed boards (a Parquet file's ``board`` column, ``Labelled.boards`` or ``.states``).
+    test_size : float
+        The share of distinct boards on the test side, from 0 to 1 (about: each board is
+        drawn by its hash).
+    seed : int
+        Another seed, another split.
+
+    Returns
+    -------
+    numpy.ndarray
+        A boolean mask as long as ``boards``.
+
+    Examples
+    --------
+    >>> boards = random_boards(20_000, (3, 3), rng=1)
+    >>> test = split_mask(boards, 0.2)
+    >>> set(boards[test].tolist()) & set(boards[~test].tolist())
+    set()
+    >>> round(float(test.mean()), 1)
+    0.2
+    """
+    share = real("test_size", test_size)
+    if not 0.0 <= share <= 1.0:
+        raise InvalidOptionError(f"expected test_size from 0 to 1, got {shown(test_size)}")
+    key = whole("seed", seed, low=0, high=2**64 - 1)
+    try:
+        words = np.asarray(boards)
+    except (ValueError, TypeError, OverflowError):  # ragged lists, objects numpy refuses
+        words = np.empty((0, 0))
+    if words.ndim != 1 or not (words.dtype == np.uint64 or words.size == 0):
+        raise InvalidOptionError(
+            f"expected boards as a 1-D uint64 array of packed boards, got {shown(boards)}"
+        )
+    # splitmix64 of the word and the seed: well mixed, so the shares are as asked.
+    with np.errstate(over="ignore"):
+        z = words.astype(np.uint64) + np.uint64((0x9E3779B97F4A7C15 * (key + 1)) % 2**64)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    # The top 53 bits as a number in [0, 1).
+    mask: np.ndarray = (z >> np.uint64(11)).astype(np.float64) * 2.0**-53 < share
+    return mask
 
 
 @dataclass(frozen=True)
@@ -114,6 +313,10 @@ class Labelled:
         Optimal solution length of each board.
     first_moves : numpy.ndarray
         The first move of an optimal solution (``""`` for the goal itself).
+    optimal_mask : numpy.ndarray or None
+        Every optimal first move: ``(n, 4)`` uint8, a column a move of :data:`MOVE_ORDER`
+        (U, D, L, R), 1 where that move starts an optimal solution (all 0 at the goal); None
+        with ``optimal_mask=False``.
     states, distances, origins : numpy.ndarray or None
         With ``path=True``: every board on each optimal path (start included, goal included),
         its exact distance to the goal, and the row of ``boards`` it came from.
@@ -123,6 +326,7 @@ class Labelled:
     boards: np.ndarray
     lengths: np.ndarray
     first_moves: np.ndarray
+    optimal_mask: np.ndarray | None
     states: np.ndarray | None = None
     distances: np.ndarray | None = None
     origins: np.ndarray | None = None
@@ -156,6 +360,86 @@ def _all_solved(result: BatchResult, first_row: int) -> None:
     )
 
 
+def _optimal_mask(
+    words: np.ndarray,
+    result: BatchResult,
+    target: Board,
+    limits: Limits | None,
+    workers: int | None,
+) -> np.ndarray:
+    """``(n, 4)`` uint8: 1 where a move (U, D, L, R) of a solved board reaches a board one move
+    nearer. A neighbour is one move nearer or one further (every move changes the parity of
+    the distance): the solution's own first move is nearer; the others are solved, with a
+    depth limit of one less than the board's length past 9 cells (a further neighbour's search
+    then stops early, at ``depth_limit``)."""
+    count, rows, cols = len(words), target.rows, target.cols
+    lengths = np.asarray(result.lengths, dtype=np.int64)
+    mask = np.zeros((count, 4), dtype=np.uint8)
+    if count == 0:
+        return mask
+    shifts = 4 * np.arange(target.size, dtype=np.uint64)
+    blank = np.argmax(((words[:, None] >> shifts[None, :]) & np.uint64(15)) == 0, axis=1)
+    row, col = blank // cols, blank % cols
+    first = np.array([moves[:1] for moves in result.moves], dtype="<U1")
+    todo_rows: list[np.ndarray] = []
+    todo_words: list[np.ndarray] = []
+    todo_moves: list[int] = []
+    for k, (move, legal, step) in enumerate(
+        (
+            ("U", row > 0, -cols),
+            ("D", row < rows - 1, cols),
+            ("L", col > 0, -1),
+            ("R", col < cols - 1, 1),
+        )
+    ):
+        mask[:, k] = (first == move).astype(np.uint8)
+        open_ = np.flatnonzero(legal & (lengths > 0) & (first != move))
+        if len(open_) == 0:
+            continue
+        b = blank[open_].astype(np.uint64)
+        q = (blank[open_] + step).astype(np.uint64)
+        w = words[open_]
+        tile = (w >> (np.uint64(4) * q)) & np.uint64(15)
+        todo_rows.append(open_)
+        todo_words.append(w - (tile << (np.uint64(4) * q)) + (tile << (np.uint64(4) * b)))
+        todo_moves.extend([k] * len(open_))
+    if not todo_rows:
+        return mask
+    at = np.concatenate(todo_rows)
+    neighbours = np.concatenate(todo_words)
+    column = np.array(todo_moves, dtype=np.int64)
+    wanted = lengths[at] - 1
+    if target.size <= 9:
+        groups = [np.arange(len(at))]
+    else:
+        groups = [np.flatnonzero(wanted == length) for length in np.unique(wanted).tolist()]
+    for group in groups:
+        bound = limits or Limits()
+        if target.size > 9:
+            depth = int(wanted[group[0]])
+            if bound.max_depth is None or bound.max_depth > depth:
+                bound = replace(bound, max_depth=depth)
+        found = solve_many(
+            neighbours[group], target, shape=target.shape, limits=bound, workers=workers
+        )
+        stopped = ~found.solved & (np.asarray(found.status) != "depth_limit")
+        if stopped.any():
+            bad = int(np.flatnonzero(stopped)[0])
+            status = str(found.status[bad])
+            raise limit_error(status)(
+                f"a neighbour of board {int(at[group[bad]])} was not solved ({status}): "
+                f"{found.messages[bad]}",
+                SearchStats(
+                    expanded=int(found.expanded[bad]),
+                    generated=int(found.generated[bad]),
+                    seconds=float(found.seconds[bad]),
+                ),
+            )
+        nearer = found.solved & (np.asarray(found.lengths) == wanted[group])
+        mask[at[group], column[group]] = nearer.astype(np.uint8)
+    return mask
+
+
 def labelled(
     n: int,
     shape: Shape = (3, 3),
@@ -165,11 +449,21 @@ def labelled(
     path: bool = False,
     limits: Limits | None = None,
     workers: int | None = None,
+    unique: bool = False,
+    optimal_mask: bool = True,
 ) -> Labelled:
     """``n`` random boards solved optimally: training data for learned heuristics.
 
+    The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``:
+    drawn with replacement unless ``unique=True``. Each is labelled with its optimal length,
+    one optimal first move and every optimal first move (``optimal_mask``: its neighbours
+    are solved too, a table walk up to 9 cells, about twice the time of the lengths alone on
+    3x3, and a search a neighbour past that; ``optimal_mask=False`` saves that).
+
     With ``path=True`` every board along each optimal path comes too, labelled with its exact
-    distance (a shortest path's suffix is a shortest path), at no extra search cost.
+    distance (a shortest path's suffix is a shortest path), at no extra search cost. Split
+    such data with :func:`split_mask` on the boards (or states), which keeps each board on one
+    side.
 
     Raises
     ------
@@ -184,13 +478,15 @@ def labelled(
     True
     """
     flag("path", path)
+    flag("optimal_mask", optimal_mask)
     target = _target(shape, goal)
-    boards = random_boards(n, shape, rng=rng, goal=target)
+    boards = random_boards(n, shape, rng=rng, goal=target, unique=unique)
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)
     _all_solved(result, 0)
     first = np.array([moves[:1] for moves in result.moves], dtype="<U1")
+    mask = _optimal_mask(boards, result, target, limits, workers) if optimal_mask else None
     if not path:
-        return Labelled(target.shape, boards, result.lengths.copy(), first)
+        return Labelled(target.shape, boards, result.lengths.copy(), first, mask)
     states: list[int] = []
     distances: list[int] = []
     origins: list[int] = []
@@ -205,11 +501,15 @@ def labelled(
         boards,
         result.lengths.copy(),
         first,
+        mask,
         np.array(states, dtype=np.uint64),
         np.array(distances, dtype=np.int32),
         np.array(origins, dtype=np.int64),
     )
 
+
+#: The suffixes of a path :func:`write_labelled` writes to (none is one).
+_PARQUET_SUFFIXES = ("", ".parquet", ".pq", ".parq")
 
 #: Boards solved and written per step of :func:`write_labelled` (one Parquet row group): about
 #: 100 MB in flight for 3x3 boards (pyarrow's buffers included), whatever ``n``.
@@ -227,15 +527,25 @@ def write_labelled(
     limits: Limits | None = None,
     workers: int | None = None,
     progress: ProgressArg = None,
+    unique: bool = False,
+    optimal_mask: bool = True,
 ) -> Path:
     """Write ``n`` random boards solved optimally to a Parquet file, a chunk at a time.
+
+    The file is Parquet whatever its name, so ``path`` must end in ``.parquet`` (or ``.pq``,
+    ``.parq``, or have no suffix): a ``.csv`` name is refused rather than given Parquet bytes
+    (``pandas.read_parquet(path).to_csv(...)`` makes a CSV file of it).
 
     Memory stays that of one chunk (``chunk_size`` boards drawn, solved and written as one row
     group), whatever ``n``: ten million 3x3 boards fit in a few hundred megabytes. The file is
     written under a temporary name beside ``path`` and renamed into place once whole, so
-    ``path`` never holds part of a data set; Ctrl-C (or any error) removes the temporary file.
-    The boards are those of ``random_boards(n, shape, rng=rng, goal=goal)``, whatever
-    ``chunk_size``. Needs pyarrow (``pip install 'fastpuzzle[parquet]'``).
+    ``path`` never holds part of a data set; Ctrl-C (or any error) removes the temporary file,
+    and the next write of ``path`` removes the one a killed writer (``kill -9``) left.
+    The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``,
+    whatever ``chunk_size``: drawn with replacement unless ``unique=True`` (10 M draws of the
+    181,440 3x3 boards repeat each one 55 times on average; ``n=space_size(shape)`` with
+    ``unique=True`` writes every board once). With ``unique=True`` the boards are drawn before
+    the first chunk (8 bytes a board). Needs pyarrow (``pip install 'fastpuzzle[parquet]'``).
 
     Columns, one row a board:
 
@@ -244,7 +554,14 @@ def write_labelled(
       0 for the blank;
     - ``length`` (uint8): the optimal number of moves to ``goal``;
     - ``moves`` (string): one optimal solution, U/D/L/R naming the direction the blank moves;
-    - ``first_move`` (string): its first move (``""`` for the goal itself).
+    - ``first_move`` (string): its first move (``""`` for the goal itself);
+    - ``optimal_mask`` (fixed-size list of 4 uint8): every optimal first move, a 1 for each of
+      U, D, L, R (:data:`MOVE_ORDER`) that starts an optimal solution, all 0 at the goal (a
+      table walk a neighbour up to 9 cells, about twice the time of the other columns on 3x3;
+      past that a search a neighbour, which costs more than the board's own); left out with
+      ``optimal_mask=False``.
+
+    Split it with :func:`split_mask` on the ``board`` column, which keeps each board on one side.
 
     The file's metadata (``fastpuzzle.shape``, ``fastpuzzle.goal``) names the shape and the
     packed goal.
@@ -269,6 +586,10 @@ def write_labelled(
         Threads (default: every core).
     progress : bool or callable, optional
         ``True`` shows a progress bar on stderr; a callable receives ``(done, n)``.
+    unique : bool
+        No board twice (``n`` at most :func:`space_size`).
+    optimal_mask : bool
+        Write the ``optimal_mask`` column.
 
     Returns
     -------
@@ -277,6 +598,8 @@ def write_labelled(
 
     Raises
     ------
+    InvalidOptionError
+        If ``path`` is a folder or ends in a suffix other than Parquet's.
     ImportError
         Without pyarrow.
     SearchLimitError
@@ -284,45 +607,84 @@ def write_labelled(
 
     Examples
     --------
-    Ten million 3x3 boards with a progress bar (:doc:`datasets` loads them for training):
+    Every 3x3 board once, in random order, with a progress bar (:doc:`datasets` loads them
+    for training):
 
     .. code-block:: python
 
-        fp.write_labelled("boards.parquet", 10_000_000, (3, 3), rng=1, progress=True)
+        fp.write_labelled("boards.parquet", fp.space_size((3, 3)), (3, 3), rng=1, unique=True)
     """
     target = _target(shape, goal)
     count = whole("n", n, low=0)
     step = whole("chunk_size", chunk_size, low=1)
+    flag("unique", unique)
+    flag("optimal_mask", optimal_mask)
     out = optional_path("path", path)
     if out is None or "\0" in str(out) or out.is_dir():
         raise InvalidOptionError(f"expected path as the path of a file, got {shown(path)}")
+    if out.suffix.lower() not in _PARQUET_SUFFIXES:
+        raise InvalidOptionError(
+            f"write_labelled writes Parquet: expected a path ending in .parquet, got "
+            f"{shown(str(path))} (for {out.suffix} convert the Parquet file, e.g. with "
+            "pandas.read_parquet)"
+        )
     check_progress(progress)
     pa = require("pyarrow", "write_labelled", "parquet")
     parquet = require("pyarrow.parquet", "write_labelled", "parquet")
     generator = random_generator(rng)
-    schema = _schema(pa, target)
+    drawn = None
+    if unique:
+        drawn = random_boards(count, target.shape, rng=generator, goal=target, unique=True)
+    schema = _schema(pa, target, optimal_mask)
     tracker = Progress(count, progress)
+    _remove_dead_partials(out)
     try:
         with (
-            atomic_writer(out, suffix=".partial") as stream,
+            atomic_writer(out, suffix=".partial", lock=True) as stream,
             parquet.ParquetWriter(stream, schema) as writer,
         ):
             for first in range(0, count, step):
-                words = random_boards(
-                    min(step, count - first), rng=generator, goal=target, shape=target.shape
-                )
+                if drawn is None:
+                    words = random_boards(
+                        min(step, count - first), rng=generator, goal=target, shape=target.shape
+                    )
+                else:
+                    words = drawn[first : first + step]
                 result = solve_many(
                     words, target, shape=target.shape, limits=limits, workers=workers
                 )
                 _all_solved(result, first)
-                writer.write_table(_labelled_table(pa, schema, words, result, target))
+                mask = None
+                if optimal_mask:
+                    mask = _optimal_mask(words, result, target, limits, workers)
+                writer.write_table(_labelled_table(pa, schema, words, result, mask, target))
                 tracker.advance(len(words))
     finally:
         tracker.close()
     return out
 
 
-def _schema(pa: Any, target: Board) -> Any:
+#: Seconds a temporary file must have been left unwritten before another writer removes it: a
+#: writer locks its file an instant after creating it (:func:`_remove_dead_partials`).
+_PARTIAL_GRACE = 5.0
+
+
+def _remove_dead_partials(out: Path) -> None:
+    """Remove the temporary files (``.NAME.XXXXXXXX.partial``) that writers of ``out`` killed
+    mid-write left: a running writer holds its file's lock, which the system drops with the
+    process however it ends (``kill -9`` included)."""
+    for path in out.parent.glob(f".{glob.escape(out.name)}.*.partial"):
+        try:
+            with open_regular(path) as stream:
+                dead = try_lock(stream.fileno())  # let go at once, by the close
+                fresh = time.time() - os.fstat(stream.fileno()).st_mtime < _PARTIAL_GRACE
+            if dead and not fresh:
+                path.unlink(missing_ok=True)
+        except OSError:
+            continue  # gone already, or not ours to read: the write itself says what is wrong
+
+
+def _schema(pa: Any, target: Board, optimal_mask: bool) -> Any:
     fields = [
         pa.field("board", pa.uint64()),
         pa.field("tiles", pa.list_(pa.uint8(), target.size)),
@@ -330,6 +692,8 @@ def _schema(pa: Any, target: Board) -> Any:
         pa.field("moves", pa.string()),
         pa.field("first_move", pa.string()),
     ]
+    if optimal_mask:
+        fields.append(pa.field("optimal_mask", pa.list_(pa.uint8(), 4)))
     meta = {
         "fastpuzzle.shape": f"{target.rows}x{target.cols}",
         "fastpuzzle.goal": str(target.packed),
@@ -338,7 +702,12 @@ def _schema(pa: Any, target: Board) -> Any:
 
 
 def _labelled_table(
-    pa: Any, schema: Any, words: np.ndarray, result: BatchResult, target: Board
+    pa: Any,
+    schema: Any,
+    words: np.ndarray,
+    result: BatchResult,
+    mask: np.ndarray | None,
+    target: Board,
 ) -> Any:
     """One chunk's rows, every column built from numpy buffers (no Python object a row)."""
     cells = target.size
@@ -364,4 +733,6 @@ def _labelled_table(
         moves,
         first,
     ]
+    if mask is not None:
+        columns.append(pa.FixedSizeListArray.from_arrays(pa.array(mask.reshape(-1)), 4))
     return pa.Table.from_arrays(columns, schema=schema)

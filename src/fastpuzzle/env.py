@@ -9,23 +9,31 @@ extra: ``pip install 'fastpuzzle[gym]'``)::
 
     env = gym.make("fastpuzzle/SlidingPuzzle-v0", shape=(3, 3))
     observation, info = env.reset(seed=1)
-    observation, reward, terminated, truncated, info = env.step(info["optimal_actions"][0])
+    action = int(info["optimal_mask"].argmax())  # an optimal action (any, at the goal)
+    observation, reward, terminated, truncated, info = env.step(action)
 
-or, without the import, ``gym.make("fastpuzzle.env:fastpuzzle/SlidingPuzzle-v0")``.
+or, without the import, ``gym.make("fastpuzzle.env:fastpuzzle/SlidingPuzzle-v0")``. Vector
+environments work too (``gym.make_vec(ENV_ID, num_envs=8, vectorization_mode="async")``): every
+entry of ``info`` has the same shape at every step.
 
 - **Actions**: ``Discrete(4)``, 0..3 = U, D, L, R, the direction the **blank** moves. A move off
   the board leaves the board as it is (and costs its step); ``info["action_mask"]`` marks the
   legal ones.
-- **Observations**: the board as a ``(rows, cols)`` array of tiles (0 = blank), or with
-  ``observation="onehot"`` a ``(rows * cols, rows, cols)`` 0/1 array: plane ``t`` marks the cell
-  of tile ``t``.
+- **Observations**: the board as a ``(rows, cols)`` uint8 array of tiles (0 = blank; uint16
+  past 256 cells), or with ``observation="onehot"`` a ``(rows * cols, rows, cols)`` 0/1 int8
+  array: plane ``t`` marks the cell of tile ``t``.
 - **Reward** -1 a step; the episode **terminates** at the goal. It is truncated only where
   ``gym.make(..., max_episode_steps=N)`` asks for it (Gymnasium's ``TimeLimit``).
 - **Starts**: uniformly random boards that can reach the goal (``scramble=None``), or the goal
   scrambled by ``scramble`` random moves; ``reset(seed=...)`` makes them reproducible.
-- **info**: ``distance``, the exact number of moves to the goal; ``optimal_actions``, every
-  action whose board is one move nearer (sorted; empty at the goal); ``action_mask`` (int8, 1 =
+  ``reset(options={"board": ...})`` starts from that board, which must be able to reach the goal
+  (:class:`~fastpuzzle.UnsolvableError` otherwise).
+- **info**: ``distance``, the exact number of moves to the goal; ``optimal_mask`` (int8[4], 1 =
+  the action's board is one move nearer; all 0 at the goal); ``action_mask`` (int8[4], 1 =
   legal). With ``distances=False`` the solver is not called and only ``action_mask`` is given.
+  Each entry has the same shape at every step, as vector environments need.
+- **Rendering**: ``render_mode="ansi"`` gives the board as text, ``"rgb_array"`` as an RGB
+  picture (uint8, ``(rows * 48, cols * 48, 3)``), which Gymnasium's ``RecordVideo`` records.
 
 The distances come from :func:`fastpuzzle.solve`: each step solves the new board's neighbours
 but the one it came from (its own distance is the last one, less one where the action was
@@ -42,8 +50,9 @@ import numpy as np
 
 from fastpuzzle._core import _batch
 from fastpuzzle._problem import canonical_labels
-from fastpuzzle._util.checks import choice, flag, whole
+from fastpuzzle._util.checks import choice, flag, shown, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_goal, check_shape
+from fastpuzzle.errors import InvalidOptionError, UnsolvableError
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.moves import MOVES
 from fastpuzzle.pdb.tables import exact_table
@@ -63,6 +72,9 @@ ACTIONS = MOVES
 ENV_ID = "fastpuzzle/SlidingPuzzle-v0"
 
 _OBSERVATIONS = ("board", "onehot")
+_RENDER_MODES = ("ansi", "rgb_array")
+#: Side of a cell, in pixels, of ``render_mode="rgb_array"``.
+_CELL = 48
 
 
 class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
@@ -81,12 +93,14 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
     observation : {"board", "onehot"}
         The board's tiles, or one 0/1 plane a tile.
     distances : bool
-        Give ``distance`` and ``optimal_actions`` in ``info`` (the solver runs each step).
-    render_mode : {"ansi"} or None
-        ``"ansi"``: :meth:`render` returns the board as text.
+        Give ``distance`` and ``optimal_mask`` in ``info`` (the solver runs each step).
+    render_mode : {"ansi", "rgb_array"} or None
+        ``"ansi"``: :meth:`render` returns the board as text; ``"rgb_array"``: as an RGB
+        picture, a uint8 array of ``(rows * 48, cols * 48, 3)``.
     """
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's own class attribute)
+    # Gymnasium's own class attribute; render_fps is the frame rate RecordVideo writes.
+    metadata = {"render_modes": list(_RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -104,24 +118,25 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         self.observation = choice("observation", observation, _OBSERVATIONS)
         self.distances = flag("distances", distances)
         self.render_mode = (
-            None if render_mode is None else choice("render_mode", render_mode, ("ansi",))
+            None if render_mode is None else choice("render_mode", render_mode, _RENDER_MODES)
         )
         rows, cols = self.shape
         cells = rows * cols
         self.action_space = gym.spaces.Discrete(4)
+        self._dtype = np.uint8 if cells <= 256 else np.uint16
         if self.observation == "board":
-            self.observation_space = gym.spaces.Box(0, cells - 1, (rows, cols), dtype=np.int64)
+            self.observation_space = gym.spaces.Box(0, cells - 1, (rows, cols), dtype=self._dtype)
         else:
             self.observation_space = gym.spaces.MultiBinary([cells, rows, cols])
         self.board = self.goal
         self._distance = self._previous = 0
-        self._nearer: list[int] = []
+        self._nearer = np.zeros(4, dtype=np.int8)
         self._solver = _Distances(self.goal)
 
     # -- what the agent sees ----------------------------------------------------------------
 
     def _observe(self) -> np.ndarray:
-        grid = np.asarray(self.board.tiles, dtype=np.int64).reshape(self.shape)
+        grid = np.asarray(self.board.tiles, dtype=self._dtype).reshape(self.shape)
         if self.observation == "board":
             return grid
         planes: np.ndarray = grid[None, :, :] == np.arange(self.board.size)[:, None, None]
@@ -142,13 +157,13 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         found = dict(zip(moves, self._solver([self.board.apply(move) for move in moves])))
         if came_from:
             found[came_from] = self._previous
-        self._nearer = [
-            action
-            for action, move in enumerate(ACTIONS)
-            if found.get(move, -1) == self._distance - 1
-        ]
+        # An illegal move has no distance (at the goal, -1 would read as one move nearer).
+        self._nearer = np.array(
+            [move in found and found[move] == self._distance - 1 for move in ACTIONS],
+            dtype=np.int8,
+        )
         info["distance"] = self._distance
-        info["optimal_actions"] = np.array(self._nearer, dtype=np.int64)
+        info["optimal_mask"] = self._nearer.copy()
         return info
 
     # -- the Gymnasium interface ------------------------------------------------------------
@@ -159,11 +174,18 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         """Start an episode from a random board (see ``scramble``); ``seed`` seeds the draws.
 
         ``options={"board": ...}`` starts from that board instead.
+
+        Raises
+        ------
+        InvalidOptionError
+            If ``options`` is not a dict (or None), or names another key than ``"board"``.
+        UnsolvableError
+            If the board of ``options`` cannot reach the goal.
         """
         super().reset(seed=seed)
-        start = (options or {}).get("board")
+        start = self._start(options)
         if start is not None:
-            self.board = Board(start, shape=self.shape)
+            self.board = start
         elif self.scramble is None:
             self.board = random_board(self.shape, rng=self.np_random, goal=self.goal)
         else:
@@ -185,15 +207,43 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
             # A move changes the distance by exactly one (every move changes the parity of
             # the board's distance), down where the solver found the action optimal.
             self._previous = self._distance
-            self._distance += -1 if int(action) in self._nearer else 1
+            self._distance += -1 if self._nearer[int(action)] else 1
         terminated = self.board == self.goal
         return self._observe(), -1.0, terminated, False, self._info(back)
 
-    def render(self) -> str | None:
-        """The board as text (``render_mode="ansi"``)."""
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as booleans (the method sb3-contrib's ``MaskablePPO`` calls)."""
+        return self._mask().astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        """The board as text (``render_mode="ansi"``) or as an RGB picture (``"rgb_array"``)."""
         if self.render_mode == "ansi":
             return str(self.board)
+        if self.render_mode == "rgb_array":
+            from fastpuzzle.render import board_rgb
+
+            return board_rgb(self.board, cell=_CELL, goal=self.goal)
         return None
+
+    def _start(self, options: object) -> Board | None:
+        """The board that ``reset``'s ``options`` asks for, checked (None: a random start)."""
+        if options is None:
+            return None
+        if not isinstance(options, dict):
+            raise InvalidOptionError(
+                f"expected options as a dict such as {{'board': ...}} or None, got {shown(options)}"
+            )
+        unknown = sorted(str(key) for key in options if key != "board")
+        if unknown:
+            raise InvalidOptionError(
+                f"expected options with the key 'board' only, got {shown(unknown)}"
+            )
+        if options.get("board") is None:
+            return None
+        board = Board(options["board"], shape=self.shape)
+        if not board.is_solvable(self.goal):
+            raise UnsolvableError(board, self.goal)
+        return board
 
 
 class _Distances:

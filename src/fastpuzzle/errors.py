@@ -30,6 +30,7 @@ __all__ = [
     "MemoryLimitError",
     "NodeLimitError",
     "SearchLimitError",
+    "ThreadStartError",
     "TimeLimitError",
     "UnknownNameError",
     "UnsolvableError",
@@ -121,6 +122,15 @@ class MemoryLimitError(SearchLimitError):
 
 class DepthLimitError(SearchLimitError):
     """A depth-bounded search found no solution within its depth limit."""
+
+
+class ThreadStartError(FastPuzzleError, RuntimeError):
+    """The system would not start a thread that a search asked for (``workers=``): a limit on
+    threads or memory binds (``ulimit -u``, a container's ``pids.max``, ``ulimit -v``). The
+    threads that had started are stopped before it is raised; fewer workers may fit.
+
+    It is a ``RuntimeError``, as Python's own ``can't start new thread`` is.
+    """
 
 
 class UnknownNameError(FastPuzzleError, ValueError):

@@ -27,6 +27,7 @@ The rules (``fastpuzzle solve --help`` states them too):
 
 from __future__ import annotations
 
+import codecs
 import math
 import re
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ from fastpuzzle._util.checks import shown
 from fastpuzzle.board import Board, Shape
 from fastpuzzle.errors import InvalidBoardError
 
-__all__ = ["FORMATS", "Job", "PackedBoards", "read_jobs", "read_packed"]
+__all__ = ["FORMATS", "Job", "PackedBoards", "decode_text", "read_jobs", "read_packed"]
 
 Format = Literal["auto", "board", "pair", "count", "lines", "rows"]
 
@@ -47,6 +48,51 @@ Format = Literal["auto", "board", "pair", "count", "lines", "rows"]
 FORMATS: tuple[str, ...] = ("auto", "board", "pair", "count", "lines", "rows")
 
 _TOKEN = re.compile(r"[^\s,;/]+")
+
+
+#: Byte-order marks and their codecs, the longer first (UTF-32 LE's begins as UTF-16 LE's).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def decode_text(raw: bytes, *, name: str = "the input") -> str:
+    """``raw`` as text, in the encoding a file of boards comes in: UTF-8, with or without a
+    byte-order mark (what Notepad and Excel write), UTF-16 with its mark (what PowerShell's
+    ``>`` writes) or without one (ASCII text with a NUL beside every byte), or UTF-32 with its
+    mark.
+
+    Raises
+    ------
+    InvalidBoardError
+        If ``raw`` is none of these; the message names ``name`` and the first bad byte.
+
+    Examples
+    --------
+    >>> decode_text("1 2/3 _\\n".encode("utf-16"))
+    '1 2/3 _\\n'
+    >>> decode_text(b"\\xef\\xbb\\xbf1 2/3 _")
+    '1 2/3 _'
+    """
+    codec = next((codec for bom, codec in _BOMS if raw.startswith(bom)), None)
+    if codec is None and len(raw) >= 2 and len(raw) % 2 == 0:
+        # No mark: UTF-16 where every other byte is NUL and the others are not.
+        even, odd = raw[0::2], raw[1::2]
+        if odd.count(0) == len(odd) and 0 not in even:
+            codec = "utf-16-le"
+        elif even.count(0) == len(even) and 0 not in odd:
+            codec = "utf-16-be"
+    try:
+        return raw.decode(codec or "utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidBoardError(
+            f"{name} is not text in UTF-8 or UTF-16: byte {raw[error.start]:#04x} at offset "
+            f"{error.start:,} ({error.reason})"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -101,6 +147,7 @@ def read_packed(
     >>> read_packed("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 _") is None
     True
     """
+    text = text.removeprefix("\ufeff")  # a byte-order mark read as text (UTF-8 with BOM)
     if fmt not in ("auto", "lines") or not text.isascii():
         return None
     data = text.encode("ascii")
@@ -200,6 +247,7 @@ def read_jobs(
     """
     if fmt not in FORMATS:
         raise InvalidBoardError(f"expected a format among {', '.join(FORMATS)}, got {shown(fmt)}")
+    text = text.removeprefix("\ufeff")  # a byte-order mark read as text (UTF-8 with BOM)
     tokens = _tokens(text)
     if not tokens:
         raise InvalidBoardError("expected at least one board, got no numbers")

@@ -70,15 +70,17 @@ def scramble(board: BoardLike, moves: int, *, rng: RandomSource = None) -> Board
     """
     count = whole("moves", moves, low=0, error=InvalidBoardError)
     generator = random_generator(rng)
-    start = as_board(board)
-    codes = np.empty(count, dtype=np.uint8)
+    walked = start = as_board(board)
     blank, last = start.blank, -1
-    # Random words in chunks keep memory small for very long walks.
-    for first in range(0, len(codes), _CHUNK):
-        part = codes[first : first + _CHUNK]
+    # The walk goes in chunks, each applied as it is drawn: memory stays a few megabytes
+    # however long the walk (it held 4.4 bytes a move: 10**9 moves ran out of memory).
+    codes = np.empty(min(count, _CHUNK), dtype=np.uint8)
+    for first in range(0, count, _CHUNK):
+        part = codes[: min(_CHUNK, count - first)]
         draws = generator.integers(0, 2**64, size=len(part), dtype=np.uint64, endpoint=False)
         blank, last = _board.random_walk_codes(start.rows, start.cols, blank, draws, part, last)
-    return start.apply(codes.tobytes().translate(_LETTERS).decode("ascii"))
+        walked = walked.apply(part.tobytes().translate(_LETTERS).decode("ascii"))
+    return walked
 
 
 _CHUNK = 1 << 20

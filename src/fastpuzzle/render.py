@@ -18,6 +18,9 @@ import html
 import json
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from fastpuzzle._util.checks import whole
 from fastpuzzle._util.units import duration, size
 from fastpuzzle.board import Board
 
@@ -27,14 +30,18 @@ if TYPE_CHECKING:
 __all__ = [
     "PLAYER_SPEEDS",
     "REPLAY_JS",
+    "board_rgb",
     "board_svg",
     "playback_fragment",
     "playback_html",
     "result_html",
+    "result_repr",
     "result_text",
     "solution_lines",
+    "solution_repr",
     "solution_steps_text",
     "solution_text",
+    "stats_repr",
 ]
 
 _TILE_FILL = "#f4d58d"
@@ -81,6 +88,88 @@ def board_svg(board: Board, *, cell: int = 48, goal: Board | None = None) -> str
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def board_rgb(board: Board, *, cell: int = 48, goal: Board | None = None) -> np.ndarray:
+    """An RGB picture of ``board``, drawn as :func:`board_svg` draws it, without a font.
+
+    For video frames (the Gymnasium environment's ``render_mode="rgb_array"``): tiles are
+    squares, green where they are home on ``goal``, their numbers drawn in a 3x5 pixel font
+    scaled to the cell.
+
+    Parameters
+    ----------
+    board : Board
+        The board to draw.
+    cell : int
+        Side of one cell in pixels (at least 8).
+    goal : Board, optional
+        Goal used to colour tiles that are home (default: blank-last goal).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(board.rows * cell, board.cols * cell, 3)``, uint8.
+
+    Examples
+    --------
+    >>> from fastpuzzle import Board
+    >>> board_rgb(Board("1 2/3 _"), cell=16).shape
+    (32, 32, 3)
+    """
+    size = whole("cell", cell, low=8)
+    target = goal if goal is not None else Board.goal(board.shape)
+    image = np.empty((board.rows * size, board.cols * size, 3), dtype=np.uint8)
+    image[:] = _rgb(_BACKGROUND)
+    gap = max(1, size // 16)
+    for index, tile in enumerate(board.tiles):
+        if tile == 0:
+            continue
+        row, col = divmod(index, board.cols)
+        y, x = row * size, col * size
+        home = target.tiles[index] == tile
+        image[y + gap : y + size - gap, x + gap : x + size - gap] = _rgb(
+            _TILE_HOME_FILL if home else _TILE_FILL
+        )
+        _draw_number(image[y : y + size, x : x + size], tile, _rgb(_STROKE))
+    return image
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+# Digits 0-9 in 3x5 pixels, row by row ("#" = ink).
+_DIGITS = [
+    np.array([[ch == "#" for ch in line] for line in glyph.split("/")], dtype=bool)
+    for glyph in (
+        "###/#.#/#.#/#.#/###",
+        ".#./##./.#./.#./###",
+        "###/..#/###/#../###",
+        "###/..#/###/..#/###",
+        "#.#/#.#/###/..#/..#",
+        "###/#../###/..#/###",
+        "###/#../###/#.#/###",
+        "###/..#/..#/..#/..#",
+        "###/#.#/###/#.#/###",
+        "###/#.#/###/..#/###",
+    )
+]
+
+
+def _draw_number(cell: np.ndarray, number: int, ink: tuple[int, int, int]) -> None:
+    """Draw ``number`` centred in ``cell`` (a square view of the picture), as large as fits."""
+    glyphs = [_DIGITS[int(digit)] for digit in str(number)]
+    # Each digit 3 pixels and a space of 1, 5 pixels high; the text fills at most 60 % of the cell.
+    columns = 4 * len(glyphs) - 1
+    scale = max(1, int(0.6 * len(cell) / max(columns, 5)))
+    text = np.zeros((5, columns), dtype=bool)
+    for place, glyph in enumerate(glyphs):
+        text[:, 4 * place : 4 * place + 3] = glyph
+    big = np.kron(text, np.ones((scale, scale), dtype=bool))
+    top = (len(cell) - big.shape[0]) // 2
+    left = (cell.shape[1] - big.shape[1]) // 2
+    cell[top : top + big.shape[0], left : left + big.shape[1]][big] = ink
 
 
 #: Boards and move strings longer than this are cut in a summary.
@@ -141,6 +230,51 @@ def _lines(result: SearchResult) -> tuple[str, list[tuple[str, str]]]:
         *_figures(stats),
     ]
     return f"no solution: stopped by {result.status}", lines
+
+
+#: Boards and moves longer than this are cut in a one-line ``repr``.
+REPR_CHARS = 32
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= REPR_CHARS else f"{text[: REPR_CHARS - 1]}…"
+
+
+def _brief(stats: SearchStats) -> str:
+    return f"{stats.expanded:,} expanded, {duration(stats.seconds)}"
+
+
+def solution_repr(solution: Solution) -> str:
+    """One short line for a terminal: ``<Solution: 31 moves RULL… (optimal, idastar +
+    manhattan) from '8 6 7/2 5 4/3 _ 1'; 31 expanded, 30.0 µs>``."""
+    kind = "optimal" if solution.optimal else "not guaranteed optimal"
+    return (
+        f"<Solution: {len(solution):,} moves {_short(solution.moves) or '(none)'} ({kind}, "
+        f"{_method(solution.algorithm, solution.heuristic)}) from "
+        f"{_short(solution.board.to_string())!r}; {_brief(solution.stats)}>"
+    )
+
+
+def result_repr(result: SearchResult) -> str:
+    """One short line: ``<SearchResult: solved, 14 moves (bfs) from '5 2 3/4 1 8/_ 7 6';
+    178 expanded, 61.0 µs>``, or the status that stopped it."""
+    found = "" if result.solution is None else f", {len(result.solution):,} moves"
+    return (
+        f"<SearchResult: {result.status.value}{found} "
+        f"({_method(result.algorithm, result.heuristic)}) from "
+        f"{_short(result.board.to_string())!r}; {_brief(result.stats)}>"
+    )
+
+
+def stats_repr(stats: SearchStats) -> str:
+    """The dataclass's line with the time to 4 significant digits (the clock's own precision
+    is no finer): ``seconds=2.995e-05``, not ``seconds=2.994599981320789e-05``."""
+    return (
+        f"SearchStats(expanded={stats.expanded}, generated={stats.generated}, "
+        f"max_frontier={stats.max_frontier}, peak_memory_bytes={stats.peak_memory_bytes}, "
+        f"seconds={stats.seconds:.4g}, depth={stats.depth}, iterations={stats.iterations}, "
+        f"peak_allocated_bytes={stats.peak_allocated_bytes})"
+    )
 
 
 def _text(title: str, lines: list[tuple[str, str]]) -> str:

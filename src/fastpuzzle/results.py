@@ -109,6 +109,12 @@ class SearchStats:
         """Generated nodes per second (0 when no time was measured)."""
         return self.generated / self.seconds if self.seconds > 0 else 0.0
 
+    def __repr__(self) -> str:
+        # Pasteable, the time to 4 significant digits.
+        from fastpuzzle.render import stats_repr
+
+        return stats_repr(self)
+
 
 #: A progress callback receives a snapshot of the statistics, at most every 2**16 expansions.
 ProgressCallback = Callable[[SearchStats], Any]
@@ -238,6 +244,13 @@ class Solution:
 
         return solution_text(self)
 
+    def __repr__(self) -> str:
+        # One short line in a terminal (the dataclass's was 340 characters for an 8-puzzle,
+        # far more for a large board); the fields are the attributes.
+        from fastpuzzle.render import solution_repr
+
+        return solution_repr(self)
+
 
 _LIMIT_ERRORS: dict[Status, type[SearchLimitError]] = {
     Status.TIME_LIMIT: TimeLimitError,
@@ -281,6 +294,12 @@ class SearchResult:
         from fastpuzzle.render import result_text
 
         return result_text(self)
+
+    def __repr__(self) -> str:
+        # One short line in a terminal, as Solution's.
+        from fastpuzzle.render import result_repr
+
+        return result_repr(self)
 
     def _repr_html_(self) -> str:
         # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).

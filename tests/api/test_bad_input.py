@@ -455,8 +455,25 @@ SPECS = (
             ("shape", shape_values),
             ("rng", st.sampled_from((None, 1))),
             ("goal", st.just(None)),
+            ("unique", st.booleans()),
         ),
         costly=frozenset({"n"}),
+    ),
+    Spec(
+        "all_boards",
+        fp.all_boards,
+        (("shape", st.sampled_from(((2, 2), (2, 3)))), ("goal", st.just(None))),
+        costly=frozenset({"shape"}),
+    ),
+    Spec("space_size", fp.space_size, (("shape", shape_values),)),
+    Spec(
+        "split_mask",
+        fp.split_mask,
+        (
+            ("boards", st.just(np.array([1, 2, 3], dtype=np.uint64))),
+            ("test_size", st.sampled_from((0.0, 0.5, 1))),
+            ("seed", st.sampled_from((0, 7))),
+        ),
     ),
     Spec(
         "scramble",
@@ -482,6 +499,8 @@ SPECS = (
             ("path", st.booleans()),
             ("limits", st.just(TIGHT)),
             ("workers", st.sampled_from((None, 1))),
+            ("unique", st.booleans()),
+            ("optimal_mask", st.booleans()),
         ),
         # Without limits a valid shape of 16 cells would build and search for minutes.
         costly=frozenset({"n"}),
@@ -500,6 +519,8 @@ SPECS = (
             ("limits", st.just(TIGHT)),
             ("workers", st.sampled_from((None, 1))),
             ("progress", st.sampled_from((None, False, *CALLBACKS))),
+            ("unique", st.booleans()),
+            ("optimal_mask", st.booleans()),
         ),
         costly=frozenset({"n", "chunk_size"}),
         fixed=frozenset({"limits"}),
@@ -595,7 +616,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def test_every_public_callable_is_fuzzed():
     # A function added to __all__ must be added here too.
     functions = {name for name in fp.__all__ if inspect.isfunction(getattr(fp, name))}
-    assert len(functions) == 18
+    assert len(functions) == 21
     assert functions <= {spec.name for spec in SPECS}
 
 
@@ -651,7 +672,7 @@ def _search_cases() -> list[Case]:
             "search-workers-past-the-kernel",
             lambda tmp: fp.search(B, algorithm="idastar", workers=2**63),
             fp.InvalidOptionError,
-            r"expected workers as a whole number from 1 to 2,147,483,647",
+            r"expected workers as a whole number from 1 to 256 \(the most threads",
         ),
         (
             "search-heuristic-int-on-5x5",

@@ -226,6 +226,11 @@ def test_rows_carry_their_board_into_csv_and_pandas(tmp_path):
         assert list(frame.columns) == ["board", *COLUMNS[1:]]
         assert frame["status"].tolist() == ["solved", "solved", "unsolvable", "invalid"]
         assert frame.loc[1, "board"] == "8 6 7/2 5 4/3 _ 1"
+        # No length is pandas' <NA> in a nullable Int64 column, as in Comparison.to_pandas
+        # (before: -1 here, NaN there).
+        assert str(frame["length"].dtype) == "Int64"
+        assert frame["length"].isna().tolist() == [False, False, True, True]
+        assert frame["length"].sum() == int(result.lengths[:2].sum())
     packed = np.array([fp.Board(r).packed for r in rows[:2]], dtype=np.uint64)
     assert list(fp.solve_many(packed, shape=(3, 3)).boards) == [
         fp.Board(r).to_string() for r in rows[:2]
@@ -260,3 +265,80 @@ def test_notebook_shows_a_summary_and_the_first_and_last_rows():
         500,
         {"unsolvable": 1},
     )
+
+
+# -- Ctrl-C keeps what was done --------------------------------------------------------------
+
+
+def _interrupt_after(monkeypatch, chunks: int) -> list[int]:
+    """Make the batch's chunk solver raise KeyboardInterrupt (as Ctrl-C does) once ``chunks``
+    chunks have been solved; returns the first rows of the solved chunks."""
+    from fastpuzzle.batch import run
+
+    real = run.solve_chunk
+    solved: list[int] = []
+
+    def interrupted(first, rows, spec):
+        if len(solved) == chunks:
+            raise KeyboardInterrupt
+        solved.append(first)
+        return real(first, rows, spec)
+
+    monkeypatch.setattr(run, "solve_chunk", interrupted)
+    return solved
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_ctrl_c_raises_with_the_finished_rows(tmp_path, monkeypatch, out):
+    # Before: a bare KeyboardInterrupt; every row solved so far was lost (without out=) or
+    # only in the chunk files (with it). Now, as compare() does, the rows come with it.
+    boards = fp.random_boards(1000, (3, 3), rng=3)
+    solved = _interrupt_after(monkeypatch, 3)
+    options = {"out": tmp_path / "chunks"} if out else {}
+    with pytest.raises(fp.BatchInterrupted) as caught:
+        fp.solve_many(boards, shape=(3, 3), chunk_size=100, workers=1, **options)
+    assert isinstance(caught.value, KeyboardInterrupt)
+    result = caught.value.result
+    assert caught.value.finished == 300 and len(result) == 1000
+    done = np.zeros(1000, dtype=bool)
+    for first in solved:
+        done[first : first + 100] = True
+    assert result.solved.tolist() == done.tolist()
+    assert set(result.status[~done].tolist()) == {"interrupted"}
+    assert (result.lengths[~done] == -1).all() and result.moves[int(np.flatnonzero(~done)[0])] == ""
+    truth = distances_3x3()
+    for i in np.flatnonzero(done).tolist():
+        board = fp.Board.from_packed(int(boards[i]), (3, 3))
+        assert result.lengths[i] == truth[board.tiles] == len(result.moves[i])
+        assert board.apply(result.moves[i]) == fp.Board.goal((3, 3))
+    assert result.to_csv().count(",interrupted,") == 700
+    if out:  # and the finished chunks are there for resume=True
+        monkeypatch.undo()
+        again = fp.solve_many(boards, shape=(3, 3), out=tmp_path / "chunks", resume=True)
+        assert again.solved.all() and (again.lengths[done] == result.lengths[done]).all()
+
+
+def test_the_command_line_says_what_was_kept(tmp_path, capsys, monkeypatch):
+    from fastpuzzle.cli import main
+    from tests.api.test_cli import _batch_file
+
+    # 5,000 boards: chunks of 2,048, 2,048 and 904; Ctrl-C as the third starts.
+    boards = [fp.random_board((3, 3), rng=seed) for seed in range(5000)]
+    source = _batch_file(tmp_path, boards)
+    _interrupt_after(monkeypatch, 2)
+    argv = ["batch", str(source), "--out", str(tmp_path / "rows.csv"), "--workers", "1"]
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    # Before: "fastpuzzle: interrupted" alone.
+    assert err.startswith("fastpuzzle: interrupted: 4,096 of 5,000 boards were solved and kept")
+    assert f"kept in {tmp_path / 'rows.csv.chunks'}/; run the same command with --resume" in err
+    # Without --out the finished rows are printed, the others marked interrupted.
+    monkeypatch.undo()
+    _interrupt_after(monkeypatch, 2)
+    assert main(["batch", str(source), "--workers", "1"]) == 130
+    captured = capsys.readouterr()
+    rows = captured.out.splitlines()
+    assert rows[0].startswith("index,board,length") and len(rows) == 5001
+    solved = [line for line in rows[1:] if ",solved," in line]
+    assert len(solved) == 4096 and captured.out.count(",interrupted,") == 904
+    assert "4,096 of 5,000 boards were solved (the rows above" in captured.err

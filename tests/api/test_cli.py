@@ -32,8 +32,10 @@ def test_count_layout_with_an_unsolvable_board(capsys, monkeypatch):
     _stdin(monkeypatch, "2\n1 2 3\n4 5 6\n7 0 8\n\n1 2 3\n4 5 6\n8 7 0\n")
     assert main(["solve", "--algorithm", "bfs"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "R"
-    assert "This puzzle is not solvable." in out
+    assert out[:2] == ["board 1 of 2: 1 2 3/4 5 6/7 _ 8", "R"]
+    # Each board's lines are led by the board (before: nothing said which was unsolvable).
+    unsolvable = out.index("board 2 of 2: 1 2 3/4 5 6/8 7 _")
+    assert out[unsolvable + 1] == "This puzzle is not solvable."
 
 
 def test_start_and_goal_lines_with_json(capsys, monkeypatch):
@@ -490,8 +492,8 @@ def test_each_argument_is_one_board(capsys):
     # Before: the two arguments were glued into one line of 18 numbers, refused.
     assert main(["solve", "--algorithm", "astar", "1 3 0 5 2 6 4 7 8", "5 2 3 4 1 8 0 7 6"]) == 0
     out = capsys.readouterr().out.splitlines()
-    moves = [line for line in out if not line.startswith(("length", "elapsed"))]
-    assert len(moves) == 2
+    moves = [line for line in out if not line.startswith(("length", "elapsed", "board "))]
+    assert out[0] == "board 1 of 2: 1 3 _/5 2 6/4 7 8" and len(moves) == 2
     assert fp.Board("1 3 0 5 2 6 4 7 8").apply(moves[0]) == fp.Board.goal((3, 3))
     assert fp.Board("5 2 3 4 1 8 0 7 6").apply(moves[1]) == fp.Board.goal((3, 3))
     # A bad argument is named by its position and costs only itself.
@@ -509,7 +511,7 @@ def test_a_dash_reads_standard_input(command, capsys, monkeypatch):
     assert main([command, "-", *extra]) == 0
     out = capsys.readouterr().out
     if command == "solve":
-        assert out.splitlines()[0] == "R" and "RR" in out.splitlines()
+        assert out.splitlines()[1] == "R" and "RR" in out.splitlines()
     else:
         assert out.count("bfs") >= 2
 

@@ -117,6 +117,7 @@ def test_records(table):
         "seconds",
         "seconds_spread",
         "runs",
+        "bound",
     }
 
 
@@ -157,8 +158,11 @@ def test_to_pandas_has_a_column_per_field(table):
     assert isinstance(frame, pd.DataFrame)
     assert len(frame) == len(table)
     assert list(frame.columns) == list(table.to_records()[0])
-    # Unsolved rows have no length: pandas shows them as missing.
+    # Unsolved rows have no length: pandas' <NA> in nullable columns (before: NaN in a float
+    # column), as in BatchResult.to_pandas.
     assert [None if pd.isna(v) else v for v in frame["length"]] == [row.length for row in table]
+    assert str(frame["length"].dtype) == "Int64" and str(frame["shortest"].dtype) == "boolean"
+    assert frame["length"].isna().any() and frame["shortest"].isna().any()
 
 
 def test_plot_of_every_method_tells_them_apart_and_fits():
@@ -203,3 +207,17 @@ def test_plot_of_every_method_tells_them_apart_and_fits():
         box = artist.get_window_extent(renderer)
         assert inside.x0 - 1 <= box.x0 and box.x1 <= inside.x1 + 1, artist
         assert inside.y0 - 1 <= box.y0 and box.y1 <= inside.y1 + 1, artist
+
+
+def test_a_dfs_stopped_by_its_bound_says_the_bound():
+    # Before: "depth_limit" alone; the bound (misplaced + Manhattan = 13 here) was not said.
+    table = fp.compare("5 2 3/4 1 8/_ 7 6", ["dfs", "bfs"])
+    dfs, bfs = table.rows
+    assert (dfs.status, dfs.bound, bfs.bound) == ("depth_limit", 13, None)
+    assert "depth_limit (13)" in str(table)
+    given = fp.compare("5 2 3/4 1 8/_ 7 6", ["dfs_visited"], limits=fp.Limits(max_depth=9))
+    assert given.rows[0].bound == 9 and "depth_limit (9)" in str(given)
+    # The CSV carries it, and files without the column still read.
+    assert fp.Comparison.from_csv(table.to_csv()) == table
+    older = "\n".join(",".join(line.split(",")[:-1]) for line in table.to_csv().splitlines()) + "\n"
+    assert [row.bound for row in fp.Comparison.from_csv(older)] == [None, None]

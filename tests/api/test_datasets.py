@@ -115,3 +115,110 @@ def test_ctrl_c_stops_a_hundred_million_boards_promptly():
     # most; the bound leaves room for a loaded machine.
     latency = latency_of(0.3, lambda: fp.random_boards(10**8, (4, 4), rng=1), "draw")
     assert latency < 3.0, latency
+
+
+# -- data sets without leaks: no repeats, every board, a split by board -----------------------
+
+
+def test_unique_boards_do_not_repeat():
+    # Before: drawn with replacement only; 100,000 draws of 3x3 held 76,854 distinct boards.
+    boards = fp.random_boards(100_000, (3, 3), rng=1, unique=True)
+    assert len(boards) == len(np.unique(boards)) == 100_000
+    assert (fp.random_boards(100_000, (3, 3), rng=1, unique=True) == boards).all()
+    assert all(fp.Board.from_packed(int(w), (3, 3)).is_solvable() for w in boards[:2000])
+    # The whole space, in random order; past it, an error that says how many there are.
+    every = fp.random_boards(fp.space_size((3, 3)), (3, 3), rng=2, unique=True)
+    assert sorted(every.tolist()) == fp.all_boards((3, 3)).tolist()
+    assert not (np.diff(every.astype(np.int64)) > 0).all()
+    with pytest.raises(fp.InvalidOptionError, match="at most 181,440 with unique=True"):
+        fp.random_boards(181_441, (3, 3), unique=True)
+    big = fp.random_boards(50_000, (4, 4), rng=3, unique=True, goal=fp.random_board((4, 4), rng=4))
+    assert len(np.unique(big)) == 50_000
+    with pytest.raises(fp.InvalidOptionError, match="unique"):
+        fp.random_boards(3, (3, 3), unique=1)
+
+
+def test_unique_draws_are_uniform_on_2x3():
+    # Sampling without replacement: every board is in a draw of 120 of the 360 equally often.
+    counts = Counter()
+    for seed in range(300):
+        counts.update(fp.random_boards(120, (2, 3), rng=seed, unique=True).tolist())
+    observed = np.array([counts[w] for w in fp.all_boards((2, 3)).tolist()])
+    assert observed.sum() == 36_000 and (observed > 0).all()
+    assert float(((observed - 100) ** 2 / 100).sum()) < 452  # chi-square, 359 dof, p = 0.001
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (2, 3), (3, 3), (2, 4)])
+def test_all_boards_are_the_boards_bfs_reaches(shape):
+    for goal in (fp.Board.goal(shape), fp.random_board(shape, rng=7)):
+        boards = fp.all_boards(shape, goal=goal)
+        reached = distances_from(goal.tiles, *shape)
+        assert len(boards) == len(reached) == fp.space_size(shape)
+        assert (np.diff(boards.astype(np.int64)) > 0).all()  # sorted, no repeat
+        assert {fp.Board.from_packed(int(w), shape).tiles for w in boards} == set(reached)
+
+
+def test_all_boards_refuses_spaces_that_do_not_fit():
+    assert len(fp.all_boards((2, 5))) == 1_814_400
+    with pytest.raises(fp.BoardTooLargeError, match="239,500,800 boards"):
+        fp.all_boards((3, 4))
+
+
+def test_split_mask_keeps_every_board_on_one_side():
+    # Repeats (drawn with replacement) and the states of paths: a row split puts a board on
+    # both sides; the board's hash does not.
+    data = fp.labelled(3000, (3, 3), rng=1, path=True)
+    test = fp.split_mask(data.boards, 0.25)
+    states = fp.split_mask(data.states, 0.25)
+    train_boards = set(data.boards[~test].tolist()) | set(data.states[~states].tolist())
+    test_boards = set(data.boards[test].tolist()) | set(data.states[states].tolist())
+    assert not train_boards & test_boards
+    share = fp.split_mask(fp.all_boards((3, 3)), 0.25).mean()
+    assert 0.24 < share < 0.26
+    assert (fp.split_mask(data.boards, 0.25, seed=1) != test).any()
+    assert not fp.split_mask(data.boards, 0.0).any() and fp.split_mask(data.boards, 1.0).all()
+    with pytest.raises(fp.InvalidOptionError, match="test_size"):
+        fp.split_mask(data.boards, 1.5)
+    with pytest.raises(fp.InvalidOptionError, match="uint64"):
+        fp.split_mask([1, 2, 3], 0.5)
+
+
+def _expected_masks(boards, lengths, distance, shape):
+    out = []
+    for word, length in zip(boards.tolist(), lengths.tolist()):
+        board = fp.Board.from_packed(word, shape)
+        out.append(
+            [int(m in board.moves() and distance(board.move(m)) == length - 1) for m in "UDLR"]
+        )
+    return out
+
+
+def test_every_optimal_first_move_is_marked():
+    truth = distances_3x3()
+    data = fp.labelled(2000, (3, 3), rng=4)
+    assert data.optimal_mask.dtype == np.uint8 and data.optimal_mask.shape == (2000, 4)
+    assert data.optimal_mask.tolist() == _expected_masks(
+        data.boards, data.lengths, lambda b: truth[b.tiles], (3, 3)
+    )
+    several = (data.optimal_mask.sum(axis=1) > 1).sum()
+    assert several > 100  # many boards have more than one optimal first move
+    goal = fp.Board("1 2 3 4/5 6 _ 7")
+    rect = distances_from(goal.tiles, 2, 4)
+    data = fp.labelled(300, (2, 4), rng=5, goal=goal)
+    expected = _expected_masks(data.boards, data.lengths, lambda b: rect[b.tiles], (2, 4))
+    assert data.optimal_mask.tolist() == expected
+
+
+def test_optimal_first_moves_of_4x4_are_those_of_bfs():
+    # Past 9 cells each neighbour is searched (with a depth bound); near the goal BFS says.
+    boards = np.array(
+        [fp.scramble(fp.Board.goal((4, 4)), 12, rng=s).packed for s in range(8)], dtype=np.uint64
+    )
+    from fastpuzzle import datasets
+
+    result = fp.solve_many(boards, shape=(4, 4))
+    mask = datasets._optimal_mask(boards, result, fp.Board.goal((4, 4)), None, None)
+    expected = _expected_masks(
+        boards, result.lengths, lambda b: len(fp.solve(b, algorithm="bfs")), (4, 4)
+    )
+    assert mask.tolist() == expected

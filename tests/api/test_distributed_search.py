@@ -235,3 +235,25 @@ def test_dual_lookups_on_the_cluster(client: Any) -> None:
         assert core.status == SOLVED and core.depth == instance.optimal_length, instance.name
         assert fp.Board(list(instance.tiles)).apply(core.moves) == fp.Board.goal((4, 4))
         assert trace, "no iteration went to the cluster"
+
+
+@pytest.mark.parametrize(("name", "nodes"), [("random50-17", 300_000), ("random50-5", 3_000_000)])
+def test_a_node_limit_on_the_cluster_spends_the_budget(client: Any, name: str, nodes: int) -> None:
+    # Each task searched to its share of the budget, and the first one to reach it cancelled
+    # the others, whose work was not counted: NODE_LIMIT at 29-72 % of the budget. Now a chunk
+    # that ends early leaves its share to the others, and the chunks cut short run again while
+    # what is left takes them further (measured: 90-100 % of the budget).
+    instance = next(i for i in random50() if i.name == name)
+    core = _solve_on(client, instance.tiles, "manhattan", Limits(nodes=nodes))
+    assert core.status == 3 and core.moves == ""  # NODE_LIMIT
+    assert 0.85 * nodes <= core.expanded <= nodes, core.expanded / nodes
+
+
+def test_a_node_limit_on_the_cluster_counts_every_task(client: Any) -> None:
+    # A budget the search does not need: solved within it, every expansion counted (the same
+    # as a search with no limit, whose chunks all go at once).
+    instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[10]
+    limits = Limits(max_depth=instance.optimal_length - 1, nodes=10**9)
+    serial = idastar.run(Request(make_problem(list(instance.tiles)), "manhattan", limits))
+    remote = _solve_on(client, instance.tiles, "manhattan", limits)
+    assert (remote.status, remote.expanded) == (serial.status, serial.expanded)

@@ -916,7 +916,9 @@ def test_the_text_box_and_the_comparison_follow_the_board(
     _choose(browser, "algorithm", "astar")
     browser.find_element("id", "solve").click()
     _status_when(browser, ("Solved",))
-    moves = fp.solve(shuffled).moves
+    # The page solved with A* (Manhattan): the same search here takes the same path (another
+    # optimal solver may take another of the shortest ones).
+    moves = fp.search(shuffled, algorithm="astar").unwrap().moves
     for step in (1, 2):
         browser.find_element("id", "next").click()
         assert _board_text(browser) == shuffled.apply(moves[:step]).to_string()
@@ -1164,3 +1166,134 @@ def test_ctrl_c_stops_the_server_cleanly() -> None:
     finally:
         if process.poll() is None:
             process.kill()
+
+
+# -- the player for long solutions, numbers, messages, heuristics and a phone's width ---------
+
+
+def _solve_on_page(browser: Any, algorithm: str) -> str:
+    _choose(browser, "algorithm", algorithm)
+    browser.find_element("id", "solve").click()
+    return _status_when(browser, ("Solved", "Stopped", "Not solvable"), seconds=60)
+
+
+def _step(browser: Any) -> int:
+    return int(browser.find_element("id", "board").get_attribute("data-step"))
+
+
+def test_a_long_solution_has_a_slider_a_step_box_and_its_move_marked(
+    browser: Any, server: PuzzleServer
+) -> None:
+    # Before: only step buttons (a 68,000-move solution was 68,000 clicks from its middle), no
+    # mark on the move played next, and "Solved: 68175 moves".
+    _open(browser, server)
+    _set_shape(browser, 30, 30)
+    browser.find_element("id", "random").click()
+    _status_when(browser, ("uniformly random",))
+    start = _tiles(browser)
+    status = _solve_on_page(browser, "fast")
+    length = int(status.split()[1].replace(",", ""))
+    assert length > 10_000 and status == f"Solved: {length:,} moves."
+    stats = browser.find_element("id", "stats").text
+    assert f"length {length:,} (not guaranteed optimal)" in stats
+    moves = fp.solve(fp.Board(start, shape=(30, 30)), optimal=False).moves
+    assert len(moves) == length
+    assert browser.find_element("id", "step").text == f"step 0/{length:,}"
+    # Jump by the box, then by the slider; the board is the one of that step.
+    box = browser.find_element("id", "step-to")
+    box.clear()
+    box.send_keys("5000\n")
+    assert _step(browser) == 5000
+    assert _tiles(browser) == list(fp.Board(start, shape=(30, 30)).apply(moves[:5000]).tiles)
+    assert browser.find_element("id", "current-move").text == moves[5000]
+    shown = browser.find_element("id", "moves").text
+    assert "(4,700 moves before)" in shown and f"({length - 5300:,} more)" in shown
+    slider = browser.find_element("id", "step-slider")
+    browser.execute_script(
+        "arguments[0].value=arguments[1];arguments[0].dispatchEvent(new Event('input'))",
+        slider,
+        length - 1,
+    )
+    assert _step(browser) == length - 1
+    assert browser.find_element("id", "step").text == f"step {length - 1:,}/{length:,}"
+    assert browser.find_element("id", "current-move").text == moves[-1]
+    browser.find_element("id", "last").click()
+    assert browser.find_element("id", "board").get_attribute("data-at-goal") == "true"
+    assert browser.find_elements("id", "current-move") == []
+    assert slider.get_attribute("value") == str(length)
+
+
+def test_a_short_solution_marks_each_move_as_it_plays(browser: Any, server: PuzzleServer) -> None:
+    _open(browser, server)
+    _type_board(browser, "8 6 7/2 5 4/3 _ 1")
+    _solve_on_page(browser, "auto")
+    moves = fp.solve("8 6 7/2 5 4/3 _ 1").moves
+    for step in range(3):
+        assert browser.find_element("id", "current-move").text == moves[step]
+        before = browser.execute_script(
+            "const m=document.getElementById('current-move');"
+            "return m.previousSibling?m.previousSibling.textContent:''"
+        )
+        assert before == moves[:step]
+        browser.find_element("id", "next").click()
+    assert browser.find_element("id", "moves").text == moves
+
+
+def test_the_unsolvable_message_says_it_once(browser: Any, server: PuzzleServer) -> None:
+    # Before: "Not solvable: this puzzle is not solvable: '...' cannot reach ...".
+    _open(browser, server)
+    _type_board(browser, "1 2 3/4 5 6/8 7 _", said=("not solvable",))
+    status = _solve_on_page(browser, "auto")
+    assert status.startswith("Not solvable: '1 2 3/4 5 6/8 7 _' cannot reach")
+    assert status.lower().count("solvable") == 1
+
+
+def _heuristics_offered(browser: Any) -> list[str]:
+    script = "return [...document.getElementById('heuristic').options].map(o => o.value)"
+    return list(browser.execute_script(script))
+
+
+def test_the_heuristic_list_offers_what_applies_to_the_shape(
+    browser: Any, server: PuzzleServer
+) -> None:
+    # Before: the 4x4 and 5x5 pattern databases were offered on 3x3, and the exact table on
+    # 4x4 (choosing one gave an error after the click).
+    _open(browser, server)
+    _choose(browser, "algorithm", "idastar")
+    for shape in ((3, 3), (4, 4), (2, 5), (5, 5), (6, 6)):
+        _set_shape(browser, *shape)
+        browser.find_element("id", "new-goal").click()
+        offered = _heuristics_offered(browser)
+        idastar = fp.ALGORITHMS["idastar"]
+        cells = shape[0] * shape[1]
+        from fastpuzzle.heuristics import BY_NAME, supported_heuristics
+
+        expected = [n for n in supported_heuristics(idastar, cells) if BY_NAME[n].fits(shape)]
+        assert offered == expected, shape
+        for name in offered:  # each one the library takes for this shape
+            fp.heuristics.resolve_heuristic(name, idastar, shape=shape)
+    assert "pdb663" not in expected and "table" not in expected  # on 6x6
+
+
+_SIDEWAYS = """
+const w=document.documentElement.clientWidth;
+return [document.documentElement.scrollWidth<=w,
+  [...document.querySelectorAll('body *')].filter(e=>e.offsetParent!==null&&
+    e.getBoundingClientRect().right>w+0.5).map(e=>e.id||e.className).slice(0,5)];
+"""
+
+
+def test_no_sideways_scroll_at_a_phones_width(browser: Any, server: PuzzleServer) -> None:
+    # Before: 448 px of page in a 360 px viewport (the trace legend did not wrap).
+    browser.set_window_size(375, 800)
+    try:
+        _open(browser, server)
+        assert browser.execute_script(_SIDEWAYS) == [True, []]
+        _type_board(browser, "8 6 7/2 5 4/3 _ 1")
+        _solve_on_page(browser, "auto")
+        browser.find_element("id", "trace-bfs-astar").click()
+        _status_when(browser, ("Traced",), seconds=60)
+        browser.find_element("id", "trace-last").click()
+        assert browser.execute_script(_SIDEWAYS) == [True, []]
+    finally:
+        browser.set_window_size(1400, 1100)

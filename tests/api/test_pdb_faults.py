@@ -135,7 +135,7 @@ def test_pdb_info_names_a_fifo_without_hanging(tmp_path: Path) -> None:
     assert "INVALID (not a regular file: a directory)" in done.stdout
     assert done.stdout.count(" ok") == 1
     # Clearing removes the FIFO and leaves the directory, which is not ours to delete.
-    assert pdb.clear_cache(tmp_path) == 2
+    assert len(pdb.clear_cache(tmp_path, all=True)) == 2
     assert not fifo.exists() and (tmp_path / "pdb-v1-4x4-blank15-6-6-3.fpdb").is_dir()
 
 
@@ -370,7 +370,8 @@ def test_a_running_builds_temporary_file_is_left_to_it(
         assert main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
         assert "TEMPORARY (being written by a running build)" in capsys.readouterr().out
         pdb.build_pdb("auto", SHAPE, cache_dir=tmp_path, progress=False)
-        assert pdb.clear_cache(tmp_path) == 1  # the table just built, not the one being written
+        # The table just built, not the one being written.
+        assert len(pdb.clear_cache(tmp_path, all=True)) == 1
         assert _temporaries(tmp_path) == [writing]
     finally:
         child.kill()
@@ -379,7 +380,7 @@ def test_a_running_builds_temporary_file_is_left_to_it(
     _age(writing, 0)
     pdb.build_pdb("auto", SHAPE, cache_dir=tmp_path, progress=False)
     assert _temporaries(tmp_path) == [writing]
-    assert pdb.clear_cache(tmp_path) == 2
+    assert len(pdb.clear_cache(tmp_path, all=True)) == 2
     assert list(tmp_path.iterdir()) == []
 
 

@@ -333,3 +333,24 @@ def test_solve_many_on_big_boards(scrambled_5x5):
     assert result.lengths.tolist() == [len(fp.solve(b)) for b in scrambled_5x5]
     fast = fp.solve_many([fp.random_board((8, 8), rng=s) for s in range(3)], optimal=False)
     assert fast.solved.all() and (fast.lengths > 0).all()
+
+
+def test_results_print_short_in_a_terminal():
+    # Before: the dataclasses' reprs, 340 characters for an 8-puzzle's solution (661 for a
+    # SearchResult, 900 for a 4x4's) and 68,000 for a 30x30's, seconds=2.994599981320789e-05.
+    solution = fp.solve("8 6 7/2 5 4/3 _ 1")
+    text = repr(solution)
+    assert text.startswith("<Solution: 31 moves RULLDRRUULD") and len(text) < 160, text
+    assert "from '8 6 7/2 5 4/3 _ 1'; 31 expanded, " in text
+    result = fp.search("8 6 7/2 5 4/3 _ 1", algorithm="bfs", limits=fp.Limits(nodes=1000))
+    assert repr(result).startswith("<SearchResult: node_limit (bfs) from '8 6 7/2 5 4/3 _ 1'; 1,0")
+    solved = fp.search("5 2 3/4 1 8/_ 7 6", algorithm="bfs")
+    assert repr(solved).startswith("<SearchResult: solved, 14 moves (bfs) from ")
+    big = fp.solve(fp.random_board((30, 30), rng=1), optimal=False)
+    assert len(repr(big)) < 200 and "…" in repr(big)
+    # SearchStats stays pasteable, its time to 4 significant digits.
+    stats = fp.SearchStats(expanded=31, generated=40, seconds=2.994599981320789e-05, depth=31)
+    assert "seconds=2.995e-05" in repr(stats)
+    assert eval(repr(stats), {"SearchStats": fp.SearchStats}) == fp.SearchStats(
+        expanded=31, generated=40, seconds=2.995e-05, depth=31
+    )

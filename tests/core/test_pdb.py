@@ -262,7 +262,7 @@ def test_info_and_clear(tmp_path: Path) -> None:
     info = {Path(entry["path"]).name: entry for entry in pdb.pdb_info(tmp_path)}
     assert info[path.name]["valid"] is True
     assert info["pdb-v1-junk.fpdb"]["valid"] is False
-    assert pdb.clear_cache(tmp_path) == 2
+    assert len(pdb.clear_cache(tmp_path, all=True)) == 2
     assert pdb.pdb_info(tmp_path) == []
 
 
@@ -288,7 +288,7 @@ def test_cli_pdb_build_info_clear(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "5-5-5" in out and "building pattern database 5-5-5" in err
     assert main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
     assert "ok" in capsys.readouterr().out
-    assert main(["pdb", "clear", "--cache-dir", str(tmp_path)]) == 0
+    assert main(["pdb", "clear", "5-5-5", "--cache-dir", str(tmp_path)]) == 0
     assert "removed 1" in capsys.readouterr().out
 
 

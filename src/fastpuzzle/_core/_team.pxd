@@ -119,6 +119,7 @@ cdef extern from *:
         SleepConditionVariableSRW(c, m, (DWORD)ms, 0);
     }
     static void fp_cond_broadcast(fp_cond* c) { WakeAllConditionVariable(c); }
+    static void fp_cond_signal(fp_cond* c) { WakeConditionVariable(c); }
     static void fp_cond_destroy(fp_cond* c) { (void)c; }
     #else
     #include <pthread.h>
@@ -142,6 +143,7 @@ cdef extern from *:
         pthread_cond_timedwait(c, m, &until);
     }
     static void fp_cond_broadcast(fp_cond* c) { pthread_cond_broadcast(c); }
+    static void fp_cond_signal(fp_cond* c) { pthread_cond_signal(c); }
     static void fp_cond_destroy(fp_cond* c) { pthread_cond_destroy(c); }
     #endif
 
@@ -163,6 +165,9 @@ cdef extern from *:
     /* With the gate locked: sleep until woken or ms milliseconds have passed. */
     static void fp_gate_wait(fp_gate* g, int ms) { fp_cond_wait_ms(&g->ready, &g->mutex, ms); }
     static void fp_gate_wake(fp_gate* g) { fp_cond_broadcast(&g->ready); }
+    /* One waiting thread, for one offer: waking them all (hundreds, on a few cores) to take
+       it cost more than the search. */
+    static void fp_gate_wake_one(fp_gate* g) { fp_cond_signal(&g->ready); }
 
     typedef struct {
         fp_mutex mutex;
@@ -226,6 +231,7 @@ cdef extern from *:
     void gate_unlock "fp_gate_unlock"(Gate* g) noexcept nogil
     void gate_wait "fp_gate_wait"(Gate* g, int ms) noexcept nogil
     void gate_wake "fp_gate_wake"(Gate* g) noexcept nogil
+    void gate_wake_one "fp_gate_wake_one"(Gate* g) noexcept nogil
     Barrier* barrier_new "fp_barrier_new"() noexcept nogil
     void barrier_free "fp_barrier_free"(Barrier* b) noexcept nogil
     void barrier_reset "fp_barrier_reset"(Barrier* b, int parties) noexcept nogil
@@ -320,9 +326,19 @@ cdef inline void init_team(Team* t, int threads, uint64_t node_limit,
     t.queue = NULL
 
 cdef inline int team_stop(Team* t, int status) noexcept nogil:
-    # The first reason to stop wins; returns the one in force.
-    atomic_claim(&t.stop, STATUS_RUNNING, status)
+    # The first reason to stop wins; returns the one in force. Never called with the gate held.
+    if atomic_claim(&t.stop, STATUS_RUNNING, status):
+        wake_waiting(t)
     return atomic_read_int(&t.stop)
+
+cdef inline void wake_waiting(Team* t) noexcept nogil:
+    # The threads waiting for work see the stop flag now rather than at the end of their wait.
+    # Under the gate's lock, which a waiting thread holds from its look at the flag to its
+    # sleep, so that none misses it; never called with the gate held.
+    if t.gate != NULL:
+        gate_lock(t.gate)
+        gate_wake(t.gate)
+        gate_unlock(t.gate)
 
 cdef inline uint64_t clock_of(const Member* m, const SearchCounters* s) noexcept nogil:
     return s.expanded + m.offset
@@ -390,6 +406,19 @@ cdef inline int poll(Member* m, Control* c, SearchCounters* s) noexcept nogil:
             m.trap = TRAP_ALL
     set_next_check(m, c, s)
     return STATUS_RUNNING
+
+cdef inline int between_steps(Control* c) except -2 nogil:
+    # The calling thread's look at the time limit and Ctrl-C between the steps of preparing an
+    # iteration (its frontier's levels, its splits), which expand few nodes for much copying:
+    # 256 threads' frontier took a second past a limit. STATUS_RUNNING, the time limit's status,
+    # or -2 with a Python exception set.
+    if c.time_limit > 0 and elapsed(c) >= c.time_limit:
+        return STATUS_TIME_LIMIT
+    with gil:
+        if poll_interrupt() < 0:
+            return -2
+    return STATUS_RUNNING
+
 
 cdef inline int team_checkpoint(Member* m, Control* c, SearchCounters* s) except -2 nogil:
     # The parallel checkpoint(): STATUS_RUNNING to go on, else the status that stops the team.

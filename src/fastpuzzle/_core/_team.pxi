@@ -51,6 +51,7 @@ from fastpuzzle._core._team cimport (
     refill,
     team_stop,
     atomic_store,
+    between_steps,
     atomic_sub,
     barrier_free,
     barrier_leave,
@@ -64,7 +65,9 @@ from fastpuzzle._core._team cimport (
     gate_unlock,
     gate_wait,
     gate_wake,
+    gate_wake_one,
     set_next_check,
+    wake_waiting,
 )
 
 #: Pool threads look for idle ones every this many expansions and give them work (0: never;
@@ -80,7 +83,11 @@ STEAL_QUANTUM = 512
 SHARE_AFTER = 1024
 
 cdef enum:
-    IDLE_WAIT_MS = 1        # a waiting thread looks at the stop flag at least this often
+    # A waiting thread looks at the stop flag at least this often, though a stop (all), an
+    # offer (one thread) and the last busy thread's end (all) wake waiting threads at once.
+    # Waking every millisecond, 250 threads on two cores spent more time switching than
+    # searching.
+    IDLE_WAIT_MS = 20
 
 cdef Share* SHARE = NULL
 
@@ -221,7 +228,7 @@ cdef bint offer(Search* s, int level, int kept) noexcept nogil:
         o.after = kept
         t.steals += 1
         atomic_store(&t.queued, q.count)
-        gate_wake(t.gate)
+        gate_wake_one(t.gate)
     gate_unlock(t.gate)
     return o != NULL
 
@@ -471,6 +478,10 @@ cdef class _Team:
             self.spare = swap
             if self.frontier.count == 0:
                 return 0
+            r = between_steps(&s.control)
+            if r != STATUS_RUNNING:
+                self.status = team_stop(&self.team, r)
+                return 0
         if self.frontier.cut > self.base_cut:
             self.base_cut = self.frontier.cut
         r = self._split()
@@ -583,6 +594,10 @@ cdef class _Team:
             self.spare = swap
             if not split:
                 return 0
+            r = between_steps(&s.control)
+            if r != STATUS_RUNNING:
+                s.status = r
+                return 2
 
     cdef void _remember(self) noexcept nogil:
         # After an iteration searched to its end: the units that took a large share of it.
@@ -706,6 +721,7 @@ cdef class _Team:
             self.solver = index
             self.solver_unit = origin
             self.solver_clock = b.finish
+            wake_waiting(&self.team)
         return r
 
     cdef int _idle(self, Search* m, int index) except -2 nogil:
@@ -743,7 +759,7 @@ cdef class _Team:
                 barrier_wait(t.barrier)
                 gate_lock(t.gate)
             else:
-                # Woken by an offer or the last busy thread; a stop is seen within IDLE_WAIT_MS.
+                # Woken by an offer, the last busy thread or a stop (or after IDLE_WAIT_MS).
                 gate_wait(t.gate, IDLE_WAIT_MS)
         gate_unlock(t.gate)
         if waits:

@@ -38,11 +38,15 @@ def runner(
     dual: bool = False,
     min_bound: int = 0,
 ) -> Any:
-    """The kernel's ``runner`` for ``request``: None without a client; else shared iterations on
-    local threads and large ones on the cluster (from the first, for a search that starts at a
-    known bound). ``databases``: the tables behind the kernel's (a worker reads the same ones),
-    with their dual lookups when ``dual``."""
+    """The kernel's ``runner`` for ``request``: without a client, shared iterations on local
+    threads (None for one thread); with one, large iterations on the cluster too (from the
+    first, for a search that starts at a known bound). ``databases``: the tables behind the
+    kernel's (a worker reads the same ones), with their dual lookups when ``dual``."""
     if request.client is None:
+        # Local threads: the calling thread watches the time limit too (run_team); one thread
+        # takes no runner (a runner would share the iterations even then).
+        if request.workers > 1:
+            return functools.partial(run_team, time_limit=core.time_limit)
         return None
     loader, key = _worker_tables(request, databases, dual=dual)
     call = distributed.KernelCall(kernel, args, max_depth, loader, key, request.prune)
@@ -50,7 +54,7 @@ def runner(
         request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
         remote_from=distributed.REMOTE_FROM, large=min_bound > 0,
     )  # fmt: skip
-    return functools.partial(run_team, share=share)
+    return functools.partial(run_team, share=share, time_limit=core.time_limit)
 
 
 def _worker_tables(

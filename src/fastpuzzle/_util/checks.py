@@ -223,15 +223,20 @@ def callback(value: object, call: str) -> None:
 def optional_path(
     name: str, value: object, *, error: ErrorType = InvalidOptionError
 ) -> Path | None:
-    """``value`` as a Path (None stays None): a str or an ``os.PathLike``."""
+    """``value`` as a Path (None stays None): a str or an ``os.PathLike``, not empty (``""``
+    would name the current directory) and without a NUL character (no system takes one)."""
     if value is None:
         return None
     if isinstance(value, (str, os.PathLike)):
         try:
-            return Path(value)
-        except TypeError:  # an os.PathLike whose path is bytes
-            pass
-    raise error(f"expected {name} as a path (a str or os.PathLike) or None, got {shown(value)}")
+            text = os.fspath(value)
+        except TypeError:  # an os.PathLike whose __fspath__ fails
+            text = None
+        if isinstance(text, str) and text and "\0" not in text:
+            return Path(text)
+    raise error(
+        f"expected {name} as a path (a non-empty str or os.PathLike) or None, got {shown(value)}"
+    )
 
 
 def random_generator(rng: object) -> np.random.Generator:

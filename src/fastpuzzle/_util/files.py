@@ -70,9 +70,14 @@ def atomic_writer(
         The open temporary file.
     """
     target = Path(path)
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=suffix
-    )
+    if target.is_dir():  # before anything is written (the rename would refuse it at the end)
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", os.fspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=suffix
+        )
+    except OSError as error:
+        raise _about(error, path) from None
     try:
         with os.fdopen(handle, "wb") as stream:
             if lock:
@@ -88,9 +93,19 @@ def atomic_writer(
                 _publish(temporary, target)
         if not lock:
             _publish(temporary, target)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError) and temporary in (error.filename, error.filename2):
+            raise _about(error, path) from None
         raise
+
+
+def _about(error: OSError, path: str | os.PathLike[str]) -> OSError:
+    """``error`` (of the temporary file beside ``path``) told of ``path``, the file the caller
+    named: a message about ``.rows.csv.x1y2z3`` would name a file the user never saw."""
+    if error.errno is None:
+        return error
+    return OSError(error.errno, error.strerror, os.fspath(path))
 
 
 def _publish(temporary: str, target: Path) -> None:

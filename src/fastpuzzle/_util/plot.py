@@ -8,12 +8,12 @@ board each is: a 4x4 board written out does not fit under its bars.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from fastpuzzle._util.optional import require
-from fastpuzzle._util.units import duration, size
 
 __all__ = ["METRICS", "Bar", "board_labels", "draw"]
 
@@ -27,8 +27,70 @@ METRICS = {
     "length": "solution length (moves)",
 }
 
-#: Tick labels in the units that fit (see fastpuzzle._util.units), for the metrics that have units.
-_TICKS: dict[str, Callable[[float], str]] = {"seconds": duration, "peak_memory_bytes": size}
+#: The unit families of the metrics that have units: each axis writes every tick in the one
+#: unit that fits its largest value (``0.5 ms, 1 ms, 10 ms``, not ``500 µs, 1.00 ms``).
+_UNITS: dict[str, tuple[tuple[str, float], ...]] = {
+    "seconds": (("ns", 1e-9), ("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)),
+    "peak_memory_bytes": (("B", 1.0), ("KiB", 2.0**10), ("MiB", 2.0**20), ("GiB", 2.0**30)),
+}
+
+
+def plain(value: float) -> str:
+    """A tick value as a plain number: ``20``, ``1,500``, ``0.25``; never ``10^x`` or ``2e-05``.
+
+    >>> [plain(v) for v in (20.0, 1500.0, 0.25, 3e-05, 1e6)]
+    ['20', '1,500', '0.25', '0.00003', '1,000,000']
+    """
+    if value >= 1000:
+        return f"{value:,.0f}"
+    text = f"{value:.3g}"
+    if "e" in text:  # below 1e-4: written out, up to three significant digits
+        digits = max(0, 2 - math.floor(math.log10(abs(value))))
+        text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    return text
+
+
+def _tick_writer(metric: str, top: float) -> Callable[[float], str]:
+    """How the ticks of ``metric``'s axis read, its largest value being ``top``."""
+    units = _UNITS.get(metric)
+    if units is None:
+        return plain
+    name, scale = units[0]
+    for unit, factor in units:
+        if top >= factor:
+            name, scale = unit, factor
+    return lambda value: f"{plain(value / scale)} {name}"
+
+
+def _label_ticks(ax: Any, ticker: Any, metric: str) -> None:
+    """Plain tick labels in one unit on ``ax``'s log axis: the decades, and where the axis spans
+    less than two decades the ticks between them too (a short axis has few decades or none)."""
+    low, high = ax.get_ylim()
+    write = _tick_writer(metric, high)
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: write(y)))
+    span = high / low if low > 0 and high > low else 1.0
+    if metric == "peak_memory_bytes":
+        # Powers of 4 (256 B, 1 KiB, 4 KiB ...; of 2 on a short axis) are round in KiB and MiB,
+        # where powers of ten would read 0.977 KiB.
+        ax.yaxis.set_major_locator(ticker.LogLocator(base=4.0 if span >= 16 else 2.0))
+        ax.yaxis.set_minor_locator(ticker.NullLocator())
+        return
+    decades = math.log10(span)
+    if decades > 2:
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+        return
+    # Between the decades: every tick (2, 3, ... 9) on an axis of less than a decade, else
+    # only 2 and 5 times a power of ten, so that labels do not run into one another.
+    wanted = range(2, 10) if decades <= 1 else (2, 5)
+
+    def minor(y: float, _: Any) -> str:
+        if y <= 0:
+            return ""
+        mantissa = round(y / 10 ** math.floor(math.log10(y) + 1e-9))
+        return write(y) if mantissa in wanted else ""
+
+    ax.yaxis.set_minor_formatter(ticker.FuncFormatter(minor))
+
 
 #: Twenty distinct colours (matplotlib's tab20, written out so no colormap is needed); past
 #: twenty methods the cycle repeats with a hatch, so every method still looks different.
@@ -111,9 +173,7 @@ def draw(rows: Sequence[Bar], metrics: Sequence[str], axes: Sequence[Any] | None
         ax.set_xticklabels([labels[board] for board in boards])
         ax.set_ylabel(METRICS[metric])
         ax.set_yscale("log")
-        if metric in _TICKS:
-            shown = _TICKS[metric]
-            ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _, f=shown: f(y)))
+        _label_ticks(ax, ticker, metric)
     axes[-1].set_xlabel(_caption(labels), fontsize="small", loc="left")
     handles = []
     for k in range(len(methods)):

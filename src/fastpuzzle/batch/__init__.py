@@ -12,7 +12,7 @@ One module per job: :mod:`~fastpuzzle.batch.result` (the columns), :mod:`~fastpu
 Moves are U, D, L, R: the direction the blank moves.
 """
 
-from fastpuzzle.batch.result import BatchResult
+from fastpuzzle.batch.result import BatchInterrupted, BatchResult
 from fastpuzzle.batch.run import solve_many
 
-__all__ = ["BatchResult", "solve_many"]
+__all__ = ["BatchInterrupted", "BatchResult", "solve_many"]

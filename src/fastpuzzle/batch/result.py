@@ -26,6 +26,7 @@ from fastpuzzle.moves import MOVES
 __all__ = [
     "COLUMNS",
     "STATUSES",
+    "BatchInterrupted",
     "BatchResult",
     "ChunkResult",
     "MemoryRows",
@@ -51,6 +52,8 @@ STATUSES = (
     "depth_limit",
     "exhausted",
     "error",
+    # Only in the result that Ctrl-C leaves (BatchInterrupted): a row of a chunk not finished.
+    "interrupted",
 )
 _STATUS_CODE = {name: code for code, name in enumerate(STATUSES)}
 _STATUS_NAMES = np.array(STATUSES, dtype=object)
@@ -237,6 +240,79 @@ class MemoryRows:
         return self._numbers
 
 
+class PartialRows:
+    """The rows of a batch that Ctrl-C stopped: those of its finished chunks, read from
+    ``source`` when first asked for; every other row has the status ``"interrupted"``, no
+    length (-1) and no moves."""
+
+    def __init__(self, source: Any, finished: Iterable[int]) -> None:
+        self.source = source
+        self.total: int = source.total
+        self.chunk_size: int = source.chunk_size
+        self.finished = frozenset(finished)
+
+    def chunk_moves(self, number: int) -> tuple[bytes, np.ndarray]:
+        if number in self.finished:
+            moves: tuple[bytes, np.ndarray] = self.source.chunk_moves(number)
+            return moves
+        start = number * self.chunk_size
+        rows = min(self.chunk_size, self.total - start)
+        return b"", np.zeros(rows + 1, dtype=np.int64)
+
+    def numbers(self) -> Numbers:
+        total, size = self.total, self.chunk_size
+        if isinstance(self.source, MemoryRows):
+            given = self.source.numbers()
+            out = Numbers(
+                given.length.copy(),
+                given.status.copy(),
+                given.expanded.copy(),
+                given.generated.copy(),
+                given.seconds.copy(),
+                dict(given.messages),
+            )
+        else:  # chunk files: only the finished ones exist
+            out = Numbers(
+                np.full(total, -1, dtype=np.int32),
+                np.zeros(total, dtype=np.uint8),
+                np.zeros(total, dtype=np.int64),
+                np.zeros(total, dtype=np.int64),
+                np.zeros(total, dtype=np.float64),
+                {},
+            )
+            for number in sorted(self.finished):
+                out.take(self.source.load(number))
+        for number in range(-(-total // size)):
+            if number not in self.finished:
+                rows = slice(number * size, min(total, (number + 1) * size))
+                out.length[rows] = -1
+                out.status[rows] = _STATUS_CODE["interrupted"]
+        return out
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`~fastpuzzle.solve_many`: a ``KeyboardInterrupt`` that carries the
+    rows finished, as :class:`~fastpuzzle.compare.ComparisonInterrupted` does for
+    :func:`~fastpuzzle.compare`.
+
+    Attributes
+    ----------
+    result : BatchResult
+        Every row in input order: those of the chunks that finished as they were solved, the
+        others with the status ``"interrupted"`` (length -1, no moves). With ``out=``, the
+        finished chunks are in their files too, and ``resume=True`` goes on from them.
+    finished : int
+        How many rows finished.
+    """
+
+    def __init__(self, result: BatchResult, finished: int) -> None:
+        super().__init__(
+            f"solve_many() interrupted: {finished:,} of {len(result):,} boards finished"
+        )
+        self.result = result
+        self.finished = finished
+
+
 class MoveStrings(Sequence[str]):
     """A batch's move strings, decoded one row at a time.
 
@@ -380,10 +456,13 @@ class BatchResult:
     Attributes
     ----------
     lengths : numpy.ndarray
-        Solution lengths (int32), -1 where a row was not solved.
+        Solution lengths (int32), -1 where a row was not solved (numpy has no missing integer;
+        :meth:`to_pandas` gives ``<NA>`` there).
     status : numpy.ndarray
         ``"solved"``, or why not: ``"unsolvable"``, ``"invalid"``, ``"time_limit"``,
-        ``"node_limit"``, ``"memory_limit"``, ``"depth_limit"``, ``"exhausted"``, ``"error"``.
+        ``"node_limit"``, ``"memory_limit"``, ``"depth_limit"``, ``"exhausted"``, ``"error"``,
+        and in the result that Ctrl-C leaves (:class:`BatchInterrupted`) ``"interrupted"``
+        for the rows it did not let finish.
     expanded, generated : numpy.ndarray
         Nodes (int64) per row.
     seconds : numpy.ndarray
@@ -639,15 +718,21 @@ class BatchResult:
     def to_pandas(self) -> Any:
         """A pandas DataFrame of the rows, indexed by row number.
 
+        ``length`` is pandas' nullable ``Int64``, ``<NA>`` where a row was not solved (the
+        numpy column :attr:`lengths` and the batch's files say -1), as in
+        :meth:`Comparison.to_pandas <fastpuzzle.Comparison.to_pandas>`.
+
         Raises
         ------
         ImportError
             Without pandas (``pip install 'fastpuzzle[pandas]'``).
         """
         pd = require("pandas", "BatchResult.to_pandas", "pandas")
-        return pd.DataFrame.from_records(
+        frame = pd.DataFrame.from_records(
             self.to_records(), columns=list(self._csv_columns()), index="index"
         )
+        frame["length"] = frame["length"].astype("Int64").mask(~self.solved)
+        return frame
 
     @classmethod
     def from_chunks(cls, total: int, chunks: Iterable[ChunkResult]) -> BatchResult:

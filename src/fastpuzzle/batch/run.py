@@ -5,30 +5,35 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import stat
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from fastpuzzle._core._interrupt import run_stoppable
-from fastpuzzle._parallel import available_cores, check_workers
+from fastpuzzle._parallel import Endings, available_cores, check_workers, submit
 from fastpuzzle._util.checks import choice, dask_client, flag, optional_path, ordered, shown, whole
+from fastpuzzle._util.files import file_kind
 from fastpuzzle._util.progress import Meter
 from fastpuzzle.algorithms import is_auto, resolve_algorithm
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
+    BatchInterrupted,
     BatchResult,
     ChunkResult,
     MemoryRows,
     PackedChunk,
+    PartialRows,
     RowSource,
 )
 from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
 from fastpuzzle.board import Board, BoardLike, Shape, check_shape
-from fastpuzzle.errors import InvalidBoardError, InvalidOptionError
+from fastpuzzle.errors import BatchFileError, InvalidBoardError, InvalidOptionError
 from fastpuzzle.heuristics import resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.solve import check_fast_method
@@ -82,6 +87,29 @@ def _check_names(algorithm: str, heuristic: str, optimal: bool) -> None:
 
 def _default_workers() -> int:
     return available_cores()
+
+
+def _make_directory(directory: Path) -> None:
+    """``out=`` as a directory, created if missing, before the batch starts; anything else
+    there (a file, a FIFO), or a directory that cannot be created, is a BatchFileError."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise BatchFileError(
+            directory, f"cannot create the out= directory: {error.strerror or error}"
+        ) from None
+    try:
+        mode = os.stat(directory).st_mode  # a link to a directory is one
+    except OSError as error:
+        raise BatchFileError(directory, f"cannot use it as out=: {error.strerror}") from None
+    if not stat.S_ISDIR(mode):
+        raise BatchFileError(
+            directory,
+            f"is {file_kind(mode) if not stat.S_ISREG(mode) else 'a file'}, not a directory: "
+            "out= names the directory the chunk files go to",
+        )
 
 
 def check_progress(progress: object) -> None:
@@ -212,6 +240,9 @@ def solve_many(
 
     Raises
     ------
+    BatchInterrupted
+        On Ctrl-C (a ``KeyboardInterrupt``): its ``result`` holds the rows of the chunks that
+        finished, the others marked ``"interrupted"``.
     InvalidOptionError, UnknownNameError
         Before the batch starts, for an option that is not valid (or a name not known).
     InvalidBoardError
@@ -220,8 +251,9 @@ def solve_many(
     FileExistsError
         ``out`` already holds results and ``resume`` is False.
     BatchFileError
-        Resuming into a directory that cannot be trusted (see ``resume``), or a chunk file
-        changed before the result read it back.
+        Before the batch starts, when ``out`` is not a directory (a file, a FIFO) or cannot be
+        created; resuming into a directory that cannot be trusted (see ``resume``), or a chunk
+        file changed before the result read it back.
     BatchInUseError
         Another batch (another process, or another thread) is writing into ``out``: each batch
         holds the directory's lock file from its first look at it to its last chunk.
@@ -239,6 +271,8 @@ def solve_many(
     dask_client(client)
     check_progress(progress)
     rows, packed, found_shape = _normalise(boards, shape)
+    if directory is not None:
+        _make_directory(directory)
     total = len(rows)
     goal_tiles = None if goal is None else Board(goal, shape=found_shape).tiles
     spec = BatchSpec(found_shape, packed, goal_tiles, algorithm, heuristic, limits, optimal)
@@ -279,6 +313,9 @@ class _Run:
             start = starts[number]
             return rows[start : start + chunk_size]
 
+        # The chunks whose rows are kept (solved, or reused by a resume): what Ctrl-C leaves.
+        finished: set[int] = set()
+
         def save(number: int, result: ChunkResult) -> int:
             # Runs on the pool's threads (the Dask client's thread for Dask): writing and
             # packing a chunk overlaps with solving the next ones. Returns its row count.
@@ -289,6 +326,7 @@ class _Run:
                 packed = PackedChunk.from_columns(starts[number], size, result)
             if memory is not None:
                 memory.put(number, packed)
+            finished.add(number)
             return len(result.index)
 
         def solve_and_save(number: int) -> int:
@@ -302,6 +340,7 @@ class _Run:
                 if store is not None and resume and store.reusable(number, chunk_rows(number)):
                     if memory is not None:
                         memory.put(number, store.load(number))
+                    finished.add(number)
                     tracker.advance(len(chunk_rows(number)))
                 else:
                     todo.append(number)
@@ -312,11 +351,20 @@ class _Run:
             else:
                 pool_size = self.workers or _default_workers()
                 _run_threads(pool_size, todo, solve_and_save, tracker.advance)
+        except KeyboardInterrupt as interrupt:
+            # The pool has stopped: no chunk is still being saved. What finished is kept.
+            source = memory if memory is not None else store
+            assert source is not None
+            kept = BatchResult.over(PartialRows(source, finished)).with_boards(
+                BoardTexts(rows, spec)
+            )
+            count = sum(len(chunk_rows(number)) for number in finished)
+            raise BatchInterrupted(kept, count) from interrupt
         finally:
             tracker.close()
         boards = BoardTexts(rows, spec)
-        source: RowSource = memory if memory is not None else store  # type: ignore[assignment]
-        return BatchResult.over(source).with_boards(boards)
+        whole: RowSource = memory if memory is not None else store  # type: ignore[assignment]
+        return BatchResult.over(whole).with_boards(boards)
 
 
 def _run_threads(
@@ -336,17 +384,26 @@ def _run_threads(
     waiting = iter(todo)
     with ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="fastpuzzle") as pool:
         pending: set[Future[int]] = set()
+        endings = Endings()  # not concurrent.futures.wait: a Ctrl-C there can hang the pool
+
+        def start(number: int) -> None:
+            what = f"a thread for the batch (workers={pool_size})"
+            pending.add(endings.watch(submit(pool, what, run_stoppable, stop, solve_and_save,
+                                             number)))  # fmt: skip
+
         try:
             for number in itertools.islice(waiting, 2 * pool_size):
-                pending.add(pool.submit(run_stoppable, stop, solve_and_save, number))
+                start(number)
             while pending:
                 # A timeout keeps the main thread responsive to Ctrl-C.
-                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for future in done:
-                    advance(future.result())
-                    number = next(waiting, -1)
-                    if number >= 0:
-                        pending.add(pool.submit(run_stoppable, stop, solve_and_save, number))
+                future = endings.next(timeout=0.2)
+                if future is None:
+                    continue
+                pending.discard(future)
+                advance(future.result())
+                number = next(waiting, -1)
+                if number >= 0:
+                    start(number)
         except BaseException:
             stop.set()
             for future in pending:

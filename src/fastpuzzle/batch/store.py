@@ -68,7 +68,16 @@ from fastpuzzle.batch.result import (
 from fastpuzzle.board import Board, Shape
 from fastpuzzle.errors import BatchFileError, BatchInUseError
 
-__all__ = ["OUT_FORMATS", "ChunkStore", "OutFormat", "batch_lock", "boards_digest", "join_chunks"]
+__all__ = [
+    "OUT_FORMATS",
+    "ChunkStore",
+    "OutFormat",
+    "batch_lock",
+    "boards_digest",
+    "foreign_entries",
+    "join_chunks",
+    "remove_batch_files",
+]
 
 OutFormat = Literal["csv", "jsonl", "parquet"]
 
@@ -84,6 +93,15 @@ CHUNK_COLUMNS = (COLUMNS[0], "board", *COLUMNS[1:])
 MANIFEST = "manifest.json"
 CHECKS = "checks"
 LOCK = "lock"
+
+#: The names a batch writes in its directory: its manifest and lock, its chunk files, the check
+#: files' directory, and the temporary files of its atomic writes (``.NAME.XXXXXXXX``).
+_OURS = re.compile(
+    r"(manifest\.json|lock|checks|part-[0-9]{6}\.(csv|jsonl|parquet))"
+    r"|\.(manifest\.json|part-[0-9]{6}\.(csv|jsonl|parquet))\.[^/]+"
+)
+#: The names a batch writes in ``checks/``.
+_OUR_CHECKS = re.compile(r"part-[0-9]{6}\.json|\.part-[0-9]{6}\.json\.[^/]+")
 
 # Rows hashed per numpy block: arrays are hashed without copying more than this many rows.
 _BLOCK = 1 << 16
@@ -248,6 +266,52 @@ def _holder(path: str) -> str:
     except (OSError, ValueError):
         return ""
     return f" (process {pid})"
+
+
+def _entries(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(listing, key=lambda entry: entry.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def foreign_entries(directory: str | os.PathLike[str]) -> list[str]:
+    """The names in the batch directory ``directory`` (and its ``checks/``) that no batch
+    writes, or that are not of the kind a batch writes there (a directory at a chunk's name)."""
+    folder = Path(directory)
+    found = []
+    for entry in _entries(folder):
+        if not _OURS.fullmatch(entry.name) or (
+            entry.is_dir(follow_symlinks=False) != (entry.name == CHECKS)
+        ):
+            found.append(entry.name)
+        elif entry.name == CHECKS:
+            found += [
+                f"{CHECKS}/{inner.name}"
+                for inner in _entries(folder / CHECKS)
+                if not _OUR_CHECKS.fullmatch(inner.name) or inner.is_dir(follow_symlinks=False)
+            ]
+    return found
+
+
+def remove_batch_files(directory: str | os.PathLike[str]) -> None:
+    """Remove what a batch wrote in ``directory`` (by :func:`foreign_entries`' names), then the
+    directory and its ``checks/`` where nothing else is left in them: anything else put there is
+    kept, and a link is removed, never followed."""
+    folder = Path(directory)
+    for inner in _entries(folder / CHECKS):
+        if _OUR_CHECKS.fullmatch(inner.name) and not inner.is_dir(follow_symlinks=False):
+            with contextlib.suppress(OSError):
+                os.unlink(inner.path)
+    for entry in _entries(folder):
+        if _OURS.fullmatch(entry.name) and not entry.is_dir(follow_symlinks=False):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+    for empty in (folder / CHECKS, folder):
+        with contextlib.suppress(OSError):  # not empty, or gone
+            if not empty.is_symlink():
+                empty.rmdir()
 
 
 def _read_json(path: Path) -> Any:

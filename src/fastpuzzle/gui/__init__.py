@@ -29,6 +29,13 @@ def serve(host: str = "127.0.0.1", port: int = 0, *, open_browser: bool = True) 
         Open the page in the default browser.
     """
     server = PuzzleServer(host, port)
+    if server.public:
+        print(
+            f"fastpuzzle: warning: listening on {host}, beyond this machine: whoever can reach "
+            "it and has the address below (it holds the page's token) can run searches here",
+            file=sys.stderr,
+            flush=True,
+        )
     print(f"fastpuzzle: the puzzle page is at {server.url} (Ctrl-C stops the server)", flush=True)
     if open_browser:
         webbrowser.open(server.url)

@@ -20,11 +20,11 @@ from typing import Any
 
 from fastpuzzle._core import _interrupt
 from fastpuzzle.algorithms import ALGORITHMS, resolve_algorithm
-from fastpuzzle.board import MAX_SIDE, Board
+from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board
 from fastpuzzle.compare import compare
 from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
 from fastpuzzle.generate import random_board, scramble
-from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic
+from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic, supported_heuristics
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.tables import HINT_AFTER_SECONDS, faster_table_hint
 from fastpuzzle.results import SearchStats
@@ -121,7 +121,13 @@ def catalogue() -> dict[str, Any]:
     """The algorithms and heuristics the page offers: names and one-line help, from the
     library's registry and catalogue, and which heuristics each algorithm takes."""
     heuristics = [
-        {"name": h.name, "doc": h.doc, "admissible": h.admissible, "shapes": h.shapes}
+        {
+            "name": h.name,
+            "doc": h.doc,
+            "admissible": h.admissible,
+            "shapes": h.shapes,
+            "max_cells": h.max_cells,
+        }
         for h in CATALOGUE
     ]
     algorithms = []
@@ -139,7 +145,12 @@ def catalogue() -> dict[str, Any]:
                 "name": algorithm.name,
                 "doc": algorithm.doc,
                 "optimal": algorithm.optimal,
+                # The heuristics it computes on boards of up to 16 cells, and past 16: the page
+                # offers those that also work on the board's shape (Heuristic.fits).
                 "heuristics": usable,
+                "heuristics_wide": list(
+                    supported_heuristics(algorithm, MAX_CELLS + 1) if algorithm.informed else ()
+                ),
                 "max_cells": algorithm.max_cells,
             }
         )

@@ -10,7 +10,9 @@ has a keep-alive timeout but no request-read deadline), so it would be written b
 way, against a framework's internals; the rest (the page's token, JSON checks, job memory) is
 this application's in any server. So, with no dependency:
 
-- bound to 127.0.0.1 by default (an IPv6 address such as ``::1`` works too);
+- bound to 127.0.0.1 by default (an IPv6 address such as ``::1`` works too); bound beyond
+  this machine (``--host 0.0.0.0``), every request must carry the page's token, which the
+  address printed holds, and ``fastpuzzle gui`` warns;
 - the ``Host`` header must name this server (a DNS-rebinding page cannot reach it), and an
   ``Origin`` header, required on every POST, must be this server's own;
 - POSTs carry the page's token (in a header, which a cross-origin page cannot set without a
@@ -22,7 +24,11 @@ this application's in any server. So, with no dependency:
   (fewer where the process may open few descriptors); more wait in the backlog, so searches
   always have descriptors left;
 - a client has :data:`READ_TIMEOUT` seconds to send each whole request (an idle kept-alive
-  connection included), so a slow or silent client cannot hold a thread for long;
+  connection included), so a slow or silent client cannot hold a thread for long; while three
+  quarters of the slots are taken, one that has sent nothing is closed after
+  :data:`CROWDED_IDLE` seconds;
+- a request line of another HTTP version than 1.x, or a Content-Length of too many digits, is
+  answered with a status line and a JSON error, as every refusal is;
 - a client that goes away prints nothing; ended searches are not kept for long;
 - every request is checked (:mod:`fastpuzzle.gui.jobs`); errors are JSON with a 4xx status.
 """
@@ -51,7 +57,7 @@ from fastpuzzle.gui import jobs
 from fastpuzzle.gui.jobs import Jobs, RequestError
 from fastpuzzle.render import REPLAY_JS
 
-__all__ = ["MAX_BODY", "MAX_CONNECTIONS", "READ_TIMEOUT", "PuzzleServer"]
+__all__ = ["CROWDED_IDLE", "MAX_BODY", "MAX_CONNECTIONS", "READ_TIMEOUT", "PuzzleServer"]
 
 #: The largest request body accepted (a 100x100 board and its goal fit several times over).
 MAX_BODY = 256 * 1024
@@ -60,11 +66,16 @@ MAX_BODY = 256 * 1024
 READ_TIMEOUT = 10.0
 #: Connections served at once (each holds a thread and a descriptor), at most.
 MAX_CONNECTIONS = 256
+#: Seconds a connection that has sent nothing of its next request keeps its slot while three
+#: quarters of the slots are taken (the read timeout otherwise).
+CROWDED_IDLE = 0.5
+_IDLE_POLL = 0.1
 
 #: Headers a request may carry once: RFC 9112 requires it of Host and Content-Length; for the
 #: others this server checks, a second copy would leave which one counts ambiguous.
 _SINGLE_HEADERS = ("Host", "Content-Length", "Content-Type", "Origin", "X-Fastpuzzle-Token")
 _DIGITS = re.compile("[0-9]+")  # str.isdigit() also takes "²" and other digits
+_VERSION = re.compile(r"HTTP/([0-9]+)\.[0-9]+")
 
 # accept() errors that mean "no descriptors or memory now": the listening socket stays readable,
 # so without a pause the serving loop would spin a core until one is freed.
@@ -133,7 +144,13 @@ class PuzzleServer(ThreadingHTTPServer):
         bound_port = self.server_address[1]
         names = {name, "127.0.0.1", "localhost"} if name in ("127.0.0.1", "localhost") else {name}
         self.allowed_hosts = {f"{name}:{bound_port}" for name in names}
+        #: Listening beyond this machine: every request must carry the page's token (the page
+        #: itself as ``/?token=...``, in the address printed), and on every interface (0.0.0.0,
+        #: ::) any Host is admitted, the token standing in for the Host check.
+        self.public, self.any_host = _reach(address)
         self.url = f"http://{'localhost' if name == '127.0.0.1' else name}:{bound_port}/"
+        if self.public:
+            self.url += f"?token={self.token}"
         page = resources.files("fastpuzzle.gui").joinpath("page.html").read_text("utf-8")
         page = page.replace("/*__FASTPUZZLE_REPLAY__*/", REPLAY_JS)
         self.page = page.replace("__FASTPUZZLE_TOKEN__", self.token).encode("utf-8")
@@ -155,6 +172,11 @@ class PuzzleServer(ThreadingHTTPServer):
         with self._holding_lock:
             self._holding.add(request)
         return request, address
+
+    def crowded(self) -> bool:
+        """Whether three quarters of the connection slots are taken."""
+        with self._holding_lock:
+            return len(self._holding) * 4 >= self.max_connections * 3
 
     def shutdown_request(self, request: Any) -> None:
         """Close a connection and free its slot."""
@@ -202,6 +224,16 @@ def _address_and_name(host: str) -> tuple[str, str]:
     return bare, bare
 
 
+def _reach(address: str) -> tuple[bool, bool]:
+    """``(public, every interface)`` of a bound address: whether peers beyond this machine can
+    reach it (anything but a loopback address or ``localhost``), and whether it is a wildcard."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:  # a name: only localhost is known to stay on this machine
+        return address != "localhost", False
+    return not ip.is_loopback, ip.is_unspecified
+
+
 def _header_problem(headers: Message, command: str, version: str) -> str | None:
     # Why a request's header lines are refused with 400 (RFC 9112, 3.2 and 6), or None.
     for name in _SINGLE_HEADERS:
@@ -244,41 +276,71 @@ class _DeadlineReader(io.RawIOBase):
     # at most the socket's timeout, so a request that trickles in (a slow-loris client, or a
     # body shorter than its Content-Length) ends within deadline + timeout, where a per-read
     # timeout alone would let a byte every few seconds hold the thread for ever.
+    #
+    # A connection that has sent nothing of its request yet (`idle_since` set) is closed after
+    # CROWDED_IDLE seconds while the server is crowded: 1,100 silent connections, each holding
+    # a slot for the whole read timeout, kept a page's request waiting 38 s for one.
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, server: PuzzleServer) -> None:
         super().__init__()
         self._sock = sock
+        self._server = server
         self.deadline = math.inf
+        self.idle_since: float | None = None
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
-        if time.monotonic() >= self.deadline:
-            raise TimeoutError("the request did not arrive in time")
-        return self._sock.recv_into(buffer)
+        if self.idle_since is None:
+            if time.monotonic() >= self.deadline:
+                raise TimeoutError("the request did not arrive in time")
+            return self._sock.recv_into(buffer)
+        # Waiting for a request's first bytes, in short slices (the socket's timeout; select()
+        # takes no descriptor past 1023, and a selector would cost one more).
+        try:
+            while True:
+                now = time.monotonic()
+                if now >= self.deadline:
+                    raise TimeoutError("the request did not arrive in time")
+                if now - self.idle_since >= CROWDED_IDLE and self._server.crowded():
+                    raise TimeoutError("the server is busy, and this connection sent nothing")
+                self._sock.settimeout(min(_IDLE_POLL, self.deadline - now))
+                try:
+                    received = self._sock.recv_into(buffer)
+                except TimeoutError:
+                    continue
+                self.idle_since = None
+                return received
+        finally:
+            self._sock.settimeout(self._server.read_timeout)
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: PuzzleServer
     protocol_version = "HTTP/1.1"
+    raw_requestline: bytes  # set by handle_one_request
     _reader: _DeadlineReader
 
     def setup(self) -> None:
         super().setup()
         self.connection.settimeout(self.server.read_timeout)  # every read and every write
         self.rfile.close()  # the socket's own file, replaced by the deadline reader
-        self._reader = _DeadlineReader(self.connection)
+        self._reader = _DeadlineReader(self.connection, self.server)
         self.rfile = io.BufferedReader(self._reader)
 
     def handle_one_request(self) -> None:
-        # The deadline covers the wait for the request line too: an idle connection is closed.
-        self._reader.deadline = time.monotonic() + self.server.read_timeout
+        # The deadline covers the wait for the request line too: an idle connection is closed
+        # (sooner while the server is crowded).
+        self._reader.idle_since = time.monotonic()
+        self._reader.deadline = self._reader.idle_since + self.server.read_timeout
         super().handle_one_request()
 
     def parse_request(self) -> bool:
         # The standard parser takes repeated and malformed framing headers; these are refused,
         # and the connection closed: where the next request starts is unclear.
+        if self._refused_version():
+            return False
         if not super().parse_request():
             return False
         problem = _header_problem(self.headers, self.command, self.request_version)
@@ -287,6 +349,25 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         self._error(400, problem)
         return False
+
+    def _refused_version(self) -> bool:
+        # The standard parser refuses an HTTP version other than 1.x (505) or a malformed one
+        # (400) before it records the version, so its answer went out as HTTP/0.9's: no status
+        # line. Those are refused here, with a status line, and the connection closed.
+        self.requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+        words = self.requestline.split()
+        if len(words) < 3:
+            return False
+        version = _VERSION.fullmatch(words[-1])
+        if version is not None and version.group(1) == "1":
+            return False
+        self.command, self.request_version = words[0], "HTTP/1.1"
+        self.close_connection = True
+        if version is None:
+            self._error(400, f"bad request version {words[-1][:40]!r}")
+        else:
+            self._error(505, f"HTTP version {words[-1][:40]!r} not supported: send HTTP/1.1")
+        return True
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the command line prints the address and errors only
@@ -321,13 +402,19 @@ class _Handler(BaseHTTPRequestHandler):
         origin = self.headers.get("Origin")
         if origin is None:
             return not required
+        if self.server.any_host:
+            # The page's own origin is whatever Host the browser used to reach it.
+            return origin == f"http://{self.headers.get('Host', '')}"
         return origin in {f"http://{host}" for host in self.server.allowed_hosts}
 
     def _body(self) -> dict[str, Any]:
         length_text = self.headers.get("Content-Length")
         if length_text is None:  # else digits: checked with the headers
             raise RequestError("expected a Content-Length", 411)
-        length = int(length_text)
+        # Past a few digits it is too long whatever it says (int() refuses over 4,300 digits
+        # with a message about Python's limits).
+        digits = length_text.lstrip("0")
+        length = int(digits or "0") if len(digits) <= len(str(MAX_BODY)) else MAX_BODY + 1
         if length > MAX_BODY:
             raise RequestError(f"request body over {MAX_BODY:,} bytes", 413)
         content_type = self.headers.get("Content-Type", "").split(";")[0].strip()
@@ -356,17 +443,26 @@ class _Handler(BaseHTTPRequestHandler):
     def _refused(self, *, posting: bool) -> bool:
         # Sends the 403 and returns True for a foreign Host, another site's Origin (required on
         # a POST) or, on a POST, a missing or wrong page token.
-        if self.headers.get("Host", "") not in self.server.allowed_hosts:
+        server = self.server
+        if not server.any_host and self.headers.get("Host", "") not in server.allowed_hosts:
             self._error(403, "unknown Host: open the address fastpuzzle gui printed")
         elif not self._origin_ok(required=posting):
             self._error(403, "requests from other sites are refused")
-        elif posting and not _same_token(
-            self.headers.get("X-Fastpuzzle-Token", ""), self.server.token
-        ):
-            self._error(403, "missing or wrong page token: reload the page")
+        elif (posting or server.public) and not self._token_ok(posting=posting):
+            self._error(403, "missing or wrong page token: open the address fastpuzzle gui printed")
         else:
             return False
         return True
+
+    def _token_ok(self, *, posting: bool) -> bool:
+        # The page's token: in a header (the page's calls), or for a GET of the page on a
+        # server that listens beyond this machine, in the address's query.
+        if _same_token(self.headers.get("X-Fastpuzzle-Token", ""), self.server.token):
+            return True
+        if posting:
+            return False
+        given = parse_qs(urlsplit(self.path).query).get("token", [""])[0]
+        return _same_token(given, self.server.token)
 
     def do_GET(self) -> None:
         if self._refused(posting=False):

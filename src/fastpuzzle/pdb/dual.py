@@ -27,7 +27,7 @@ from typing import Any
 
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
-from fastpuzzle.pdb.partitions import resolve_partition
+from fastpuzzle.pdb.partitions import free_regions, resolve_partition, walled_off
 from fastpuzzle.pdb.store import load_or_build, pdb_path
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "dual_plan",
     "dual_tables",
     "dual_tables_built",
-    "free_regions",
     "walled_regions",
 ]
 
@@ -46,47 +45,12 @@ DualPlan = tuple[list[list[int]], list[Any]]
 _NONE, _MAIN, _ALT = -1, 0, 1
 
 
-def free_regions(shape: tuple[int, int], taken: Sequence[int]) -> dict[int, int]:
-    """The connected regions of the cells not in ``taken``: cell -> the region's smallest cell."""
-    rows, cols = shape
-    blocked = set(taken)
-    region: dict[int, int] = {}
-    for start in range(rows * cols):
-        if start in blocked or start in region:
-            continue
-        region[start] = start
-        stack = [start]
-        while stack:
-            cell = stack.pop()
-            r, c = divmod(cell, cols)
-            for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                other = nr * cols + nc
-                if 0 <= nr < rows and 0 <= nc < cols and other not in blocked:
-                    if other in region:
-                        continue
-                    region[other] = start
-                    stack.append(other)
-    return region
-
-
 def walled_regions(database: Database) -> list[int | None]:
     """Per group: the region (its smallest cell) of free cells the goal blank is walled off
     from, where the dual needs a table of its own; None where the free cells are one region.
     A group whose free cells fall into three or more regions gets one such table, for the
     largest region."""
-    return _walled(database.shape, database.goal_blank, database.cells)
-
-
-def _walled(
-    shape: tuple[int, int], goal_blank: int, groups: Sequence[Sequence[int]]
-) -> list[int | None]:
-    out: list[int | None] = []
-    for cells in groups:
-        region = free_regions(shape, cells)
-        others = [r for r in set(region.values()) if r != region[goal_blank]]
-        sizes = {r: sum(1 for v in region.values() if v == r) for r in others}
-        out.append(max(others, key=sizes.__getitem__) if others else None)
-    return out
+    return walled_off(database.shape, database.goal_blank, database.cells)
 
 
 def dual_tables(
@@ -129,7 +93,7 @@ def dual_tables_built(
     _, groups = resolve_partition(partition, shape, goal_blank)
     return all(
         region is None or pdb_path((tuple(cells),), shape, region, cache_dir).is_file()
-        for cells, region in zip(groups, _walled(shape, goal_blank, groups))
+        for cells, region in zip(groups, walled_off(shape, goal_blank, groups))
     )
 
 

@@ -21,8 +21,10 @@ __all__ = [
     "Partition",
     "auto_partition",
     "default_partition",
+    "free_regions",
     "resolve_partition",
     "shape_of_partition",
+    "walled_off",
 ]
 
 #: 4x4 partitions by name, as cells of the goal with the blank in the last cell. For another
@@ -198,3 +200,40 @@ def default_partition(shape: tuple[int, int], goal_blank: int) -> str | Partitio
     if shape == (5, 5):
         return "6-6-6-6"
     return auto_partition(shape, goal_blank)
+
+
+def free_regions(shape: tuple[int, int], taken: Sequence[int]) -> dict[int, int]:
+    """The connected regions of the cells not in ``taken``: cell -> the region's smallest cell."""
+    rows, cols = shape
+    blocked = set(taken)
+    region: dict[int, int] = {}
+    for start in range(rows * cols):
+        if start in blocked or start in region:
+            continue
+        region[start] = start
+        stack = [start]
+        while stack:
+            cell = stack.pop()
+            r, c = divmod(cell, cols)
+            for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                other = nr * cols + nc
+                if 0 <= nr < rows and 0 <= nc < cols and other not in blocked:
+                    if other in region:
+                        continue
+                    region[other] = start
+                    stack.append(other)
+    return region
+
+
+def walled_off(
+    shape: tuple[int, int], goal_blank: int, groups: Sequence[Sequence[int]]
+) -> list[int | None]:
+    """Per group of cells: the region (its smallest cell) of free cells the goal blank is
+    walled off from; None where the free cells are one region (the largest of several)."""
+    out: list[int | None] = []
+    for cells in groups:
+        region = free_regions(shape, cells)
+        others = [r for r in set(region.values()) if r != region[goal_blank]]
+        sizes = {r: sum(1 for v in region.values() if v == r) for r in others}
+        out.append(max(others, key=sizes.__getitem__) if others else None)
+    return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import sys
@@ -48,6 +49,7 @@ from fastpuzzle.pdb.partitions import (
     resolve_partition,
     shape_and_blank,
     tile_of,
+    walled_off,
 )
 
 __all__ = [
@@ -429,7 +431,8 @@ class _Temporary:
         if self.held:
             return "being written by a running build"
         return (
-            "left by a build that stopped; `fastpuzzle pdb clear` removes it, and so does the "
+            "left by a build that stopped; `fastpuzzle pdb clear` of its partition (or --all) "
+            "removes it, and so does the "
             f"next build once it is {STALE_AFTER / 60:.0f} minutes old"
         )
 
@@ -589,7 +592,8 @@ def load_or_build(
 
 
 def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
-    """One entry per cache file: path, bytes, partition, and whether it passes every check.
+    """One entry per cache file: path, bytes, partition (its name, shape, goal blank and
+    groups of goal cells), and whether it passes every check.
 
     Never blocks: anything but a regular file under a database's name (a FIFO, a directory) is
     listed as not valid, with what it is. Temporary files of builds (``.pdb-*.tmp``) come last,
@@ -611,7 +615,7 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
             named = header["partition"]
             spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
             name, cells = resolve_partition(spec, shape, blank)
-            entry.update(partition=name, shape=shape, goal_blank=blank)
+            entry.update(partition=name, shape=shape, goal_blank=blank, groups=cells)
             read_valid(path, shape, blank, name, cells, keep=False)
             entry["valid"] = True
         except (FileCheckError, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
@@ -636,9 +640,34 @@ def _held(path: Path) -> bool:
     return found is not None and found.held
 
 
-def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
-    """Delete every pattern-database file (and temporary file left by a stopped build); returns
-    how many.
+def clear_cache(
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    partition: str | Partition | None = None,
+    shape: tuple[int, int] | None = None,
+    goal_blank: int | None = None,
+    all: bool = False,
+    dry_run: bool = False,
+) -> list[Path]:
+    """Delete one partition's files from the cache, or with ``all=True`` every file; returns
+    the paths deleted (with ``dry_run``: that would be).
+
+    Parameters
+    ----------
+    cache_dir : path, optional
+        Overrides ``$FASTPUZZLE_CACHE`` and the user's cache directory.
+    partition : str or sequence of sequences of int, optional
+        The tables to delete, named as for :func:`build_pdb`: that partition's file for
+        ``shape`` (default: the named partition's shape, else 4x4) and ``goal_blank`` (default:
+        every goal blank cell of a named partition; the last cell for groups of cells), with its
+        companions: the tables of its dual lookups (:func:`fastpuzzle.pdb.dual.dual_tables`)
+        and the temporary files of its stopped builds. Nothing else is touched; an empty list
+        means none of it was there.
+    all : bool
+        Delete every pattern-database file of the cache and every temporary file a stopped
+        build left. One of ``partition`` and ``all`` must be given.
+    dry_run : bool
+        Delete nothing; return what would be deleted.
 
     A directory under a database's name is left alone (:func:`pdb_info` lists it, and a build
     there says to remove it), and so is the temporary file of a build still writing it.
@@ -646,23 +675,76 @@ def clear_cache(cache_dir: str | os.PathLike[str] | None = None) -> int:
     Raises
     ------
     PatternDatabaseError
-        If a file cannot be deleted.
+        If neither or both of ``partition`` and ``all`` are given, the partition is not one
+        :func:`build_pdb` takes, or a file cannot be deleted.
     """
+    flag("all", all, error=PatternDatabaseError)
+    flag("dry_run", dry_run, error=PatternDatabaseError)
     directory = pdb_cache_dir(cache_dir)
-    count = 0
+    if (partition is None) == (not all):
+        given = "not both" if all else "none was given"
+        raise PatternDatabaseError(
+            f"clear_cache() deletes one partition's tables (partition=...) or, with all=True, "
+            f"every table in {directory}: {given}"
+        )
+    wanted = None if partition is None else _keys_of(partition, shape, goal_blank)
+    chosen: list[tuple[int, Path]] = []
     try:
-        if directory.is_dir():
-            for path in list(directory.glob("pdb-*.fpdb")) + _temporaries(directory):
-                if stat.S_ISDIR(os.lstat(path).st_mode) or _held(path):
-                    continue
+        listed = sorted(directory.glob("pdb-*.fpdb")) if directory.is_dir() else []
+        for path in listed + _temporaries(directory):
+            rank = 0 if wanted is None else _rank(path.name, wanted)
+            if rank is not None and not (stat.S_ISDIR(os.lstat(path).st_mode) or _held(path)):
+                chosen.append((rank, path))
+        chosen.sort(key=lambda item: item[0])  # stable: a partition's own file first
+        if not dry_run:
+            for _, path in chosen:
                 path.unlink(missing_ok=True)
-                count += 1
     except OSError as error:
         raise PatternDatabaseError(
             f"cannot clear the pattern-database cache: {error.filename}: {error.strerror}"
         ) from None
     finally:
-        with _LOCK:
-            _LOADED.clear()
-            _REJECTED.clear()
-    return count
+        if not dry_run:
+            with _LOCK:
+                _LOADED.clear()
+                _REJECTED.clear()
+    return [path for _, path in chosen]
+
+
+#: A table's file name (any format version), and a temporary file's, which a build names
+#: ``.{file name}.XXXXXXXX.tmp``.
+_FILE_NAME = re.compile(r"\.?pdb-v[0-9]+-([0-9]+)x([0-9]+)-blank([0-9]+)-(.+?)\.fpdb(\..+\.tmp)?")
+
+_Key = tuple[int, int, int, str]
+
+
+def _rank(file: str, wanted: list[_Key]) -> int | None:
+    """Where the table named ``file`` comes in ``wanted``; None when it is not there."""
+    match = _FILE_NAME.fullmatch(file)
+    if match is None or file.startswith(".") != (match.group(5) is not None):
+        return None
+    rows, cols, blank, name, _ = match.groups()
+    key = (int(rows), int(cols), int(blank), name)
+    return wanted.index(key) if key in wanted else None
+
+
+def _keys_of(
+    partition: str | Partition, shape: tuple[int, int] | None, goal_blank: int | None
+) -> list[_Key]:
+    """``(rows, cols, goal blank, name)`` of ``partition``'s tables, then of its dual lookups'
+    tables: what :func:`clear_cache` deletes for it."""
+    checked, blank = shape_and_blank(partition, shape, goal_blank)
+    rows, cols = checked
+    blanks = [blank]
+    if goal_blank is None and isinstance(partition, str):
+        blanks = list(range(rows * cols))  # a name stands for its tables for every goal blank
+    mains: list[_Key] = []
+    companions: list[_Key] = []
+    for cell in blanks:
+        name, groups = resolve_partition(partition, checked, cell)
+        mains.append((rows, cols, cell, name))
+        for cells, region in zip(groups, walled_off(checked, cell, groups)):
+            if region is not None:
+                alone = resolve_partition((cells,), checked, region)[0]
+                companions.append((rows, cols, region, alone))
+    return mains + companions
