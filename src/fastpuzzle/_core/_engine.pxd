@@ -33,33 +33,24 @@ cdef inline int child_direction(int k) noexcept nogil:
 cdef inline int32_t machine_next(const int32_t* machine, int32_t state,
                                  int direction) noexcept nogil:
     # The machine's state once the blank moves ``direction``, or FORBIDDEN: that move would end
-    # a string with an earlier twin (parent pruning is the machine of two-move strings).
+    # a string with an earlier twin. No table (NULL): parent pruning, the machine of the
+    # two-move strings UD, DU, LR, RL, computed rather than read (its state is the last move
+    # + 1, 0 at the start), so that the published counts' search costs no load a child.
+    if machine == NULL:
+        if state != MACHINE_START and ((state - 1) ^ 1) == direction:
+            return FORBIDDEN
+        return direction + 1
     return machine[4 * state + direction]
 
 
-cdef extern from *:
-    """
-    /* Parent pruning as a machine (its strings of two moves: UD, DU, LR, RL): the state is the
-       last move (0: none), and the move back is forbidden. */
-    static const int32_t fp_parent_machine[20] = {
-        1, 2, 3, 4,         /* start */
-        1, -1, 3, 4,        /* after U */
-        -1, 2, 3, 4,        /* after D */
-        1, 2, 3, -1,        /* after L */
-        1, 2, -1, 4,        /* after R */
-    };
-    """
-    const int32_t PARENT_MACHINE "fp_parent_machine"[20]
-
-
-cdef inline const int32_t* machine_table(object machine, list keep) except NULL:
+cdef inline const int32_t* machine_table(object machine, list keep) except? NULL:
     # The table of a machine from _fsm.compile (int32, ``(states, 4)``, kept alive in ``keep``
-    # for the search), or parent pruning's when it is None (the published node counts). Its
-    # entries are trusted: the Python layer builds it, and checking millions of them would cost
-    # more than a small search.
+    # for the search), or NULL for parent pruning when it is None. Its entries are trusted:
+    # the Python layer builds it, and checking millions of them would cost more than a small
+    # search.
     cdef const int32_t[:, ::1] table
     if machine is None:
-        return &PARENT_MACHINE[0]
+        return NULL
     table = machine
     if table.shape[0] < 1 or table.shape[1] != 4:
         raise ValueError(f"expected a machine of shape (states, 4), got {machine.shape}")
