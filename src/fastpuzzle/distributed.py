@@ -1,6 +1,6 @@
 """One IDA* search on a Dask cluster: the large iterations' units of work as tasks.
 
-The calling process runs the search as the parallel IDA* does (``fastpuzzle._parallel``): the
+The calling process runs the search as the parallel IDA* does (``fastpuzzle._solver.parallel``): the
 small iterations on its own threads, and for each large one the frontier of units (subtree
 roots, with the heuristic state each goes on from), split where the last iteration found the
 work. Here those units go to the cluster instead, in chunks, as Dask futures: each task searches
@@ -37,8 +37,8 @@ from types import ModuleType
 from typing import Any
 
 from fastpuzzle._core import _idastar, _wide_pdb
-from fastpuzzle._parallel import Team
 from fastpuzzle._solver import pruning
+from fastpuzzle._solver.parallel import Team
 from fastpuzzle._util.optional import require
 
 __all__ = ["REMOTE_FROM", "KernelCall", "search_units", "share_with"]
@@ -159,7 +159,8 @@ def _stop_watch(name: str | None) -> Callable[[int, int, float, int], None] | No
 
 @dataclass
 class _ClusterShare:
-    """``share`` for :func:`fastpuzzle._parallel.run_team`: large iterations to the cluster."""
+    """``share`` for :func:`~fastpuzzle._solver.parallel.run_team`: large iterations to the
+    cluster."""
 
     client: Any
     call: KernelCall
@@ -325,7 +326,8 @@ def share_with(
     remote_from: int = REMOTE_FROM,
     large: bool = False,
 ) -> Callable[[Team, Callable[[int, int, float, int], None] | None], bool]:
-    """The ``share`` argument of :func:`fastpuzzle._parallel.run_team` for ``client``'s cluster.
+    """The ``share`` argument of :func:`~fastpuzzle._solver.parallel.run_team` for ``client``'s
+    cluster.
 
     Parameters
     ----------

@@ -15,11 +15,11 @@ import dataclasses
 import warnings
 from typing import Any, NoReturn
 
-from fastpuzzle._parallel import check_workers, resolve_workers
 from fastpuzzle._problem import Problem, make_problem
 from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
+from fastpuzzle._solver.parallel import check_workers, resolve_workers
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import check_seed, check_weight, dask_client, flag, shown
 from fastpuzzle.algorithms import ALGORITHMS, DFS_DEPTH_HINT, Algorithm, is_auto, resolve_algorithm

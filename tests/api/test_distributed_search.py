@@ -19,9 +19,9 @@ import fastpuzzle as fp
 from fastpuzzle import distributed as fd
 from fastpuzzle import pdb
 from fastpuzzle._core import _wide_pdb
-from fastpuzzle._parallel import run_team, tracing
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import cluster, idastar
+from fastpuzzle._solver.parallel import run_team, tracing
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from tests.instances import random50

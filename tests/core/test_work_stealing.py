@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _parallel, pdb
+from fastpuzzle import pdb
 from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar
+from fastpuzzle._solver import idastar, parallel
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
@@ -77,7 +77,7 @@ def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
     return small_5x5_database(tmp_path_factory.mktemp("steal5x5"))
 
 
-def _steals(trace: list[_parallel.SharedIteration]) -> int:
+def _steals(trace: list[parallel.SharedIteration]) -> int:
     return sum(iteration.steals for iteration in trace)
 
 
@@ -87,7 +87,7 @@ def _pool_threads() -> list[threading.Thread]:
 
 @pytest.mark.parametrize("heuristic", ["manhattan", "linear_conflict", "pdb663", "pdb663_dual"])
 def test_lengths_stay_optimal_with_steals_on_4x4(stealing: str, heuristic: str) -> None:
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         for instance in BOARDS[heuristic]:
             result = fp.search(instance.tiles, algorithm="idastar", heuristic=heuristic, workers=3)
             assert len(result.unwrap()) == instance.optimal_length, instance.name
@@ -112,7 +112,7 @@ def test_lengths_stay_optimal_with_steals_on_3x3(
     if heuristic == "misplaced":
         # Misplaced tiles take millions of nodes past 20 moves.
         boards = [board for board in boards if distances[board] <= 20]
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         for board in boards:
             result = fp.search(board, algorithm="idastar", heuristic=heuristic, workers=3)
             assert len(result.unwrap()) == distances[board], board
@@ -132,7 +132,7 @@ def test_exhausted_iterations_count_the_serial_nodes_with_steals(
     cases = [(i.tiles, i.optimal_length) for i in BOARDS.get(heuristic, [])[:3]]
     if heuristic == "misplaced":
         cases = [((8, 6, 7, 2, 5, 4, 3, 0, 1), 31)]
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         for tiles, length in cases:
             problem = make_problem(list(tiles))
             limits = Limits(max_depth=length - 1)
@@ -156,7 +156,7 @@ def test_5x5_pattern_databases_with_steals(
         monkeypatch.setattr(_wide_pdb, name, value)
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
     optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         core = wide_pdb_search(small_5x5, board, workers=3)
         serial = wide_pdb_search(small_5x5, board, max_depth=optimum - 1)
         shared = wide_pdb_search(small_5x5, board, max_depth=optimum - 1, workers=3)
@@ -178,7 +178,7 @@ def test_5x5_dual_lookups_with_steals(
         monkeypatch.setattr(_wide_pdb, name, value)
     layout = dual.dual_layout(small_5x5, tmp_path)
     rng = random.Random(3)
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         for _ in range(3):
             board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=rng.randrange(1 << 30))
             tiles = [int(t) for t in np.asarray(board).ravel()]
@@ -233,7 +233,7 @@ def test_node_limit_stops_every_thread_with_steals(stealing: str, nodes: int) ->
 @pytest.mark.parametrize("lockstep", [False, True])
 def test_time_limit_stops_every_thread_with_steals(stealing: str, lockstep: bool) -> None:
     started = time.perf_counter()
-    with _parallel.tracing(lockstep=lockstep, quantum=64):
+    with parallel.tracing(lockstep=lockstep, quantum=64):
         result = fp.search(
             HARD_4X4, algorithm="idastar", heuristic="manhattan", limits=fp.Limits(seconds=0.2),
             workers=4,
@@ -247,7 +247,7 @@ def test_time_limit_stops_every_thread_with_steals(stealing: str, lockstep: bool
 @pytest.mark.parametrize("lockstep", [False, True])
 def test_ctrl_c_stops_every_thread_with_steals(stealing: str, lockstep: bool) -> None:
     def search() -> object:
-        with _parallel.tracing(lockstep=lockstep, quantum=64):
+        with parallel.tracing(lockstep=lockstep, quantum=64):
             return fp.search(
                 HARD_4X4, algorithm="idastar", heuristic="manhattan",
                 limits=fp.Limits(seconds=30), workers=4,
@@ -269,7 +269,7 @@ def test_lockstep_records_each_iterations_critical_path(workers: int) -> None:
     problem = make_problem(list(instance.tiles))
     limits = Limits(max_depth=instance.optimal_length - 1)
     serial = idastar.run(Request(problem, "manhattan", limits))
-    with _parallel.tracing(lockstep=True) as trace:
+    with parallel.tracing(lockstep=True) as trace:
         shared = idastar.run(Request(problem, "manhattan", limits, workers=workers))
     assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
     assert trace
@@ -277,17 +277,17 @@ def test_lockstep_records_each_iterations_critical_path(workers: int) -> None:
         assert iteration.threads == workers
         assert iteration.span is not None
         assert iteration.span * workers >= sum(iteration.units)
-    speedup = _parallel.simulated_speedup(shared.expanded, trace, workers)
+    speedup = parallel.simulated_speedup(shared.expanded, trace, workers)
     assert 1.0 < speedup <= workers
     with pytest.raises(ValueError, match="lockstep on"):
-        _parallel.simulated_speedup(shared.expanded, trace, workers + 1)
+        parallel.simulated_speedup(shared.expanded, trace, workers + 1)
 
 
 def test_lockstep_solves_on_many_virtual_cores() -> None:
     # More threads than this machine has cores, kept together by the barrier: the same
     # lengths, the goal's unit named, every iteration's span recorded.
     for instance in BOARDS["pdb663"][:2]:
-        with _parallel.tracing(lockstep=True, quantum=128) as trace:
+        with parallel.tracing(lockstep=True, quantum=128) as trace:
             result = fp.search(instance.tiles, algorithm="idastar", heuristic="pdb663",
                                workers=16)  # fmt: skip
         assert len(result.unwrap()) == instance.optimal_length
@@ -298,15 +298,15 @@ def test_lockstep_solves_on_many_virtual_cores() -> None:
 
 
 def test_simulated_speedup_adds_the_spans_of_lockstep_iterations() -> None:
-    span = _parallel.SharedIteration(10, [4, 4, 4, 4], span=5, threads=4)
+    span = parallel.SharedIteration(10, [4, 4, 4, 4], span=5, threads=4)
     # The work outside the units (20 - 16) on one thread, then the measured span.
-    assert _parallel.simulated_speedup(20, [span], 4) == 20 / (4 + 5)
-    assert _parallel.simulated_speedup(20, [span], 4, serial=18) == 18 / 9
+    assert parallel.simulated_speedup(20, [span], 4) == 20 / (4 + 5)
+    assert parallel.simulated_speedup(20, [span], 4, serial=18) == 18 / 9
     # Replayed and measured iterations together: 8 expansions in order on 2 threads take 4.
-    replayed = _parallel.SharedIteration(12, [1, 1, 3, 3])
-    span2 = _parallel.SharedIteration(10, [4, 4, 4, 4], span=9, threads=2)
-    assert _parallel.simulated_speedup(26, [replayed, span2], 2) == 26 / (2 + 4 + 9)
+    replayed = parallel.SharedIteration(12, [1, 1, 3, 3])
+    span2 = parallel.SharedIteration(10, [4, 4, 4, 4], span=9, threads=2)
+    assert parallel.simulated_speedup(26, [replayed, span2], 2) == 26 / (2 + 4 + 9)
     with pytest.raises(ValueError, match="on 2 threads"):
-        _parallel.simulated_speedup(26, [replayed, span2], 4)
-    with pytest.raises(ValueError, match="quantum"), _parallel.tracing(lockstep=True, quantum=0):
+        parallel.simulated_speedup(26, [replayed, span2], 4)
+    with pytest.raises(ValueError, match="quantum"), parallel.tracing(lockstep=True, quantum=0):
         pass

@@ -73,7 +73,7 @@ PARALLEL_FROM = 1 << 15
 #: Frontier nodes per thread in a shared iteration. Subtree sizes vary by orders of magnitude,
 #: but threads that run out take work from busy ones (see _team.pxi), so a few nodes a thread
 #: suffice; the calling thread collects them alone. With stealing, the 80-move boards on 16 and
-#: 64 virtual cores (``_parallel.tracing(lockstep=True)``) gave 14.6-16.1x and 41-53x with 32,
+#: 64 virtual cores (``parallel.tracing(lockstep=True)``) gave 14.6-16.1x and 41-53x with 32,
 #: 14.4-16.1x and 43-50x with 16, 14.1-15.2x and 31-34x with 128 (one run each).
 FRONTIER_PER_WORKER = 32
 

@@ -16,7 +16,7 @@ Boards are canonical packed boards (see ``_packed.pxd``); the Python layer valid
 
 With ``workers > 1`` the iterations run in the calling thread until one expands
 ``PARALLEL_FROM`` nodes; each later iteration is shared among threads (``_Team`` below, driven
-by ``fastpuzzle/_parallel.py``): the calling thread expands the tree level by level down to a
+by ``fastpuzzle/_solver/parallel.py``): the calling thread expands the tree level by level down to a
 frontier of about ``FRONTIER_PER_WORKER`` nodes per thread, each node carrying the state its
 heuristic's recursion goes on from, and the pool threads take frontier nodes in order from a
 shared counter and search their subtrees with the same recursive drivers. The counts are summed
@@ -884,7 +884,7 @@ def idastar(
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
     runner : callable, optional
         ``runner(team, workers, progress)`` runs the shared iterations instead of
-        ``fastpuzzle._parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
+        ``fastpuzzle._solver.parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
     units : tuple, optional
         ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
         units at that bound and return ``_Team.unit_results()``'s tuple.

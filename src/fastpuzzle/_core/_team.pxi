@@ -304,23 +304,23 @@ cdef object hand_over(Search* s, const Node* root, int workers, int max_depth, l
                       units, runner, progress):
     # A _Team takes s (the caller's pointer must be cleared first) and runs what is left:
     # another process's units (fastpuzzle.distributed), else the shared iterations, on
-    # ``runner`` or fastpuzzle._parallel.run_team.
+    # ``runner`` or fastpuzzle._solver.parallel.run_team.
     cdef _Team team = _Team.__new__(_Team)
     team.adopt(s, root, workers, max_depth, keep)
     if units is not None:
-        from fastpuzzle._parallel import run_units
+        from fastpuzzle._solver.parallel import run_units
 
         team.load_units(units[0], units[1])
         return run_units(team, workers, progress)
     if runner is None:
-        from fastpuzzle._parallel import run_team
+        from fastpuzzle._solver.parallel import run_team
 
         runner = run_team
     return runner(team, workers, progress)
 
 
 cdef class _Team:
-    """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).
+    """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._solver.parallel``).
 
     ``prepare()`` and ``finish()`` run in the calling thread, ``work(i)`` in pool thread ``i``;
     every field is written by the calling thread between iterations, except the ``Team`` atomics,
@@ -787,7 +787,7 @@ cdef class _Team:
         holds the expansions of each unit of work (frontier node) in the order they were handed
         out (partial for those stopped, 0 for those not reached), ``solver`` the unit in which
         the goal was found (-1: none); None when no pool thread searched. For measuring the
-        balance (``fastpuzzle._parallel.tracing``)."""
+        balance (``fastpuzzle._solver.parallel.tracing``)."""
         cdef size_t i
         if not self.shared:
             return None

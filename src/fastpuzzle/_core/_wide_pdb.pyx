@@ -15,7 +15,7 @@ compare with the 4x4 drivers and with ``_wide.idastar``; the search is the engin
 
 With ``workers > 1`` the large iterations are shared among threads exactly as in ``_idastar``
 (see its docstring): a frontier collected level by level by the calling thread, each node with
-its board, group indices and path prefix, searched by pool threads (``fastpuzzle/_parallel.py``).
+its board, group indices and path prefix, searched by pool threads (``fastpuzzle/_solver/parallel.py``).
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
@@ -426,7 +426,7 @@ def idastar(
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
     runner : callable, optional
         ``runner(team, workers, progress)`` runs the shared iterations instead of
-        ``fastpuzzle._parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
+        ``fastpuzzle._solver.parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
     units : tuple, optional
         ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
         units at that bound and return ``_Team.unit_results()``'s tuple.

@@ -13,7 +13,7 @@ picks a specialised kernel:
 The request travels down to the kernel calls as one object. The tables come from
 :mod:`fastpuzzle._solver.tables`; a search that switches to stronger tables once it is large
 runs in two parts (:mod:`fastpuzzle._solver.two_phase`). ``workers > 1`` shares the large
-iterations of ``_idastar`` and ``_wide_pdb`` among threads (:mod:`fastpuzzle._parallel`);
+iterations of ``_idastar`` and ``_wide_pdb`` among threads (:mod:`fastpuzzle._solver.parallel`);
 ``_wide.idastar`` has no parallel version and runs serially. With a Dask client, their largest
 iterations go to the cluster (:mod:`fastpuzzle._solver.cluster`).
 
