@@ -122,6 +122,7 @@ CLI_WORDS = (
     (" or None (no limit)", ""),
     ("heuristic=", "--heuristic "),
     ("workers=", "--workers "),
+    ("prune=", "--prune "),
     ("expected a weight from", "--weight expected a number from"),
     ("weight=", "--weight "),
     ("seed=", "--seed "),
@@ -380,6 +381,11 @@ def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
     return read
 
 
+def _prune(text: str) -> str | int:
+    """``--prune``: a name, or a machine's depth."""
+    return int(text) if text.strip().isdigit() else text
+
+
 def _seconds(*, zero: bool, most: float | None = None) -> Callable[[str], float]:
     """A number of seconds: positive (or, with ``zero``, not negative), finite, up to ``most``."""
 
@@ -507,6 +513,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     optimal=not args.fast,
                     workers=1 if args.fast else args.workers,
                     client=client,
+                    prune=args.prune,
                 )
             finally:
                 if args.progress:
@@ -1201,6 +1208,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_whole(1),
         default=None,
         help="threads for IDA* (default: every core; 1: the serial search)",
+    )
+    solve.add_argument(
+        "--prune",
+        type=_prune,
+        default=None,
+        help="IDA*'s duplicate pruning: fsm (default), parent (the published node counts) "
+        "or a depth from 2 to 20",
     )
     solve.add_argument(
         "--scheduler",
