@@ -43,6 +43,7 @@ from fastpuzzle._core._control cimport (
     checkpoint,
     elapsed,
 )
+from fastpuzzle._core._packed cimport move_letters
 from fastpuzzle._core._result cimport core_result
 from fastpuzzle._core._team cimport team_checkpoint
 from fastpuzzle._core._engine cimport (
@@ -85,7 +86,7 @@ FRONTIER_PER_WORKER = 32
 SPLIT_PER_WORKER = 64
 
 #: The letter of each direction code (U=0, D=1, L=2, R=3): the moves a kernel returns.
-DIRECTION_LETTERS = "UDLR"
+DIRECTION_LETTERS = move_letters()[:4].decode("ascii")
 
 # The drivers are compiled three times (a fused type on a dummy pointer): ``Descend`` searches
 # as always; ``Share`` is the pool threads' search, which gives work to idle threads

@@ -1,9 +1,9 @@
 # What the threads of one parallel IDA* share: a stop flag, the node budget, live counters, and
 # the work one thread gives another.
 #
-# A parallel search (driven by fastpuzzle/_solver/parallel.py) is run by the calling thread, which searches
-# the small iterations and the shallow frontier of each large one and handles Ctrl-C and
-# progress, and by pool threads that take frontier nodes from a shared counter and search their
+# A parallel search (driven by fastpuzzle/_solver/parallel.py) is run by the calling thread,
+# which searches the small iterations and the shallow frontier of each large one and handles
+# Ctrl-C and progress, and by pool threads that take frontier nodes from a shared counter and search their
 # subtrees without the GIL. Each thread has its own search struct, linked to the team by a
 # Member; only the fields below are written by several threads, through the atomics declared
 # here (GCC/Clang builtins, Interlocked functions on MSVC) or under the team's gate (a lock).

@@ -38,7 +38,15 @@ from fastpuzzle._core._heuristics cimport (
     H_MISPLACED,
     H_WALKING_DISTANCE,
 )
-from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._core._packed cimport (
+    DIR_D,
+    DIR_L,
+    DIR_R,
+    DIR_U,
+    NO_CELL,
+    goal_cell_of,
+    move_letters,
+)
 from fastpuzzle._core._wide cimport (
     PACK5_MAX_CELLS,
     WIDE_MAX_SIDE,
@@ -464,4 +472,4 @@ def idastar(
         PyMem_Free(s.goal_col)
 
 
-_LETTERS = bytes.maketrans(bytes([0, 1, 2, 3]), b"UDLR")
+_LETTERS = bytes.maketrans(bytes(range(4)), move_letters()[:4])

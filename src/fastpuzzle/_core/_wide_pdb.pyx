@@ -15,7 +15,8 @@ compare with the 4x4 drivers and with ``_wide.idastar``; the search is the engin
 
 With ``workers > 1`` the large iterations are shared among threads exactly as in ``_idastar``
 (see its docstring): a frontier collected level by level by the calling thread, each node with
-its board, group indices and path prefix, searched by pool threads (``fastpuzzle/_solver/parallel.py``).
+its board, group indices and path prefix, searched by pool threads
+(``fastpuzzle/_solver/parallel.py``).
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
@@ -33,7 +34,14 @@ from fastpuzzle._core._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._core._packed cimport (
+    DIR_D,
+    DIR_L,
+    DIR_R,
+    DIR_U,
+    NO_CELL,
+    goal_cell_of,
+)
 from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
 from fastpuzzle._core._pdbgroups cimport (
     GROUP_MAX_COUNT,
