@@ -1214,7 +1214,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_prune,
         default=None,
         help="IDA*'s duplicate pruning: fsm (default), parent (the published node counts) "
-        "or a depth from 2 to 20",
+        "or a depth from 2 to 16",
     )
     solve.add_argument(
         "--scheduler",

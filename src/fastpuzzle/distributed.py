@@ -81,8 +81,9 @@ class KernelCall:
     tables_key : str
         Names those tables in the worker's cache.
     prune : str or int
-        The search's duplicate pruning (a worker builds or reads the same machine, whose states
-        the units carry).
+        The search's duplicate pruning as the calling process does it
+        (``Request.machine_prune``): a worker builds or reads the same machine, whose states the
+        units carry.
     """
 
     kernel: str
@@ -90,7 +91,7 @@ class KernelCall:
     max_depth: int
     tables: Callable[[], Any] = field(compare=False)
     tables_key: str
-    prune: str | int = "parent"
+    prune: str | int
 
 
 def search_units(

@@ -249,7 +249,7 @@ def search(
         ``idastar`` only: which paths to the same board it skips. ``"fsm"`` (the default) never
         enters a move string with an earlier twin (a finite-state machine of the duplicates up
         to about a dozen moves: about half the nodes of parent pruning); ``"parent"`` only
-        never undoes the last move (the published node counts); a depth from 2 to 20: the
+        never undoes the last move (the published node counts); a depth from 2 to 16: the
         machine of every twin up to that many moves. The length found is the same.
 
     Returns

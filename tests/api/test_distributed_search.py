@@ -110,6 +110,7 @@ def test_a_5x5_board_on_the_cluster(
         400,
         functools.partial(pdb.Database.loaded, database),
         "test-small-5x5",
+        "parent",
     )
     with tracing() as trace:
         core = wide_pdb_search(

@@ -22,7 +22,7 @@ import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar, parallel
+from fastpuzzle._solver import idastar, parallel, pruning
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
@@ -146,9 +146,10 @@ def test_exhausted_iterations_count_the_serial_nodes_with_steals(
     assert all(sum(iteration.units) > 0 for iteration in trace)
 
 
+@pytest.mark.parametrize("prune", ["parent", "fsm"])
 @pytest.mark.parametrize("seed", range(3))
 def test_5x5_pattern_databases_with_steals(
-    small_5x5: pdb.Database, seed: int, monkeypatch: pytest.MonkeyPatch
+    small_5x5: pdb.Database, seed: int, prune: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Units of hundreds of nodes: busy threads give every eight expansions.
     for name, value in (("PARALLEL_FROM", 0), ("FRONTIER_PER_WORKER", 1), ("STEAL_QUANTUM", 1),
@@ -156,10 +157,13 @@ def test_5x5_pattern_databases_with_steals(
         monkeypatch.setattr(_wide_pdb, name, value)
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
     optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
+    machine = pruning.machine((5, 5), prune)
     with parallel.tracing() as trace:
-        core = wide_pdb_search(small_5x5, board, workers=3)
-        serial = wide_pdb_search(small_5x5, board, max_depth=optimum - 1)
-        shared = wide_pdb_search(small_5x5, board, max_depth=optimum - 1, workers=3)
+        core = wide_pdb_search(small_5x5, board, workers=3, machine=machine)
+        serial = wide_pdb_search(small_5x5, board, max_depth=optimum - 1, machine=machine)
+        shared = wide_pdb_search(
+            small_5x5, board, max_depth=optimum - 1, workers=3, machine=machine
+        )
     assert core.status == SOLVED
     assert len(core.moves) == core.depth == optimum
     assert board.apply(core.moves) == fp.Board.goal((5, 5))
@@ -168,8 +172,9 @@ def test_5x5_pattern_databases_with_steals(
     assert _steals(trace) > 0
 
 
+@pytest.mark.parametrize("prune", ["parent", "fsm"])
 def test_5x5_dual_lookups_with_steals(
-    small_5x5: pdb.Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    small_5x5: pdb.Database, prune: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The dual driver (four lookups and BPMX) hands work over as the two-lookup one does; BPMX
     # lifts seen by one thread are not seen by another, so only the lengths are compared.
@@ -177,14 +182,16 @@ def test_5x5_dual_lookups_with_steals(
                         ("SHARE_AFTER", 8)):  # fmt: skip
         monkeypatch.setattr(_wide_pdb, name, value)
     layout = dual.dual_layout(small_5x5, tmp_path)
+    machine = pruning.machine((5, 5), prune)
     rng = random.Random(3)
     with parallel.tracing() as trace:
         for _ in range(3):
             board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=rng.randrange(1 << 30))
             tiles = [int(t) for t in np.asarray(board).ravel()]
             cells = np.array(tiles, dtype=np.uint8)
-            serial = _wide_pdb.idastar(cells, tiles.index(0), 5, 5, 24, tables=layout)
-            shared = _wide_pdb.idastar(cells, tiles.index(0), 5, 5, 24, tables=layout, workers=3)
+            start = (cells, tiles.index(0), 5, 5, 24)
+            serial = _wide_pdb.idastar(*start, tables=layout, machine=machine)
+            shared = _wide_pdb.idastar(*start, tables=layout, workers=3, machine=machine)
             assert serial.status == shared.status == SOLVED
             assert shared.depth == len(shared.moves) == serial.depth
             assert board.apply(shared.moves) == fp.Board.goal((5, 5))

@@ -56,3 +56,11 @@ cdef inline const int32_t* machine_table(object machine, list keep) except? NULL
         raise ValueError(f"expected a machine of shape (states, 4), got {machine.shape}")
     keep.append(machine)
     return &table[0, 0]
+
+
+cdef inline int32_t machine_states(object machine):
+    # How many states a search with ``machine`` (as machine_table takes it) can be in: where a
+    # unit from another process may start.
+    if machine is None:
+        return 5  # parent pruning: the start, and the last move + 1
+    return machine.shape[0]

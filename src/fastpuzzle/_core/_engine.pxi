@@ -19,6 +19,7 @@
 #       SearchCounters counters, Control control
 #       Member member, Collector* collector     the team, and where Collect mode puts nodes
 #       const int32_t* machine                  the duplicate-pruning machine (_fsm.pyx)
+#       int32_t machine_states                  and its count of states (machine_states)
 #       int n_moves[MAX_CELLS]                  per cell, the blank's moves in child order:
 #       int move_cell[MAX_CELLS][4]             the cell it reaches
 #       int move_dir[MAX_CELLS][4]              and the direction
@@ -55,6 +56,7 @@ from fastpuzzle._core._engine cimport (
     STOPPED,
     child_direction,
     machine_next,
+    machine_states,
     machine_table,
 )
 

@@ -159,6 +159,7 @@ cdef struct Search:
     GoalTables t
     int kind
     const int32_t* machine  # duplicate pruning (_fsm.pyx), read-only, shared by threads
+    int32_t machine_states
     int n_moves[16]
     int move_cell[16][4]    # cells the blank reaches from each cell, in child order
     int move_dir[16][4]
@@ -933,6 +934,7 @@ def idastar(
         s.member.team = NULL
         s.collector = NULL
         s.machine = machine_table(machine, keep)
+        s.machine_states = machine_states(machine)
         if workers < 1:
             raise ValueError(f"expected workers >= 1, got {workers}")
         if max_depth < 0 or max_depth > MAX_PATH:

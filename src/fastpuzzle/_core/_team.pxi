@@ -111,7 +111,7 @@ cdef struct OfferQueue:
 
 
 cdef inline bint skip_child(Search* s, int depth, int direction, Mode* mode) noexcept nogil:
-    # Every driver calls this for each child but the move back, before generating it: True to
+    # Every driver calls this for each child the machine allows, before generating it: True to
     # skip it. Only the pool threads' Share mode does anything (the other modes compile to
     # nothing): it writes the path (what a thread gives away is found along it), and a child
     # shallower than the trap (levels given away, a guided unit's path, a donation asked) is
@@ -838,9 +838,10 @@ cdef class _Team:
         memcpy(self.frontier.nodes, &nodes[0], count * sizeof(Node))
         self.frontier.count = count
         for i in range(count):
-            # A cheap check that the bytes are units of this build and board size.
+            # A cheap check that the bytes are units of this build, board size and machine.
             node = &self.frontier.nodes[i]
-            if not (0 <= node.depth <= MAX_CUT and 0 <= node.blank < MAX_CELLS):
+            if not (0 <= node.depth <= MAX_CUT and 0 <= node.blank < MAX_CELLS
+                    and 0 <= node.state < s.machine_states):
                 self.frontier.count = 0
                 raise ValueError("the units are not this kernel's frontier nodes")
         s.bound = bound

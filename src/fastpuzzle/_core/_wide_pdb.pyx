@@ -113,6 +113,7 @@ include "_engine.pxi"
 cdef struct Search:
     int n
     const int32_t* machine          # duplicate pruning (_fsm.pyx), read-only, shared by threads
+    int32_t machine_states
     uint8_t cells[MAX_CELLS]
     int n_moves[MAX_CELLS]
     int move_cell[MAX_CELLS][4]     # cells the blank reaches from each cell, in child order
@@ -482,6 +483,7 @@ def idastar(
         s.member.team = NULL
         s.collector = NULL
         s.machine = machine_table(machine, keep)
+        s.machine_states = machine_states(machine)
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         init_root(s, &root, blank)

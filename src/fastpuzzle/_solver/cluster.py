@@ -49,7 +49,7 @@ def runner(
             return functools.partial(run_team, time_limit=core.time_limit)
         return None
     loader, key = _worker_tables(request, databases, dual=dual)
-    call = distributed.KernelCall(kernel, args, max_depth, loader, key, request.prune)
+    call = distributed.KernelCall(kernel, args, max_depth, loader, key, request.machine_prune)
     share = distributed.share_with(
         request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
         remote_from=distributed.REMOTE_FROM, large=min_bound > 0,
