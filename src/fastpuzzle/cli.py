@@ -1028,6 +1028,8 @@ def _cache_line(path: Path, partition: str | None) -> str:
     size = f"{_file_bytes(path) / 1e6:,.1f} MB"
     if path.name.startswith("."):
         return f"{path} ({size}; left by a build that stopped)"
+    if path.name.startswith("fsm-"):
+        return f"{path} ({size}; IDA*'s duplicate-pruning machine, rebuilt when next needed)"
     if partition is not None and "-custom-" in path.name and partition != "auto":
         return f"{path} ({size}; a dual-lookup table of {partition})"
     return f"{path} ({size})"
