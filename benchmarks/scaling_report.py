@@ -5,7 +5,7 @@ Usage: ``python benchmarks/scaling_report.py [--threads 2,4,16,64] [--sets hard,
 
 For each board and each simulated thread count P the search runs once with ``workers=P`` (so
 that the frontier, its splits and the steals are those of a P-thread machine), with its P
-threads in lockstep as P virtual cores (``fastpuzzle._parallel.tracing(lockstep=True)``: each
+threads in lockstep as P virtual cores (``fastpuzzle._solver.parallel.tracing(lockstep=True)``: each
 thread waits at a barrier every 512 expansions of its clock), which records the critical path of
 every shared iteration. The speed-up a P-core machine would give is the serial search's
 expansions over the whole critical path: the work outside the shared iterations on one thread,
@@ -91,8 +91,8 @@ def _load_tables(instances: list[Any]) -> None:
 
 def child(job: dict[str, Any]) -> dict[str, Any]:
     """One measurement in this process (imports the tree first on ``sys.path``)."""
-    from fastpuzzle import _parallel
     from fastpuzzle._core import _idastar, _wide_pdb
+    from fastpuzzle._solver import parallel
 
     instances = _boards(job["set"], job["max_korf_nodes"])
     if job["board"] is not None:
@@ -110,7 +110,7 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
             seconds[workers] = time.perf_counter() - started
         return {"seconds": seconds}
     serial = {i.name: _run(i, 1).stats.expanded for i in instances}
-    lockstep = "lockstep" in inspect.signature(_parallel.tracing).parameters
+    lockstep = "lockstep" in inspect.signature(parallel.tracing).parameters
     out: dict[str, Any] = {"expanded": sum(serial.values()), "model": "", "cells": {}}
     out["model"] = "lockstep" if lockstep else "in order"
     for p in job["threads"]:
@@ -118,10 +118,10 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
         units = steals = 0
         for instance in instances:
             options = {"lockstep": True} if lockstep else {}
-            with _parallel.tracing(**options) as trace:
+            with parallel.tracing(**options) as trace:
                 result = _run(instance, p)
             nodes = serial[instance.name]
-            path += nodes / _parallel.simulated_speedup(
+            path += nodes / parallel.simulated_speedup(
                 result.stats.expanded, trace, p, serial=nodes
             )
             units += sum(len(iteration.units) for iteration in trace)

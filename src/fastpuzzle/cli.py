@@ -122,6 +122,7 @@ CLI_WORDS = (
     (" or None (no limit)", ""),
     ("heuristic=", "--heuristic "),
     ("workers=", "--workers "),
+    ("prune=", "--prune "),
     ("expected a weight from", "--weight expected a number from"),
     ("weight=", "--weight "),
     ("seed=", "--seed "),
@@ -380,6 +381,11 @@ def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
     return read
 
 
+def _prune(text: str) -> str | int:
+    """``--prune``: a name, or a machine's depth."""
+    return int(text) if text.strip().isdigit() else text
+
+
 def _seconds(*, zero: bool, most: float | None = None) -> Callable[[str], float]:
     """A number of seconds: positive (or, with ``zero``, not negative), finite, up to ``most``."""
 
@@ -507,6 +513,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     optimal=not args.fast,
                     workers=1 if args.fast else args.workers,
                     client=client,
+                    prune=args.prune,
                 )
             finally:
                 if args.progress:
@@ -1021,6 +1028,8 @@ def _cache_line(path: Path, partition: str | None) -> str:
     size = f"{_file_bytes(path) / 1e6:,.1f} MB"
     if path.name.startswith("."):
         return f"{path} ({size}; left by a build that stopped)"
+    if path.name.startswith("fsm-"):
+        return f"{path} ({size}; IDA*'s duplicate-pruning machine, rebuilt when next needed)"
     if partition is not None and "-custom-" in path.name and partition != "auto":
         return f"{path} ({size}; a dual-lookup table of {partition})"
     return f"{path} ({size})"
@@ -1201,6 +1210,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_whole(1),
         default=None,
         help="threads for IDA* (default: every core; 1: the serial search)",
+    )
+    solve.add_argument(
+        "--prune",
+        type=_prune,
+        default=None,
+        help="IDA*'s duplicate pruning: fsm (default), parent (the published node counts) "
+        "or a depth from 2 to 16",
     )
     solve.add_argument(
         "--scheduler",

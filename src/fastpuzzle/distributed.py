@@ -1,6 +1,6 @@
 """One IDA* search on a Dask cluster: the large iterations' units of work as tasks.
 
-The calling process runs the search as the parallel IDA* does (``fastpuzzle._parallel``): the
+The calling process runs the search as the parallel IDA* does (``fastpuzzle._solver.parallel``): the
 small iterations on its own threads, and for each large one the frontier of units (subtree
 roots, with the heuristic state each goes on from), split where the last iteration found the
 work. Here those units go to the cluster instead, in chunks, as Dask futures: each task searches
@@ -37,7 +37,8 @@ from types import ModuleType
 from typing import Any
 
 from fastpuzzle._core import _idastar, _wide_pdb
-from fastpuzzle._parallel import Team
+from fastpuzzle._solver import pruning
+from fastpuzzle._solver.parallel import Team
 from fastpuzzle._util.optional import require
 
 __all__ = ["REMOTE_FROM", "KernelCall", "search_units", "share_with"]
@@ -79,6 +80,10 @@ class KernelCall:
         ``functools.partial`` of one).
     tables_key : str
         Names those tables in the worker's cache.
+    prune : str or int
+        The search's duplicate pruning as the calling process does it
+        (``Request.machine_prune``): a worker builds or reads the same machine, whose states the
+        units carry.
     """
 
     kernel: str
@@ -86,6 +91,7 @@ class KernelCall:
     max_depth: int
     tables: Callable[[], Any] = field(compare=False)
     tables_key: str
+    prune: str | int
 
 
 def search_units(
@@ -120,6 +126,7 @@ def search_units(
             max_depth=call.max_depth,
             progress=_stop_watch(stop_event),
             units=(bound, nodes),
+            machine=pruning.machine((call.args[2], call.args[3]), call.prune),
         )
     except _Stopped:
         return (_STOP_ABORTED, "", 0, 0, 0, [])
@@ -153,7 +160,8 @@ def _stop_watch(name: str | None) -> Callable[[int, int, float, int], None] | No
 
 @dataclass
 class _ClusterShare:
-    """``share`` for :func:`fastpuzzle._parallel.run_team`: large iterations to the cluster."""
+    """``share`` for :func:`~fastpuzzle._solver.parallel.run_team`: large iterations to the
+    cluster."""
 
     client: Any
     call: KernelCall
@@ -319,7 +327,8 @@ def share_with(
     remote_from: int = REMOTE_FROM,
     large: bool = False,
 ) -> Callable[[Team, Callable[[int, int, float, int], None] | None], bool]:
-    """The ``share`` argument of :func:`fastpuzzle._parallel.run_team` for ``client``'s cluster.
+    """The ``share`` argument of :func:`~fastpuzzle._solver.parallel.run_team` for ``client``'s
+    cluster.
 
     Parameters
     ----------

@@ -15,11 +15,11 @@ import dataclasses
 import warnings
 from typing import Any, NoReturn
 
-from fastpuzzle._parallel import check_workers, resolve_workers
 from fastpuzzle._problem import Problem, make_problem
-from fastpuzzle._solver import policy
+from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
+from fastpuzzle._solver.parallel import check_workers, resolve_workers
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import check_seed, check_weight, dask_client, flag, shown
 from fastpuzzle.algorithms import ALGORITHMS, DFS_DEPTH_HINT, Algorithm, is_auto, resolve_algorithm
@@ -146,6 +146,7 @@ def _run(
     label: str | None = None,
     workers: int = 1,
     client: Any = None,
+    prune: str | int = pruning.DEFAULT,
 ) -> SearchResult:
     """Every search's one path: a request to the algorithm's driver, its result as a record."""
     request = Request(
@@ -157,6 +158,7 @@ def _run(
         core_progress(progress),
         workers,
         client,
+        prune=prune,
     )
     core = algorithm.driver(request)
     # A weight of 1 is no weight: wastar is then A*, and IDA* keeps its promise.
@@ -167,6 +169,17 @@ def _run(
         optimal = algorithm.optimal and unweighted
     name = algorithm.name if label is None else label
     return result_from_core(problem.board, problem.goal, core, name, heuristic, optimal)
+
+
+def _pruning(algorithm: Algorithm, prune: object) -> str | int:
+    """IDA*'s duplicate pruning, checked (None: the default); other algorithms take none."""
+    if prune is None:
+        return pruning.DEFAULT
+    if algorithm.name != "idastar":
+        raise InvalidOptionError(
+            f"only idastar prunes duplicate paths, got prune={shown(prune)} for {algorithm.name}"
+        )
+    return pruning.check_prune(prune)
 
 
 def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: object) -> NoReturn:
@@ -194,6 +207,7 @@ def search(
     progress: ProgressCallback | None = None,
     workers: int | None = None,
     client: Any = None,
+    prune: str | int | None = None,
 ) -> SearchResult:
     """Run one search algorithm and report how it ended; never raises on limits.
 
@@ -231,6 +245,12 @@ def search(
         ``idastar`` only: its largest iterations are searched on the client's cluster (see
         :doc:`/parallel`); boards of up to 16 cells with any heuristic, larger ones with their
         pattern databases.
+    prune : str or int, optional
+        ``idastar`` only: which paths to the same board it skips. ``"fsm"`` (the default) never
+        enters a move string with an earlier twin (a finite-state machine of the duplicates up
+        to about a dozen moves: about half the nodes of parent pruning); ``"parent"`` only
+        never undoes the last move (the published node counts); a depth from 2 to 16: the
+        machine of every twin up to that many moves. The length found is the same.
 
     Returns
     -------
@@ -263,6 +283,7 @@ def search(
         _refuse_size(problem, chosen, heuristic)
     heuristic_name = _check_options(chosen, heuristic, weight, seed, problem.board.shape)
     threads = _threads(chosen, workers)
+    pruned = _pruning(chosen, prune)
     if dask_client(client) is not None and chosen.name != "idastar":
         raise InvalidOptionError(
             f"only idastar runs on a Dask cluster, got client= for {chosen.name}"
@@ -278,6 +299,7 @@ def search(
             progress=progress,
             workers=threads,
             client=client,
+            prune=pruned,
         )
     except TimeLimitError as error:
         # Drivers report limits as statuses; only a table build (pdb.BuildTimeLimitError) raises
@@ -308,6 +330,7 @@ def solve(
     optimal: bool = True,
     workers: int | None = None,
     client: Any = None,
+    prune: str | int | None = None,
 ) -> Solution:
     """Solve a board, optimally by default.
 
@@ -336,6 +359,9 @@ def solve(
     client : dask.distributed.Client, optional
         IDA* only: its largest iterations are searched on the client's cluster, with
         ``workers`` threads here for the others (see :doc:`/parallel`).
+    prune : str or int, optional
+        IDA* only: ``"fsm"`` (the default: duplicate pruning), ``"parent"`` or a depth, as for
+        :func:`search`.
 
     Returns
     -------
@@ -361,16 +387,21 @@ def solve(
     if limits is not None:
         limits = as_limits(limits)
     if not flag("optimal", optimal):
+        if prune is not None:
+            raise InvalidOptionError(
+                f"optimal=False picks its own method: expected no prune, got {shown(prune)}"
+            )
         return _solve_fast(board, goal, algorithm, heuristic, weight, seed, limits, progress,
                            workers, client)  # fmt: skip
     chosen = None if _uses_default(heuristic) else heuristic
     if not is_auto(algorithm):
         return _solve_named(board, goal, algorithm, chosen, limits, weight, seed, progress,
-                            workers, client)  # fmt: skip
+                            workers, client, prune)  # fmt: skip
     if weight is not None or seed is not None:
         given = f"weight={shown(weight)}" if weight is not None else f"seed={shown(seed)}"
         raise InvalidOptionError(f"algorithm='auto' takes no weight or seed, got {given}")
-    return _solve_auto(board, goal, chosen, limits, progress, workers, client)
+    pruned = _pruning(ALGORITHMS["idastar"], prune)
+    return _solve_auto(board, goal, chosen, limits, progress, workers, client, pruned)
 
 
 def _solve_fast(
@@ -407,6 +438,7 @@ def _solve_named(
     progress: ProgressCallback | None,
     workers: int | None,
     client: Any,
+    prune: str | int | None,
 ) -> Solution:
     """A named algorithm: :func:`search`, its solution or its limit error, with a hint where a
     depth-first search's bound rather than the board made it stop."""
@@ -421,6 +453,7 @@ def _solve_named(
         progress=progress,
         workers=workers,
         client=client,
+        prune=prune,
     )
     dfs_hint = None
     if result.algorithm == "dfs_visited" and result.status in _DFS_HINTED:
@@ -442,6 +475,7 @@ def _solve_auto(
     progress: ProgressCallback | None,
     workers: int | None,
     client: Any,
+    prune: str | int,
 ) -> Solution:
     """The default optimal search: IDA* with the policy's table for the shape (or the heuristic
     named), a time cap past 16 cells unless the caller set limits, and a hint when a table
@@ -455,7 +489,7 @@ def _solve_auto(
         choice = policy.auto_choice(shape, problem.goal_blank)
         label, name = choice.algorithm, choice.heuristic
         if name == "pdb" and shape == (4, 4) and client is None:
-            first = _before_building(problem, limits, progress, threads)
+            first = _before_building(problem, limits, progress, threads, prune)
             if first is not None:
                 return first
     else:
@@ -470,6 +504,7 @@ def _solve_auto(
         label=label,
         workers=threads,
         client=client,
+        prune=prune,
     )
     if limits is None and run_limits is not None and result.status is Status.TIME_LIMIT:
         hint = ""
@@ -489,7 +524,11 @@ def _solve_auto(
 
 
 def _before_building(
-    problem: Problem, limits: Limits | None, progress: ProgressCallback | None, threads: int
+    problem: Problem,
+    limits: Limits | None,
+    progress: ProgressCallback | None,
+    threads: int,
+    prune: str | int,
 ) -> Solution | None:
     """A 4x4 board whose goal has no pattern database on disk: solved with walking distance
     (optimal too) when that takes at most :data:`~fastpuzzle._solver.policy.PROBE_NODES` nodes
@@ -510,6 +549,7 @@ def _before_building(
         label=policy.PROBE.algorithm,
         workers=threads,
         client=None,
+        prune=prune,
     )
     if result.status is not Status.NODE_LIMIT or budget == given.nodes:
         return _unwrap(result)  # solved, or stopped by the caller's own limit

@@ -118,6 +118,27 @@ def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypa
     assert "7-8" not in capsys.readouterr().err
 
 
+def test_prune_option_reaches_ida_star(capsys):
+    board = "8 6 7/2 5 4/3 _ 1"
+    counts = {}
+    for prune in ("parent", "fsm", "12"):
+        args = ["solve", "--algorithm", "idastar", "--heuristic", "manhattan", "--json"]
+        assert main([*args, "--workers", "1", "--prune", prune, board]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert fp.Board(board).apply(record["moves"]) == fp.Board.goal((3, 3))
+        counts[prune] = (record["length"], record["stats"]["generated"])
+    assert counts["parent"][0] == counts["fsm"][0] == counts["12"][0]
+    assert counts["fsm"][1] < counts["parent"][1]
+
+
+@pytest.mark.parametrize(
+    "args", [["--prune", "25"], ["--prune", "some"], ["--algorithm", "bfs", "--prune", "parent"]]
+)
+def test_bad_prune_names_the_option(args, capsys):
+    assert main(["solve", *args, "1 2 3/4 5 6/_ 7 8"]) == 2
+    assert "--prune" in capsys.readouterr().err
+
+
 def test_limits_are_reported_not_raised(capsys):
     assert main(["solve", "--algorithm", "bfs", "--node-limit", "10", "8 6 7/2 5 4/3 _ 1"]) == 1
     assert "No solution" in capsys.readouterr().out

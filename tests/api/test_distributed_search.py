@@ -19,9 +19,9 @@ import fastpuzzle as fp
 from fastpuzzle import distributed as fd
 from fastpuzzle import pdb
 from fastpuzzle._core import _wide_pdb
-from fastpuzzle._parallel import run_team, tracing
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import cluster, idastar
+from fastpuzzle._solver.parallel import run_team, tracing
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from tests.instances import random50
@@ -110,6 +110,7 @@ def test_a_5x5_board_on_the_cluster(
         400,
         functools.partial(pdb.Database.loaded, database),
         "test-small-5x5",
+        "parent",
     )
     with tracing() as trace:
         core = wide_pdb_search(

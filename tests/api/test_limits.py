@@ -15,6 +15,7 @@ import pytest
 import fastpuzzle as fp
 import fastpuzzle.limits
 from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import pruning
 from fastpuzzle.cli import main
 from fastpuzzle.errors import FastPuzzleError, InvalidLimitsError
 from fastpuzzle.limits import MAX_DEPTH, MAX_NODES, as_limits
@@ -442,6 +443,8 @@ def test_a_time_limit_covers_building_the_tables(tmp_path, monkeypatch):
     # process (a fraction of a second; more on a busy machine): built here first, so that the
     # limit meets the 6-6-3 build whichever test ran before.
     walking_tables(make_problem(board))
+    # So is IDA*'s duplicate-pruning machine (a second at most; then read from the cache).
+    pruning.machine((4, 4), pruning.DEFAULT)
     limits = fp.Limits(seconds=0.3)
     with pytest.raises(fp.TimeLimitError, match="pdb build 6-6-3"):
         fp.solve(board, limits=limits)

@@ -39,6 +39,8 @@ def _cache(tmp_path: Path) -> dict[str, Path]:
     dual.write_bytes(b"y" * 50)
     files["dual"] = dual
     files["3x3"] = pdb.build_pdb("auto", (3, 3), cache_dir=tmp_path, progress=False)
+    files["machine"] = tmp_path / "fsm-v2-4x4-d20-s16384.npy"  # IDA*'s, kept beside the tables
+    files["machine"].write_bytes(b"z" * 10)
     return files
 
 
@@ -52,7 +54,7 @@ def test_clear_name_removes_that_table_and_its_companions_only(
     files = _cache(tmp_path)
     assert main(["pdb", "clear", "6-6-6-6", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert _left(tmp_path) == {files[k].name for k in ("7-8", "6-6-3", "3x3")}
+    assert _left(tmp_path) == {files[k].name for k in ("7-8", "6-6-3", "3x3", "machine")}
     assert str(files["6-6-6-6"]) in out and str(files["dual"]) in out
     assert "dual-lookup table of 6-6-6-6" in out
     assert "removed 2 file(s)" in out
@@ -79,10 +81,11 @@ def test_a_bare_clear_needs_all(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not a terminal: nobody to ask
     assert main(["pdb", "clear", "--cache-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "--all" in err and "5 file(s)" in err
+    assert "--all" in err and "6 file(s)" in err
     assert _left(tmp_path) == before
     assert main(["pdb", "clear", "--all", "--cache-dir", str(tmp_path)]) == 0
-    assert "removed 5 file(s)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "removed 6 file(s)" in out and "duplicate-pruning machine" in out
     assert _left(tmp_path) == set()
 
 
@@ -99,7 +102,7 @@ def test_a_bare_clear_on_a_terminal_asks(
     monkeypatch.setattr("sys.stdin", Terminal("n\n"))
     assert main(["pdb", "clear", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "5 file(s)" in out and "nothing removed" in out
+    assert "6 file(s)" in out and "nothing removed" in out
     assert _left(tmp_path) == before
     monkeypatch.setattr("sys.stdin", Terminal("y\n"))
     assert main(["pdb", "clear", "--cache-dir", str(tmp_path)]) == 0
@@ -133,8 +136,9 @@ def test_clear_cache_by_partition_in_the_api(tmp_path: Path) -> None:
     assert pdb.clear_cache(tmp_path, partition="6-6-6-6") == planned
     assert pdb.clear_cache(tmp_path, partition="auto", shape=(3, 3)) == [files["3x3"]]
     assert pdb.clear_cache(tmp_path, partition="7-8", goal_blank=0) == []  # another goal's
-    assert _left(tmp_path) == {files["7-8"].name, files["6-6-3"].name}
-    assert sorted(pdb.clear_cache(tmp_path, all=True)) == sorted([files["7-8"], files["6-6-3"]])
+    assert _left(tmp_path) == {files[k].name for k in ("7-8", "6-6-3", "machine")}
+    removed = sorted(pdb.clear_cache(tmp_path, all=True))
+    assert removed == sorted(files[k] for k in ("7-8", "6-6-3", "machine"))
     assert _left(tmp_path) == set()
 
 

@@ -34,8 +34,10 @@ GOAL_4X4 = (*range(1, 16), 0)
 def run_idastar(
     problem: Problem, heuristic: str, limits: Limits, progress: CoreProgress | None = None
 ) -> CoreResult:
-    """The serial IDA* of the registry's driver, on one request."""
-    return idastar.run(Request(problem, heuristic, limits, progress=progress))
+    """The serial IDA* of the registry's driver, on one request, with parent pruning (the
+    counts of random50.tsv and of the plain-Python searches here; tests/core/test_fsm.py checks
+    the machine)."""
+    return idastar.run(Request(problem, heuristic, limits, progress=progress, prune="parent"))
 
 
 def _database(problem: Problem, heuristic: str) -> pdb.Database:

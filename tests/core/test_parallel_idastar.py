@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _parallel, pdb
+from fastpuzzle import pdb
 from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar
+from fastpuzzle._solver import idastar, parallel
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from tests.api.test_limits import HARD_4X4
@@ -111,13 +111,15 @@ def test_exhausted_iterations_count_every_node_once(heuristic: str) -> None:
 def test_one_worker_keeps_the_exact_node_counts() -> None:
     for instance in EASY[:4]:
         problem = make_problem(list(instance.tiles))
-        assert idastar.run(Request(problem, "manhattan", Limits())).generated == (
+        assert idastar.run(Request(problem, "manhattan", Limits(), prune="parent")).generated == (
             instance.manhattan_ida_nodes
         )
         for stats in (
-            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
-            fp.solve(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
-        ):
+            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1,
+                      prune="parent").stats,
+            fp.solve(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1,
+                     prune="parent").stats,
+        ):  # fmt: skip
             assert stats.generated == instance.manhattan_ida_nodes
 
 
@@ -197,7 +199,7 @@ def test_ctrl_c_stops_every_thread_quickly(board: tuple[int, ...], heuristic: st
 
 def test_progress_comes_from_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     # Reports come from the waiting loop; polling often makes some certain on a fast machine.
-    monkeypatch.setattr(_parallel, "POLL_SECONDS", 0.002)
+    monkeypatch.setattr(parallel, "POLL_SECONDS", 0.002)
     caller = threading.get_ident()
     seen: list[tuple[int, int]] = []
 
@@ -242,7 +244,7 @@ def test_solve_many_runs_one_board_per_thread(monkeypatch: pytest.MonkeyPatch) -
         raise AssertionError("a batch started a parallel search")
 
     monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
-    monkeypatch.setattr(_parallel, "run_team", refuse)
+    monkeypatch.setattr(parallel, "run_team", refuse)
     tiles = [instance.tiles for instance in EASY[:3]]
     words = np.array([fp.Board(t).packed for t in tiles], dtype=np.uint64)
     lengths = [instance.optimal_length for instance in EASY[:3]]
@@ -271,8 +273,8 @@ def test_workers_are_checked() -> None:
 
 
 def test_every_core_by_default() -> None:
-    assert _parallel.resolve_workers(None) == _parallel.available_cores() >= 1
-    assert _parallel.resolve_workers(3) == 3
+    assert parallel.resolve_workers(None) == parallel.available_cores() >= 1
+    assert parallel.resolve_workers(3) == 3
 
 
 @pytest.mark.usefixtures("eager")
@@ -359,28 +361,28 @@ def test_a_stop_event_stops_every_thread() -> None:
 
 
 def test_simulated_speedup_is_the_makespan_of_units_taken_in_order() -> None:
-    shared = [_parallel.SharedIteration(10, [4, 4, 4, 4])]
-    assert _parallel.simulated_speedup(16, shared, 1) == 1.0
-    assert _parallel.simulated_speedup(16, shared, 2) == 2.0
-    assert _parallel.simulated_speedup(16, shared, 4) == 4.0
+    shared = [parallel.SharedIteration(10, [4, 4, 4, 4])]
+    assert parallel.simulated_speedup(16, shared, 1) == 1.0
+    assert parallel.simulated_speedup(16, shared, 2) == 2.0
+    assert parallel.simulated_speedup(16, shared, 4) == 4.0
     # Work outside the units runs on one thread; one large unit holds the iteration.
-    assert _parallel.simulated_speedup(20, shared, 4) == 20 / (4 + 4)
-    assert _parallel.simulated_speedup(13, [_parallel.SharedIteration(10, [10, 1, 1, 1])], 4) == (
+    assert parallel.simulated_speedup(20, shared, 4) == 20 / (4 + 4)
+    assert parallel.simulated_speedup(13, [parallel.SharedIteration(10, [10, 1, 1, 1])], 4) == (
         13 / 10
     )
     # Taken in order by the first free thread: 3 then 3 wait behind 1, 1 on two threads.
-    assert _parallel.simulated_speedup(8, [_parallel.SharedIteration(10, [1, 1, 3, 3])], 2) == 2.0
+    assert parallel.simulated_speedup(8, [parallel.SharedIteration(10, [1, 1, 3, 3])], 2) == 2.0
     # The unit that found the goal ends its iteration: 1 and 1 in parallel, then 3 beside 3.
-    found = [_parallel.SharedIteration(10, [1, 1, 3, 30], solver=2)]
-    assert _parallel.simulated_speedup(35, found, 2) == 35 / 4
+    found = [parallel.SharedIteration(10, [1, 1, 3, 30], solver=2)]
+    assert parallel.simulated_speedup(35, found, 2) == 35 / 4
     with pytest.raises(ValueError):
-        _parallel.simulated_speedup(8, shared, 0)
+        parallel.simulated_speedup(8, shared, 0)
 
 
 def _traced_exhausted(tiles: tuple[int, ...], length: int, heuristic: str) -> tuple:
     problem = make_problem(list(tiles))
     limits = Limits(max_depth=length - 1)
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         core = idastar.run(Request(problem, heuristic, limits, workers=2))
     return core, trace
 
@@ -417,7 +419,7 @@ def test_units_are_split_where_the_last_iteration_found_the_work(
     assert 0 < sum(plain) - sum(split) < len(split)
     assert len(split) > len(plain)
     assert max(split) < max(plain)
-    assert _parallel.simulated_speedup(serial.expanded, runs[16], 16) > _parallel.simulated_speedup(
+    assert parallel.simulated_speedup(serial.expanded, runs[16], 16) > parallel.simulated_speedup(
         serial.expanded, runs[0], 16
     )
 
@@ -430,7 +432,7 @@ def test_a_search_from_a_known_bound_shares_its_first_iteration() -> None:
     min_bound = instance.optimal_length - 2
     assert min_bound > fp.manhattan(list(instance.tiles))
     rows, cols = problem.board.shape
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         core = _idastar.idastar(
             problem.packed, problem.blank, rows, cols, problem.goal_blank,
             HeuristicCode.H_MANHATTAN, workers=2, min_bound=min_bound,
@@ -442,7 +444,7 @@ def test_a_search_from_a_known_bound_shares_its_first_iteration() -> None:
 @pytest.mark.usefixtures("eager")
 def test_the_trace_names_the_unit_that_found_the_goal() -> None:
     instance = EASY[3]
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         core = idastar.run(
             Request(make_problem(list(instance.tiles)), "pdb663", Limits(), workers=2)
         )

@@ -533,7 +533,8 @@ def test_large_searches_go_on_with_the_second_partition(
     boards = [tiles for tiles, d in distances.items() if d >= 22][::400][:30]
     switched = skipped = 0
     for tiles in boards:
-        request = Request(make_problem(tiles), "pdb", Limits(), workers=workers)
+        # Parent pruning: the kernel calls below count with it.
+        request = Request(make_problem(tiles), "pdb", Limits(), workers=workers, prune="parent")
         result = idastar._run_then_pair(request, pair_3x3[0])
         assert result.status == SOLVED and result.depth == distances[tiles], tiles
         assert fp.Board(tiles, shape=(3, 3)).apply(result.moves) == fp.Board.goal((3, 3))

@@ -21,13 +21,13 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _parallel
+from fastpuzzle._solver import parallel as _parallel
 from tests.api.test_limits import HARD_4X4
 from tests.interrupts import interrupt_latency
 
 BOARD = fp.Board(HARD_4X4)
 
-#: The bound (``fastpuzzle._parallel.MAX_WORKERS``), written out: the timed cases run there.
+#: The bound (``fastpuzzle._solver.parallel.MAX_WORKERS``), written out: the timed cases run there.
 MOST = 256
 
 

@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import _parallel, pdb
+from fastpuzzle import pdb
 from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar
+from fastpuzzle._solver import idastar, parallel, pruning
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
@@ -77,7 +77,7 @@ def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
     return small_5x5_database(tmp_path_factory.mktemp("steal5x5"))
 
 
-def _steals(trace: list[_parallel.SharedIteration]) -> int:
+def _steals(trace: list[parallel.SharedIteration]) -> int:
     return sum(iteration.steals for iteration in trace)
 
 
@@ -87,7 +87,7 @@ def _pool_threads() -> list[threading.Thread]:
 
 @pytest.mark.parametrize("heuristic", ["manhattan", "linear_conflict", "pdb663", "pdb663_dual"])
 def test_lengths_stay_optimal_with_steals_on_4x4(stealing: str, heuristic: str) -> None:
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         for instance in BOARDS[heuristic]:
             result = fp.search(instance.tiles, algorithm="idastar", heuristic=heuristic, workers=3)
             assert len(result.unwrap()) == instance.optimal_length, instance.name
@@ -112,7 +112,7 @@ def test_lengths_stay_optimal_with_steals_on_3x3(
     if heuristic == "misplaced":
         # Misplaced tiles take millions of nodes past 20 moves.
         boards = [board for board in boards if distances[board] <= 20]
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         for board in boards:
             result = fp.search(board, algorithm="idastar", heuristic=heuristic, workers=3)
             assert len(result.unwrap()) == distances[board], board
@@ -132,7 +132,7 @@ def test_exhausted_iterations_count_the_serial_nodes_with_steals(
     cases = [(i.tiles, i.optimal_length) for i in BOARDS.get(heuristic, [])[:3]]
     if heuristic == "misplaced":
         cases = [((8, 6, 7, 2, 5, 4, 3, 0, 1), 31)]
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         for tiles, length in cases:
             problem = make_problem(list(tiles))
             limits = Limits(max_depth=length - 1)
@@ -146,9 +146,10 @@ def test_exhausted_iterations_count_the_serial_nodes_with_steals(
     assert all(sum(iteration.units) > 0 for iteration in trace)
 
 
+@pytest.mark.parametrize("prune", ["parent", "fsm"])
 @pytest.mark.parametrize("seed", range(3))
 def test_5x5_pattern_databases_with_steals(
-    small_5x5: pdb.Database, seed: int, monkeypatch: pytest.MonkeyPatch
+    small_5x5: pdb.Database, seed: int, prune: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Units of hundreds of nodes: busy threads give every eight expansions.
     for name, value in (("PARALLEL_FROM", 0), ("FRONTIER_PER_WORKER", 1), ("STEAL_QUANTUM", 1),
@@ -156,10 +157,13 @@ def test_5x5_pattern_databases_with_steals(
         monkeypatch.setattr(_wide_pdb, name, value)
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
     optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
-    with _parallel.tracing() as trace:
-        core = wide_pdb_search(small_5x5, board, workers=3)
-        serial = wide_pdb_search(small_5x5, board, max_depth=optimum - 1)
-        shared = wide_pdb_search(small_5x5, board, max_depth=optimum - 1, workers=3)
+    machine = pruning.machine((5, 5), prune)
+    with parallel.tracing() as trace:
+        core = wide_pdb_search(small_5x5, board, workers=3, machine=machine)
+        serial = wide_pdb_search(small_5x5, board, max_depth=optimum - 1, machine=machine)
+        shared = wide_pdb_search(
+            small_5x5, board, max_depth=optimum - 1, workers=3, machine=machine
+        )
     assert core.status == SOLVED
     assert len(core.moves) == core.depth == optimum
     assert board.apply(core.moves) == fp.Board.goal((5, 5))
@@ -168,8 +172,9 @@ def test_5x5_pattern_databases_with_steals(
     assert _steals(trace) > 0
 
 
+@pytest.mark.parametrize("prune", ["parent", "fsm"])
 def test_5x5_dual_lookups_with_steals(
-    small_5x5: pdb.Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    small_5x5: pdb.Database, prune: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The dual driver (four lookups and BPMX) hands work over as the two-lookup one does; BPMX
     # lifts seen by one thread are not seen by another, so only the lengths are compared.
@@ -177,14 +182,16 @@ def test_5x5_dual_lookups_with_steals(
                         ("SHARE_AFTER", 8)):  # fmt: skip
         monkeypatch.setattr(_wide_pdb, name, value)
     layout = dual.dual_layout(small_5x5, tmp_path)
+    machine = pruning.machine((5, 5), prune)
     rng = random.Random(3)
-    with _parallel.tracing() as trace:
+    with parallel.tracing() as trace:
         for _ in range(3):
             board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=rng.randrange(1 << 30))
             tiles = [int(t) for t in np.asarray(board).ravel()]
             cells = np.array(tiles, dtype=np.uint8)
-            serial = _wide_pdb.idastar(cells, tiles.index(0), 5, 5, 24, tables=layout)
-            shared = _wide_pdb.idastar(cells, tiles.index(0), 5, 5, 24, tables=layout, workers=3)
+            start = (cells, tiles.index(0), 5, 5, 24)
+            serial = _wide_pdb.idastar(*start, tables=layout, machine=machine)
+            shared = _wide_pdb.idastar(*start, tables=layout, workers=3, machine=machine)
             assert serial.status == shared.status == SOLVED
             assert shared.depth == len(shared.moves) == serial.depth
             assert board.apply(shared.moves) == fp.Board.goal((5, 5))
@@ -195,9 +202,11 @@ def test_one_worker_keeps_the_published_counts(stealing: str) -> None:
     # workers=1 is the serial search: the team, its polls and steals never run.
     for instance in EASY[:4]:
         for stats in (
-            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1).stats,
-            idastar.run(Request(make_problem(list(instance.tiles)), "manhattan", Limits())),
-        ):
+            fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan", workers=1,
+                      prune="parent").stats,
+            idastar.run(Request(make_problem(list(instance.tiles)), "manhattan", Limits(),
+                                prune="parent")),
+        ):  # fmt: skip
             assert stats.generated == instance.manhattan_ida_nodes
 
 
@@ -210,7 +219,7 @@ def test_node_counts_stay_near_the_serial_ones(instance: Instance) -> None:
     assert serial is not None
     for workers in (2, 3):
         result = fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan",
-                           workers=workers)  # fmt: skip
+                           workers=workers, prune="parent")  # fmt: skip
         assert len(result.unwrap()) == instance.optimal_length
         assert abs(result.stats.generated - serial) <= 0.05 * serial, workers
 
@@ -231,7 +240,7 @@ def test_node_limit_stops_every_thread_with_steals(stealing: str, nodes: int) ->
 @pytest.mark.parametrize("lockstep", [False, True])
 def test_time_limit_stops_every_thread_with_steals(stealing: str, lockstep: bool) -> None:
     started = time.perf_counter()
-    with _parallel.tracing(lockstep=lockstep, quantum=64):
+    with parallel.tracing(lockstep=lockstep, quantum=64):
         result = fp.search(
             HARD_4X4, algorithm="idastar", heuristic="manhattan", limits=fp.Limits(seconds=0.2),
             workers=4,
@@ -245,7 +254,7 @@ def test_time_limit_stops_every_thread_with_steals(stealing: str, lockstep: bool
 @pytest.mark.parametrize("lockstep", [False, True])
 def test_ctrl_c_stops_every_thread_with_steals(stealing: str, lockstep: bool) -> None:
     def search() -> object:
-        with _parallel.tracing(lockstep=lockstep, quantum=64):
+        with parallel.tracing(lockstep=lockstep, quantum=64):
             return fp.search(
                 HARD_4X4, algorithm="idastar", heuristic="manhattan",
                 limits=fp.Limits(seconds=30), workers=4,
@@ -267,7 +276,7 @@ def test_lockstep_records_each_iterations_critical_path(workers: int) -> None:
     problem = make_problem(list(instance.tiles))
     limits = Limits(max_depth=instance.optimal_length - 1)
     serial = idastar.run(Request(problem, "manhattan", limits))
-    with _parallel.tracing(lockstep=True) as trace:
+    with parallel.tracing(lockstep=True) as trace:
         shared = idastar.run(Request(problem, "manhattan", limits, workers=workers))
     assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
     assert trace
@@ -275,17 +284,17 @@ def test_lockstep_records_each_iterations_critical_path(workers: int) -> None:
         assert iteration.threads == workers
         assert iteration.span is not None
         assert iteration.span * workers >= sum(iteration.units)
-    speedup = _parallel.simulated_speedup(shared.expanded, trace, workers)
+    speedup = parallel.simulated_speedup(shared.expanded, trace, workers)
     assert 1.0 < speedup <= workers
     with pytest.raises(ValueError, match="lockstep on"):
-        _parallel.simulated_speedup(shared.expanded, trace, workers + 1)
+        parallel.simulated_speedup(shared.expanded, trace, workers + 1)
 
 
 def test_lockstep_solves_on_many_virtual_cores() -> None:
     # More threads than this machine has cores, kept together by the barrier: the same
     # lengths, the goal's unit named, every iteration's span recorded.
     for instance in BOARDS["pdb663"][:2]:
-        with _parallel.tracing(lockstep=True, quantum=128) as trace:
+        with parallel.tracing(lockstep=True, quantum=128) as trace:
             result = fp.search(instance.tiles, algorithm="idastar", heuristic="pdb663",
                                workers=16)  # fmt: skip
         assert len(result.unwrap()) == instance.optimal_length
@@ -296,15 +305,15 @@ def test_lockstep_solves_on_many_virtual_cores() -> None:
 
 
 def test_simulated_speedup_adds_the_spans_of_lockstep_iterations() -> None:
-    span = _parallel.SharedIteration(10, [4, 4, 4, 4], span=5, threads=4)
+    span = parallel.SharedIteration(10, [4, 4, 4, 4], span=5, threads=4)
     # The work outside the units (20 - 16) on one thread, then the measured span.
-    assert _parallel.simulated_speedup(20, [span], 4) == 20 / (4 + 5)
-    assert _parallel.simulated_speedup(20, [span], 4, serial=18) == 18 / 9
+    assert parallel.simulated_speedup(20, [span], 4) == 20 / (4 + 5)
+    assert parallel.simulated_speedup(20, [span], 4, serial=18) == 18 / 9
     # Replayed and measured iterations together: 8 expansions in order on 2 threads take 4.
-    replayed = _parallel.SharedIteration(12, [1, 1, 3, 3])
-    span2 = _parallel.SharedIteration(10, [4, 4, 4, 4], span=9, threads=2)
-    assert _parallel.simulated_speedup(26, [replayed, span2], 2) == 26 / (2 + 4 + 9)
+    replayed = parallel.SharedIteration(12, [1, 1, 3, 3])
+    span2 = parallel.SharedIteration(10, [4, 4, 4, 4], span=9, threads=2)
+    assert parallel.simulated_speedup(26, [replayed, span2], 2) == 26 / (2 + 4 + 9)
     with pytest.raises(ValueError, match="on 2 threads"):
-        _parallel.simulated_speedup(26, [replayed, span2], 4)
-    with pytest.raises(ValueError, match="quantum"), _parallel.tracing(lockstep=True, quantum=0):
+        parallel.simulated_speedup(26, [replayed, span2], 4)
+    with pytest.raises(ValueError, match="quantum"), parallel.tracing(lockstep=True, quantum=0):
         pass

@@ -10,10 +10,17 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 
 from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._heuristics cimport GoalTables, init_goal_tables, manhattan_of
-from fastpuzzle._core._packed cimport Geometry, NO_CELL, get_tile, init_geometry, slide
+from fastpuzzle._core._packed cimport (
+    Geometry,
+    NO_CELL,
+    get_tile,
+    init_geometry,
+    move_letters,
+    slide,
+)
 from fastpuzzle._core._ranking cimport compact_rank, init_weights
 
-cdef char* LETTERS = b"UDLR"
+cdef const char* LETTERS = move_letters()
 
 
 cdef inline int exact_distance(

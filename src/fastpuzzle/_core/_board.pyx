@@ -17,10 +17,11 @@ from fastpuzzle._core._packed cimport (
     get_tile,
     hash_board,
     init_geometry,
+    move_letters,
     slide,
 )
 
-DIRECTION_LETTERS = "UDLR"
+DIRECTION_LETTERS = move_letters()[:4].decode("ascii")
 
 
 def pack(tiles):

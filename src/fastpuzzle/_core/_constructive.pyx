@@ -23,10 +23,10 @@ from fastpuzzle._core._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, move_letters
 from fastpuzzle._core._wide cimport wide_neighbour
 
-DIRECTION_LETTERS = "UDLR"
+DIRECTION_LETTERS = move_letters()[:4].decode("ascii")
 
 cdef enum:
     STUCK = -3          # no route for the blank: only for boards that cannot reach the goal
@@ -602,7 +602,7 @@ def solve(
         PyMem_Free(s.via)
 
 
-_LETTERS = bytes.maketrans(bytes([0, 1, 2, 3]), b"UDLR")
+_LETTERS = bytes.maketrans(bytes(range(4)), move_letters()[:4])
 
 #: Bytes the solver keeps for each cell: its tile, the tile's cell, the fixed flag and the
 #: blank-routing search's queue, visit stamp and entering move.
@@ -618,4 +618,4 @@ def cancel_inverse_pairs(str moves):
     return bytes(codes[:kept]).translate(_LETTERS).decode("ascii")
 
 
-_CODES = bytes.maketrans(b"UDLR", bytes([0, 1, 2, 3]))
+_CODES = bytes.maketrans(move_letters()[:4], bytes(range(4)))

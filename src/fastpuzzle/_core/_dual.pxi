@@ -1,8 +1,8 @@
 # IDA* with four lookups a node (the tables on the board, its reflection, its dual and the
 # dual's reflection; see _pdbgroups.pxd and fastpuzzle/pdb/dual.py) and BPMX, included by
 # _idastar.pyx (packed boards) and _wide_pdb.pyx (a byte a cell). It is compiled once in each
-# module over that module's Search, Mode and these inline helpers (a cdef function cimported
-# from another module is a call through a pointer):
+# module over that module's Search and the engine's Mode and enter (_engine.pxi), and these inline
+# helpers (a cdef function cimported from another module is a call through a pointer):
 #   BoardWord                               the board argument (packed: the board; wide: unused,
 #                                           s.cells holds the board)
 #   tile_on(s, board, cell)                 the tile on a cell
@@ -10,13 +10,12 @@
 #   unmove_board(s, blank, cell, tile)      undoes what moved_board did to s
 #   manhattan_change(s, tile, cell, blank)  that move's change of the Manhattan distance
 #   group_entry_of(group, index)            a group's table entry for a sparse index
-#   enter(s, md, f)                         0 expand, 1 goal, 3 over the bound, 2 stopped
-#   save_dual_node(s, board, blank, depth, h, md, plain, mirrored, dual, dmirrored, previous)
+#   save_dual_node(s, board, blank, depth, h, md, plain, mirrored, dual, dmirrored, state)
 #                                           Collect mode: the node joins the frontier
 
 
 cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int md, int plain,
-                  int mirrored, int dual, int dmirrored, int previous, int* h_out,
+                  int mirrored, int dual, int dmirrored, int32_t state, int* h_out,
                   Mode* mode) except -2 nogil:
     # The pattern-database search with dual lookups, which are not consistent, and BPMX to pass
     # their values on: h arrives as the parent left it (at least its own four-sum value), and
@@ -27,6 +26,7 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
     # See tests/dual_reference.py (ida_bpmx), which counts the same nodes.
     cdef int f = depth + h
     cdef int k, cell, tile, grp, mgrp, r, best, child_h
+    cdef int32_t kid_state[4]
     cdef int kid_md[4]
     cdef int kid_plain[4]
     cdef int kid_mirrored[4]
@@ -47,21 +47,22 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
             if f > s.bound:
                 if f < s.next_bound:
                     s.next_bound = f
-                return 0
+                return SEARCHED
             if md == 0:
-                return 1
+                return FOUND
             return save_dual_node(s, board, blank, depth, h, md, plain, mirrored, dual,
-                                  dmirrored, previous)
+                                  dmirrored, state)
     r = enter(s, md, f)
-    if r:
-        return 0 if r == 3 else r
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
     # Each child is judged in stages, each stage's table reads prefetched together:
     # its plain sum, then (if that keeps it within the bound) its reflected sum, then its two
     # dual sums. A child cut at a stage keeps the h it had there.
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        kid_state[k] = child_state(s, state, blank, k)
+        if kid_state[k] == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         tile = tile_on(s, board, cell)
         grp = s.pat.group_of[tile]
         if grp >= 0:
@@ -69,9 +70,9 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
             new_entry[k] = group_entry_of(&s.pat.groups[grp], new_index[k])
             prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        if kid_state[k] == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         tile = tile_on(s, board, cell)
         kid_md[k] = md + manhattan_change(s, tile, cell, blank)
         kid_plain[k] = plain
@@ -88,9 +89,9 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
             prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
         s.counters.generated += 1
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous or not full[k]:
+        if kid_state[k] == FORBIDDEN or not full[k]:
             continue
+        cell = s.move_cell[blank][k]
         tile = tile_on(s, board, cell)
         mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
         if mgrp >= 0:
@@ -104,8 +105,7 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
                 dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
     best = -1
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        if kid_state[k] == FORBIDDEN:
             continue
         if full[k]:
             kid_dual[k] = dual + dual_change(&steps[k][0])
@@ -121,11 +121,11 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
         if depth + h > s.bound:
             if depth + h < s.next_bound:
                 s.next_bound = depth + h
-            return 0
+            return SEARCHED
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        if kid_state[k] == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         # Work stealing (_team.pxi): a child handed to another thread is its search. BPMX stays
         # admissible when siblings are searched apart (a thread only lifts h by what it has
         # seen), so the lengths stay optimal; the stage loops above count every child
@@ -152,7 +152,7 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
             s.path[depth] = s.move_dir[blank][k]
         r = dfs_dual(s, moved_board(s, board, blank, cell, tile), cell, depth + 1, child_h,
                      kid_md[k], kid_plain[k], kid_mirrored[k], kid_dual[k], kid_dmirrored[k],
-                     blank, &child_h, mode)
+                     kid_state[k], &child_h, mode)
         unmove_board(s, blank, cell, tile)
         if grp >= 0:
             unmove_plain(&s.pat, grp, &saved)
@@ -172,5 +172,5 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
             if depth + h > s.bound:
                 if depth + h < s.next_bound:
                     s.next_bound = depth + h
-                return 0
-    return 0
+                return SEARCHED
+    return SEARCHED

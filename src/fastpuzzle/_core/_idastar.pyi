@@ -1,6 +1,9 @@
 from collections.abc import Callable
 from typing import Any, overload
 
+import numpy as np
+import numpy.typing as npt
+
 from fastpuzzle._core._result import CoreResult
 
 __test__: dict[str, str]
@@ -33,6 +36,7 @@ def idastar(
     runner: Callable[[Any, int, Any], CoreResult] | None = None,
     units: None = None,
     min_bound: int = 0,
+    machine: npt.NDArray[np.int32] | None = None,
 ) -> CoreResult: ...
 @overload
 def idastar(
@@ -52,4 +56,5 @@ def idastar(
     runner: None = None,
     units: tuple[int, bytes],
     min_bound: int = 0,
+    machine: npt.NDArray[np.int32] | None = None,
 ) -> UnitResults: ...

@@ -8,14 +8,15 @@ sparse index per group (and per reflected group).
 
 Node counting (the definition of ``manhattan_ida_nodes`` in ``random50.tsv``): every child
 generated counts once (the root does not), over all iterations, stopping at the first goal found
-in the final iteration; children are tried with the blank moving D, R, L, U, skipping only the
-move that undoes the previous one; a child whose f exceeds the bound is generated but not expanded.
+in the final iteration; children are tried with the blank moving D, R, L, U, skipping the moves
+the duplicate-pruning machine forbids (``machine``; by default only the move that undoes the
+previous one); a child whose f exceeds the bound is generated but not expanded.
 
 Boards are canonical packed boards (see ``_packed.pxd``); the Python layer validates them.
 
 With ``workers > 1`` the iterations run in the calling thread until one expands
 ``PARALLEL_FROM`` nodes; each later iteration is shared among threads (``_Team`` below, driven
-by ``fastpuzzle/_parallel.py``): the calling thread expands the tree level by level down to a
+by ``fastpuzzle/_solver/parallel.py``): the calling thread expands the tree level by level down to a
 frontier of about ``FRONTIER_PER_WORKER`` nodes per thread, each node carrying the state its
 heuristic's recursion goes on from, and the pool threads take frontier nodes in order from a
 shared counter and search their subtrees with the same recursive drivers. The counts are summed
@@ -23,15 +24,11 @@ over threads; an iteration searched to its end counts exactly the nodes the seri
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
 
 from fastpuzzle._core._control cimport (
     Control,
-    STATUS_DEPTH_LIMIT,
-    STATUS_EXHAUSTED,
     STATUS_MEMORY_LIMIT,
-    STATUS_NODE_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
     SearchCounters,
@@ -66,25 +63,7 @@ from fastpuzzle._core._packed cimport (
     slide,
 )
 
-from fastpuzzle._core._team cimport (
-    HEAVY_CAPACITY,
-    HeavySet,
-    Member,
-    STOP_ABORTED,
-    Team,
-    atomic_add,
-    atomic_claim,
-    atomic_read,
-    atomic_read_int,
-    atomic_take,
-    give_back,
-    heavy_add,
-    heavy_contains,
-    init_team,
-    refill,
-    team_checkpoint,
-    team_stop,
-)
+from fastpuzzle._core._team cimport Member
 from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
 from fastpuzzle._core._pdbgroups cimport (
     DualStep,
@@ -119,55 +98,8 @@ cdef extern from *:
 cdef enum:
     MAX_PATH = 255          # longest solution a driver can hold
     MAX_LINE_TABLE = 6      # lines up to this long use a lookup table; longer ones are computed
-    INFINITE = 1 << 30
     NODE_GROUPS = 16        # a packed board has at most 15 tiles, so at most 15 groups
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
-    SWITCH = -3             # run_search: go on with threads from s.bound
-
-#: With several workers, the iterations expected to expand at least this many nodes (the last
-#: one's expansions times their growth over the one before) are shared among threads (0: every
-#: iteration). Starting the threads and collecting a frontier costs about half a millisecond:
-#: from 2**13, a 50-move board solved in 0.43 ms on one thread took 0.94 ms on two; from 2**15
-#: it takes 0.43 ms, and random50 with 6-6-3 takes 0.204-0.208 s on two threads (2**13:
-#: 0.213-0.215 s; one thread 0.227 s). Those figures are from when an iteration had to expand
-#: this many before the next was shared.
-PARALLEL_FROM = 1 << 15
-
-#: Frontier nodes per thread in a shared iteration. Subtree sizes vary by orders of magnitude,
-#: but threads that run out take work from busy ones (see _team.pxi), so a few nodes a thread
-#: suffice; the calling thread collects them alone. With stealing, the 80-move boards on 16 and
-#: 64 virtual cores (``_parallel.tracing(lockstep=True)``) gave 14.6-16.1x and 41-53x with 32,
-#: 14.4-16.1x and 43-50x with 16, 14.1-15.2x and 31-34x with 128 (one run each).
-FRONTIER_PER_WORKER = 32
-
-#: A unit of work (frontier node) that took more than 1 / (SPLIT_PER_WORKER * threads) of a
-#: shared iteration is split into its children in the next ones (0: never), so that on P threads
-#: no unit holds more than 1/64 of one thread's share when the work keeps its place from one
-#: bound to the next. See _team.pxi. The four 80-move boards on 16 simulated threads: 13.5-14.3x
-#: with 16, 13.9-14.7x with 64, 13.5-14.5x with 256 (one run each).
-SPLIT_PER_WORKER = 64
-
-# The drivers below are compiled three times (a fused type on a dummy pointer): ``Descend``
-# searches as always; ``Share`` is the pool threads' search, which gives work to idle threads
-# (skip_child, _team.pxi); ``Collect`` stops at s.collector.cut and adds the nodes it reaches
-# there to the frontier, writing the path on the way down. The serial search runs the
-# ``Descend`` copy, which has no trace of either.
-cdef struct Descend:
-    char unused
-
-cdef struct Share:
-    char unused
-
-cdef struct Collect:
-    char unused
-
-ctypedef fused Mode:
-    Descend
-    Share
-    Collect
-
-cdef Descend* DESCEND = NULL
-cdef Collect* COLLECT = NULL
 
 # dfs_pdb is compiled once for one partition and once for two (the max of two pattern
 # databases, each with its reflection): the one-partition search carries no trace of the other.
@@ -184,18 +116,13 @@ ctypedef fused Sets:
 cdef OnePartition* ONE = NULL
 cdef TwoPartitions* TWO = NULL
 
-DIRECTION_LETTERS = "UDLR"
-
-# Children are tried with the blank moving D, R, L, U (the order random50.tsv's counts assume).
-cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
-
 
 cdef struct Node:
     # A frontier node: where its subtree starts, and the state its heuristic goes on from.
     uint64_t board
     int blank
     int depth
-    int previous
+    int32_t state           # the duplicate-pruning machine's
     int h                   # pdb: the Manhattan part (md)
     int plain
     int mirrored
@@ -223,17 +150,16 @@ cdef struct Node:
     uint8_t path[MAX_CUT]
 
 
-cdef struct Collector:
-    Node* nodes
-    size_t count
-    size_t capacity
-    int cut
+# The engine: modes, the node prologue, the collector and the iterations (see _engine.pxi).
+include "_engine.pxi"
 
 
 cdef struct Search:
     Geometry g
     GoalTables t
     int kind
+    const int32_t* machine  # duplicate pruning (_fsm.pyx), read-only, shared by threads
+    int32_t machine_states
     int n_moves[16]
     int move_cell[16][4]    # cells the blank reaches from each cell, in child order
     int move_dir[16][4]
@@ -327,19 +253,6 @@ cdef inline int line_extra(const uint8_t* table, int key, int length) noexcept n
 # ---------------------------------------------------------------------------------------------
 # Set-up.
 
-cdef void init_moves(Search* s) noexcept nogil:
-    cdef int cell, k, d, target
-    for cell in range(s.g.cells):
-        s.n_moves[cell] = 0
-        for k in range(4):
-            d = CHILD_ORDER[k]
-            target = s.g.neighbour[cell][d]
-            if target != NO_CELL:
-                s.move_cell[cell][s.n_moves[cell]] = target
-                s.move_dir[cell][s.n_moves[cell]] = d
-                s.n_moves[cell] += 1
-
-
 cdef uint64_t goal_board(const Geometry* g, const GoalTables* t) noexcept nogil:
     cdef uint64_t board = 0
     cdef int tile
@@ -405,33 +318,12 @@ cdef int pdb_sum(Search* s, Patterns* pat, uint64_t board, int mirrored) noexcep
 
 
 # ---------------------------------------------------------------------------------------------
-# The drivers. Each returns 0 (not found under this bound), 1 (found), 2 (stopped: s.status set)
-# or -2 with a Python exception set (Ctrl-C or the progress callback raised).
-
-cdef inline int enter(Search* s, int h, int f) except -2 nogil:
-    # Common prologue: 0 to expand this node, 1 when it is the goal, 3 when f is over the bound.
-    # Every heuristic here is 0 exactly at the goal, so h == 0 is the goal test.
-    cdef int status
-    if f > s.bound:
-        if f < s.next_bound:
-            s.next_bound = f
-        return 3
-    if h == 0:
-        return 1
-    s.counters.expanded += 1
-    if s.counters.expanded >= s.control.next_check:
-        if s.member.team == NULL:
-            status = checkpoint(&s.control, &s.counters, sizeof(Search))
-        else:
-            status = team_checkpoint(&s.member, &s.control, &s.counters)
-        if status != STATUS_RUNNING:
-            s.status = status
-            return 2
-    return 0
-
+# The drivers. Each returns a code of _engine.pxd (SEARCHED, FOUND, STOPPED: s.status set) or -2
+# with a Python exception set (Ctrl-C or the progress callback raised), and carries the
+# duplicate-pruning machine's state of its node (``state``).
 
 cdef int collect(Search* s, uint64_t board, int blank, int depth, int h, int md, int plain,
-                 int mirrored, int previous) noexcept nogil:
+                 int mirrored, int32_t state) noexcept nogil:
     # Collect mode at the cut: enter()'s bound and goal tests, then the node joins the frontier
     # instead of being expanded (the thread that searches it counts its expansion).
     cdef int f = depth + h
@@ -439,30 +331,32 @@ cdef int collect(Search* s, uint64_t board, int blank, int depth, int h, int md,
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
-        return 0
+        return SEARCHED
     if h == 0:
-        return 1
+        return FOUND
     node = frontier_slot(s)
     if node == NULL:
-        return 2
+        return STOPPED
     save_node(s, node, board, blank, depth, h if s.kind != H_PDB else md, plain, mirrored,
-              previous)
-    return 0
+              state)
+    return SEARCHED
 
 
 cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
-                       int previous, Mode* mode) except -2 nogil:
+                       int32_t state, Mode* mode) except -2 nogil:
     cdef int r, k, cell, tile, home
+    cdef int32_t next_state
     if Mode is Collect:
         if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, 0, 0, 0, previous)
+            return collect(s, board, blank, depth, h, 0, 0, 0, state)
     r = enter(s, h, depth + h)
-    if r:
-        return 0 if r == 3 else r
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        next_state = child_state(s, state, blank, k)
+        if next_state == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = get_tile(board, cell)
@@ -471,27 +365,29 @@ cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
         r = dfs_misplaced(s, slide(board, blank, cell), cell, depth + 1,
-                          h + (cell == home) - (blank == home), blank, mode)
+                          h + (cell == home) - (blank == home), next_state, mode)
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
             return r
-    return 0
+    return SEARCHED
 
 
 cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
-                       int previous, Mode* mode) except -2 nogil:
+                       int32_t state, Mode* mode) except -2 nogil:
     cdef int r, k, cell, tile
+    cdef int32_t next_state
     if Mode is Collect:
         if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, 0, 0, 0, previous)
+            return collect(s, board, blank, depth, h, 0, 0, 0, state)
     r = enter(s, h, depth + h)
-    if r:
-        return 0 if r == 3 else r
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        next_state = child_state(s, state, blank, k)
+        if next_state == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = get_tile(board, cell)
@@ -499,27 +395,30 @@ cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
         r = dfs_manhattan(s, slide(board, blank, cell), cell, depth + 1,
-                          h - s.t.distance[tile][cell] + s.t.distance[tile][blank], blank, mode)
+                          h - s.t.distance[tile][cell] + s.t.distance[tile][blank], next_state,
+                          mode)
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
             return r
-    return 0
+    return SEARCHED
 
 
 cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, int h,
-                             int previous, Mode* mode) except -2 nogil:
+                             int32_t state, Mode* mode) except -2 nogil:
     cdef int r, k, cell, tile, d, a, b, before, after, child_h
+    cdef int32_t next_state
     if Mode is Collect:
         if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, 0, 0, 0, previous)
+            return collect(s, board, blank, depth, h, 0, 0, 0, state)
     r = enter(s, h, depth + h)
-    if r:
-        return 0 if r == 3 else r
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        next_state = child_state(s, state, blank, k)
+        if next_state == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = get_tile(board, cell)
@@ -551,7 +450,7 @@ cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, in
         if Mode is Collect:
             s.path[depth] = d
         r = dfs_linear_conflict(s, slide(board, blank, cell), cell, depth + 1,
-                                child_h + after - before, blank, mode)
+                                child_h + after - before, next_state, mode)
         if d <= DIR_D:
             s.row_key[a] += s.row_delta[tile][cell]
             s.row_key[b] -= s.row_delta[tile][blank]
@@ -564,7 +463,7 @@ cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, in
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
             return r
-    return 0
+    return SEARCHED
 
 
 cdef inline int walking_h(const Search* s) noexcept nogil:
@@ -573,19 +472,21 @@ cdef inline int walking_h(const Search* s) noexcept nogil:
 
 
 cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
-                              int previous, Mode* mode) except -2 nogil:
+                              int32_t state, Mode* mode) except -2 nogil:
     cdef int h = walking_h(s)
     cdef int r, k, cell, tile, d, old
+    cdef int32_t next_state
     if Mode is Collect:
         if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, 0, 0, 0, previous)
+            return collect(s, board, blank, depth, h, 0, 0, 0, state)
     r = enter(s, h, depth + h)
-    if r:
-        return 0 if r == 3 else r
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        next_state = child_state(s, state, blank, k)
+        if next_state == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = get_tile(board, cell)
@@ -608,7 +509,8 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
         s.counters.generated += 1
         if Mode is Collect:
             s.path[depth] = d
-        r = dfs_walking_distance(s, slide(board, blank, cell), cell, depth + 1, blank, mode)
+        r = dfs_walking_distance(s, slide(board, blank, cell), cell, depth + 1, next_state,
+                                 mode)
         if d <= DIR_D:
             s.wd_v = old
         else:
@@ -617,7 +519,7 @@ cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
             return r
-    return 0
+    return SEARCHED
 
 
 cdef inline void look_up_child(const Patterns* p, int tile, int blank, int cell,
@@ -649,11 +551,12 @@ cdef inline int pdb_h(const Search* s, int md, int plain, int mirrored, Sets* se
 
 
 cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int plain,
-                 int mirrored, int previous, Mode* mode, Sets* sets) except -2 nogil:
+                 int mirrored, int32_t state, Mode* mode, Sets* sets) except -2 nogil:
     # plain and mirrored: the first partition's sums; the second's are s.plain2, s.mirrored2.
     cdef int h = pdb_h(s, md, plain, mirrored, sets)
     cdef int r, k, cell, tile, grp, mgrp, child_plain, child_mirrored
     cdef int grp2 = -1, mgrp2 = -1, plain2 = 0, mirrored2 = 0, child_f
+    cdef int32_t next_state
     cdef bint enters[4]
     cdef GroupMove saved, msaved, saved2, msaved2
     cdef uint64_t new_index[4]
@@ -666,16 +569,16 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
     cdef uint64_t new_mentry2[4]
     if Mode is Collect:
         if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, md, plain, mirrored, previous)
+            return collect(s, board, blank, depth, h, md, plain, mirrored, state)
     r = enter(s, h, depth + h)
-    if r:
-        return 0 if r == 3 else r
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
     # First every child's table entries, prefetched: the lookups are cache misses (the tables
     # are megabytes), and issuing them together lets them overlap.
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        if child_state(s, state, blank, k) == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         look_up_child(&s.pat, get_tile(board, cell), blank, cell, &new_index[k], &new_entry[k],
                       &new_mindex[k], &new_mentry[k])
     if Sets is TwoPartitions:
@@ -684,9 +587,9 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
         # says (h is the larger of the two), and is not entered. That saves the second
         # partition's lookups for most cut children, and keeps every count and bound the same.
         for k in range(s.n_moves[blank]):
-            cell = s.move_cell[blank][k]
-            if cell == previous:
+            if child_state(s, state, blank, k) == FORBIDDEN:
                 continue
+            cell = s.move_cell[blank][k]
             tile = get_tile(board, cell)
             child_plain = plain
             child_mirrored = mirrored
@@ -708,9 +611,10 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
         plain2 = s.plain2
         mirrored2 = s.mirrored2
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        next_state = child_state(s, state, blank, k)
+        if next_state == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         if Sets is TwoPartitions:
@@ -740,7 +644,7 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
             s.path[depth] = s.move_dir[blank][k]
         r = dfs_pdb(s, slide(board, blank, cell), cell, depth + 1,
                     md - s.t.distance[tile][cell] + s.t.distance[tile][blank],
-                    child_plain, child_mirrored, blank, mode, sets)
+                    child_plain, child_mirrored, next_state, mode, sets)
         if grp >= 0:
             unmove_plain(&s.pat, grp, &saved)
         if mgrp >= 0:
@@ -756,7 +660,7 @@ cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int pl
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
             return r
-    return 0
+    return SEARCHED
 
 
 # Dual lookups with BPMX (dfs_dual, one text with _wide_pdb's, in _dual.pxi), over the packed
@@ -788,16 +692,16 @@ cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept n
 
 cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
                         int plain, int mirrored, int dual, int dmirrored,
-                        int previous) noexcept nogil:
+                        int32_t state) noexcept nogil:
     # Collect mode at the cut for dfs_dual: the node joins the frontier with its h.
     cdef Node* node = frontier_slot(s)
     if node == NULL:
-        return 2
-    save_node(s, node, board, blank, depth, md, plain, mirrored, previous)
+        return STOPPED
+    save_node(s, node, board, blank, depth, md, plain, mirrored, state)
     node.dual_h = h
     node.dual = dual
     node.dmirrored = dmirrored
-    return 0
+    return SEARCHED
 
 
 include "_dual.pxi"
@@ -807,13 +711,13 @@ include "_dual.pxi"
 # Frontier nodes: a subtree's start and its heuristic state, saved and restored.
 
 cdef void save_node(const Search* s, Node* node, uint64_t board, int blank, int depth, int h,
-                    int plain, int mirrored, int previous) noexcept nogil:
+                    int plain, int mirrored, int32_t state) noexcept nogil:
     # h: the driver's h argument (dfs_pdb: md); s holds the node's incremental state.
     cdef int i, which
     node.board = board
     node.blank = blank
     node.depth = depth
-    node.previous = previous
+    node.state = state
     node.h = h
     node.plain = plain
     node.mirrored = mirrored
@@ -870,22 +774,22 @@ cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
     # The heuristic's driver from a node whose state s holds.
     cdef int h_out
     if s.kind == H_MISPLACED:
-        return dfs_misplaced(s, node.board, node.blank, node.depth, node.h, node.previous, mode)
+        return dfs_misplaced(s, node.board, node.blank, node.depth, node.h, node.state, mode)
     if s.kind == H_MANHATTAN:
-        return dfs_manhattan(s, node.board, node.blank, node.depth, node.h, node.previous, mode)
+        return dfs_manhattan(s, node.board, node.blank, node.depth, node.h, node.state, mode)
     if s.kind == H_LINEAR_CONFLICT:
         return dfs_linear_conflict(s, node.board, node.blank, node.depth, node.h,
-                                   node.previous, mode)
+                                   node.state, mode)
     if s.kind == H_WALKING_DISTANCE:
-        return dfs_walking_distance(s, node.board, node.blank, node.depth, node.previous, mode)
+        return dfs_walking_distance(s, node.board, node.blank, node.depth, node.state, mode)
     if s.dual:
         return dfs_dual(s, node.board, node.blank, node.depth, node.dual_h, node.h, node.plain,
-                        node.mirrored, node.dual, node.dmirrored, node.previous, &h_out, mode)
+                        node.mirrored, node.dual, node.dmirrored, node.state, &h_out, mode)
     if s.second:
         return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain,
-                       node.mirrored, node.previous, mode, TWO)
+                       node.mirrored, node.state, mode, TWO)
     return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain, node.mirrored,
-                   node.previous, mode, ONE)
+                   node.state, mode, ONE)
 
 
 cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept nogil:
@@ -916,7 +820,7 @@ cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept n
             root.dmirrored = (fill_dual(&s.duals, &s.pat, 1, tile_at, s.g.cells, blank)
                               if s.duals.mirror else 0)
             root.dual_h = four_h(h, plain, mirrored, root.dual, root.dmirrored)
-    save_node(s, root, board, blank, 0, h, plain, mirrored, NO_CELL)
+    save_node(s, root, board, blank, 0, h, plain, mirrored, MACHINE_START)
 
 
 cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
@@ -932,14 +836,6 @@ cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
 cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
     # The frontier node's board, as the parallel search remembers where the work was.
     return node.board
-
-
-# ---------------------------------------------------------------------------------------------
-# The iterations: serial iterative deepening, and parallel iterations where the calling thread
-# collects a frontier and pool threads search its subtrees (one text with _wide_pdb's, in
-# _team.pxi).
-
-include "_team.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -962,6 +858,7 @@ def idastar(
     runner=None,
     units=None,
     int min_bound=0,
+    machine=None,
 ):
     """Run IDA* on a canonical packed board.
 
@@ -988,7 +885,7 @@ def idastar(
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
     runner : callable, optional
         ``runner(team, workers, progress)`` runs the shared iterations instead of
-        ``fastpuzzle._parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
+        ``fastpuzzle._solver.parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
     units : tuple, optional
         ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
         units at that bound and return ``_Team.unit_results()``'s tuple.
@@ -997,6 +894,9 @@ def idastar(
         shorter solution exists (a search stopped in its iteration of that bound, say). It is
         rounded down to the parity of the start's h; a bound above the optimal length gives a
         solution that need not be shortest.
+    machine : numpy.ndarray, optional
+        The duplicate-pruning machine (``_fsm.compile``, int32 ``(states, 4)``) of a box that
+        fits this board; None: parent pruning alone (the published node counts).
 
     Returns
     -------
@@ -1004,14 +904,12 @@ def idastar(
         Moves are blank directions.
     """
     cdef Search* s = <Search*>malloc(sizeof(Search))
-    cdef Search* owned
     cdef Node root
-    cdef int64_t switch_after
     cdef const uint8_t[::1] v_dist, h_dist
     cdef const int32_t[::1] v_next, h_next
     cdef list keep = []
     cdef LoadedPatterns loaded
-    cdef int status, i, tile
+    cdef int tile
     if s == NULL:
         raise MemoryError()
     try:
@@ -1022,7 +920,7 @@ def idastar(
             raise ValueError(f"expected at most 16 cells, got {rows}x{cols}")
         init_geometry(&s.g, rows, cols)
         init_goal_tables(&s.t, &s.g, goal_blank)
-        init_moves(s)
+        init_moves(s, rows, cols)
         init_counters(&s.counters)
         init_control(&s.control, node_limit, time_limit, 0, progress)
         s.kind = heuristic
@@ -1035,6 +933,8 @@ def idastar(
         s.plain2 = s.mirrored2 = 0
         s.member.team = NULL
         s.collector = NULL
+        s.machine = machine_table(machine, keep)
+        s.machine_states = machine_states(machine)
         if workers < 1:
             raise ValueError(f"expected workers >= 1, got {workers}")
         if max_depth < 0 or max_depth > MAX_PATH:
@@ -1085,35 +985,6 @@ def idastar(
                 copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
                 s.dual = 1
         init_root(s, &root, packed, blank)
-        # With a runner (a cluster), the large iterations are shared even with one local thread.
-        switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
-        if switch_after >= 0 and min_bound > root_h(s, &root):
-            # The caller has searched up to min_bound already: this search is large, and its
-            # first iteration (the switch to 7-8b's, 33 M expansions on a 74-move board) would
-            # otherwise run on the calling thread alone.
-            switch_after = 0
-        if units is not None:
-            # Another process's units at their bound (fastpuzzle.distributed): searched by this
-            # process's threads, and their results returned as they are.
-            owned, s = s, NULL
-            return hand_over(owned, &root, workers, max_depth, keep, units, None, progress)
-        with nogil:
-            status = run_search(s, &root, max_depth, switch_after, min_bound)
-        if status == SWITCH:
-            owned, s = s, NULL
-            return hand_over(owned, &root, workers, max_depth, keep, None, runner, progress)
-        moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
-                        ) if status == STATUS_SOLVED else ""
-        return core_result(
-            status,
-            moves,
-            s.counters.expanded,
-            s.counters.generated,
-            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
-            sizeof(Search),
-            elapsed(&s.control),
-            s.counters.depth,
-            s.counters.iterations,
-        )
+        return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound)
     finally:
         free(s)

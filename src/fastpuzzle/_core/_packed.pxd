@@ -16,6 +16,15 @@ cdef enum:
     DIR_R = 3
     NO_CELL = -1
 
+# The letter of each direction code: the compiled core's one spelling of the moves
+# (fastpuzzle.moves.MOVES is the Python layer's; tests/core/test_moves_spelling.py checks both).
+# A C inline function, not a static array, so that modules that never read it warn of nothing.
+cdef extern from *:
+    """
+    static inline const char* fastpuzzle_move_letters(void) { return "UDLR"; }
+    """
+    const char* move_letters "fastpuzzle_move_letters"()
+
 cdef struct Geometry:
     int rows
     int cols

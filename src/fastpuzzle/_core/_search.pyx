@@ -103,6 +103,7 @@ from fastpuzzle._core._packed cimport (
     goal_cell_of,
     hash_board,
     init_geometry,
+    move_letters,
     slide,
 )
 from fastpuzzle._core._permrank cimport (
@@ -122,10 +123,10 @@ from fastpuzzle._core._permrank cimport (
     tile_sequence,
 )
 
-DIRECTION_LETTERS = "UDLR"
-cdef const char* DIRECTION_CHARS = b"UDLR"
+DIRECTION_LETTERS = move_letters()[:4].decode("ascii")
+cdef const char* DIRECTION_CHARS = move_letters()
 # Random-walk moves are stored as codes 0..3; this turns them into letters in one call.
-_CODE_TO_LETTER = bytes.maketrans(b"\x00\x01\x02\x03", b"UDLR")
+_CODE_TO_LETTER = bytes.maketrans(bytes(range(4)), move_letters()[:4])
 
 
 cdef struct MoveList:

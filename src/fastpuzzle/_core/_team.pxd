@@ -1,14 +1,14 @@
 # What the threads of one parallel IDA* share: a stop flag, the node budget, live counters, and
 # the work one thread gives another.
 #
-# A parallel search (driven by fastpuzzle/_parallel.py) is run by the calling thread, which searches
-# the small iterations and the shallow frontier of each large one and handles Ctrl-C and
-# progress, and by pool threads that take frontier nodes from a shared counter and search their
-# subtrees without the GIL. Each thread has its own search struct, linked to the team by a
-# Member; only the fields below are written by several threads, through the atomics declared
-# here (GCC/Clang builtins, Interlocked functions on MSVC) or under the team's gate (a lock).
-# Everything else a thread reads was written before the pool started the iteration's tasks, or is
-# read after they ended (the pool's futures order both).
+# A parallel search (driven by fastpuzzle/_solver/parallel.py) is run by the calling thread,
+# which searches the small iterations and the shallow frontier of each large one and handles
+# Ctrl-C and progress, and by pool threads that take frontier nodes from a shared counter and
+# search their subtrees without the GIL. Each thread has its own search struct, linked to the
+# team by a Member; only the fields below are written by several threads, through the atomics
+# declared here (GCC/Clang builtins, Interlocked functions on MSVC) or under the team's gate (a
+# lock). Everything else a thread reads was written before the pool started the iteration's
+# tasks, or is read after they ended (the pool's futures order both).
 #
 # The node limit is shared as a budget: a thread may expand as many nodes as it has been granted,
 # and takes a grant at each checkpoint, so that the threads together never pass the limit. Grants

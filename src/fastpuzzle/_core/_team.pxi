@@ -1,9 +1,7 @@
-# The iterations of IDA*, included by _idastar.pyx and _wide_pdb.pyx: the serial iterative
-# deepening (run_search, from the kernel's root_h and descend), and the parallel iterations,
-# where the calling thread collects a frontier and pool threads search its subtrees. It is
-# compiled once in each module over that module's own Search, Node, root_h, descend and
-# node_key (a cdef class cannot be shared across modules without calls through pointers), so
-# both kernels run one text.
+# The iterations of IDA*, part of the engine text (_engine.pxi, which includes it and lists what
+# a host defines): the serial iterative deepening (run_search, from the kernel's root_h and
+# descend), and the parallel iterations, where the calling thread collects a frontier and pool
+# threads search its subtrees.
 #
 # Load balance follows the work: the pool threads take frontier nodes (the units of work) in
 # order from a shared counter, and each unit's expansions are recorded. A unit that took more
@@ -27,7 +25,31 @@
 # called for each child; it does nothing outside the pool threads' Share mode, so the serial
 # search and the frontier collection compile as before.
 
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+from fastpuzzle._core._control cimport (
+    STATUS_DEPTH_LIMIT,
+    STATUS_EXHAUSTED,
+    STATUS_NODE_LIMIT,
+    STATUS_SOLVED,
+)
 from fastpuzzle._core._team cimport (
+    HEAVY_CAPACITY,
+    STOP_ABORTED,
+    HeavySet,
+    Team,
+    atomic_add,
+    atomic_claim,
+    atomic_read,
+    atomic_read_int,
+    atomic_take,
+    give_back,
+    heavy_add,
+    heavy_contains,
+    init_team,
+    refill,
+    team_stop,
     atomic_store,
     between_steps,
     atomic_sub,
@@ -89,7 +111,7 @@ cdef struct OfferQueue:
 
 
 cdef inline bint skip_child(Search* s, int depth, int direction, Mode* mode) noexcept nogil:
-    # Every driver calls this for each child but the move back, before generating it: True to
+    # Every driver calls this for each child the machine allows, before generating it: True to
     # skip it. Only the pool threads' Share mode does anything (the other modes compile to
     # nothing): it writes the path (what a thread gives away is found along it), and a child
     # shallower than the trap (levels given away, a guided unit's path, a donation asked) is
@@ -143,17 +165,18 @@ cdef void donate(Search* s, int depth, int direction) noexcept nogil:
     # searches something however often it is asked: an offer never passes on whole).
     cdef Member* m = &s.member
     cdef const Node* root = <const Node*>m.unit
-    cdef int level = root.depth, blank = root.blank, previous = root.previous, kept
+    cdef int level = root.depth, blank = root.blank, kept
+    cdef int32_t state = root.state
     cdef bint given = False
     m.requested = 0
     while level <= depth:
         if level >= m.floor:
             kept = direction if level == depth else s.path[level]
-            if has_untried(s, blank, previous, kept):
+            if has_untried(s, blank, state, kept):
                 given = offer(s, level, kept)
                 break
         if level < depth:
-            previous = blank
+            state = machine_next(s.machine, state, s.path[level])
             blank = cell_after(s, blank, s.path[level])
         level += 1
     # Made, or nothing to give (or no memory for it): another busy thread gives at its next
@@ -165,13 +188,13 @@ cdef void donate(Search* s, int depth, int direction) noexcept nogil:
     m.trap = m.floor if m.floor > m.guide_level + 1 else m.guide_level + 1
 
 
-cdef bint has_untried(const Search* s, int blank, int previous, int kept) noexcept nogil:
-    # Whether the node with its blank at ``blank``, entered from ``previous``, has a child after
-    # the one moving ``kept``, in the drivers' order.
+cdef bint has_untried(const Search* s, int blank, int32_t state, int kept) noexcept nogil:
+    # Whether the node with its blank at ``blank`` and the machine in ``state`` has a child the
+    # machine allows after the one moving ``kept``, in the drivers' order.
     cdef int k
     cdef bint past = False
     for k in range(s.n_moves[blank]):
-        if s.move_cell[blank][k] == previous:
+        if child_state(s, state, blank, k) == FORBIDDEN:
             continue
         if past:
             return True
@@ -266,9 +289,9 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
         r = descend(s, root, DESCEND)
         previous = last
         last = s.counters.expanded - before
-        if r == 1:
+        if r == FOUND:
             return STATUS_SOLVED
-        if r == 2:
+        if r == STOPPED:
             return s.status
         if s.next_bound >= INFINITE:
             return STATUS_EXHAUSTED
@@ -281,39 +304,23 @@ cdef object hand_over(Search* s, const Node* root, int workers, int max_depth, l
                       units, runner, progress):
     # A _Team takes s (the caller's pointer must be cleared first) and runs what is left:
     # another process's units (fastpuzzle.distributed), else the shared iterations, on
-    # ``runner`` or fastpuzzle._parallel.run_team.
+    # ``runner`` or fastpuzzle._solver.parallel.run_team.
     cdef _Team team = _Team.__new__(_Team)
     team.adopt(s, root, workers, max_depth, keep)
     if units is not None:
-        from fastpuzzle._parallel import run_units
+        from fastpuzzle._solver.parallel import run_units
 
         team.load_units(units[0], units[1])
         return run_units(team, workers, progress)
     if runner is None:
-        from fastpuzzle._parallel import run_team
+        from fastpuzzle._solver.parallel import run_team
 
         runner = run_team
     return runner(team, workers, progress)
 
 
-cdef Node* frontier_slot(Search* s) noexcept nogil:
-    # Collect mode: the next free node of the frontier being collected, its array doubled when
-    # full; NULL (s.status set to the memory limit) when it cannot grow.
-    cdef Collector* c = s.collector
-    cdef Node* grown
-    if c.count == c.capacity:
-        grown = <Node*>realloc(c.nodes, 2 * c.capacity * sizeof(Node))
-        if grown == NULL:
-            s.status = STATUS_MEMORY_LIMIT
-            return NULL
-        c.nodes = grown
-        c.capacity *= 2
-    c.count += 1
-    return &c.nodes[c.count - 1]
-
-
 cdef class _Team:
-    """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._parallel``).
+    """One parallel IDA*, past its serial iterations (driven by ``fastpuzzle._solver.parallel``).
 
     ``prepare()`` and ``finish()`` run in the calling thread, ``work(i)`` in pool thread ``i``;
     every field is written by the calling thread between iterations, except the ``Team`` atomics,
@@ -459,11 +466,11 @@ cdef class _Team:
                 if r:
                     break
             s.collector = NULL
-            if r == 1:
+            if r == FOUND:
                 s.counters.depth = s.bound
                 self.status = STATUS_SOLVED
                 return 0
-            if r == 2:
+            if r == STOPPED:
                 self.status = s.status
                 return 0
             swap = self.frontier
@@ -478,11 +485,11 @@ cdef class _Team:
         if self.frontier.cut > self.base_cut:
             self.base_cut = self.frontier.cut
         r = self._split()
-        if r == 1:
+        if r == FOUND:
             s.counters.depth = s.bound
             self.status = STATUS_SOLVED
             return 0
-        if r == 2:
+        if r == STOPPED:
             self.status = s.status
             return 0
         if self.frontier.count == 0:
@@ -550,8 +557,8 @@ cdef class _Team:
 
     cdef int _split(self) except -2 nogil:
         # The remembered units of the frontier become their children, in place (Collect mode,
-        # cut one level below each), pass after pass while any is remembered. 0, or descend's
-        # 1 (a goal among the children) or 2 (stopped).
+        # cut one level below each), pass after pass while any is remembered. SEARCHED, or
+        # descend's FOUND (a goal among the children) or STOPPED.
         cdef Search* s = self.s
         cdef Node* node
         cdef Node* slot
@@ -579,7 +586,7 @@ cdef class _Team:
                     slot = frontier_slot(s)
                     if slot == NULL:
                         s.collector = NULL
-                        return 2
+                        return STOPPED
                     memcpy(slot, node, sizeof(Node))
             s.collector = NULL
             swap = self.frontier
@@ -623,8 +630,8 @@ cdef class _Team:
         cdef int r = 0
         if not refill(&m.member, &m.control, &m.counters):
             team_stop(t, STATUS_NODE_LIMIT)
-            r = 2
-        while r == 0 and atomic_read_int(&t.stop) == STATUS_RUNNING:
+            r = STOPPED
+        while r == SEARCHED and atomic_read_int(&t.stop) == STATUS_RUNNING:
             # Work given away comes before the frontier's next unit (it is earlier in the
             # serial order).
             if atomic_read(&t.queued):
@@ -673,7 +680,7 @@ cdef class _Team:
     cdef int _search(self, Search* m, int index, const Node* root, int64_t origin,
                      const Offer* taken) except -2 nogil:
         # One unit: a frontier node, or a taken offer (its root, guided to the given children).
-        # descend's 0, 1 or 2; the goal, when found, is claimed for this thread.
+        # descend's return code; the goal, when found, is claimed for this thread.
         cdef Member* b = &m.member
         cdef uint64_t before
         cdef int r
@@ -709,7 +716,7 @@ cdef class _Team:
             atomic_sub(&self.team.pending, 1)
         atomic_add(&self.unit_work[origin], m.counters.expanded - before)
         b.finish = clock_of(b, &m.counters)
-        if r == 1 and atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
+        if r == FOUND and atomic_claim(&self.team.stop, STATUS_RUNNING, STATUS_SOLVED):
             # Every solution within this bound is optimal: the first one claimed is kept.
             self.solver = index
             self.solver_unit = origin
@@ -780,7 +787,7 @@ cdef class _Team:
         holds the expansions of each unit of work (frontier node) in the order they were handed
         out (partial for those stopped, 0 for those not reached), ``solver`` the unit in which
         the goal was found (-1: none); None when no pool thread searched. For measuring the
-        balance (``fastpuzzle._parallel.tracing``)."""
+        balance (``fastpuzzle._solver.parallel.tracing``)."""
         cdef size_t i
         if not self.shared:
             return None
@@ -831,9 +838,10 @@ cdef class _Team:
         memcpy(self.frontier.nodes, &nodes[0], count * sizeof(Node))
         self.frontier.count = count
         for i in range(count):
-            # A cheap check that the bytes are units of this build and board size.
+            # A cheap check that the bytes are units of this build, board size and machine.
             node = &self.frontier.nodes[i]
-            if not (0 <= node.depth <= MAX_CUT and 0 <= node.blank < MAX_CELLS):
+            if not (0 <= node.depth <= MAX_CUT and 0 <= node.blank < MAX_CELLS
+                    and 0 <= node.state < s.machine_states):
                 self.frontier.count = 0
                 raise ValueError("the units are not this kernel's frontier nodes")
         s.bound = bound

@@ -8,6 +8,17 @@ U=0, D=1, L=2, R=3.
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
 
+from fastpuzzle._core._engine cimport (
+    FORBIDDEN,
+    FOUND,
+    MACHINE_START,
+    SEARCHED,
+    STOPPED,
+    child_direction,
+    machine_next,
+    machine_table,
+)
+
 from fastpuzzle._core._control cimport (
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
@@ -27,7 +38,15 @@ from fastpuzzle._core._heuristics cimport (
     H_MISPLACED,
     H_WALKING_DISTANCE,
 )
-from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._core._packed cimport (
+    DIR_D,
+    DIR_L,
+    DIR_R,
+    DIR_U,
+    NO_CELL,
+    goal_cell_of,
+    move_letters,
+)
 from fastpuzzle._core._wide cimport (
     PACK5_MAX_CELLS,
     WIDE_MAX_SIDE,
@@ -162,6 +181,7 @@ cdef struct WideSearch:
     uint8_t path[WIDE_MAX_PATH]
     Control* control
     SearchCounters* counters
+    const int32_t* machine      # duplicate pruning (_fsm.pyx), as in _idastar
 
 
 cdef inline int search_distance(const WideSearch* s, int tile, int cell) noexcept nogil:
@@ -213,29 +233,33 @@ cdef inline void walk(WideSearch* s, int d, int tile, int blank, int target) noe
             s.wd_h += abs(s.col_of[blank] - goal) - abs(s.col_of[target] - goal)
 
 
-cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
-    # 1: solved (the path is in s.path[:g]); 0: not within the bound; -1: a limit (s.status).
+cdef int dfs(WideSearch* s, int g, int h, int32_t state) except -2 nogil:
+    # A return code of _engine.pxd (FOUND: the path is in s.path[:g]); children in the engine's
+    # order, less those the machine forbids (``state``: its state here).
     cdef long long f = <long long>SCALE * g + s.weight * h
-    cdef int d, target, tile, blank, nh, found, a, b, old_a, result, old_v, old_h
+    cdef int k, d, target, tile, blank, nh, found, a, b, old_a, result, old_v, old_h
+    cdef int32_t next_state
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
-        return 0
+        return SEARCHED
     if h == 0:
         s.counters.depth = g
-        return 1
+        return FOUND
     if g >= s.max_depth:
         s.depth_cut = True
-        return 0
+        return SEARCHED
     s.counters.expanded += 1
     if s.counters.expanded >= s.control.next_check:
         result = checkpoint(s.control, s.counters, 0)
         if result != STATUS_RUNNING:
             s.status = result
-            return -1
+            return STOPPED
     blank = s.blank
-    for d in range(4):
-        if prev >= 0 and d == (prev ^ 1):
+    for k in range(4):
+        d = child_direction(k)
+        next_state = machine_next(s.machine, state, d)
+        if next_state == FORBIDDEN:
             continue
         target = wide_neighbour(blank, d, s.rows, s.cols)
         if target == NO_CELL:
@@ -273,8 +297,8 @@ cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
                     nh += s.col_conf[a] - old_a
         s.counters.generated += 1
         s.path[g] = d
-        found = dfs(s, g + 1, nh, d)
-        if found != 0:
+        found = dfs(s, g + 1, nh, next_state)
+        if found != SEARCHED:
             return found
         s.cells[target] = tile
         s.cells[blank] = 0
@@ -286,7 +310,7 @@ cdef int dfs(WideSearch* s, int g, int h, int prev) except -2 nogil:
                 s.row_conf[a] = old_a
             else:
                 s.col_conf[a] = old_a
-    return 0
+    return SEARCHED
 
 
 cdef int run_idastar(WideSearch* s) except -2 nogil:
@@ -314,10 +338,10 @@ cdef int run_idastar(WideSearch* s) except -2 nogil:
         s.counters.depth = <int>(s.bound // SCALE)
         s.next_bound = 1LL << 62
         s.depth_cut = False
-        found = dfs(s, 0, h, -1)
-        if found == 1:
+        found = dfs(s, 0, h, MACHINE_START)
+        if found == FOUND:
             return STATUS_SOLVED
-        if found < 0:
+        if found == STOPPED:
             return s.status
         if s.next_bound == 1LL << 62:
             return STATUS_DEPTH_LIMIT if s.depth_cut else STATUS_EXHAUSTED
@@ -338,6 +362,7 @@ def idastar(
     double time_limit=0.0,
     int max_depth=-1,
     progress=None,
+    machine=None,
 ):
     """IDA* (weighted when ``weight`` > 1: f = g + w*h) on a canonical wide board.
 
@@ -346,7 +371,9 @@ def idastar(
     distance; the last needs ``tables``, a :class:`fastpuzzle.pdb.WalkingTables` (a side
     without transition tables starts from its Manhattan component). ``max_depth`` < 0 means the
     core's own cap (1000 moves). ``progress`` is called as ``progress(expanded, generated,
-    seconds, bound)`` every 2**16 expansions.
+    seconds, bound)`` every 2**16 expansions. ``machine`` is the duplicate-pruning machine of a
+    box that fits the board (``_fsm.compile``; None: parent pruning alone). Children are tried
+    with the blank moving D, R, L, U, as in every IDA* kernel.
 
     Returns a :class:`~fastpuzzle._core._result.CoreResult`; moves are blank directions (U/D/L/R).
     """
@@ -358,6 +385,7 @@ def idastar(
     cdef const int32_t[::1] h_next
     cdef const uint8_t[::1] v_dist
     cdef const uint8_t[::1] h_dist
+    cdef list keep = []
     if weight < 1.0:
         raise ValueError(f"expected a weight >= 1, got {weight!r}")
     if heuristic not in (H_MANHATTAN, H_LINEAR_CONFLICT, H_WALKING_DISTANCE):
@@ -393,6 +421,7 @@ def idastar(
     s.weight = <long long>(weight * SCALE + 1e-9)
     s.max_depth = WIDE_MAX_PATH if max_depth < 0 or max_depth > WIDE_MAX_PATH else max_depth
     s.status = STATUS_RUNNING
+    s.machine = machine_table(machine, keep)
     init_control(&control, node_limit, time_limit, 0, progress)
     init_counters(&counters)
     s.control = &control
@@ -443,4 +472,4 @@ def idastar(
         PyMem_Free(s.goal_col)
 
 
-_LETTERS = bytes.maketrans(bytes([0, 1, 2, 3]), b"UDLR")
+_LETTERS = bytes.maketrans(bytes(range(4)), move_letters()[:4])

@@ -33,6 +33,7 @@ def idastar(
     runner: Callable[[Any, int, Any], CoreResult] | None = None,
     units: None = None,
     min_bound: int = 0,
+    machine: npt.NDArray[np.int32] | None = None,
 ) -> CoreResult: ...
 @overload
 def idastar(
@@ -51,4 +52,5 @@ def idastar(
     runner: None = None,
     units: tuple[int, bytes],
     min_bound: int = 0,
+    machine: npt.NDArray[np.int32] | None = None,
 ) -> UnitResults: ...

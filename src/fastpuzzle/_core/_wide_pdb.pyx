@@ -8,25 +8,24 @@ about the main diagonal, and the larger sum counts (both are admissible); the mi
 skipped for a child the plain sum already cuts off (1.2x faster on 60- to 140-move 5x5
 scrambles, same nodes).
 
-Node counting and child order (D, R, L, U; no move that undoes the previous one) are those of
-``_idastar``, so node counts compare with the 4x4 drivers and with ``_wide.idastar``.
+Node counting, child order (D, R, L, U) and duplicate pruning (the moves the machine forbids; by
+default only the one that undoes the previous move) are those of ``_idastar``, so node counts
+compare with the 4x4 drivers and with ``_wide.idastar``; the search is the engine text
+(``_engine.pxi``) both kernels run.
 
 With ``workers > 1`` the large iterations are shared among threads exactly as in ``_idastar``
 (see its docstring): a frontier collected level by level by the calling thread, each node with
-its board, group indices and path prefix, searched by pool threads (``fastpuzzle/_parallel.py``).
+its board, group indices and path prefix, searched by pool threads
+(``fastpuzzle/_solver/parallel.py``).
 """
 
-from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 from fastpuzzle._core._result cimport core_result
 from fastpuzzle._core._control cimport (
     Control,
-    STATUS_DEPTH_LIMIT,
-    STATUS_EXHAUSTED,
     STATUS_MEMORY_LIMIT,
-    STATUS_NODE_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
     SearchCounters,
@@ -35,7 +34,14 @@ from fastpuzzle._core._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._core._packed cimport (
+    DIR_D,
+    DIR_L,
+    DIR_R,
+    DIR_U,
+    NO_CELL,
+    goal_cell_of,
+)
 from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
 from fastpuzzle._core._pdbgroups cimport (
     GROUP_MAX_COUNT,
@@ -64,25 +70,7 @@ from fastpuzzle._core._pdbgroups cimport (
     unmove_plain,
 )
 from fastpuzzle._core._ranking cimport compact_rank_bits
-from fastpuzzle._core._team cimport (
-    HEAVY_CAPACITY,
-    HeavySet,
-    Member,
-    STOP_ABORTED,
-    Team,
-    atomic_add,
-    atomic_claim,
-    atomic_read,
-    atomic_read_int,
-    atomic_take,
-    give_back,
-    heavy_add,
-    heavy_contains,
-    init_team,
-    refill,
-    team_checkpoint,
-    team_stop,
-)
+from fastpuzzle._core._team cimport Member
 
 cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) nogil
@@ -93,43 +81,7 @@ cdef enum:
     MAX_GROUPS = GROUP_MAX_COUNT
     MAX_PATH = 400          # the longest optimal 5x5 solution is far shorter
     SLOT_BITS = 5
-    INFINITE = 1 << 30
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
-    SWITCH = -3             # run_search: go on with threads from s.bound
-
-#: As in ``_idastar``: with several workers, the iterations expected to expand at least this
-#: many nodes are shared among threads (0: every iteration).
-PARALLEL_FROM = 1 << 15
-
-#: As in ``_idastar``: frontier nodes per thread in a shared iteration.
-FRONTIER_PER_WORKER = 32
-
-#: As in ``_idastar``: the share of an iteration past which a unit of work is split.
-SPLIT_PER_WORKER = 64
-
-DIRECTION_LETTERS = "UDLR"
-
-cdef int[4] CHILD_ORDER = [DIR_D, DIR_R, DIR_L, DIR_U]
-
-# The driver is compiled three times, as in _idastar: ``Descend`` searches, ``Share`` is the
-# pool threads' search (it gives work to idle threads), ``Collect`` stops at s.collector.cut and
-# adds the nodes it reaches there to the frontier.
-cdef struct Descend:
-    char unused
-
-cdef struct Share:
-    char unused
-
-cdef struct Collect:
-    char unused
-
-ctypedef fused Mode:
-    Descend
-    Share
-    Collect
-
-cdef Descend* DESCEND = NULL
-cdef Collect* COLLECT = NULL
 
 
 cdef struct Node:
@@ -137,7 +89,7 @@ cdef struct Node:
     uint8_t cells[MAX_CELLS]
     int blank
     int depth
-    int previous
+    int32_t state           # the duplicate-pruning machine's
     int md
     int plain
     int mirrored
@@ -154,15 +106,14 @@ cdef struct Node:
     uint8_t path[MAX_CUT]
 
 
-cdef struct Collector:
-    Node* nodes
-    size_t count
-    size_t capacity
-    int cut
+# The engine: modes, the node prologue, the collector and the iterations (see _engine.pxi).
+include "_engine.pxi"
 
 
 cdef struct Search:
     int n
+    const int32_t* machine          # duplicate pruning (_fsm.pyx), read-only, shared by threads
+    int32_t machine_states
     uint8_t cells[MAX_CELLS]
     int n_moves[MAX_CELLS]
     int move_cell[MAX_CELLS][4]     # cells the blank reaches from each cell, in child order
@@ -188,13 +139,13 @@ cdef inline uint64_t entry_of(const Group* grp, uint64_t index) noexcept nogil:
 
 
 cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, int plain,
-                    int mirrored, int previous) noexcept nogil:
+                    int mirrored, int32_t state) noexcept nogil:
     # s holds the node's board, path prefix and group state (a dual node's h and dual sums are
     # set by save_dual_node).
     cdef int i, which
     node.blank = blank
     node.depth = depth
-    node.previous = previous
+    node.state = state
     node.md = md
     node.plain = plain
     node.mirrored = mirrored
@@ -226,7 +177,7 @@ cdef void load_node(Search* s, const Node* node) noexcept nogil:
 
 
 cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrored,
-                 int previous) noexcept nogil:
+                 int32_t state) noexcept nogil:
     # Collect mode at the cut: the bound and goal tests, then the node joins the frontier
     # instead of being expanded (the thread that searches it counts its expansion).
     cdef int h = pattern_h(md, plain, mirrored)
@@ -235,61 +186,40 @@ cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrore
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
-        return 0
+        return SEARCHED
     if h == 0:
-        return 1
+        return FOUND
     node = frontier_slot(s)
     if node == NULL:
-        return 2
-    save_node(s, node, blank, depth, md, plain, mirrored, previous)
-    return 0
-
-
-cdef inline int enter(Search* s, int md, int f) except -2 nogil:
-    # 0 to expand this node, 1 when it is the goal (Manhattan distance 0), 3 when f is over the
-    # bound, 2 stopped (s.status set).
-    cdef int status
-    if f > s.bound:
-        if f < s.next_bound:
-            s.next_bound = f
-        return 3
-    if md == 0:
-        return 1
-    s.counters.expanded += 1
-    if s.counters.expanded >= s.control.next_check:
-        if s.member.team == NULL:
-            status = checkpoint(&s.control, &s.counters, sizeof(Search))
-        else:
-            status = team_checkpoint(&s.member, &s.control, &s.counters)
-        if status != STATUS_RUNNING:
-            s.status = status
-            return 2
-    return 0
+        return STOPPED
+    save_node(s, node, blank, depth, md, plain, mirrored, state)
+    return SEARCHED
 
 
 cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
-             int previous, Mode* mode) except -2 nogil:
-    # 0: not found under this bound; 1: found (path in s.path); 2: stopped (s.status set).
+             int32_t state, Mode* mode) except -2 nogil:
+    # A return code of _engine.pxd; ``state``: the duplicate-pruning machine's.
     # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
     cdef int h = pattern_h(md, plain, mirrored)
     cdef int f = depth + h
     cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r
+    cdef int32_t next_state
     cdef GroupMove saved, msaved
     cdef uint64_t mindex
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
     if Mode is Collect:
         if depth == s.collector.cut:
-            return collect(s, blank, depth, md, plain, mirrored, previous)
+            return collect(s, blank, depth, md, plain, mirrored, state)
     r = enter(s, md, f)
-    if r:
-        return 0 if r == 3 else r
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
     # Every child's plain entry first, prefetched: the tables are tens of megabytes, so lookups
     # miss the cache, and issuing them together lets the misses overlap.
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        if child_state(s, state, blank, k) == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         tile = s.cells[cell]
         grp = s.pat.group_of[tile]
         if grp >= 0:
@@ -297,9 +227,10 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
             prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
     for k in range(s.n_moves[blank]):
-        cell = s.move_cell[blank][k]
-        if cell == previous:
+        next_state = child_state(s, state, blank, k)
+        if next_state == FORBIDDEN:
             continue
+        cell = s.move_cell[blank][k]
         if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
         tile = s.cells[cell]
@@ -327,7 +258,7 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         s.cells[cell] = 0
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
-        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, blank, mode)
+        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, next_state, mode)
         s.cells[cell] = tile
         s.cells[blank] = 0
         if grp >= 0:
@@ -338,7 +269,7 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
             return r
-    return 0
+    return SEARCHED
 
 
 # ---------------------------------------------------------------------------------------------
@@ -374,16 +305,16 @@ cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept n
 
 cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
                         int plain, int mirrored, int dual, int dmirrored,
-                        int previous) noexcept nogil:
+                        int32_t state) noexcept nogil:
     # Collect mode at the cut for dfs_dual: the node joins the frontier with its h.
     cdef Node* node = frontier_slot(s)
     if node == NULL:
-        return 2
-    save_node(s, node, blank, depth, md, plain, mirrored, previous)
+        return STOPPED
+    save_node(s, node, blank, depth, md, plain, mirrored, state)
     node.h = h
     node.dual = dual
     node.dmirrored = dmirrored
-    return 0
+    return SEARCHED
 
 
 include "_dual.pxi"
@@ -394,8 +325,8 @@ cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil
     cdef int h_out
     if s.dual:
         return dfs_dual(s, 0, node.blank, node.depth, node.h, node.md, node.plain,
-                        node.mirrored, node.dual, node.dmirrored, node.previous, &h_out, mode)
-    return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.previous,
+                        node.mirrored, node.dual, node.dmirrored, node.state, &h_out, mode)
+    return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.state,
                mode)
 
 
@@ -413,7 +344,7 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
         root.dmirrored = (fill_dual(&s.duals, &s.pat, 1, s.cells, s.n, blank)
                           if s.duals.mirror else 0)
         root.h = four_h(md, plain, mirrored, root.dual, root.dmirrored)
-    save_node(s, root, blank, 0, md, plain, mirrored, NO_CELL)
+    save_node(s, root, blank, 0, md, plain, mirrored, MACHINE_START)
 
 
 cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
@@ -423,24 +354,8 @@ cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
 
 
 cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nogil:
-    cdef int cell, k, d, target, tile, home
-    for cell in range(s.n):
-        s.n_moves[cell] = 0
-        for k in range(4):
-            d = CHILD_ORDER[k]
-            target = NO_CELL
-            if d == DIR_U and cell >= cols:
-                target = cell - cols
-            elif d == DIR_D and cell + cols < s.n:
-                target = cell + cols
-            elif d == DIR_L and cell % cols != 0:
-                target = cell - 1
-            elif d == DIR_R and cell % cols != cols - 1:
-                target = cell + 1
-            if target != NO_CELL:
-                s.move_cell[cell][s.n_moves[cell]] = target
-                s.move_dir[cell][s.n_moves[cell]] = d
-                s.n_moves[cell] += 1
+    cdef int cell, tile, home
+    init_moves(s, rows, cols)
     for tile in range(s.n):
         home = goal_cell_of(tile, goal_blank) if tile else goal_blank
         for cell in range(s.n):
@@ -474,14 +389,6 @@ cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------------
-# The iterations: serial iterative deepening, and parallel iterations where the calling thread
-# collects a frontier and pool threads search its subtrees (one text with _idastar's, in
-# _team.pxi).
-
-include "_team.pxi"
-
-
-# ---------------------------------------------------------------------------------------------
 # The Python entry.
 
 def idastar(
@@ -500,6 +407,7 @@ def idastar(
     runner=None,
     units=None,
     int min_bound=0,
+    machine=None,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
 
@@ -527,13 +435,15 @@ def idastar(
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
     runner : callable, optional
         ``runner(team, workers, progress)`` runs the shared iterations instead of
-        ``fastpuzzle._parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
+        ``fastpuzzle._solver.parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
     units : tuple, optional
         ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
         units at that bound and return ``_Team.unit_results()``'s tuple.
     min_bound : int
         The first iteration's bound when it is above the start's h (no shorter solution
         exists), as in ``_idastar.idastar``.
+    machine : numpy.ndarray, optional
+        The duplicate-pruning machine, as in ``_idastar.idastar`` (None: parent pruning).
 
     Returns
     -------
@@ -541,11 +451,9 @@ def idastar(
         Moves are blank directions.
     """
     cdef Search* s
-    cdef Search* owned
     cdef Node root
-    cdef int64_t switch_after
     cdef list keep = []
-    cdef int status, cell, n = rows * cols
+    cdef int cell, n = rows * cols
     cdef unsigned int present = 0
     if not MIN_CELLS <= n <= MAX_CELLS or rows < 1 or cols < 1:
         raise ValueError(f"expected a board of {MIN_CELLS} to {MAX_CELLS} cells, got {rows}x{cols}")
@@ -574,36 +482,11 @@ def idastar(
         s.status = STATUS_RUNNING
         s.member.team = NULL
         s.collector = NULL
+        s.machine = machine_table(machine, keep)
+        s.machine_states = machine_states(machine)
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         init_root(s, &root, blank)
-        # With a runner (a cluster), the large iterations are shared even with one local thread.
-        switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
-        if switch_after >= 0 and min_bound > root_h(s, &root):
-            # Searched up to min_bound already: a large search from its first iteration.
-            switch_after = 0
-        if units is not None:
-            # Another process's units at their bound (fastpuzzle.distributed): searched by this
-            # process's threads, and their results returned as they are.
-            owned, s = s, NULL
-            return hand_over(owned, &root, workers, max_depth, keep, units, None, progress)
-        with nogil:
-            status = run_search(s, &root, max_depth, switch_after, min_bound)
-        if status == SWITCH:
-            owned, s = s, NULL
-            return hand_over(owned, &root, workers, max_depth, keep, None, runner, progress)
-        moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
-                        ) if status == STATUS_SOLVED else ""
-        return core_result(
-            status,
-            moves,
-            s.counters.expanded,
-            s.counters.generated,
-            s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
-            sizeof(Search),
-            elapsed(&s.control),
-            s.counters.depth,
-            s.counters.iterations,
-        )
+        return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound)
     finally:
         free(s)

@@ -5,7 +5,7 @@ No user imports it; :func:`fastpuzzle.solve`, :func:`fastpuzzle.search` and the 
 and the calls into it), ``tables`` (the tables a heuristic reads: the one place that maps a
 heuristic to its partition), ``two_phase`` (a search that switches to stronger tables once it
 is large), ``cluster`` (the Dask plumbing of one search), ``policy`` (what ``auto`` runs for a
-shape and goal) and ``constructive`` (the fast solver for boards up to 100x100). The threads of
-a parallel IDA* belong here too; they stay in :mod:`fastpuzzle._parallel` while the compiled
-kernels import them by that name.
+shape and goal), ``pruning`` (the duplicate-pruning machine IDA* carries), ``parallel`` (the
+threads of a parallel IDA*, which the compiled kernels call back into) and ``constructive`` (the
+fast solver for boards up to 100x100).
 """

@@ -3,7 +3,7 @@
 With a client, a kernel's ``runner`` (what runs a shared iteration) becomes
 :func:`fastpuzzle.distributed.share_with`'s: iterations expected to expand at least
 :data:`fastpuzzle.distributed.REMOTE_FROM` nodes go to the cluster, the others to local threads
-(:func:`fastpuzzle._parallel.run_team`). A worker process rebuilds the kernel from a
+(:func:`fastpuzzle._solver.parallel.run_team`). A worker process rebuilds the kernel from a
 :class:`~fastpuzzle.distributed.KernelCall`, and reads the very tables this search uses from its
 own cache (:func:`load_exactly`), never another table and never a build.
 """
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from fastpuzzle import distributed
-from fastpuzzle._parallel import run_team
+from fastpuzzle._solver.parallel import run_team
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import CoreLimits
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
@@ -49,7 +49,7 @@ def runner(
             return functools.partial(run_team, time_limit=core.time_limit)
         return None
     loader, key = _worker_tables(request, databases, dual=dual)
-    call = distributed.KernelCall(kernel, args, max_depth, loader, key)
+    call = distributed.KernelCall(kernel, args, max_depth, loader, key, request.machine_prune)
     share = distributed.share_with(
         request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
         remote_from=distributed.REMOTE_FROM, large=min_bound > 0,

@@ -13,7 +13,7 @@ picks a specialised kernel:
 The request travels down to the kernel calls as one object. The tables come from
 :mod:`fastpuzzle._solver.tables`; a search that switches to stronger tables once it is large
 runs in two parts (:mod:`fastpuzzle._solver.two_phase`). ``workers > 1`` shares the large
-iterations of ``_idastar`` and ``_wide_pdb`` among threads (:mod:`fastpuzzle._parallel`);
+iterations of ``_idastar`` and ``_wide_pdb`` among threads (:mod:`fastpuzzle._solver.parallel`);
 ``_wide.idastar`` has no parallel version and runs serially. With a Dask client, their largest
 iterations go to the cluster (:mod:`fastpuzzle._solver.cluster`).
 
@@ -30,7 +30,7 @@ import numpy as np
 
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult
-from fastpuzzle._solver import cluster, tables, two_phase
+from fastpuzzle._solver import cluster, pruning, tables, two_phase
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import shown
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
@@ -79,7 +79,9 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
       serial search, whose node counts are exact and reproducible;
     - ``client``: a Dask client; the iterations of the packed and pattern-database kernels
       expected to expand at least :data:`fastpuzzle.distributed.REMOTE_FROM` nodes are searched
-      on its cluster (the others on ``workers`` local threads).
+      on its cluster (the others on ``workers`` local threads);
+    - ``prune``: the duplicate pruning every kernel applies (:mod:`fastpuzzle._solver.pruning`):
+      the machine of twin move strings by default, parent pruning alone with ``"parent"``.
 
     ``wide=True`` runs the wide kernel on a board of up to 16 cells too.
     """
@@ -107,6 +109,8 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
         )
     # A time limit covers building the tables the heuristic needs, then the search.
     request = request._replace(heuristic=entry.name).started()
+    # The machine too (read from the cache, or built in about a second the first time).
+    pruning.machine((request.problem.rows, request.problem.cols), request.machine_prune)
     if use_wide:
         return _run_wide(request)
     return _path_memory(_run_packed(request), board_bytes=0, level_bytes=_search.FRAME_BYTES)
@@ -186,6 +190,7 @@ def _packed_kernel(
             request, "packed", args, core.max_depth, core,
             databases=databases, dual=request.entry.dual, min_bound=min_bound,
         ),
+        machine=pruning.machine((rows, cols), request.machine_prune),
     )  # fmt: skip
 
 
@@ -248,6 +253,7 @@ def _run_wide(request: Request) -> CoreResult:
         time_limit=core.time_limit,
         max_depth=cap,
         progress=request.progress,
+        machine=pruning.machine((rows, cols), request.machine_prune),
     )
 
 
@@ -260,6 +266,7 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
     args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
             problem.goal_blank)  # fmt: skip
     max_depth = min(cap, _PDB_MAX_DEPTH)
+    machine = pruning.machine((problem.rows, problem.cols), request.machine_prune)
 
     def part(dual: bool) -> two_phase.Part:
         found = dual_layout(database, deadline=request.deadline) if dual else database.loaded()
@@ -278,6 +285,7 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
                     databases=(database,), dual=dual, min_bound=bound,
                 ),
                 min_bound=bound,
+                machine=machine,
             )  # fmt: skip
 
         return search

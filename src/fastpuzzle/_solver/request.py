@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import Problem
+from fastpuzzle._solver import pruning
 from fastpuzzle.heuristics import BY_NAME, Heuristic
 from fastpuzzle.limits import CoreLimits, Limits
 from fastpuzzle.results import CoreProgress, Status
@@ -46,6 +47,17 @@ class Request(NamedTuple):
     #: or not started). IDA* sets it as it starts (:meth:`started`), so that the time spent
     #: building its tables counts against the limit.
     deadline: float | None = None
+    #: IDA*'s duplicate pruning, checked (:func:`fastpuzzle._solver.pruning.check_prune`):
+    #: ``"fsm"``, ``"parent"`` or a machine's depth.
+    prune: str | int = "fsm"
+
+    @property
+    def machine_prune(self) -> str | int:
+        """The pruning IDA* does on this request's tables: :attr:`prune`, except that ``"fsm"``
+        means parent pruning on an exact distance table (see
+        :func:`fastpuzzle._solver.pruning.in_effect`). A cluster's workers are sent this, so that
+        they build the machine the calling process searches with."""
+        return pruning.in_effect(self.prune, exact=self.entry.tables == "exact")
 
     @property
     def entry(self) -> Heuristic:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle._core._interrupt import run_stoppable
-from fastpuzzle._parallel import Endings, available_cores, check_workers, submit
+from fastpuzzle._solver.parallel import Endings, available_cores, check_workers, submit
 from fastpuzzle._util.checks import choice, dask_client, flag, optional_path, ordered, shown, whole
 from fastpuzzle._util.files import file_kind
 from fastpuzzle._util.progress import Meter

@@ -664,8 +664,9 @@ def clear_cache(
         and the temporary files of its stopped builds. Nothing else is touched; an empty list
         means none of it was there.
     all : bool
-        Delete every pattern-database file of the cache and every temporary file a stopped
-        build left. One of ``partition`` and ``all`` must be given.
+        Delete every pattern-database file of the cache, every temporary file a stopped build
+        left, and the duplicate-pruning machines IDA* keeps beside them (``fsm-v*.npy``, rebuilt
+        in a second when next needed). One of ``partition`` and ``all`` must be given.
     dry_run : bool
         Delete nothing; return what would be deleted.
 
@@ -691,6 +692,8 @@ def clear_cache(
     chosen: list[tuple[int, Path]] = []
     try:
         listed = sorted(directory.glob("pdb-*.fpdb")) if directory.is_dir() else []
+        if wanted is None and directory.is_dir():
+            listed += sorted(directory.glob("fsm-v*.npy"))
         for path in listed + _temporaries(directory):
             rank = 0 if wanted is None else _rank(path.name, wanted)
             if rank is not None and not (stat.S_ISDIR(os.lstat(path).st_mode) or _held(path)):

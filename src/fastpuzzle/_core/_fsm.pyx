@@ -1,0 +1,529 @@
+"""Duplicate pruning for IDA*: a finite-state machine over the blank's moves (Taylor and Korf).
+
+Two move strings of the blank are *twins* when they leave every tile where the other leaves it:
+same length or shorter, from the same board to the same board. IDA* needs only one of them, so
+the machine forbids the other and the search never enters it. What a string does to the board
+depends only on the string, not on where the blank starts, as long as the blank's path stays on
+the board; so twins are found once, by a breadth-first search over move strings from the middle
+of a board large enough that no string within the box leaves it.
+
+Which string of a pair is forbidden (what keeps every board reachable): strings are ordered by
+length, then by their moves (U < D < L < R). A string ``s`` is forbidden when an earlier string
+``t`` has the same effect and the box the blank's path covers (its bounding box relative to the
+start) of ``t`` lies inside that of ``s``. Replacing ``s`` by ``t`` inside any path keeps the path
+on every board that held it (``t`` covers no cell outside the cells ``s``'s box covers there),
+leaves its end board and makes the path earlier in the order; repeated, it ends at a path with no
+forbidden substring, no longer than the first and reaching the same board. So every board keeps
+a shortest path the machine allows, and IDA* stays optimal with any admissible heuristic.
+
+Strings are searched only while their box fits ``rows`` x ``cols`` (a board of that shape can
+hold no other), longest ``depth`` moves. Effects are compared by a 64-bit Zobrist hash of the
+board, and every hit is replayed on a real board before it counts, so a hash collision never
+forbids a string. The forbidden strings are compiled into an Aho-Corasick automaton: a state is
+the longest suffix of the path so far that begins a forbidden string, and ``next[state][move]``
+is the next state, or -1 when that move would complete a forbidden string.
+"""
+
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy
+
+import numpy as np
+
+cdef enum:
+    MAX_SIDE = 12           # the box's longest side (the virtual board is 2 * side - 1)
+    MAX_DEPTH = 30          # a string is coded in one uint64 (2 bits a move, one sentinel bit)
+    MAX_VCELLS = (2 * MAX_SIDE - 1) * (2 * MAX_SIDE - 1)
+    FORBIDDEN = -1
+
+# Blank directions, as every kernel codes them: U=0, D=1, L=2, R=3.
+cdef int[4] DROW = [-1, 1, 0, 0]
+cdef int[4] DCOL = [0, 0, -1, 1]
+
+
+cdef struct Virtual:
+    # A board large enough for every string whose box fits rows x cols, from its middle.
+    int rows
+    int cols
+    int cells
+    int start
+    uint16_t tile[MAX_VCELLS]     # a tile is the cell it started on; the blank's, v.start
+    uint64_t* zobrist           # [tile * cells + cell]
+
+
+cdef struct Walk:
+    # A string replayed from the start: where the blank is and the box it covered.
+    int blank
+    int top
+    int bottom
+    int left
+    int right
+    uint64_t hash
+
+
+cdef struct Table:
+    # Open addressing: the hash of an effect (0: empty) and the earliest string that has it.
+    uint64_t* keys
+    uint64_t* codes
+    uint64_t mask
+    uint64_t count
+
+
+cdef struct Trie:
+    int32_t* go                 # [node * 4 + move], -1: none
+    uint8_t* terminal
+    int32_t count
+    int32_t capacity
+
+
+cdef inline uint64_t splitmix(uint64_t* state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int code_length(uint64_t code) noexcept nogil:
+    # The sentinel bit sits at 2 * length.
+    cdef int n = 0
+    while code > 1:
+        code >>= 2
+        n += 1
+    return n
+
+
+cdef inline int code_move(uint64_t code, int length, int i) noexcept nogil:
+    return <int>((code >> (2 * (length - 1 - i))) & 3)
+
+
+cdef void reset(Virtual* v, Walk* w) noexcept nogil:
+    cdef int cell
+    for cell in range(v.cells):
+        v.tile[cell] = cell
+    w.blank = v.start
+    w.top = w.bottom = w.left = w.right = 0
+    w.hash = 0
+
+
+cdef inline void step(Virtual* v, Walk* w, int move) noexcept nogil:
+    # The blank moves; the tile it meets takes the blank's cell (the box is kept relative).
+    cdef int row = w.blank // v.cols + DROW[move], col = w.blank % v.cols + DCOL[move]
+    cdef int target = row * v.cols + col
+    cdef int tile = v.tile[target]
+    cdef int start_row = v.start // v.cols, start_col = v.start % v.cols
+    w.hash ^= v.zobrist[tile * v.cells + target] ^ v.zobrist[tile * v.cells + w.blank]
+    v.tile[w.blank] = tile
+    v.tile[target] = v.start
+    w.blank = target
+    if row - start_row < w.top:
+        w.top = row - start_row
+    if row - start_row > w.bottom:
+        w.bottom = row - start_row
+    if col - start_col < w.left:
+        w.left = col - start_col
+    if col - start_col > w.right:
+        w.right = col - start_col
+
+
+cdef void replay(Virtual* v, Walk* w, uint64_t code) noexcept nogil:
+    cdef int i, n = code_length(code)
+    reset(v, w)
+    for i in range(n):
+        step(v, w, code_move(code, n, i))
+
+
+cdef inline bint inside(const Walk* a, const Walk* b) noexcept nogil:
+    # Whether a's box lies inside b's.
+    return a.top >= b.top and a.bottom <= b.bottom and a.left >= b.left and a.right <= b.right
+
+
+cdef bint same_effect(Virtual* v, Virtual* scratch, Walk* other, uint64_t code) noexcept nogil:
+    # Whether the string ``code`` leaves the board as v holds it now (other: its walk).
+    replay(scratch, other, code)
+    return memcmp_tiles(v, scratch)
+
+
+cdef inline bint memcmp_tiles(const Virtual* a, const Virtual* b) noexcept nogil:
+    cdef int cell
+    for cell in range(a.cells):
+        if a.tile[cell] != b.tile[cell]:
+            return False
+    return True
+
+
+cdef inline void unstep(Virtual* v, const Walk* w, const Walk* before) noexcept nogil:
+    # Undoes the step that took the blank from before.blank to w.blank.
+    v.tile[w.blank] = v.tile[before.blank]
+    v.tile[before.blank] = v.start
+
+
+cdef inline bint fits_after(const Virtual* v, const Walk* w, int move, int rows,
+                            int cols) noexcept nogil:
+    # Whether the string's box still fits rows x cols after the blank moves once more.
+    cdef int row = w.blank // v.cols + DROW[move] - v.start // v.cols
+    cdef int col = w.blank % v.cols + DCOL[move] - v.start % v.cols
+    cdef int top = row if row < w.top else w.top
+    cdef int bottom = row if row > w.bottom else w.bottom
+    cdef int left = col if col < w.left else w.left
+    cdef int right = col if col > w.right else w.right
+    return bottom - top < rows and right - left < cols
+
+
+cdef int keep(Virtual* v, Virtual* scratch, const Walk* w, Walk* other, Table* t,
+              uint64_t code) noexcept nogil:
+    # 1: the string (v and w after it) is kept; 0: it is forbidden (an earlier twin covers a box
+    # inside its own); -1: no memory. The first string with an effect joins the table.
+    cdef uint64_t key = w.hash if w.hash else 1
+    cdef uint64_t* slot = table_find(t, key)
+    if slot[0]:
+        if same_effect(v, scratch, other, t.codes[slot - t.keys]) and inside(other, w):
+            return 0
+        return 1
+    slot[0] = key
+    t.codes[slot - t.keys] = code
+    t.count += 1
+    if 2 * t.count > t.mask and table_grow(t) < 0:
+        return -1
+    return 1
+
+
+cdef int table_grow(Table* t) noexcept nogil:
+    # Doubles the table; -1 when memory runs out.
+    cdef uint64_t old_size = t.mask + 1, size = 2 * old_size, i, slot
+    cdef uint64_t* keys = <uint64_t*>calloc(size, sizeof(uint64_t))
+    cdef uint64_t* codes = <uint64_t*>malloc(size * sizeof(uint64_t))
+    if keys == NULL or codes == NULL:
+        free(keys)
+        free(codes)
+        return -1
+    for i in range(old_size):
+        if t.keys[i]:
+            slot = t.keys[i] & (size - 1)
+            while keys[slot]:
+                slot = (slot + 1) & (size - 1)
+            keys[slot] = t.keys[i]
+            codes[slot] = t.codes[i]
+    free(t.keys)
+    free(t.codes)
+    t.keys = keys
+    t.codes = codes
+    t.mask = size - 1
+    return 0
+
+
+cdef inline uint64_t* table_find(Table* t, uint64_t key) noexcept nogil:
+    # The slot holding ``key``, or the empty slot where it would go.
+    cdef uint64_t slot = key & t.mask
+    while t.keys[slot] and t.keys[slot] != key:
+        slot = (slot + 1) & t.mask
+    return &t.keys[slot]
+
+
+cdef int trie_node(Trie* trie) noexcept nogil:
+    # A new node; -1 when memory runs out.
+    cdef int32_t capacity
+    cdef int32_t* go
+    cdef uint8_t* terminal
+    if trie.count == trie.capacity:
+        capacity = 2 * trie.capacity if trie.capacity else 1024
+        go = <int32_t*>realloc(trie.go, capacity * 4 * sizeof(int32_t))
+        if go == NULL:
+            return -1
+        trie.go = go
+        terminal = <uint8_t*>realloc(trie.terminal, capacity)
+        if terminal == NULL:
+            return -1
+        trie.terminal = terminal
+        trie.capacity = capacity
+    trie.go[4 * trie.count] = trie.go[4 * trie.count + 1] = -1
+    trie.go[4 * trie.count + 2] = trie.go[4 * trie.count + 3] = -1
+    trie.terminal[trie.count] = 0
+    trie.count += 1
+    return trie.count - 1
+
+
+cdef int trie_add(Trie* trie, uint64_t code) noexcept nogil:
+    cdef int i, move, n = code_length(code), node = 0, child
+    for i in range(n):
+        move = code_move(code, n, i)
+        child = trie.go[4 * node + move]
+        if child < 0:
+            child = trie_node(trie)
+            if child < 0:
+                return -1
+            trie.go[4 * node + move] = child
+        node = child
+    trie.terminal[node] = 1
+    return 0
+
+
+cdef int compile_automaton(const Trie* trie, int32_t* delta) noexcept nogil:
+    # Aho-Corasick over the trie: delta[node * 4 + move] is the next node (the longest suffix
+    # that is a trie node) or FORBIDDEN when that suffix ends a forbidden string. Nodes are
+    # numbered so that a parent comes before its children (breadth first), as trie_add makes
+    # them; returns -1 when memory runs out.
+    cdef int32_t* fail = <int32_t*>malloc(trie.count * sizeof(int32_t))
+    cdef int32_t* queue = <int32_t*>malloc(trie.count * sizeof(int32_t))
+    cdef uint8_t* bad = <uint8_t*>malloc(trie.count)
+    cdef int32_t head = 0, tail = 0, node, child, move, f
+    if fail == NULL or queue == NULL or bad == NULL:
+        free(fail)
+        free(queue)
+        free(bad)
+        return -1
+    memcpy(bad, trie.terminal, trie.count)
+    fail[0] = 0
+    for move in range(4):
+        child = trie.go[move]
+        if child >= 0:
+            fail[child] = 0
+            delta[move] = child
+            queue[tail] = child
+            tail += 1
+        else:
+            delta[move] = 0
+    while head < tail:
+        node = queue[head]
+        head += 1
+        # A suffix that ends a forbidden string forbids this node too.
+        if bad[fail[node]]:
+            bad[node] = 1
+        for move in range(4):
+            child = trie.go[4 * node + move]
+            f = delta[4 * fail[node] + move]
+            if child >= 0:
+                fail[child] = f
+                delta[4 * node + move] = child
+                queue[tail] = child
+                tail += 1
+            else:
+                delta[4 * node + move] = f
+    for node in range(trie.count * 4):
+        if delta[node] >= 0 and bad[delta[node]]:
+            delta[node] = FORBIDDEN
+    free(fail)
+    free(queue)
+    free(bad)
+    return 0
+
+
+cdef int walk_state(const int32_t* delta, uint64_t code) noexcept nogil:
+    # The automaton's state after the string ``code`` (which it allows).
+    cdef int i, n = code_length(code), state = 0
+    for i in range(n):
+        state = delta[4 * state + code_move(code, n, i)]
+    return state
+
+
+def build(int rows, int cols, int depth, size_t max_states=0):
+    """Find the forbidden move strings of a ``rows`` x ``cols`` box up to ``depth`` moves.
+
+    With ``max_states``, stops at the last length whose machine has at most that many states.
+
+    Returns
+    -------
+    tuple
+        ``(forbidden, levels)``: the forbidden strings as codes (uint64 array: a sentinel bit,
+        then 2 bits a move, U=0 D=1 L=2 R=3, the first move highest), in the order found; and
+        per length 0..the depth reached, the number of strings kept (allowed and within the
+        box).
+
+    Raises
+    ------
+    ValueError
+        For a box or depth out of range.
+    MemoryError
+        When the search's tables cannot grow.
+    """
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise ValueError(f"expected a box of 1 to {MAX_SIDE} a side, got {rows}x{cols}")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"expected a depth of 0 to {MAX_DEPTH} moves, got {depth}")
+    cdef Virtual v, scratch
+    cdef Walk w, other, parent
+    cdef Table table
+    cdef Trie trie
+    cdef uint64_t seed = 0x5EED5EED
+    cdef uint64_t* frontier = NULL
+    cdef uint64_t* following = NULL
+    cdef uint64_t* swap
+    cdef uint64_t* forbidden = NULL
+    cdef uint64_t* slot
+    cdef int32_t* delta = NULL
+    cdef size_t n_frontier = 1, n_following, cap_frontier = 1, cap_following = 0
+    cdef size_t n_forbidden = 0, cap_forbidden = 0, i, swap_size, level_start = 0
+    cdef uint64_t code, child
+    cdef int move, state, child_state, kept, failed = 0, over = 0
+    levels = [1]
+    v.rows = scratch.rows = 2 * rows - 1
+    v.cols = scratch.cols = 2 * cols - 1
+    v.cells = scratch.cells = v.rows * v.cols
+    v.start = scratch.start = (rows - 1) * v.cols + cols - 1
+    v.zobrist = <uint64_t*>malloc(v.cells * v.cells * sizeof(uint64_t))
+    scratch.zobrist = v.zobrist
+    table.mask = (1 << 16) - 1
+    table.count = 0
+    table.keys = <uint64_t*>calloc(table.mask + 1, sizeof(uint64_t))
+    table.codes = <uint64_t*>malloc((table.mask + 1) * sizeof(uint64_t))
+    trie.go = NULL
+    trie.terminal = NULL
+    trie.count = trie.capacity = 0
+    frontier = <uint64_t*>malloc(sizeof(uint64_t))
+    try:
+        if (v.zobrist == NULL or table.keys == NULL or table.codes == NULL or frontier == NULL
+                or trie_node(&trie) < 0):
+            raise MemoryError()
+        with nogil:
+            for i in range(<size_t>(v.cells * v.cells)):
+                v.zobrist[i] = splitmix(&seed)
+            # The empty string: the start board, hash 0 (kept as 1: 0 marks an empty slot).
+            reset(&v, &w)
+            slot = table_find(&table, 1)
+            slot[0] = 1
+            table.codes[slot - table.keys] = 1
+            table.count = 1
+            frontier[0] = 1
+            for _length in range(1, depth + 1):
+                # The automaton of the strings forbidden so far cuts every string holding one.
+                free(delta)
+                delta = <int32_t*>malloc(trie.count * 4 * sizeof(int32_t))
+                if delta == NULL or compile_automaton(&trie, delta) < 0:
+                    failed = 1
+                    break
+                n_following = 0
+                for i in range(n_frontier):
+                    code = frontier[i]
+                    state = walk_state(delta, code)
+                    replay(&v, &parent, code)
+                    for move in range(4):
+                        child_state = delta[4 * state + move]
+                        if child_state == FORBIDDEN or not fits_after(&v, &parent, move, rows,
+                                                                      cols):
+                            continue
+                        child = code * 4 + move
+                        w = parent
+                        step(&v, &w, move)
+                        kept = keep(&v, &scratch, &w, &other, &table, child)
+                        unstep(&v, &w, &parent)
+                        if kept < 0:
+                            failed = 1
+                        elif kept == 0:
+                            if n_forbidden == cap_forbidden:
+                                cap_forbidden = 2 * cap_forbidden + 1024
+                                swap = <uint64_t*>realloc(forbidden,
+                                                          cap_forbidden * sizeof(uint64_t))
+                                if swap == NULL:
+                                    failed = 1
+                                    break
+                                forbidden = swap
+                            forbidden[n_forbidden] = child
+                            n_forbidden += 1
+                            # The trie grows now (this length's walk reads delta, compiled
+                            # before it), so that a machine past max_states stops here.
+                            if trie_add(&trie, child) < 0:
+                                failed = 1
+                                break
+                            if max_states and <size_t>trie.count - n_forbidden > max_states:
+                                over = 1
+                                break
+                            continue
+                        if failed:
+                            break
+                        if n_following == cap_following:
+                            cap_following = 2 * cap_following + 1024
+                            swap = <uint64_t*>realloc(following,
+                                                      cap_following * sizeof(uint64_t))
+                            if swap == NULL:
+                                failed = 1
+                                break
+                            following = swap
+                        following[n_following] = child
+                        n_following += 1
+                    if failed or over:
+                        break
+                if failed:
+                    break
+                if over:
+                    # This length's strings would take the machine past max_states (its trie's
+                    # nodes, less the strings' ends, are its states): it stops a length short.
+                    n_forbidden = level_start
+                    break
+                level_start = n_forbidden
+                swap = frontier
+                frontier = following
+                following = swap
+                n_frontier = n_following
+                swap_size = cap_frontier
+                cap_frontier = cap_following
+                cap_following = swap_size
+                with gil:
+                    levels.append(n_frontier)
+        if failed:
+            raise MemoryError()
+        codes = np.empty(n_forbidden, dtype=np.uint64)
+        for i in range(n_forbidden):
+            codes[i] = forbidden[i]
+        return codes, levels
+    finally:
+        free(v.zobrist)
+        free(table.keys)
+        free(table.codes)
+        free(trie.go)
+        free(trie.terminal)
+        free(frontier)
+        free(following)
+        free(forbidden)
+        free(delta)
+
+
+def compile(const uint64_t[::1] forbidden):
+    """The automaton that forbids every string holding one of ``forbidden`` (codes, as
+    :func:`build` returns them; none may hold another).
+
+    Returns
+    -------
+    numpy.ndarray
+        int32, shape ``(states, 4)``: ``next[state, move]``, -1 where the move completes a
+        forbidden string; state 0 is the start. States that end a forbidden string are dropped
+        and the others renumbered breadth first.
+    """
+    cdef Trie trie
+    cdef int32_t* delta = NULL
+    cdef int32_t* number = NULL
+    cdef size_t i, n = forbidden.shape[0]
+    cdef int32_t node, kept = 0, target
+    trie.go = NULL
+    trie.terminal = NULL
+    trie.count = trie.capacity = 0
+    try:
+        if trie_node(&trie) < 0:
+            raise MemoryError()
+        for i in range(n):
+            if forbidden[i] < 4:
+                raise ValueError(
+                    f"expected move strings of at least one move, got code {forbidden[i]}"
+                )
+            if trie_add(&trie, forbidden[i]) < 0:
+                raise MemoryError()
+        delta = <int32_t*>malloc(trie.count * 4 * sizeof(int32_t))
+        number = <int32_t*>malloc(trie.count * sizeof(int32_t))
+        if delta == NULL or number == NULL or compile_automaton(&trie, delta) < 0:
+            raise MemoryError()
+        for node in range(trie.count):
+            number[node] = -1 if trie.terminal[node] else kept
+            if not trie.terminal[node]:
+                kept += 1
+        table = np.empty((kept, 4), dtype=np.int32)
+        for node in range(trie.count):
+            if number[node] < 0:
+                continue
+            for i in range(4):
+                target = delta[4 * node + i]
+                table[number[node], i] = -1 if target < 0 else number[target]
+        return table
+    finally:
+        free(trie.go)
+        free(trie.terminal)
+        free(delta)
+        free(number)

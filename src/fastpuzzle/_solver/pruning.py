@@ -1,0 +1,204 @@
+"""Duplicate pruning for IDA*: which machine a search carries, built once and kept.
+
+Parent pruning (never undo the last move) removes only the shortest cycles. The machine of
+:mod:`fastpuzzle._core._fsm` (Taylor and Korf, 1993) also removes every other move string that
+has an earlier twin (same effect on the board, no longer, covering no more of it), so IDA* never
+searches the same board twice along two such paths: on the 24-puzzle it cuts the brute-force
+branching factor from 2.368 to 2.249 with the duplicates of up to 14 moves, as theirs does.
+Every IDA* kernel takes it, with every heuristic, threads and clusters included.
+
+``prune`` names what a search uses:
+
+- ``"fsm"`` (the default): the deepest machine within :data:`MAX_STATES` states, for a box the
+  board's shape fits (:func:`box_of`): larger machines cut a few more nodes, but each node then
+  reads a table that no longer stays in the processor's fastest caches (measured on random50 and
+  Korf and Felner's 5x5 boards, ``benchmarks/fsm_report.py``);
+- ``"parent"``: parent pruning alone, whose node counts are the published ones (Korf's 100
+  with Manhattan, Korf and Felner's 6-6-6-6 counts, ``tests/data``);
+- a whole number N from 2 to :data:`MAX_DEPTH`: the machine of every twin up to N moves
+  (2 is parent pruning), however many states it has.
+
+A machine depends only on its box and depth, so every process builds the same one: a Dask
+worker builds its own. Machines are kept in memory, and in the table cache directory
+(``fsm-v2-RxC-....npy``, the table and a checksum of it), written whole or not at all; a file
+that is not a valid machine is rebuilt, never trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+import numpy as np
+
+from fastpuzzle._core import _fsm
+from fastpuzzle._util.checks import shown
+from fastpuzzle._util.files import atomic_writer, open_regular
+from fastpuzzle.errors import InvalidOptionError
+from fastpuzzle.pdb.store import pdb_cache_dir
+
+__all__ = [
+    "DEFAULT",
+    "MAX_DEPTH",
+    "MAX_STATES",
+    "box_of",
+    "check_prune",
+    "in_effect",
+    "machine",
+]
+
+#: What a search uses when it is not told.
+DEFAULT = "fsm"
+
+#: The largest default machine, in states (16 bytes each: 256 KiB). On random50 with 6-6-3 and
+#: Korf and Felner's 5x5 boards with 6-6-6-6, larger machines cut a few per cent more nodes
+#: and took longer (see the module docstring).
+MAX_STATES = 16_384
+
+#: The deepest machine a caller may name: 16 moves builds in about 11 s and 1.7 GB for the 5x5
+#: box (18: 208 s and 6.6 GB, without a way to stop it), and the default is shallower anyway.
+MAX_DEPTH = 16
+
+#: How deep the default looks before :data:`MAX_STATES` stops it (small boxes reach it: a 2x3
+#: box has few strings).
+_DEFAULT_DEPTH = 20
+
+#: A machine's box holds at most this many cells: one for a 5x5 serves every larger board (a
+#: string whose box fits it fits them too), and a larger box costs more to build than it saves.
+_BOX_CELLS = 25
+
+#: The file layout's version; files of another one are ignored (and rebuilt under a new name).
+_VERSION = 2
+
+
+def check_prune(prune: object) -> str | int:
+    """``prune`` checked: ``"fsm"``, ``"parent"`` (any case) or a depth from 2 to
+    :data:`MAX_DEPTH`.
+
+    Raises
+    ------
+    InvalidOptionError
+        For anything else, saying what is expected.
+    """
+    if isinstance(prune, str) and prune.lower() in ("fsm", "parent"):
+        return prune.lower()
+    if (
+        isinstance(prune, (int, np.integer))
+        and not isinstance(prune, (bool, np.bool_))
+        and 2 <= prune <= MAX_DEPTH
+    ):
+        return int(prune)
+    raise InvalidOptionError(
+        f"expected prune='fsm' (duplicate pruning, the default), 'parent' (parent pruning "
+        f"alone) or a depth from 2 to {MAX_DEPTH}, got {shown(prune)}"
+    )
+
+
+def box_of(shape: tuple[int, int]) -> tuple[int, int]:
+    """The box a board of ``shape`` uses a machine of: the shape, its longer side cut until it
+    holds at most 25 cells (a machine is valid for every board its box fits)."""
+    rows, cols = shape
+    while rows * cols > _BOX_CELLS:
+        if rows >= cols:
+            rows -= 1
+        else:
+            cols -= 1
+    return rows, cols
+
+
+def in_effect(prune: str | int, *, exact: bool = False) -> str | int:
+    """The pruning a search with checked ``prune`` does: ``"parent"`` for a depth of 2, and for
+    ``"fsm"`` with an ``exact`` heuristic (the distance table of boards up to 9 cells), where IDA*
+    walks straight down its solution and the default machine could only turn it away from a move
+    it forbids, onto a detour."""
+    if prune == 2 or (exact and prune == "fsm"):
+        return "parent"
+    return prune
+
+
+def machine(shape: tuple[int, int], prune: str | int) -> np.ndarray | None:
+    """The machine IDA* carries on boards of ``shape`` for ``prune`` (checked, and as
+    :func:`in_effect` gives it); None for parent pruning, which the kernels hold themselves.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        The board's rows and columns; the machine's box is :func:`box_of` it.
+    prune : str or int
+        ``"fsm"``, ``"parent"`` or a depth from 2 to :data:`MAX_DEPTH`.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The read-only ``int32`` table, one row of four next states a state (-1: forbidden).
+    """
+    if prune == "parent" or prune == 2:
+        return None
+    rows, cols = box_of(shape)
+    if prune == "fsm":
+        return _kept(rows, cols, _DEFAULT_DEPTH, MAX_STATES, _directory())
+    return _kept(rows, cols, int(prune), 0, _directory())
+
+
+def _directory() -> str:
+    """The cache directory as a string, or "" (keep machines in memory only) where there is
+    none: a machine costs a second to build, never a search."""
+    try:
+        return os.fspath(pdb_cache_dir())
+    except (RuntimeError, OSError, KeyError):  # no home directory to put it under
+        return ""
+
+
+@functools.lru_cache(maxsize=32)
+def _kept(rows: int, cols: int, depth: int, max_states: int, directory: str) -> np.ndarray:
+    name = f"fsm-v{_VERSION}-{rows}x{cols}-d{depth}-s{max_states}.npy"
+    path = Path(directory) / name if directory else None
+    table = None if path is None else _read(path)
+    if table is None:
+        table = _fsm.compile(_fsm.build(rows, cols, depth, max_states)[0])
+        if path is not None:
+            _write(path, table)
+    table.setflags(write=False)
+    return table
+
+
+def _digest_row(table: np.ndarray) -> np.ndarray:
+    """A row of four int32 holding a checksum of ``table``: the file's last row."""
+    digest = hashlib.blake2b(table.tobytes(), digest_size=16).digest()
+    return np.frombuffer(digest, dtype="<i4").astype(np.int32).reshape(1, 4)
+
+
+def _read(path: Path) -> np.ndarray | None:
+    """The machine in ``path`` when it is one: int32 rows of 4 next states, each -1 or a state
+    (so that a kernel never reads outside it), and the checksum of those rows after them (a
+    machine wrong by one entry would cost optimality); else None."""
+    try:
+        with open_regular(path) as stream:
+            stored = np.load(stream, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    if (
+        not isinstance(stored, np.ndarray)  # an .npz archive under this name
+        or stored.dtype != np.int32
+        or stored.ndim != 2
+        or stored.shape[0] < 2
+        or stored.shape[1] != 4
+    ):
+        return None
+    table = np.ascontiguousarray(stored[:-1])
+    if not np.array_equal(stored[-1:], _digest_row(table)):
+        return None
+    if int(table.min()) < -1 or int(table.max()) >= table.shape[0]:
+        return None
+    return table
+
+
+def _write(path: Path, table: np.ndarray) -> None:
+    # A cache that cannot be written (read-only, full) only costs the next process a build.
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_writer(path, suffix=".partial") as stream:
+            np.save(stream, np.vstack([table, _digest_row(table)]), allow_pickle=False)

@@ -1,0 +1,133 @@
+"""Which machine a search carries (``fastpuzzle._solver.pruning``): checked names, boxes, and a
+cache that never trusts a file that is not a whole, valid machine."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fastpuzzle._core import _fsm
+from fastpuzzle._solver import pruning
+from fastpuzzle.errors import InvalidOptionError
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    pruning._kept.cache_clear()
+    yield tmp_path
+    pruning._kept.cache_clear()
+
+
+def _expected(rows: int, cols: int, depth: int) -> np.ndarray:
+    # The machine as the builder gives it, outside the cache.
+    return _fsm.compile(_fsm.build(rows, cols, depth, 0)[0])
+
+
+@pytest.mark.parametrize("prune", ["fsm", "FSM", "parent", "Parent", 2, 9, pruning.MAX_DEPTH])
+def test_accepted_prunes(prune: object) -> None:
+    assert pruning.check_prune(prune) in ("fsm", "parent", prune)
+
+
+@pytest.mark.parametrize(
+    "prune", ["", "dupes", 1, pruning.MAX_DEPTH + 1, 20, True, 2.0, None, [12], -3]
+)
+def test_refused_prunes_name_the_choices(prune: object) -> None:
+    with pytest.raises(InvalidOptionError, match=f"from 2 to {pruning.MAX_DEPTH}"):
+        pruning.check_prune(prune)
+
+
+def test_what_each_prune_does() -> None:
+    assert pruning.in_effect(2) == "parent"
+    assert pruning.in_effect("fsm", exact=True) == "parent"
+    assert pruning.in_effect(12, exact=True) == 12
+    assert pruning.machine((4, 4), "parent") is None
+    assert pruning.machine((4, 4), 2) is None
+
+
+def test_boxes_fit_the_board_and_25_cells() -> None:
+    assert pruning.box_of((3, 3)) == (3, 3)
+    assert pruning.box_of((5, 5)) == (5, 5)
+    for shape in [(2, 20), (10, 10), (3, 30), (100, 2)]:
+        rows, cols = pruning.box_of(shape)
+        assert rows <= shape[0] and cols <= shape[1] and rows * cols <= 25
+
+
+def test_a_machine_is_written_once_and_read_back(cache: Path) -> None:
+    first = pruning.machine((3, 3), 8)
+    assert np.array_equal(first, _expected(3, 3, 8)) and not first.flags.writeable
+    (written,) = cache.glob("fsm-*.npy")
+    pruning._kept.cache_clear()
+    before = written.stat().st_mtime_ns
+    assert np.array_equal(pruning.machine((3, 3), 8), first)
+    assert written.stat().st_mtime_ns == before  # read, not rebuilt
+
+
+def _damage_in_range(path: Path) -> None:
+    # One next state changed to another valid state: in range, so only the checksum tells.
+    stored = np.load(path)
+    row = int(np.argmax(stored[:-1, 0] >= 0))
+    stored[row, 0] = (stored[row, 0] + 1) % (stored.shape[0] - 1)
+    np.save(path, stored)
+
+
+def _out_of_range(path: Path) -> None:
+    stored = np.load(path)
+    stored[0, 0] = stored.shape[0] + 7
+    np.save(path, stored)
+
+
+def _as_npz(path: Path) -> None:
+    table = np.load(path)
+    with open(path, "wb") as stream:
+        np.savez(stream, table=table)
+    assert zipfile.is_zipfile(path)
+
+
+def _truncated(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _floats(path: Path) -> None:
+    np.save(path, np.load(path).astype(np.float64))
+
+
+@pytest.mark.parametrize("damage", [_damage_in_range, _out_of_range, _as_npz, _truncated, _floats])
+def test_a_damaged_file_is_rebuilt_never_trusted(cache: Path, damage) -> None:  # type: ignore[no-untyped-def]
+    pruning.machine((3, 3), 8)
+    (written,) = cache.glob("fsm-*.npy")
+    damage(written)
+    pruning._kept.cache_clear()
+    assert np.array_equal(pruning.machine((3, 3), 8), _expected(3, 3, 8))
+    pruning._kept.cache_clear()
+    assert np.array_equal(pruning.machine((3, 3), 8), _expected(3, 3, 8))  # and rewritten
+
+
+def test_a_cache_that_cannot_be_written_costs_only_a_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A regular file where the directory should be: nothing can be written under it.
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("")
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(blocked))
+    pruning._kept.cache_clear()
+    try:
+        assert np.array_equal(pruning.machine((3, 3), 8), _expected(3, 3, 8))
+    finally:
+        pruning._kept.cache_clear()
+    assert blocked.read_text() == ""
+
+
+def test_no_cache_directory_keeps_the_machine_in_memory(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def nowhere(*args: object) -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(pruning, "pdb_cache_dir", nowhere)
+    assert np.array_equal(pruning.machine((3, 3), 8), _expected(3, 3, 8))
+    assert not list(cache.glob("fsm-*"))
