@@ -321,6 +321,15 @@ def build(int rows, int cols, int depth, size_t max_states=0):
 
     With ``max_states``, stops at the last length whose machine has at most that many states.
 
+    Parameters
+    ----------
+    rows, cols : int
+        The box: strings whose path fits in it (their effect the same wherever they fit).
+    depth : int
+        The longest strings looked at.
+    max_states : int
+        0 for no bound; else the largest machine wanted, in states.
+
     Returns
     -------
     tuple
@@ -481,12 +490,24 @@ def compile(const uint64_t[::1] forbidden):
     """The automaton that forbids every string holding one of ``forbidden`` (codes, as
     :func:`build` returns them; none may hold another).
 
+    Parameters
+    ----------
+    forbidden : numpy.ndarray
+        uint64 codes of the forbidden strings.
+
     Returns
     -------
     numpy.ndarray
         int32, shape ``(states, 4)``: ``next[state, move]``, -1 where the move completes a
         forbidden string; state 0 is the start. States that end a forbidden string are dropped
         and the others renumbered breadth first.
+
+    Raises
+    ------
+    ValueError
+        For a code of no move (below 4: the sentinel bit alone, or none).
+    MemoryError
+        When the automaton's tables cannot grow.
     """
     cdef Trie trie
     cdef int32_t* delta = NULL
