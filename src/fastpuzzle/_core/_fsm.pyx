@@ -316,6 +316,20 @@ cdef int walk_state(const int32_t* delta, uint64_t code) noexcept nogil:
     return state
 
 
+cdef int push(uint64_t** items, size_t* count, size_t* capacity, uint64_t item) noexcept nogil:
+    # Appends ``item`` to a growing array: 0, or -1 (the array as it was) when it cannot grow.
+    cdef uint64_t* grown
+    if count[0] == capacity[0]:
+        grown = <uint64_t*>realloc(items[0], (2 * capacity[0] + 1024) * sizeof(uint64_t))
+        if grown == NULL:
+            return -1
+        items[0] = grown
+        capacity[0] = 2 * capacity[0] + 1024
+    items[0][count[0]] = item
+    count[0] += 1
+    return 0
+
+
 def build(int rows, int cols, int depth, size_t max_states=0):
     """Find the forbidden move strings of a ``rows`` x ``cols`` box up to ``depth`` moves.
 
@@ -418,16 +432,9 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                         if kept < 0:
                             failed = 1
                         elif kept == 0:
-                            if n_forbidden == cap_forbidden:
-                                cap_forbidden = 2 * cap_forbidden + 1024
-                                swap = <uint64_t*>realloc(forbidden,
-                                                          cap_forbidden * sizeof(uint64_t))
-                                if swap == NULL:
-                                    failed = 1
-                                    break
-                                forbidden = swap
-                            forbidden[n_forbidden] = child
-                            n_forbidden += 1
+                            if push(&forbidden, &n_forbidden, &cap_forbidden, child) < 0:
+                                failed = 1
+                                break
                             # The trie grows now (this length's walk reads delta, compiled
                             # before it), so that a machine past max_states stops here.
                             if trie_add(&trie, child) < 0:
@@ -439,16 +446,9 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                             continue
                         if failed:
                             break
-                        if n_following == cap_following:
-                            cap_following = 2 * cap_following + 1024
-                            swap = <uint64_t*>realloc(following,
-                                                      cap_following * sizeof(uint64_t))
-                            if swap == NULL:
-                                failed = 1
-                                break
-                            following = swap
-                        following[n_following] = child
-                        n_following += 1
+                        if push(&following, &n_following, &cap_following, child) < 0:
+                            failed = 1
+                            break
                     if failed or over:
                         break
                 if failed:
