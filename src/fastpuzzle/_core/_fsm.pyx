@@ -316,10 +316,33 @@ cdef int walk_state(const int32_t* delta, uint64_t code) noexcept nogil:
     return state
 
 
+cdef int push(uint64_t** items, size_t* count, size_t* capacity, uint64_t item) noexcept nogil:
+    # Appends ``item`` to a growing array: 0, or -1 (the array as it was) when it cannot grow.
+    cdef uint64_t* grown
+    if count[0] == capacity[0]:
+        grown = <uint64_t*>realloc(items[0], (2 * capacity[0] + 1024) * sizeof(uint64_t))
+        if grown == NULL:
+            return -1
+        items[0] = grown
+        capacity[0] = 2 * capacity[0] + 1024
+    items[0][count[0]] = item
+    count[0] += 1
+    return 0
+
+
 def build(int rows, int cols, int depth, size_t max_states=0):
     """Find the forbidden move strings of a ``rows`` x ``cols`` box up to ``depth`` moves.
 
     With ``max_states``, stops at the last length whose machine has at most that many states.
+
+    Parameters
+    ----------
+    rows, cols : int
+        The box: strings whose path fits in it (their effect the same wherever they fit).
+    depth : int
+        The longest strings looked at.
+    max_states : int
+        0 for no bound; else the largest machine wanted, in states.
 
     Returns
     -------
@@ -409,16 +432,9 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                         if kept < 0:
                             failed = 1
                         elif kept == 0:
-                            if n_forbidden == cap_forbidden:
-                                cap_forbidden = 2 * cap_forbidden + 1024
-                                swap = <uint64_t*>realloc(forbidden,
-                                                          cap_forbidden * sizeof(uint64_t))
-                                if swap == NULL:
-                                    failed = 1
-                                    break
-                                forbidden = swap
-                            forbidden[n_forbidden] = child
-                            n_forbidden += 1
+                            if push(&forbidden, &n_forbidden, &cap_forbidden, child) < 0:
+                                failed = 1
+                                break
                             # The trie grows now (this length's walk reads delta, compiled
                             # before it), so that a machine past max_states stops here.
                             if trie_add(&trie, child) < 0:
@@ -430,16 +446,9 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                             continue
                         if failed:
                             break
-                        if n_following == cap_following:
-                            cap_following = 2 * cap_following + 1024
-                            swap = <uint64_t*>realloc(following,
-                                                      cap_following * sizeof(uint64_t))
-                            if swap == NULL:
-                                failed = 1
-                                break
-                            following = swap
-                        following[n_following] = child
-                        n_following += 1
+                        if push(&following, &n_following, &cap_following, child) < 0:
+                            failed = 1
+                            break
                     if failed or over:
                         break
                 if failed:
@@ -481,12 +490,24 @@ def compile(const uint64_t[::1] forbidden):
     """The automaton that forbids every string holding one of ``forbidden`` (codes, as
     :func:`build` returns them; none may hold another).
 
+    Parameters
+    ----------
+    forbidden : numpy.ndarray
+        uint64 codes of the forbidden strings.
+
     Returns
     -------
     numpy.ndarray
         int32, shape ``(states, 4)``: ``next[state, move]``, -1 where the move completes a
         forbidden string; state 0 is the start. States that end a forbidden string are dropped
         and the others renumbered breadth first.
+
+    Raises
+    ------
+    ValueError
+        For a code of no move (below 4: the sentinel bit alone, or none).
+    MemoryError
+        When the automaton's tables cannot grow.
     """
     cdef Trie trie
     cdef int32_t* delta = NULL
