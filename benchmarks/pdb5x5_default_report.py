@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import fastpuzzle as fp  # noqa: E402
-from fastpuzzle import pdb  # noqa: E402
-from tests.instances import korf24  # noqa: E402
+import fastpuzzle as fp
+from fastpuzzle import pdb
+from tests.instances import korf24
 
 
 def main(argv: list[str] | None = None) -> int:
