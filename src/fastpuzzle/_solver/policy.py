@@ -13,7 +13,7 @@ hints of the command line and the puzzle page ask it too. A shape is one line of
   (``heuristic="pdb"``), the best one on disk (4x4: 7-8 if built, else 6-6-3; the others their
   default partition, ``fastpuzzle pdb build auto --shape R C``). Where none is on disk for the
   goal's blank cell, IDA* first runs without it (:func:`probe`) for :data:`PROBE_NODES` nodes,
-  and the table is built (0.1 to 12 s, with one warning) only if that search does not finish:
+  and the table is built (0.2 to 12 s, with one warning) only if that search does not finish:
   an easy board with any goal is solved at once;
 - the other shapes of 10 to 25 cells (:data:`ON_DISK`: 2x5, 2x6 and 3x4, solved in
   milliseconds without a table; 4x6 and 5x5, whose tables take minutes to build): IDA* with the
@@ -27,10 +27,11 @@ sets limits. A search stopped by a limit names what would help on its shape
 
 Why these lines (``benchmarks/rect_report.py``: 10 random boards a shape, 20 s a search, one
 thread; docs/heuristics.rst has the table): with its table IDA* solved every board of 2x7, 2x8,
-3x5 and 3x6 in a median of 0.01 to 0.2 s, where linear conflict and walking distance left 30% to
-90% of the 2x7, 2x8 and 3x6 boards unsolved in 20 s, and 4x5 gained less but still gained; those
-tables build in 0.1 to 12 s (3x6's six-tile groups on 18 cells take twice 4x4's 6-6-3). 2x5,
-2x6 and 3x4 boards take milliseconds without a table; 4x6's and 5x5's take minutes to build.
+3x5 and 3x6 in a median of 0.005 to 0.11 s, where linear conflict (the old default) left 3, 9,
+0 and 3 of 10 unsolved in 20 s (medians 2.9 s, over 20 s, 0.15 s, 7.4 s); on 4x5 it solved 5
+of 10 (median 12 s) against 4; those tables build in 0.2 to 12 s (3x6's six-tile groups on 18
+cells take twice 4x4's 6-6-3). 2x5, 2x6 and 3x4 boards take milliseconds without a table;
+4x6's table takes 104 s to build, 5x5's minutes.
 """
 
 from __future__ import annotations
