@@ -22,6 +22,7 @@ from typing import Any, NoReturn, TextIO
 import numpy as np
 
 from fastpuzzle import pdb, quickbench
+from fastpuzzle._solver import policy
 from fastpuzzle._util.checks import shown
 from fastpuzzle._util.files import atomic_writer
 from fastpuzzle._util.optional import require
@@ -47,10 +48,8 @@ from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.gui import serve
 from fastpuzzle.heuristics import CATALOGUE, heuristic_names
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb import tables
 from fastpuzzle.pdb.dual import dual_tables
 from fastpuzzle.pdb.partitions import NAMED_PARTITIONS, auto_partition
-from fastpuzzle.pdb.tables import faster_table_hint
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
 
@@ -427,7 +426,7 @@ def _animate(solution: Solution, delay: float) -> None:
 
 
 #: A 4x4 search without the best tables that runs this long says how to make it faster.
-HINT_AFTER_SECONDS = tables.HINT_AFTER_SECONDS
+HINT_AFTER_SECONDS = policy.HINT_AFTER_SECONDS
 
 
 def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
@@ -442,7 +441,7 @@ def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchSta
     optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
     if optimal_pdb and not args.fast:
         goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
-        hint = faster_table_hint(job.board.shape, goal.blank)
+        hint = policy.faster_table_hint(job.board.shape, goal.blank)
     terminal = on_terminal()
     throttle = Throttle()
 

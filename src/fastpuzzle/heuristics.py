@@ -172,6 +172,7 @@ CATALOGUE: tuple[Heuristic, ...] = (
         "pdb",
         ("pattern_database", "pattern_databases"),
         "best additive pattern database on disk (4x4: 7-8 if built, else 6-6-3 built on first "
+        "use; other shapes up to 16 cells, 3x6 and 4x5: the shape's default, built on first "
         "use; 5x5: 6-6-6-6 once built), max with its reflection",
         HeuristicCode.H_PDB,
         idastar=_BOTH,

@@ -33,10 +33,10 @@ from fastpuzzle.errors import (
 )
 from fastpuzzle.heuristics import resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
-from fastpuzzle.pdb.tables import faster_table_hint
 from fastpuzzle.results import (
     ProgressCallback,
     SearchResult,
+    SearchStats,
     Solution,
     Status,
     core_progress,
@@ -190,8 +190,9 @@ def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: object) -> N
     raise BoardTooLargeError(
         f"{method} works on boards of at most "
         f"{algorithm.max_cells} cells, got a {problem.rows}x{problem.cols} board; use idastar "
-        f"with {', '.join(WIDE_HEURISTICS)} (pattern databases up to 25 cells, built "
-        "beforehand), or solve(board, optimal=False) for a fast solution"
+        f"with {', '.join(WIDE_HEURISTICS)} (pattern databases up to 25 cells; 3x6's and 4x5's "
+        "are built on first use, the others beforehand), or solve(board, optimal=False) for a "
+        "fast solution"
     )
 
 
@@ -345,7 +346,10 @@ def solve(
         ``"auto"`` (the algorithm's default) or a heuristic name.
     limits, weight, seed, progress
         As for :func:`search`. Past 16 cells an optimal solve without ``limits`` stops after
-        60 s with a :class:`TimeLimitError` rather than run for hours.
+        60 s with a :class:`TimeLimitError` rather than run for hours. Where ``auto`` builds a
+        pattern database on first use (:mod:`fastpuzzle._solver.policy`), the first search
+        without it, the build and the search with it share the limits; a search stopped by a
+        limit names the table that would help on the shape.
     optimal : bool
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see
@@ -488,8 +492,8 @@ def _solve_auto(
     if heuristic is None:
         choice = policy.auto_choice(shape, problem.goal_blank)
         label, name = choice.algorithm, choice.heuristic
-        if name == "pdb" and shape == (4, 4) and client is None:
-            first = _before_building(problem, limits, progress, threads, prune)
+        if name == "pdb" and policy.builds_first(shape) and client is None:
+            first, limits = _before_building(problem, limits, progress, threads, prune)
             if first is not None:
                 return first
     else:
@@ -506,21 +510,20 @@ def _solve_auto(
         client=client,
         prune=prune,
     )
+    # What would help: for auto's own choice, or a pattern database named; a heuristic the
+    # caller chose gets no advice on another.
+    stopped = result.status in (Status.TIME_LIMIT, Status.NODE_LIMIT)
+    advised = stopped and (heuristic is None or name == "pdb")
+    hint = policy.limit_hint(shape, problem.goal_blank, name) if advised else None
     if limits is None and run_limits is not None and result.status is Status.TIME_LIMIT:
-        hint = ""
-        if shape == (5, 5) and name != "pdb":
-            hint = " (or build the 5x5 pattern database once: `fastpuzzle pdb build 6-6-6-6`)"
         raise TimeLimitError(
             f"an optimal solution of this {problem.rows}x{problem.cols} board was not found "
             f"in {run_limits.seconds:g} s (bound {result.stats.depth}); pass "
             "limits=Limits(seconds=...) to search longer, or optimal=False for a fast "
-            f"solution that is not guaranteed shortest{hint}",
+            "solution that is not guaranteed shortest" + (f"; {hint}" if hint else ""),
             result.stats,
         )
-    table_hint = None
-    if result.status in (Status.TIME_LIMIT, Status.NODE_LIMIT) and name == "pdb":
-        table_hint = faster_table_hint(shape, problem.goal_blank)
-    return _unwrap(result, table_hint)
+    return _unwrap(result, hint)
 
 
 def _before_building(
@@ -529,38 +532,54 @@ def _before_building(
     progress: ProgressCallback | None,
     threads: int,
     prune: str | int,
-) -> Solution | None:
-    """A 4x4 board whose goal has no pattern database on disk: solved with walking distance
-    (optimal too) when that takes at most :data:`~fastpuzzle._solver.policy.PROBE_NODES` nodes
-    (or the caller's node limit, if lower); None when it needs more, after a
-    :class:`~fastpuzzle.errors.FastPuzzleWarning` that the table is being built. The caller's
-    depth limit applies, and its node limit when lower."""
-    if policy.table_on_disk(problem.board.shape, problem.goal_blank):
-        return None
+) -> tuple[Solution | None, Limits | None]:
+    """A board of a shape whose pattern database the policy builds on first use, while none is
+    on disk for its goal's blank cell: solved without it (optimal too, with
+    :func:`~fastpuzzle._solver.policy.probe`'s heuristic) when that takes at most
+    :data:`~fastpuzzle._solver.policy.PROBE_NODES` nodes (or the caller's node limit, if
+    lower). Else, after a :class:`~fastpuzzle.errors.FastPuzzleWarning` that the table is
+    being built: None, and what is left of the caller's limits for the search with it. The
+    caller's depth and time limits apply, and its node limit when lower."""
+    shape, goal_blank = problem.board.shape, problem.goal_blank
+    if policy.table_on_disk(shape, goal_blank):
+        return None, limits
     given = limits or Limits()
     budget = policy.PROBE_NODES if given.nodes is None else min(given.nodes, policy.PROBE_NODES)
     probe = dataclasses.replace(given, nodes=budget)
+    first = policy.probe(shape)
     result = _run(
         problem,
         ALGORITHMS["idastar"],
-        policy.PROBE.heuristic,
+        first.heuristic,
         probe,
         progress=progress,
-        label=policy.PROBE.algorithm,
+        label=first.algorithm,
         workers=threads,
         client=None,
         prune=prune,
     )
     if result.status is not Status.NODE_LIMIT or budget == given.nodes:
-        return _unwrap(result)  # solved, or stopped by the caller's own limit
+        # Solved, or stopped by the caller's own limit before the table was built.
+        stopped = result.status in (Status.TIME_LIMIT, Status.NODE_LIMIT)
+        hint = policy.limit_hint(shape, goal_blank, first.heuristic) if stopped else None
+        return _unwrap(result, hint), limits
     warnings.warn(
-        f"no solution within {budget:,} nodes of walking distance; building the 6-6-3 pattern "
-        f"database for goals with the blank on cell {problem.goal_blank} (16 MB, seconds, "
-        "once: it is kept in the cache)",
+        policy.first_use_message(shape, goal_blank, budget, first),
         FastPuzzleWarning,
         stacklevel=4,
     )
-    return None
+    return None, _left(limits, result.stats)
+
+
+def _left(limits: Limits | None, spent: SearchStats) -> Limits | None:
+    """What is left of the caller's ``limits`` after a first search spent ``spent``: the
+    building and the search after it share them (at least a node and a millisecond, so that
+    the search still starts and says which limit stopped it)."""
+    if limits is None or (limits.seconds is None and limits.nodes is None):
+        return limits
+    seconds = None if limits.seconds is None else max(1e-3, limits.seconds - spent.seconds)
+    nodes = None if limits.nodes is None else max(1, limits.nodes - spent.expanded)
+    return dataclasses.replace(limits, seconds=seconds, nodes=nodes)
 
 
 def _unwrap(result: SearchResult, hint: str | None = None) -> Solution:

@@ -7,7 +7,9 @@ run solves every random50 board, most of them 50+ moves, with the default solver
 
 from __future__ import annotations
 
+import importlib
 import random
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +27,9 @@ from fastpuzzle.pdb import store
 from tests.instances import hard, random50, seed_cases
 from tests.oracle import distances_3x3, distances_from
 from tests.pdbcache import cache_holding
+
+# fastpuzzle.solve is the function; the module behind it:
+solve_module = importlib.import_module("fastpuzzle.solve")
 
 
 def run_idastar(problem: Problem, heuristic: str, limits: Limits) -> CoreResult:
@@ -166,16 +171,16 @@ def test_limit_errors_without_78_name_its_build(cache_663: Path) -> None:
     with pytest.raises(fp.NodeLimitError) as raised:
         fp.solve(list(hard.tiles), heuristic="manhattan", limits=Limits(nodes=1_000), workers=1)
     assert "7-8" not in str(raised.value)
-    assert pdb.faster_table_hint((3, 3), 8) is None
-    assert pdb.faster_table_hint((4, 4), 15) is not None
-    assert "pdb build 7-8`" in (pdb.faster_table_hint((4, 4), 15) or "")
+    assert policy.faster_table_hint((3, 3), 8) is None
+    assert policy.faster_table_hint((4, 4), 15) is not None
+    assert "pdb build 7-8`" in (policy.faster_table_hint((4, 4), 15) or "")
     # With 7-8 on disk, the hint names 7-8b; with both, there is nothing left to build.
     paths = [pdb.pdb_path(name, (4, 4), 15) for name in ("7-8", "7-8b")]
     try:
         paths[0].write_bytes(b"")
-        assert "pdb build 7-8b`" in (pdb.faster_table_hint((4, 4), 15) or "")
+        assert "pdb build 7-8b`" in (policy.faster_table_hint((4, 4), 15) or "")
         paths[1].write_bytes(b"")
-        assert pdb.faster_table_hint((4, 4), 15) is None
+        assert policy.faster_table_hint((4, 4), 15) is None
     finally:
         for path in paths:
             path.unlink(missing_ok=True)
@@ -189,15 +194,36 @@ def test_auto_obeys_limits(cache_663: Path) -> None:
         fp.solve(list(hard.tiles), limits=Limits(max_depth=hard.optimal_length - 2))
 
 
-def test_auto_choices() -> None:
+def test_auto_choices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))  # no table on disk
+
     def choice(shape: tuple[int, int]) -> tuple[str, str]:
         chosen = policy.auto_choice(shape, shape[0] * shape[1] - 1)
         return chosen.algorithm, chosen.heuristic
 
     assert choice((3, 3)) == ("idastar", "table")
-    assert choice((4, 4)) == ("idastar", "pdb")
+    assert choice((2, 4)) == ("idastar", "table")
+    # Searches of milliseconds without a table: no table to build or read.
     assert choice((3, 4)) == ("idastar", "walking_distance")
-    assert choice((2, 8)) == ("idastar", "linear_conflict")
+    assert choice((4, 3)) == ("idastar", "walking_distance")
+    assert choice((2, 5)) == ("idastar", "linear_conflict")
+    assert choice((2, 6)) == ("idastar", "linear_conflict")
+    # The table built on first use (after a first search without it), either way round.
+    for shape in ((4, 4), (2, 7), (2, 8), (8, 2), (3, 5), (5, 3), (3, 6), (4, 5), (5, 4)):
+        assert choice(shape) == ("idastar", "pdb"), shape
+        assert policy.builds_first(shape)
+    assert policy.probe((4, 4)).heuristic == "walking_distance"
+    assert policy.probe((2, 8)).heuristic == "linear_conflict"
+    assert policy.probe((4, 5)).heuristic == "linear_conflict"
+    # Tables read only once built: linear conflict without them.
+    for shape in ((4, 6), (5, 5), (2, 9), (6, 6)):
+        assert choice(shape) == ("idastar", "linear_conflict"), shape
+        assert not policy.builds_first(shape)
+    assert policy.tables_of((4, 4), 15) == policy.Tables(("7-8", "6-6-3"), "6-6-3")
+    assert policy.tables_of((2, 8), 15) == policy.Tables(("auto",), "auto")
+    assert policy.tables_of((5, 5), 24) == policy.Tables(("6-6-6-6",), None)
+    assert policy.tables_of((3, 6), 17) == policy.Tables(("auto",), "auto")
+    assert policy.tables_of((4, 6), 23) == policy.Tables(("auto",), None)
 
 
 #: The user's cache, read before any fixture points $FASTPUZZLE_CACHE elsewhere.
@@ -323,3 +349,133 @@ def test_the_callers_limits_hold_for_the_first_search(no_table_built):
     with pytest.raises(fp.DepthLimitError):
         fp.solve(board, goal, limits=fp.Limits(max_depth=2))
     assert _tables_in(no_table_built) == []
+
+
+# -----------------------------------------------------------------------------------------------
+# Rectangles (issue 34): the shapes of policy.FIRST_USE build their table on first use, once,
+# with one warning; the others say how to build theirs when a limit stops a search.
+
+
+def _counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every build_pdb the searches start, recorded (the build itself goes on)."""
+    built: list[object] = []
+    original = store.build_pdb
+
+    def counting(*args: object, **kwargs: object) -> Path:
+        built.append(args[0])
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "build_pdb", counting)
+    return built
+
+
+def test_a_rectangle_builds_its_table_once_with_one_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 3x5: 0.2 s to build. A first search of 1,000 nodes (instead of 2 M) cannot solve these
+    # boards, so the first solve() builds the table, and the second reads it.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    monkeypatch.setattr(policy, "PROBE_NODES", 1000)
+    built = _counting_builds(monkeypatch)
+    first, second = (fp.random_board((3, 5), rng=seed) for seed in (1002, 1005))
+    with pytest.warns(fp.errors.FastPuzzleWarning) as caught:
+        solution = fp.solve(first, workers=1)
+    assert [str(w.message) for w in caught] == [
+        "no solution within 1,000 nodes of linear conflict; building the 3x5 pattern database "
+        "for goals with the blank on cell 14 (under a second, 1.0 MiB, once: it is kept in the "
+        "cache)"
+    ]
+    assert "fastpuzzle: building pattern database" in capsys.readouterr().err
+    assert built == ["auto"] and len(list(tmp_path.glob("pdb-*3x5*.fpdb"))) == 1
+    assert solution.heuristic == "pdb" and solution.optimal and solution.verify()
+    # The optimal length from another search: IDA* with linear conflict, no table.
+    reference = fp.solve(first, algorithm="idastar", heuristic="linear_conflict", workers=1)
+    assert len(solution) == len(reference)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = fp.solve(second, workers=1)
+    assert built == ["auto"] and "building" not in capsys.readouterr().err
+    assert again.heuristic == "pdb" and again.stats.expanded < 1_000_000
+    reference = fp.solve(second, algorithm="idastar", heuristic="linear_conflict", workers=1)
+    assert len(again) == len(reference)
+
+
+def test_an_easy_rectangle_builds_no_table(no_table_built: Path) -> None:
+    goal = fp.Board.goal((2, 8))
+    board = fp.scramble(goal, 30, rng=4)
+    solution = fp.solve(board, workers=1)
+    assert solution.heuristic == "linear_conflict" and solution.verify()
+    other = fp.solve(board, algorithm="astar", heuristic="manhattan")
+    assert len(solution) == len(other)
+    assert _tables_in(no_table_built) == []
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        # A random 2x8 board of 61 moves: linear conflict takes 0.6 s, the table (built on first
+        # use, 1 s) 2 ms.
+        270,
+        # 61 moves too, which linear conflict takes 7 s for.
+        pytest.param(74, marks=pytest.mark.slow),
+    ],
+)
+def test_a_random_2x8_board_is_solved_by_default(seed: int) -> None:
+    board = fp.random_board((2, 8), rng=seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", fp.errors.FastPuzzleWarning)  # the table's first build
+        solution = fp.solve(board, limits=fp.Limits(seconds=60))
+    assert solution.heuristic == "pdb" and solution.optimal and solution.verify()
+    # The optimal length from another search: IDA* with linear conflict, no table.
+    reference = fp.solve(board, algorithm="idastar", heuristic="linear_conflict")
+    assert len(solution) == len(reference) == 61
+
+
+def test_limit_errors_name_the_remedy_of_the_shape(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    few = fp.Limits(nodes=1000)
+    # Stopped by the caller's limit before the table was built.
+    with pytest.raises(fp.NodeLimitError, match=r"`fastpuzzle pdb build auto --shape 2 8`"):
+        fp.solve(fp.random_board((2, 8), rng=1), limits=few, workers=1)
+    with pytest.raises(fp.NodeLimitError, match=r"--shape 8 2 --goal-blank 0`.*heuristic='pdb'"):
+        goal = fp.Board([0, *range(1, 16)], shape=(8, 2))
+        fp.solve(fp.random_board((8, 2), rng=1, goal=goal), goal, limits=few, workers=1)
+    # Shapes whose table solve() never builds.
+    with pytest.raises(fp.NodeLimitError, match=r"`fastpuzzle pdb build auto --shape 2 6`"):
+        fp.solve(fp.random_board((2, 6), rng=1), limits=few, workers=1)
+    with pytest.raises(fp.NodeLimitError, match=r"`fastpuzzle pdb build 6-6-6-6` \(about 90 s"):
+        fp.solve(fp.random_board((5, 5), rng=1), limits=few, workers=1)
+    # solve()'s own time cap past 16 cells.
+    monkeypatch.setattr(policy, "WIDE_DEFAULT_SECONDS", 0.2)
+    with pytest.raises(fp.TimeLimitError, match=r"optimal=False.*pdb build auto --shape 4 6"):
+        fp.solve(fp.random_board((4, 6), rng=1), workers=1)
+    # Nothing to build past 25 cells, nor for a 3x3.
+    assert policy.limit_hint((6, 6), 35, "linear_conflict") is None
+    assert policy.limit_hint((3, 3), 8, "table") is None
+    # With the table: on 4x4 the stronger ones (7-8), elsewhere nothing.
+    assert "pdb build 7-8`" in (policy.limit_hint((4, 4), 15, "pdb") or "")
+    assert policy.limit_hint((2, 8), 15, "pdb") is None
+
+
+def test_a_time_limit_covers_the_first_search_and_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What is left of the caller's limits after the first search goes to the build and the
+    # search with the table; a build stopped by it names the command that builds it.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    monkeypatch.setattr(policy, "PROBE_NODES", 1000)
+    spent = fp.SearchStats(expanded=700, seconds=0.25)
+    left = solve_module._left(fp.Limits(seconds=1.0, nodes=5000, max_depth=90), spent)
+    assert left == fp.Limits(seconds=0.75, nodes=4300, max_depth=90)
+    assert solve_module._left(fp.Limits(seconds=0.1, nodes=500), spent) == fp.Limits(
+        seconds=1e-3, nodes=1
+    )
+    assert solve_module._left(None, spent) is None
+    with (
+        pytest.warns(fp.errors.FastPuzzleWarning, match="building the 4x5 pattern database"),
+        pytest.raises(fp.TimeLimitError, match="pdb build auto --shape 4 5"),
+    ):
+        fp.solve(fp.random_board((4, 5), rng=1), limits=fp.Limits(seconds=0.5), workers=1)
+    assert not list(tmp_path.glob("pdb-*.fpdb"))

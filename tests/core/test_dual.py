@@ -16,7 +16,7 @@ from fastpuzzle._core import _board, _idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar, tables, two_phase
+from fastpuzzle._solver import idastar, policy, tables, two_phase
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
@@ -288,11 +288,11 @@ def test_pdb_past_16_cells_switches_to_dual_lookups(
 
 def test_5x5_hint_names_the_dual_table_until_it_is_built(tmp_path: Path) -> None:
     # Files are enough: the hint looks for them, and reads none.
-    assert pdb.faster_table_hint((5, 5), 24, tmp_path) is None
+    assert policy.faster_table_hint((5, 5), 24, tmp_path) is None
     pdb.pdb_path("6-6-6-6", (5, 5), 24, tmp_path).touch()
-    hint = pdb.faster_table_hint((5, 5), 24, tmp_path)
+    hint = policy.faster_table_hint((5, 5), 24, tmp_path)
     assert hint is not None and "pdb build 6-6-6-6" in hint
     walled = (12, 17, 18, 19, 22, 23)
     pdb.pdb_path((walled,), (5, 5), 0, tmp_path).touch()
     assert dual.dual_tables_built("6-6-6-6", (5, 5), 24, tmp_path)
-    assert pdb.faster_table_hint((5, 5), 24, tmp_path) is None
+    assert policy.faster_table_hint((5, 5), 24, tmp_path) is None

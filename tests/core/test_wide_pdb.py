@@ -118,9 +118,12 @@ def test_rectangle_pdb_through_the_public_api(
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     board = fp.scramble(fp.Board.goal((4, 5)), 60, rng=3)
     problem = make_problem(board, None)
-    assert policy.auto_choice(board.shape, problem.goal_blank).heuristic == "linear_conflict"
-    with pytest.raises(pdb.PatternDatabaseError, match="pdb build auto --shape 4 5"):
-        fp.search(board, algorithm="idastar", heuristic="pdb", workers=1)
+    # 4x5 builds its table on first use (seconds); 4x6's (minutes) is only read once built.
+    assert policy.auto_choice(board.shape, problem.goal_blank).heuristic == "pdb"
+    board4x6 = fp.scramble(fp.Board.goal((4, 6)), 60, rng=3)
+    assert policy.auto_choice((4, 6), 23).heuristic == "linear_conflict"
+    with pytest.raises(pdb.PatternDatabaseError, match="pdb build auto --shape 4 6"):
+        fp.search(board4x6, algorithm="idastar", heuristic="pdb", workers=1)
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(rectangle_cache))
     assert policy.auto_choice(board.shape, problem.goal_blank).heuristic == "pdb"
     reference = fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1)

@@ -54,8 +54,8 @@ _PDB_MAX_DEPTH = 400
 #: Heuristics IDA* computes on boards of up to 16 cells.
 PACKED_HEURISTICS = tuple(h.name for h in CATALOGUE if "packed" in h.idastar)
 
-#: Heuristics IDA* computes past 16 cells. ``pdb`` (boards of up to 25 cells) and ``pdb6666``
-#: (5x5) need their database built beforehand.
+#: Heuristics IDA* computes past 16 cells. ``pdb`` (boards of up to 25 cells; built on first use
+#: on 3x6 and 4x5) and ``pdb6666`` (5x5) need their database built beforehand.
 WIDE_HEURISTICS = tuple(h.name for h in CATALOGUE if "wide" in h.idastar)
 
 _DEPTH_LIMIT = list(Status).index(Status.DEPTH_LIMIT)

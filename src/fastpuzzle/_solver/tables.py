@@ -2,17 +2,19 @@
 
 The one place that maps a heuristic of the catalogue to its tables: the catalogue entry names a
 partition (``pdb663``: 6-6-3), the exact table (``table``), walking-distance tables, or the best
-pattern database of the shape (``pdb``: on 4x4 7-8 once it is built, else 6-6-3; elsewhere the
-shape's default partition). :mod:`fastpuzzle.pdb` knows partitions, never heuristic names.
+pattern database of the shape (``pdb``: what :func:`fastpuzzle._solver.policy.tables_of` lists,
+on 4x4 7-8 once it is built, else 6-6-3; elsewhere the shape's default partition). Which tables
+are built on first use is the policy's. :mod:`fastpuzzle.pdb` knows partitions, never heuristic
+names.
 """
 
 from __future__ import annotations
 
+from fastpuzzle._solver import policy
 from fastpuzzle._solver.request import Request
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout
-from fastpuzzle.pdb.partitions import Partition, default_partition
 from fastpuzzle.pdb.store import load_pdb
 from fastpuzzle.pdb.tables import database_for
 from fastpuzzle.pdb.walking import (
@@ -23,17 +25,12 @@ from fastpuzzle.pdb.walking import (
 )
 
 __all__ = [
-    "BEST_4X4",
     "WALKING_MAX_LINES",
     "database",
     "laid_out",
     "walking",
     "wide_walking",
 ]
-
-#: What ``pdb`` reads on 4x4, best first: 7-8 once it is built (``fastpuzzle pdb build 7-8``,
-#: never by a search), else 6-6-3, built on first use.
-BEST_4X4 = ("7-8", "6-6-3")
 
 #: Sides of more lines than this never get walking-distance tables past 16 cells (5 lines of 5
 #: already have 65,650,495 states), so such boards are refused without trying.
@@ -42,24 +39,27 @@ WALKING_MAX_LINES = 4
 
 def database(request: Request) -> Database:
     """The pattern database (or exact table) of ``request``'s heuristic for its problem, loaded,
-    or built before the request's deadline where that takes seconds."""
+    or built before the request's deadline where the policy builds it on first use."""
     problem = request.problem
     shape, blank = problem.board.shape, problem.goal_blank
     entry = request.entry
-    chosen: str | Partition
+    deadline = request.deadline
     if entry.tables == "exact":
-        chosen = "exact"
-    elif entry.partition is not None:
-        chosen = entry.partition
-    elif shape == (4, 4):
-        # 7-8 only where its file loads (a damaged one is passed over, never rebuilt): 6-6-3 else.
-        best, chosen = BEST_4X4
-        found = load_pdb(best, shape, blank)
-        if found is not None:
-            return found
-    else:
-        chosen = default_partition(shape, blank)
-    return database_for(chosen, shape, blank, deadline=request.deadline)
+        return database_for("exact", shape, blank)
+    if entry.partition is not None:
+        build = entry.partition in policy.FIRST_USE_PARTITIONS
+        return database_for(entry.partition, shape, blank, build=build, deadline=deadline)
+    # The policy's tables, best first: those it never builds only where their file loads (a
+    # damaged one is passed over, never rebuilt), then the one it builds on first use.
+    found = policy.tables_of(shape, blank)
+    for partition in found.read:
+        if partition == found.build:
+            return database_for(partition, shape, blank, build=True, deadline=deadline)
+        loaded = load_pdb(partition, shape, blank)
+        if loaded is not None:
+            return loaded
+    # Nothing to build on first use: the error names the command that builds the best one.
+    return database_for(found.read[0], shape, blank, build=False)
 
 
 def laid_out(request: Request, database: Database) -> object:

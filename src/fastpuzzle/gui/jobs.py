@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fastpuzzle._core import _interrupt
+from fastpuzzle._solver.policy import HINT_AFTER_SECONDS, faster_table_hint
 from fastpuzzle.algorithms import ALGORITHMS, resolve_algorithm
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board
 from fastpuzzle.compare import compare
@@ -26,7 +27,6 @@ from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic, supported_heuristics
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb.tables import HINT_AFTER_SECONDS, faster_table_hint
 from fastpuzzle.results import SearchStats
 from fastpuzzle.solve import search, solve
 from fastpuzzle.trace import MAX_TRACE_CELLS, TRACEABLE, trace_search

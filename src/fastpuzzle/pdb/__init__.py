@@ -22,7 +22,9 @@ about 80 s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpu
 7-8`` or :func:`build_pdb`, never started by ``solve()``. The 5x5 partition ``"6-6-6-6"`` (four
 groups of 127.5 M placements) is built the same way, once: about 60 s on two cores (1.3 GiB while
 building, 243 MiB on disk; ``fastpuzzle pdb build`` adds the 64 MiB table of its dual lookups,
-:mod:`~fastpuzzle.pdb.dual`); boards of 17 to 25 cells use a database only once it is on disk.
+:mod:`~fastpuzzle.pdb.dual`). Which tables ``solve()`` builds on first use and which it reads
+only once built is the solver's policy (:mod:`fastpuzzle._solver.policy`);
+:func:`database_for` builds what it is asked for unless ``build=False``.
 
 One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the
@@ -50,7 +52,6 @@ from fastpuzzle.pdb.store import (
 from fastpuzzle.pdb.tables import (
     database_for,
     exact_table,
-    faster_table_hint,
     second_database_built,
     second_database_for,
 )
@@ -77,7 +78,6 @@ __all__ = [
     "database_for",
     "default_partition",
     "exact_table",
-    "faster_table_hint",
     "load_pdb",
     "pdb_cache_dir",
     "pdb_info",
