@@ -32,7 +32,7 @@ slot and only compact tables are made (a sparse 32**k range would be mostly empt
 
 import os
 import threading
-from time import monotonic
+from time import monotonic, sleep
 
 import numpy as np
 
@@ -670,10 +670,19 @@ cdef class _Run:
     cdef int threads
     cdef void* base
     cdef uint64_t mapped
+    # Which pool threads are inside run_blocks, under ``gate``: a Ctrl-C can land inside a
+    # Thread.start() whose thread then runs unjoined, so a pass ends only when none is inside
+    # (the memory is released after), and a thread that comes late finds the pass closed.
+    cdef object gate
+    cdef int active
+    cdef bint closed
 
     def __cinit__(self):
         self.base = NULL
         self.mapped = 0
+        self.gate = threading.Lock()
+        self.active = 0
+        self.closed = True
 
     def __dealloc__(self):
         fp_unmap(self.base, self.mapped)
@@ -684,8 +693,16 @@ cdef class _Run:
         self.job.state = NULL
 
     def _work(self):
-        with nogil:
-            run_blocks(&self.job, False)
+        with self.gate:
+            if self.closed:
+                return
+            self.active += 1
+        try:
+            with nogil:
+                run_blocks(&self.job, False)
+        finally:
+            with self.gate:
+                self.active -= 1
 
     cdef int run(self, int kind) except -1:
         cdef int count = <int>min(<uint64_t>self.threads, self.job.blocks)
@@ -694,30 +711,43 @@ cdef class _Run:
         self.job.new_regions = 0
         self.job.new_placements = 0
         self.job.stop = 0
+        self.closed = False
         workers = []
         try:
             for _ in range(count - 1):
                 worker = threading.Thread(target=self._work, daemon=True)
+                workers.append(worker)
                 try:
                     worker.start()
                 except RuntimeError:  # no more threads to be had: those started do
+                    workers.pop()
                     break
-                workers.append(worker)
             with nogil:
                 run_blocks(&self.job, True)
         finally:
             fp_raise(&self.job.stop)
             # The workers read the arrays until they return: wait, even through a second Ctrl-C.
             pending = None
-            for worker in workers:
-                while worker.is_alive():
-                    try:
+            while not self._closed_and_idle(workers):
+                try:
+                    alive = [worker for worker in workers if worker.is_alive()]
+                    for worker in alive:
                         worker.join()
-                    except BaseException as error:
-                        pending = error
+                    if not alive:
+                        sleep(0.001)  # a thread whose start() Ctrl-C cut short is inside
+                except BaseException as error:
+                    pending = error
             if pending is not None:
                 raise pending
         return 0
+
+    def _closed_and_idle(self, workers):
+        # Closes the pass; True once no pool thread is inside it and the listed ones ended.
+        with self.gate:
+            self.closed = True
+            if self.active:
+                return False
+        return not any(worker.is_alive() for worker in workers)
 
 
 cdef _Run new_run(threads):
