@@ -22,10 +22,14 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle._solver import parallel as _parallel
-from tests.api.test_limits import HARD_4X4
+from tests.instances import hard
 from tests.interrupts import interrupt_latency
 
-BOARD = fp.Board(HARD_4X4)
+# An 80-move board: IDA* with linear conflict takes minutes on it, however many cores and
+# however it prunes, so that every limit and Ctrl-C here meets a running search (the 59-move
+# board used before was solved within a second on two cores once IDA* pruned duplicates).
+LONG = hard()[0].tiles
+BOARD = fp.Board(LONG)
 
 #: The bound (``fastpuzzle._solver.parallel.MAX_WORKERS``), written out: the timed cases run there.
 MOST = 256
@@ -120,7 +124,7 @@ def test_ctrl_c_among_the_futures_locks_ends_the_search() -> None:
         base._AcquireFutures.__enter__ = halfway
         threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
         try:
-            fp.search({HARD_4X4!r}, algorithm="idastar", heuristic="linear_conflict",
+            fp.search({LONG!r}, algorithm="idastar", heuristic="linear_conflict",
                       workers=64, limits=fp.Limits(seconds=30))
         except KeyboardInterrupt:
             print("interrupted")
@@ -221,7 +225,7 @@ _CHILD = textwrap.dedent(
 @pytest.mark.parametrize("how", ["patched", "address_space"])
 def test_a_thread_that_cannot_start_stops_the_search_at_once(how: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, how, " ".join(map(str, HARD_4X4))],
+        [sys.executable, "-c", _CHILD, how, " ".join(map(str, LONG))],
         capture_output=True,
         text=True,
         timeout=60,
