@@ -185,6 +185,18 @@ class Numbers:
     seconds: np.ndarray
     messages: dict[int, str]
 
+    @classmethod
+    def empty(cls, total: int) -> Numbers:
+        """``total`` rows not solved yet: length -1, every count 0, no message."""
+        return cls(
+            np.full(total, -1, dtype=np.int32),
+            np.zeros(total, dtype=np.uint8),
+            np.zeros(total, dtype=np.int64),
+            np.zeros(total, dtype=np.int64),
+            np.zeros(total, dtype=np.float64),
+            {},
+        )
+
     def take(self, chunk: PackedChunk) -> None:
         """Copy ``chunk``'s rows into their places."""
         start, stop = chunk.first, chunk.first + len(chunk)
@@ -218,14 +230,7 @@ class MemoryRows:
     def __init__(self, total: int, chunk_size: int) -> None:
         self.total = total
         self.chunk_size = chunk_size
-        self._numbers = Numbers(
-            np.full(total, -1, dtype=np.int32),
-            np.zeros(total, dtype=np.uint8),
-            np.zeros(total, dtype=np.int64),
-            np.zeros(total, dtype=np.int64),
-            np.zeros(total, dtype=np.float64),
-            {},
-        )
+        self._numbers = Numbers.empty(total)
         self._moves: dict[int, tuple[bytes, np.ndarray]] = {}
 
     def put(self, number: int, chunk: PackedChunk) -> None:
@@ -272,14 +277,7 @@ class PartialRows:
                 dict(given.messages),
             )
         else:  # chunk files: only the finished ones exist
-            out = Numbers(
-                np.full(total, -1, dtype=np.int32),
-                np.zeros(total, dtype=np.uint8),
-                np.zeros(total, dtype=np.int64),
-                np.zeros(total, dtype=np.int64),
-                np.zeros(total, dtype=np.float64),
-                {},
-            )
+            out = Numbers.empty(total)
             for number in sorted(self.finished):
                 out.take(self.source.load(number))
         for number in range(-(-total // size)):

@@ -623,14 +623,7 @@ class ChunkStore:
 
     def numbers(self) -> Numbers:
         total = self.total
-        out = Numbers(
-            np.full(total, -1, dtype=np.int32),
-            np.zeros(total, dtype=np.uint8),
-            np.zeros(total, dtype=np.int64),
-            np.zeros(total, dtype=np.int64),
-            np.zeros(total, dtype=np.float64),
-            {},
-        )
+        out = Numbers.empty(total)
         for number in range(len(self._known)):
             out.take(self.load(number))
         return out
