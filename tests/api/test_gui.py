@@ -151,10 +151,9 @@ def test_deeply_nested_json_gets_400(server: PuzzleServer, body: str) -> None:
     assert _request(server, "GET", "/api/catalogue")[0] == 200
 
 
-def _raw(server: PuzzleServer, data: bytes) -> bytes:
-    # Sends `data` as is and reads every answer until the server closes (bounded by the read
-    # timeout of the server and the socket's own).
-    port = server.server_address[1]
+def raw_exchange(port: int, data: bytes) -> bytes:
+    """Sends ``data`` as is to the page on ``port`` and reads every answer until the server
+    closes (bounded by the read timeout of the server and the socket's own)."""
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
         sock.sendall(data)
         sock.shutdown(socket.SHUT_WR)
@@ -162,6 +161,10 @@ def _raw(server: PuzzleServer, data: bytes) -> bytes:
         while chunk := sock.recv(65536):
             answers += chunk
     return answers
+
+
+def _raw(server: PuzzleServer, data: bytes) -> bytes:
+    return raw_exchange(server.server_address[1], data)
 
 
 _CHECK_2X2 = b'{"page": "p", "rows": 2, "cols": 2, "board": [1, 2, 3, 0]}'

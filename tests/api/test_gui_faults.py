@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from fastpuzzle.gui import PuzzleServer, serve
+from tests.api.test_gui import raw_exchange
 
 
 @contextlib.contextmanager
@@ -27,16 +28,6 @@ def _serving(host: str = "127.0.0.1", **options: Any) -> Iterator[PuzzleServer]:
     finally:
         running.shutdown()
         running.close()
-
-
-def _raw(port: int, data: bytes) -> bytes:
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-        sock.sendall(data)
-        sock.shutdown(socket.SHUT_WR)
-        answers = b""
-        while chunk := sock.recv(65536):
-            answers += chunk
-    return answers
 
 
 def _status_and_error(answer: bytes) -> tuple[str, str]:
@@ -52,13 +43,13 @@ def test_a_content_length_of_thousands_of_digits_is_413_in_our_words() -> None:
             f"Origin: http://127.0.0.1:{port}\r\nX-Fastpuzzle-Token: {server.token}\r\n"
             "Content-Type: application/json\r\nContent-Length: " + "9" * 5000 + "\r\n\r\n"
         ).encode()
-        line, error = _status_and_error(_raw(port, request))
+        line, error = _status_and_error(raw_exchange(port, request))
         assert line.startswith("HTTP/1.1 413") and "over 262,144 bytes" in error
         assert "digits" not in error and "limit" not in error
         # Leading zeros are still a length.
         body = b'{"page": "p", "rows": 2, "cols": 2, "board": [1, 2, 3, 0]}'
         padded = request.replace(b"9" * 5000, b"0" * 5000 + str(len(body)).encode()) + body
-        assert _raw(port, padded).startswith(b"HTTP/1.1 200")
+        assert raw_exchange(port, padded).startswith(b"HTTP/1.1 200")
 
 
 @pytest.mark.parametrize(
@@ -67,7 +58,7 @@ def test_a_content_length_of_thousands_of_digits_is_413_in_our_words() -> None:
 def test_other_http_versions_are_answered_with_a_status_line(version: str, status: str) -> None:
     with _serving() as server:
         port = server.server_address[1]
-        answer = _raw(port, f"GET / {version}\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        answer = raw_exchange(port, f"GET / {version}\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
         line, error = _status_and_error(answer)
         assert line.startswith(f"HTTP/1.1 {status}"), answer[:200]
         assert version in error
