@@ -246,17 +246,22 @@ def test_a_time_limit_passed_while_starting_threads_starts_no_more() -> None:
     assert not _pool_threads()
 
 
-def test_a_pool_that_cannot_start_a_thread_raises_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+def _threads_run_out_after(count: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pools submit as a container's pids.max would let them: the task after ``count`` fails.
     submitted = [0]
     real_submit = ThreadPoolExecutor.submit
 
     def submit(self: ThreadPoolExecutor, *args: Any, **kwargs: Any) -> Any:
         submitted[0] += 1
-        if submitted[0] > 3:
+        if submitted[0] > count:
             raise RuntimeError("can't start new thread")
         return real_submit(self, *args, **kwargs)
 
     monkeypatch.setattr(ThreadPoolExecutor, "submit", submit)
+
+
+def test_a_pool_that_cannot_start_a_thread_raises_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    _threads_run_out_after(3, monkeypatch)
     team = _StuckTeam()
     with pytest.raises(fp.ThreadStartError, match="thread 4 of the 8"):
         _parallel.run_team(team, 8)  # type: ignore[arg-type]
@@ -265,16 +270,7 @@ def test_a_pool_that_cannot_start_a_thread_raises_typed(monkeypatch: pytest.Monk
 
 
 def test_a_batch_that_cannot_start_a_thread_raises_typed(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_submit = ThreadPoolExecutor.submit
-    submitted = [0]
-
-    def submit(self: ThreadPoolExecutor, *args: Any, **kwargs: Any) -> Any:
-        submitted[0] += 1
-        if submitted[0] > 2:
-            raise RuntimeError("can't start new thread")
-        return real_submit(self, *args, **kwargs)
-
-    monkeypatch.setattr(ThreadPoolExecutor, "submit", submit)
+    _threads_run_out_after(2, monkeypatch)
     boards = np.array([fp.random_board((3, 3), rng=s).packed for s in range(40)], dtype=np.uint64)
     with pytest.raises(fp.ThreadStartError, match="a thread for the batch"):
         fp.solve_many(boards, shape=(3, 3), workers=4, chunk_size=2)
