@@ -30,7 +30,7 @@ import numpy as np
 
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult
-from fastpuzzle._solver import cluster, tables, two_phase
+from fastpuzzle._solver import cluster, pruning, tables, two_phase
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import shown
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
@@ -110,7 +110,7 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
     # A time limit covers building the tables the heuristic needs, then the search.
     request = request._replace(heuristic=entry.name).started()
     # The machine too (read from the cache, or built in about a second the first time).
-    request = request._replace(machine=request.machine_table())
+    pruning.machine((request.problem.rows, request.problem.cols), request.machine_prune)
     if use_wide:
         return _run_wide(request)
     return _path_memory(_run_packed(request), board_bytes=0, level_bytes=_search.FRAME_BYTES)
@@ -190,7 +190,7 @@ def _packed_kernel(
             request, "packed", args, core.max_depth, core,
             databases=databases, dual=request.entry.dual, min_bound=min_bound,
         ),
-        machine=request.machine_table(),
+        machine=pruning.machine((rows, cols), request.machine_prune),
     )  # fmt: skip
 
 
@@ -253,7 +253,7 @@ def _run_wide(request: Request) -> CoreResult:
         time_limit=core.time_limit,
         max_depth=cap,
         progress=request.progress,
-        machine=request.machine_table(),
+        machine=pruning.machine((rows, cols), request.machine_prune),
     )
 
 
@@ -266,7 +266,7 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
     args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
             problem.goal_blank)  # fmt: skip
     max_depth = min(cap, _PDB_MAX_DEPTH)
-    machine = request.machine_table()
+    machine = pruning.machine((problem.rows, problem.cols), request.machine_prune)
 
     def part(dual: bool) -> two_phase.Part:
         found = dual_layout(database, deadline=request.deadline) if dual else database.loaded()

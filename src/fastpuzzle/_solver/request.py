@@ -20,13 +20,9 @@ from fastpuzzle.heuristics import BY_NAME, Heuristic
 from fastpuzzle.limits import CoreLimits, Limits
 from fastpuzzle.results import CoreProgress, Status
 
-__all__ = ["LOOK_UP", "Request"]
+__all__ = ["Request"]
 
 _TIME_LIMIT = list(Status).index(Status.TIME_LIMIT)
-
-
-#: :attr:`Request.machine` before IDA* has looked it up.
-LOOK_UP = "look up"
 
 
 class Request(NamedTuple):
@@ -54,10 +50,6 @@ class Request(NamedTuple):
     #: IDA*'s duplicate pruning, checked (:func:`fastpuzzle._solver.pruning.check_prune`):
     #: ``"fsm"``, ``"parent"`` or a machine's depth.
     prune: str | int = "fsm"
-    #: The machine itself (None: parent pruning) once IDA* has looked it up as it starts, else
-    #: :data:`LOOK_UP`: the lookup reads the cache directory's setting (about 14 us), so it is
-    #: done once a search, not once a kernel call.
-    machine: Any = LOOK_UP
 
     @property
     def machine_prune(self) -> str | int:
@@ -66,13 +58,6 @@ class Request(NamedTuple):
         :func:`fastpuzzle._solver.pruning.in_effect`). A cluster's workers are sent this, so that
         they build the machine the calling process searches with."""
         return pruning.in_effect(self.prune, exact=self.entry.tables == "exact")
-
-    def machine_table(self) -> Any:
-        """The machine IDA* carries: :attr:`machine`, looked up here when it was not yet."""
-        if isinstance(self.machine, str):  # LOOK_UP
-            shape = (self.problem.rows, self.problem.cols)
-            return pruning.machine(shape, self.machine_prune)
-        return self.machine
 
     @property
     def entry(self) -> Heuristic:
