@@ -977,6 +977,8 @@ def idastar(
                 s.second = 1
                 tables = tables[0]
             loaded = patterns_for(tables, s.g.cells, 4, goal_blank)
+            if loaded.n_extra:
+                raise ValueError("compound tables are read past 16 cells (_wide_pdb)")
             keep.append(loaded)
             copy_patterns(&s.pat, &loaded.pat)
             if loaded.dual:

@@ -1,6 +1,6 @@
 # A pattern database's groups laid out once for the IDA* kernels (see _patterns.pyx).
 
-from fastpuzzle._core._pdbgroups cimport Duals, Patterns
+from fastpuzzle._core._pdbgroups cimport EXTRA_MAX_COUNT, Duals, Patterns
 
 
 cdef class LoadedPatterns:
@@ -11,6 +11,8 @@ cdef class LoadedPatterns:
     cdef readonly int goal_blank
     cdef readonly bint dual         # dual lookups laid out (``duals``)
     cdef readonly list arrays       # the tables pat's pointers read, kept alive
+    cdef readonly int n_extra       # a compound heuristic's other partitions (``extra``)
+    cdef Patterns extra[EXTRA_MAX_COUNT]
 
 
 cdef LoadedPatterns patterns_for(tables, int cells, int bits, int goal_blank)

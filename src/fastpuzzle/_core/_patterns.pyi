@@ -15,7 +15,10 @@ class LoadedPatterns:
         bits: int,
         goal_blank: int,
         dual: tuple[Sequence[Sequence[int]], Sequence[Any]] | None = None,
+        extra: Sequence[Sequence[tuple[Sequence[int], bool, bool, Any]]] | None = None,
     ) -> None: ...
+    @property
+    def n_extra(self) -> int: ...
     @property
     def n_groups(self) -> int: ...
     @property

@@ -13,6 +13,8 @@ from fastpuzzle._core._pdbgroups cimport (
     DUAL_ALT,
     DUAL_MAIN,
     DUAL_NONE,
+    EXTRA_MAX_COUNT,
+    EXTRA_MAX_GROUPS,
     GROUP_MAX_CELLS,
     GROUP_MAX_COUNT,
     Duals,
@@ -35,6 +37,11 @@ cdef class LoadedPatterns:
     cells, bits, goal_blank : int
         The board's cells, the bits of a slot of a sparse index (4 on packed boards, 5 past 16
         cells) and the goal's blank cell.
+    extra : sequence, optional
+        A compound heuristic's other partitions (at most ``EXTRA_MAX_COUNT``, 7), each a
+        sequence of groups as ``groups`` is (at most ``EXTRA_MAX_GROUPS``, 8, and reflected
+        too when ``reflect`` is given): the kernel past 16 cells takes the largest sum. A group
+        in several partitions is one table, read by each of them.
     dual : tuple, optional
         ``(choices, alts)`` to also read the tables on the dual board (and on the mirrored dual
         board when ``reflect`` is given): ``choices[group][goal_blank]`` is -1 (the group counts
@@ -44,13 +51,29 @@ cdef class LoadedPatterns:
         order (see :mod:`fastpuzzle.pdb.dual`).
     """
 
-    def __cinit__(self, groups, reflect, int cells, int bits, int goal_blank, dual=None):
+    def __cinit__(self, groups, reflect, int cells, int bits, int goal_blank, dual=None,
+                  extra=None):
+        cdef int j
         arrays = []
         load_patterns(&self.pat, cells, bits, goal_blank, groups, reflect, arrays)
         self.cells = cells
         self.bits = bits
         self.goal_blank = goal_blank
         self.dual = dual is not None
+        self.n_extra = 0
+        if extra:
+            if dual is not None:
+                raise ValueError("dual lookups take one partition, not a compound")
+            if len(extra) > EXTRA_MAX_COUNT:
+                raise ValueError(f"expected at most {EXTRA_MAX_COUNT + 1} partitions")
+            for j, partition in enumerate(extra):
+                load_patterns(&self.extra[j], cells, bits, goal_blank, partition, reflect,
+                              arrays)
+                if self.extra[j].n_groups > EXTRA_MAX_GROUPS:
+                    raise ValueError(
+                        f"a compound's partitions have at most {EXTRA_MAX_GROUPS} groups"
+                    )
+            self.n_extra = len(extra)
         if dual is not None:
             load_duals(&self.duals, &self.pat, cells, bits, goal_blank, dual, arrays)
         self.arrays = arrays

@@ -11,6 +11,10 @@ from fastpuzzle._core._ranking cimport compact_rank_bits, init_weights
 cdef enum:
     GROUP_MAX_CELLS = 25
     GROUP_MAX_COUNT = 24
+    # A compound heuristic past 16 cells: the largest of several partitions' sums, each with
+    # its reflection. The partitions after the first, and the groups each of them may have.
+    EXTRA_MAX_COUNT = 7
+    EXTRA_MAX_GROUPS = 8
 
 cdef struct Group:
     int k

@@ -44,6 +44,8 @@ from fastpuzzle._core._packed cimport (
 )
 from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
 from fastpuzzle._core._pdbgroups cimport (
+    EXTRA_MAX_COUNT,
+    EXTRA_MAX_GROUPS,
     GROUP_MAX_COUNT,
     DualStep,
     Duals,
@@ -82,6 +84,8 @@ cdef enum:
     MAX_PATH = 400          # the longest optimal 5x5 solution is far shorter
     SLOT_BITS = 5
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
+    MAX_EXTRA = EXTRA_MAX_COUNT
+    EXTRA_GROUPS = EXTRA_MAX_GROUPS
 
 
 cdef struct Node:
@@ -103,6 +107,13 @@ cdef struct Node:
     int dmirrored
     uint64_t dindex[2][MAX_GROUPS]
     int dvalue[2][MAX_GROUPS]
+    # with a compound heuristic: the other partitions' sums and groups
+    int xplain[MAX_EXTRA]
+    int xmirrored[MAX_EXTRA]
+    uint64_t xindex[MAX_EXTRA][EXTRA_GROUPS]
+    uint64_t xmindex[MAX_EXTRA][EXTRA_GROUPS]
+    int xvalue[MAX_EXTRA][EXTRA_GROUPS]
+    int xmvalue[MAX_EXTRA][EXTRA_GROUPS]
     uint8_t path[MAX_CUT]
 
 
@@ -120,6 +131,10 @@ cdef struct Search:
     int move_dir[MAX_CELLS][4]
     int distance[MAX_CELLS][MAX_CELLS]  # [tile][cell] -> Manhattan distance from its goal cell
     Patterns pat                    # the groups and their incremental state
+    int n_extra                     # a compound heuristic's other partitions (0: none)
+    int xplain[MAX_EXTRA]           # and their sums on the node being searched, plain and
+    int xmirrored[MAX_EXTRA]        # reflected
+    Patterns extra[MAX_EXTRA]
     int dual                        # 1: dual lookups and BPMX (dfs_dual)
     Duals duals                     # their maps and incremental state
     int bound
@@ -142,7 +157,7 @@ cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, i
                     int mirrored, int32_t state) noexcept nogil:
     # s holds the node's board, path prefix and group state (a dual node's h and dual sums are
     # set by save_dual_node).
-    cdef int i, which
+    cdef int i, j, which
     node.blank = blank
     node.depth = depth
     node.state = state
@@ -154,6 +169,11 @@ cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, i
     for i in range(depth):
         node.path[i] = s.path[i]
     save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+    for j in range(s.n_extra):
+        node.xplain[j] = s.xplain[j]
+        node.xmirrored[j] = s.xmirrored[j]
+        save_patterns(&s.extra[j], node.xindex[j], node.xvalue[j], node.xmindex[j],
+                      node.xmvalue[j])
     if s.dual:
         for which in range(2):
             for i in range(s.pat.n_groups):
@@ -163,12 +183,17 @@ cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, i
 
 cdef void load_node(Search* s, const Node* node) noexcept nogil:
     # The inverse of save_node.
-    cdef int i, which
+    cdef int i, j, which
     for i in range(s.n):
         s.cells[i] = node.cells[i]
     for i in range(node.depth):
         s.path[i] = node.path[i]
     restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+    for j in range(s.n_extra):
+        s.xplain[j] = node.xplain[j]
+        s.xmirrored[j] = node.xmirrored[j]
+        restore_patterns(&s.extra[j], node.xindex[j], node.xvalue[j], node.xmindex[j],
+                         node.xmvalue[j])
     if s.dual:
         for which in range(2):
             for i in range(s.pat.n_groups):
@@ -176,11 +201,10 @@ cdef void load_node(Search* s, const Node* node) noexcept nogil:
                 s.duals.side[which].value[i] = node.dvalue[which][i]
 
 
-cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrored,
+cdef int collect(Search* s, int blank, int depth, int h, int md, int plain, int mirrored,
                  int32_t state) noexcept nogil:
     # Collect mode at the cut: the bound and goal tests, then the node joins the frontier
     # instead of being expanded (the thread that searches it counts its expansion).
-    cdef int h = pattern_h(md, plain, mirrored)
     cdef int f = depth + h
     cdef Node* node
     if f > s.bound:
@@ -196,11 +220,183 @@ cdef int collect(Search* s, int blank, int depth, int md, int plain, int mirrore
     return SEARCHED
 
 
+# The driver is compiled twice more (a fused type on a dummy pointer): for one partition, and for
+# a compound heuristic, the largest sum of several partitions (s.extra), each read only for the
+# children that the ones before it keep within reach.
+cdef struct OnePartition:
+    char unused
+
+cdef struct SeveralPartitions:
+    char unused
+
+ctypedef fused Sets:
+    OnePartition
+    SeveralPartitions
+
+cdef OnePartition* ONE = NULL
+cdef SeveralPartitions* SEVERAL = NULL
+
+
+cdef inline int node_h(const Search* s, int md, int plain, int mirrored,
+                       Sets* sets) noexcept nogil:
+    # Manhattan + 2 * the largest sum: plain and reflected, of one partition or of each.
+    cdef int best = plain if plain >= mirrored else mirrored
+    cdef int j
+    if Sets is SeveralPartitions:
+        for j in range(s.n_extra):
+            if s.xplain[j] > best:
+                best = s.xplain[j]
+            if s.xmirrored[j] > best:
+                best = s.xmirrored[j]
+    return md + 2 * best
+
+
+cdef struct ExtraChild:
+    # A child's sums in the other partitions of a compound, plain and reflected, and the moved
+    # tile's group's new index and table entry there, found before the child is entered.
+    int sum[MAX_EXTRA][2]
+    uint64_t index[MAX_EXTRA][2]
+    uint64_t entry[MAX_EXTRA][2]
+
+
+cdef inline bint within_reach(const Search* s, int f) noexcept nogil:
+    # Whether a child of that f (or more) must be entered: within the bound, or lowering the
+    # next bound (its exact f then counts).
+    return f <= s.bound or f < s.next_bound
+
+
+cdef inline void extra_entries(Search* s, int j, int tile, int blank, int cell,
+                               ExtraChild* child) noexcept nogil:
+    # Partition j's indices and table entries in a child, prefetched.
+    cdef Patterns* p = &s.extra[j]
+    cdef int grp = p.group_of[tile]
+    cdef int mgrp = p.mgroup_of[tile] if p.mirror else -1
+    if grp >= 0:
+        child.index[j][0] = plain_child_index(p, grp, tile, blank, cell)
+        child.entry[j][0] = entry_of(&p.groups[grp], child.index[j][0])
+        prefetch(entry_address(&p.groups[grp], child.entry[j][0]))
+    if mgrp >= 0:
+        child.index[j][1] = mirrored_child_index(p, mgrp, tile, blank, cell)
+        child.entry[j][1] = entry_of(&p.groups[mgrp], child.index[j][1])
+        prefetch(entry_address(&p.groups[mgrp], child.entry[j][1]))
+
+
+cdef inline int extra_sums(Search* s, int j, int tile, ExtraChild* child) noexcept nogil:
+    # Partition j's sums in a child (its entries found by extra_entries): 2 * the larger.
+    cdef Patterns* p = &s.extra[j]
+    cdef int grp = p.group_of[tile]
+    cdef int mgrp = p.mgroup_of[tile] if p.mirror else -1
+    cdef int plain = s.xplain[j], mirrored = s.xmirrored[j]
+    if grp >= 0:
+        plain += read_entry(&p.groups[grp], child.entry[j][0]) - p.value[grp]
+    if mgrp >= 0:
+        mirrored += read_entry(&p.groups[mgrp], child.entry[j][1]) - p.mvalue[mgrp]
+    child.sum[j][0] = plain
+    child.sum[j][1] = mirrored
+    return 2 * (plain if plain >= mirrored else mirrored)
+
+
+cdef void find_extra(Search* s, int blank, int depth, int md, int plain, int mirrored,
+                     int32_t state, bint* enters, ExtraChild* children) noexcept nogil:
+    # Which children a compound enters: a child whose f (from the partitions read so far) is out
+    # of reach is cut whatever the later ones say, so partition j is read only for the children
+    # the ones before it keep; the first partition's sums are read here too (their plain
+    # entries were prefetched). One partition at a time for every child, so that the cache
+    # misses overlap. Only reads are saved: every count is that of reading every table.
+    cdef int k, j, cell, tile, grp, mgrp, child_plain, value
+    cdef int f[4]
+    cdef int base[4]
+    cdef int mirrored_group[4]
+    cdef uint64_t mirrored_entry[4]
+    cdef Patterns* p = &s.pat
+    for k in range(s.n_moves[blank]):
+        enters[k] = False
+        mirrored_group[k] = -1
+        if child_state(s, state, blank, k) == FORBIDDEN:
+            continue
+        enters[k] = True
+        cell = s.move_cell[blank][k]
+        tile = s.cells[cell]
+        mgrp = p.mgroup_of[tile] if p.mirror else -1
+        if mgrp >= 0:
+            mirrored_group[k] = mgrp
+            mirrored_entry[k] = entry_of(&p.groups[mgrp],
+                                         mirrored_child_index(p, mgrp, tile, blank, cell))
+            prefetch(entry_address(&p.groups[mgrp], mirrored_entry[k]))
+    for k in range(s.n_moves[blank]):
+        if not enters[k]:
+            continue
+        cell = s.move_cell[blank][k]
+        tile = s.cells[cell]
+        child_plain = plain
+        grp = p.group_of[tile]
+        if grp >= 0:
+            child_plain += (read_entry(&p.groups[grp], entry_of(&p.groups[grp],
+                            plain_child_index(p, grp, tile, blank, cell))) - p.value[grp])
+        value = mirrored
+        mgrp = mirrored_group[k]
+        if mgrp >= 0:
+            value += read_entry(&p.groups[mgrp], mirrored_entry[k]) - p.mvalue[mgrp]
+        if child_plain > value:
+            value = child_plain
+        base[k] = depth + 1 + md - s.distance[tile][cell] + s.distance[tile][blank]
+        f[k] = base[k] + 2 * value
+        enters[k] = within_reach(s, f[k])
+    for j in range(s.n_extra):
+        for k in range(s.n_moves[blank]):
+            if enters[k]:
+                cell = s.move_cell[blank][k]
+                extra_entries(s, j, s.cells[cell], blank, cell, &children[k])
+        for k in range(s.n_moves[blank]):
+            if enters[k]:
+                value = base[k] + extra_sums(s, j, s.cells[s.move_cell[blank][k]], &children[k])
+                if value > f[k]:
+                    f[k] = value
+                enters[k] = within_reach(s, f[k])
+
+
+cdef inline void move_extra(Search* s, int tile, const ExtraChild* child, GroupMove* saved,
+                            int* sums) noexcept nogil:
+    # The child's state in every other partition of the compound (each of them read by
+    # find_extra); ``saved`` and ``sums`` keep what unmove_extra puts back, two a partition.
+    cdef Patterns* p
+    cdef int j, grp, mgrp
+    for j in range(s.n_extra):
+        p = &s.extra[j]
+        grp = p.group_of[tile]
+        if grp >= 0:
+            move_plain(p, grp, child.index[j][0], child.entry[j][0], &saved[2 * j])
+        mgrp = p.mgroup_of[tile] if p.mirror else -1
+        if mgrp >= 0:
+            move_mirrored(p, mgrp, child.index[j][1], child.entry[j][1], &saved[2 * j + 1])
+        sums[2 * j] = s.xplain[j]
+        sums[2 * j + 1] = s.xmirrored[j]
+        s.xplain[j] = child.sum[j][0]
+        s.xmirrored[j] = child.sum[j][1]
+
+
+cdef inline void unmove_extra(Search* s, int tile, const GroupMove* saved,
+                              const int* sums) noexcept nogil:
+    cdef Patterns* p
+    cdef int j, grp, mgrp
+    for j in range(s.n_extra):
+        p = &s.extra[j]
+        s.xplain[j] = sums[2 * j]
+        s.xmirrored[j] = sums[2 * j + 1]
+        grp = p.group_of[tile]
+        if grp >= 0:
+            unmove_plain(p, grp, &saved[2 * j])
+        mgrp = p.mgroup_of[tile] if p.mirror else -1
+        if mgrp >= 0:
+            unmove_mirrored(p, mgrp, &saved[2 * j + 1])
+
+
 cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
-             int32_t state, Mode* mode) except -2 nogil:
+             int32_t state, Mode* mode, Sets* sets) except -2 nogil:
     # A return code of _engine.pxd; ``state``: the duplicate-pruning machine's.
-    # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values).
-    cdef int h = pattern_h(md, plain, mirrored)
+    # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values), over
+    # every partition of a compound.
+    cdef int h = node_h(s, md, plain, mirrored, sets)
     cdef int f = depth + h
     cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r
     cdef int32_t next_state
@@ -208,9 +404,13 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     cdef uint64_t mindex
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
+    cdef bint enters[4]
+    cdef ExtraChild children[4]
+    cdef GroupMove xsaved[2 * MAX_EXTRA]
+    cdef int xsums[2 * MAX_EXTRA]
     if Mode is Collect:
         if depth == s.collector.cut:
-            return collect(s, blank, depth, md, plain, mirrored, state)
+            return collect(s, blank, depth, h, md, plain, mirrored, state)
     r = enter(s, md, f)
     if r != SEARCHED:
         return SEARCHED if r == OVER_BOUND else r
@@ -226,6 +426,8 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
             new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
             prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
+    if Sets is SeveralPartitions:
+        find_extra(s, blank, depth, md, plain, mirrored, state, enters, children)
     for k in range(s.n_moves[blank]):
         next_state = child_state(s, state, blank, k)
         if next_state == FORBIDDEN:
@@ -233,6 +435,10 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         cell = s.move_cell[blank][k]
         if skip_child(s, depth, s.move_dir[blank][k], mode):
             continue
+        if Sets is SeveralPartitions:
+            if not enters[k]:
+                s.counters.generated += 1
+                continue
         tile = s.cells[cell]
         child_md = md - s.distance[tile][cell] + s.distance[tile][blank]
         child_plain = plain
@@ -241,30 +447,36 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         if grp >= 0:
             child_plain += move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
         mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        child_f = depth + 1 + child_md + 2 * child_plain
-        if child_f > s.bound and child_f >= s.next_bound:
-            # Cut by the plain sum alone, and its f (at least child_f) cannot lower the next
-            # bound: the reflected lookup would change nothing, so it is skipped.
-            s.counters.generated += 1
-            if grp >= 0:
-                unmove_plain(&s.pat, grp, &saved)
-            continue
+        if Sets is OnePartition:
+            child_f = depth + 1 + child_md + 2 * child_plain
+            if child_f > s.bound and child_f >= s.next_bound:
+                # Cut by the plain sum alone, and its f (at least child_f) cannot lower the
+                # next bound: the reflected lookup would change nothing, so it is skipped.
+                s.counters.generated += 1
+                if grp >= 0:
+                    unmove_plain(&s.pat, grp, &saved)
+                continue
         if mgrp >= 0:
             mindex = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
             child_mirrored += move_mirrored(&s.pat, mgrp, mindex,
                                             entry_of(&s.pat.groups[mgrp], mindex), &msaved)
+        if Sets is SeveralPartitions:
+            move_extra(s, tile, &children[k], xsaved, xsums)
         s.counters.generated += 1
         s.cells[blank] = tile
         s.cells[cell] = 0
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
-        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, next_state, mode)
+        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, next_state, mode,
+                sets)
         s.cells[cell] = tile
         s.cells[blank] = 0
         if grp >= 0:
             unmove_plain(&s.pat, grp, &saved)
         if mgrp >= 0:
             unmove_mirrored(&s.pat, mgrp, &msaved)
+        if Sets is SeveralPartitions:
+            unmove_extra(s, tile, xsaved, xsums)
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]
@@ -326,12 +538,15 @@ cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil
     if s.dual:
         return dfs_dual(s, 0, node.blank, node.depth, node.h, node.md, node.plain,
                         node.mirrored, node.dual, node.dmirrored, node.state, &h_out, mode)
+    if s.n_extra:
+        return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.state,
+                   mode, SEVERAL)
     return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.state,
-               mode)
+               mode, ONE)
 
 
 cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
-    cdef int cell, tile, md = 0, plain, mirrored = 0
+    cdef int cell, tile, j, md = 0, plain, mirrored = 0
     for cell in range(s.n):
         tile = s.cells[cell]
         if tile != 0:
@@ -339,6 +554,9 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
     plain = fill_patterns(&s.pat, s.cells, s.n, 0)
     if s.pat.mirror:
         mirrored = fill_patterns(&s.pat, s.cells, s.n, 1)
+    for j in range(s.n_extra):
+        s.xplain[j] = fill_patterns(&s.extra[j], s.cells, s.n, 0)
+        s.xmirrored[j] = fill_patterns(&s.extra[j], s.cells, s.n, 1) if s.extra[j].mirror else 0
     if s.dual:
         root.dual = fill_dual(&s.duals, &s.pat, 0, s.cells, s.n, blank)
         root.dmirrored = (fill_dual(&s.duals, &s.pat, 1, s.cells, s.n, blank)
@@ -350,6 +568,8 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
 cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
     if s.dual:
         return root.h
+    if s.n_extra:
+        return node_h(s, root.md, root.plain, root.mirrored, SEVERAL)
     return pattern_h(root.md, root.plain, root.mirrored)
 
 
@@ -365,13 +585,19 @@ cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nog
 
 cdef int init_groups(Search* s, int goal_blank, tables, list keep) except -1:
     cdef LoadedPatterns loaded = patterns_for(tables, s.n, SLOT_BITS, goal_blank)
-    cdef int grp
+    cdef const Patterns* p
+    cdef int grp, j
     # Tables past 16 cells are compact (a sparse 32**k range would be mostly empty).
-    for grp in range(loaded.pat.n_groups):
-        if loaded.pat.groups[grp].sparse:
-            raise ValueError("tables past 16 cells are compact, not sparse")
+    for j in range(loaded.n_extra + 1):
+        p = &loaded.pat if j == 0 else &loaded.extra[j - 1]
+        for grp in range(p.n_groups):
+            if p.groups[grp].sparse:
+                raise ValueError("tables past 16 cells are compact, not sparse")
     keep.append(loaded)
     copy_patterns(&s.pat, &loaded.pat)
+    s.n_extra = loaded.n_extra
+    for grp in range(s.n_extra):
+        copy_patterns(&s.extra[grp], &loaded.extra[grp])
     s.dual = loaded.dual
     if s.dual:
         copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
