@@ -48,8 +48,9 @@ from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.gui import serve
 from fastpuzzle.heuristics import CATALOGUE, heuristic_names
 from fastpuzzle.limits import Limits
+from fastpuzzle.pdb.compound import build_compound
 from fastpuzzle.pdb.dual import dual_tables
-from fastpuzzle.pdb.partitions import NAMED_PARTITIONS, auto_partition
+from fastpuzzle.pdb.partitions import COMPOUNDS, NAMED_PARTITIONS, auto_partition
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
 
@@ -947,6 +948,12 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
         goal_blank = None if args.goal_blank is None else int(args.goal_blank)
         shape = _shape(args)
         partition = "6-6-3" if args.partition is None else args.partition
+        if partition in COMPOUNDS.get(shape or (5, 5), {}):
+            for path in build_compound(
+                partition, shape, goal_blank, args.cache_dir, force=args.force
+            ):
+                print(path)
+            return 0
         path = pdb.build_pdb(partition, shape, goal_blank, args.cache_dir, force=args.force)
         print(path)
         database = pdb.load_pdb(partition, shape, goal_blank, args.cache_dir)

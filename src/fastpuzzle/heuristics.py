@@ -89,6 +89,9 @@ class Heuristic:
     dual : bool
         Pattern databases only: also read the tables on the dual board and its reflection
         (four lookups a node, not consistent), with BPMX (see :mod:`fastpuzzle.pdb.dual`).
+    compound : str, optional
+        For a compound of several partitions (:mod:`fastpuzzle.pdb.compound`): its name; the
+        search takes the largest of their sums, each with its reflection.
     """
 
     name: str
@@ -103,6 +106,7 @@ class Heuristic:
     max_cells: int | None = None
     partition: str | None = None
     dual: bool = False
+    compound: str | None = None
 
     @property
     def classic(self) -> bool:
@@ -218,6 +222,17 @@ CATALOGUE: tuple[Heuristic, ...] = (
         tables="pdb",
         shapes=((5, 5),),
         partition="6-6-6-6",
+    ),
+    Heuristic(
+        "pdb24",
+        ("pdb_compound", "compound"),
+        "5x5: the largest sum of seven 6-6-6-6 partitions, each with its reflection (14 tables, "
+        "896 MiB; build once: fastpuzzle pdb build 6-6-6-6x7)",
+        HeuristicCode.H_PDB,
+        idastar=frozenset({"wide"}),
+        tables="pdb",
+        shapes=((5, 5),),
+        compound="6-6-6-6x7",
     ),
     Heuristic(
         "pdb_dual",

@@ -18,6 +18,7 @@ from fastpuzzle import distributed
 from fastpuzzle._solver.parallel import run_team
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import CoreLimits
+from fastpuzzle.pdb.compound import Compound, compound_for
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.dual import dual_layout
 from fastpuzzle.pdb.store import load_pdb
@@ -34,7 +35,7 @@ def runner(
     max_depth: int,
     core: CoreLimits,
     *,
-    databases: tuple[Database, ...] = (),
+    databases: tuple[Database | Compound, ...] = (),
     dual: bool = False,
     min_bound: int = 0,
 ) -> Any:
@@ -58,7 +59,7 @@ def runner(
 
 
 def _worker_tables(
-    request: Request, databases: tuple[Database, ...], *, dual: bool
+    request: Request, databases: tuple[Database | Compound, ...], *, dual: bool
 ) -> tuple[Callable[[], Any], str]:
     """How a worker process reads the very tables this search uses, and their cache key."""
     problem = request.problem
@@ -68,13 +69,22 @@ def _worker_tables(
         return functools.partial(walking_tables, problem), f"walking:{where}"
     if not databases:
         return _no_tables, "none"
-    names = tuple(_partition_of(database) for database in databases)
+    if isinstance(databases[0], Compound):
+        name = databases[0].name
+        loader = functools.partial(_compound_exactly, name, (rows, cols), problem.goal_blank)
+        return loader, f"compound:{where}:{name}"
+    names = tuple(_partition_of(d) for d in databases if isinstance(d, Database))
     loader = functools.partial(load_exactly, names, (rows, cols), problem.goal_blank, dual=dual)
     return loader, f"pdb:{where}:{names}:{'dual' if dual else 'plain'}"
 
 
 def _no_tables() -> None:
     return None
+
+
+def _compound_exactly(name: str, shape: tuple[int, int], blank: int) -> object:
+    """A worker process's compound tables, from its cache, never built there."""
+    return compound_for(name, shape, blank, build=False).loaded()
 
 
 def _partition_of(database: Database) -> str | tuple[tuple[int, ...], ...]:

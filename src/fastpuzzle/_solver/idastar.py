@@ -36,6 +36,7 @@ from fastpuzzle._util.checks import shown
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
 from fastpuzzle.heuristics import BY_NAME, CATALOGUE
 from fastpuzzle.limits import CoreLimits
+from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout, dual_tables_built
 from fastpuzzle.pdb.tables import second_database_built, second_database_for
@@ -262,14 +263,18 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
     :data:`~fastpuzzle._solver.two_phase.DUAL_FROM` expansions, where their extra table is on
     disk."""
     problem, entry = request.problem, request.entry
-    database = tables.database(request)
+    database: Database | Compound
+    database = tables.compound(request) if entry.compound else tables.database(request)
     args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
             problem.goal_blank)  # fmt: skip
     max_depth = min(cap, _PDB_MAX_DEPTH)
     machine = pruning.machine((problem.rows, problem.cols), request.machine_prune)
 
     def part(dual: bool) -> two_phase.Part:
-        found = dual_layout(database, deadline=request.deadline) if dual else database.loaded()
+        if dual and isinstance(database, Database):
+            found = dual_layout(database, deadline=request.deadline)
+        else:
+            found = database.loaded()
 
         def search(core: CoreLimits, report: CoreProgress | None, bound: int) -> CoreResult:
             return _wide_pdb.idastar(
@@ -290,8 +295,10 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
 
         return search
 
-    if entry.name == "pdb" and dual_tables_built(
-        database.cells, database.shape, database.goal_blank
+    if (
+        entry.name == "pdb"
+        and isinstance(database, Database)
+        and dual_tables_built(database.cells, database.shape, database.goal_blank)
     ):
         return two_phase.in_two_parts(
             request, two_phase.DUAL_FROM, part(False), functools.partial(part, True)

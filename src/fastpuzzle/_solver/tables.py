@@ -13,6 +13,7 @@ from __future__ import annotations
 from fastpuzzle._solver import policy
 from fastpuzzle._solver.request import Request
 from fastpuzzle.errors import UnknownNameError
+from fastpuzzle.pdb.compound import Compound, compound_for
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout
 from fastpuzzle.pdb.store import load_pdb
@@ -26,6 +27,7 @@ from fastpuzzle.pdb.walking import (
 
 __all__ = [
     "WALKING_MAX_LINES",
+    "compound",
     "database",
     "laid_out",
     "walking",
@@ -60,6 +62,16 @@ def database(request: Request) -> Database:
             return loaded
     # Nothing to build on first use: the error names the command that builds the best one.
     return database_for(found.read[0], shape, blank, build=False)
+
+
+def compound(request: Request) -> Compound:
+    """The tables of ``request``'s compound heuristic (``pdb24``), loaded; never built here
+    (the error names the command that builds them)."""
+    problem = request.problem
+    name = request.entry.compound
+    if name is None:
+        raise UnknownNameError(f"{request.entry.name} is not a compound heuristic")
+    return compound_for(name, problem.board.shape, problem.goal_blank, build=False)
 
 
 def laid_out(request: Request, database: Database) -> object:

@@ -13,6 +13,7 @@ from fastpuzzle._util.checks import is_whole, ordered, shown
 from fastpuzzle.pdb.database import PatternDatabaseError
 
 __all__ = [
+    "COMPOUNDS",
     "MAX_PDB_CELLS",
     "NAMED_PARTITIONS",
     "PARTITIONS",
@@ -49,6 +50,27 @@ PARTITIONS_5X5: dict[str, tuple[tuple[int, ...], ...]] = {
         (10, 11, 15, 16, 20, 21),
         (12, 17, 18, 19, 22, 23),
     ),
+}
+
+#: 6-6-6-6 partitions of the 5x5 board beside ``"6-6-6-6"`` (each with its transposition, which
+#: the reflected lookup reads from the same tables), as cells of the goal with the blank in the
+#: last cell: the base partitions of the published "small" catalogue of the clausecker/24puzzle
+#: solver (its goal turned by half a turn, its blank on cell 0 becoming our cell 24), whose first
+#: is Korf and Felner's, ours. A search takes the largest sum of those a compound lists.
+OTHER_6666: tuple[tuple[tuple[int, ...], ...], ...] = (
+    ((0, 1, 2, 5, 6, 7), (10, 11, 15, 16, 20, 21), (3, 4, 8, 9, 12, 13), (14, 17, 18, 19, 22, 23)),
+    ((0, 1, 5, 10, 15, 20), (2, 6, 7, 11, 16, 21), (3, 4, 8, 9, 13, 14), (12, 17, 18, 19, 22, 23)),
+    ((0, 1, 5, 10, 15, 20), (2, 6, 7, 11, 16, 21), (3, 4, 8, 9, 12, 13), (14, 17, 18, 19, 22, 23)),
+    ((0, 1, 2, 5, 6, 7), (3, 4, 8, 9, 13, 14), (10, 11, 12, 15, 16, 17), (18, 19, 20, 21, 22, 23)),
+    ((0, 1, 2, 3, 4, 9), (5, 6, 7, 8, 12, 13), (10, 11, 15, 16, 20, 21), (14, 17, 18, 19, 22, 23)),
+    ((0, 1, 2, 5, 10, 15), (3, 4, 8, 9, 13, 14), (6, 7, 11, 12, 16, 17), (18, 19, 20, 21, 22, 23)),
+)
+
+#: Compounds by shape and name: partitions whose largest sum a search takes (``pdb24``).
+COMPOUNDS: dict[tuple[int, int], dict[str, tuple[tuple[tuple[int, ...], ...], ...]]] = {
+    (5, 5): {
+        "6-6-6-6x7": (PARTITIONS_5X5["6-6-6-6"], *OTHER_6666),
+    },
 }
 
 #: Named partitions of each shape.
@@ -109,9 +131,10 @@ def shape_and_blank(
 
 def shape_of_partition(name: str) -> tuple[int, int]:
     """The board shape a named partition belongs to (``"7-8"`` → 4x4, ``"6-6-6-6"`` → 5x5)."""
-    for shape, named in NAMED_PARTITIONS.items():
-        if name in named:
-            return shape
+    for table in (NAMED_PARTITIONS, COMPOUNDS):
+        for shape, named in table.items():
+            if name in named:
+                return shape
     known = ", ".join(n for named in NAMED_PARTITIONS.values() for n in named)
     raise PatternDatabaseError(f"unknown partition {shown(name)}; named partitions are {known}")
 

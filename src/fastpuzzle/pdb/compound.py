@@ -1,0 +1,208 @@
+"""Compound pattern databases: several partitions of one board, the search takes the largest sum.
+
+Each partition is additive (its groups' values add up to a lower bound), so the largest of their
+sums is one too, and so is each partition's sum on the board mirrored about the main diagonal
+(its transposition). A group that several partitions share is one table. The 5x5 catalogue holds
+6-6-6-6 partitions; its first is :data:`~fastpuzzle.pdb.partitions.PARTITIONS_5X5`'s
+``"6-6-6-6"``, whose four tables come from that partition's file, the others' groups each from a
+one-group file of their own (named by its cells, as any explicit partition is).
+
+Only the tables' sums are compounded: a group's table is the one its own partition would read, so
+every value is a lower bound by construction (tests check it against plain-Python lookups and
+breadth-first distances).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastpuzzle._core._patterns import LoadedPatterns
+from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.partitions import (
+    COMPOUNDS,
+    reflection,
+    resolve_partition,
+    shape_and_blank,
+)
+from fastpuzzle.pdb.store import build_pdb, load_or_build, pdb_path
+
+__all__ = ["Compound", "build_compound", "compound_built", "compound_for", "compound_groups"]
+
+Cells = tuple[int, ...]
+Group = tuple[tuple[int, ...], bool, bool, Any]
+
+
+@dataclass(frozen=True)
+class Compound:
+    """A compound's tables, loaded.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        Rows and columns.
+    goal_blank : int
+        The goal's blank cell.
+    name : str
+        The compound's name (``"6-6-6-6x4"``).
+    partitions : tuple
+        Per partition, its groups as :class:`~fastpuzzle.pdb.Database` holds them:
+        ``(tiles, sparse, nibble, table)``; a group in several partitions is one table.
+    reflect : tuple of int or None
+        Cell mirrored about the main diagonal, when the reflected lookups are valid.
+    """
+
+    shape: tuple[int, int]
+    goal_blank: int
+    name: str
+    partitions: tuple[tuple[Group, ...], ...]
+    reflect: tuple[int, ...] | None
+
+    def loaded(self) -> LoadedPatterns:
+        """The tables laid out for the IDA* kernel past 16 cells: made on first use, then kept."""
+        kept: LoadedPatterns | None = self.__dict__.get("_loaded")
+        if kept is None:
+            rows, cols = self.shape
+            first, *others = self.partitions
+            kept = LoadedPatterns(
+                list(first), self.reflect, rows * cols, 5, self.goal_blank,
+                extra=[list(groups) for groups in others],
+            )  # fmt: skip
+            object.__setattr__(self, "_loaded", kept)
+        return kept
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The laid-out form points into this process's memory; a copy makes its own.
+        return {key: value for key, value in self.__dict__.items() if not key.startswith("_")}
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of all tables, each shared table once."""
+        tables = {id(table): table for groups in self.partitions for *_, table in groups}
+        return sum(int(table.nbytes) for table in tables.values())
+
+
+def compound_groups(
+    name: str, shape: tuple[int, int], goal_blank: int
+) -> tuple[tuple[Cells, ...], ...]:
+    """The goal cells of each group of each partition of compound ``name`` for ``shape`` and a
+    goal whose blank is on ``goal_blank`` (as for a named partition, the tile of that cell takes
+    the last cell)."""
+    named = COMPOUNDS.get(shape, {})
+    if name not in named:
+        known = ", ".join(n for compounds in COMPOUNDS.values() for n in compounds)
+        raise PatternDatabaseError(
+            f"unknown compound {name!r} for {shape[0]}x{shape[1]}; compounds are {known}"
+        )
+    last = shape[0] * shape[1] - 1
+    return tuple(
+        tuple(tuple(sorted(last if c == goal_blank else c for c in group)) for group in groups)
+        for groups in named[name]
+    )
+
+
+def _sources(
+    name: str, shape: tuple[int, int], goal_blank: int
+) -> tuple[tuple[tuple[Cells, ...], ...], list[str | list[Cells]]]:
+    """The compound's groups, and the partitions whose files hold their tables: the shape's
+    named base partition (:data:`COMPOUND_BASE`) where it shares groups with the compound, then
+    each other group alone."""
+    partitions = compound_groups(name, shape, goal_blank)
+    wanted = [group for groups in partitions for group in groups]
+    sources: list[str | list[Cells]] = []
+    seen: set[Cells] = set()
+    base = COMPOUND_BASE.get(shape)
+    if base is not None:
+        _, base_cells = resolve_partition(base, shape, goal_blank)
+        if set(base_cells) & set(wanted):
+            sources.append(base)
+            seen.update(base_cells)
+    for group in wanted:
+        if group not in seen:
+            seen.add(group)
+            sources.append([group])
+    return partitions, sources
+
+
+def compound_for(
+    name: str,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    build: bool = True,
+    deadline: float | None = None,
+) -> Compound:
+    """The tables of compound ``name``, loaded, or built into the cache where missing (unless
+    ``build=False``: a missing one is then a :class:`PatternDatabaseError` naming the command
+    that builds them all). A build stops at ``deadline`` as :func:`database_for`'s does."""
+    shape, goal_blank = shape_and_blank(name, shape, goal_blank)
+    partitions, sources = _sources(name, shape, goal_blank)
+    table_of: dict[Cells, Group] = {}
+    for wanted in sources:
+        database = load_or_build(
+            wanted, shape, goal_blank, build=build, cache_dir=cache_dir, deadline=deadline
+        )
+        if database is None:
+            where = "" if goal_blank == shape[0] * shape[1] - 1 else f" --goal-blank {goal_blank}"
+            raise PatternDatabaseError(
+                f"the {name} compound's tables for {shape[0]}x{shape[1]} are not all built; "
+                f"build them once with `fastpuzzle pdb build {name}{where}` ({len(sources)} "
+                "files; past 16 cells each six-tile table takes 30-40 s on two cores)"
+            )
+        table_of.update(_by_cells(database))
+    return Compound(
+        shape,
+        goal_blank,
+        name,
+        tuple(tuple(table_of[group] for group in groups) for groups in partitions),
+        reflection(shape, goal_blank),
+    )
+
+
+def _by_cells(database: Database) -> dict[Cells, Group]:
+    return {tuple(sorted(cells)): group for cells, group in zip(database.cells, database.groups)}
+
+
+def compound_built(
+    name: str,
+    shape: tuple[int, int],
+    goal_blank: int,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> bool:
+    """Whether every file of compound ``name`` is in the cache (their checks come with
+    reading them)."""
+    _, sources = _sources(name, shape, goal_blank)
+    return all(pdb_path(wanted, shape, goal_blank, cache_dir).is_file() for wanted in sources)
+
+
+def build_compound(
+    name: str,
+    shape: tuple[int, int] | None = None,
+    goal_blank: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    progress: bool | Callable[[str], None] = True,
+    force: bool = False,
+) -> list[Path]:
+    """Build every table of compound ``name`` that is not in the cache yet, one file at a time
+    (each as :func:`build_pdb` builds a partition: progress, Ctrl-C, the free-space check).
+
+    Returns
+    -------
+    list of Path
+        Its files: the base partition's (where it shares groups), then one per other group.
+    """
+    shape, blank = shape_and_blank(name, shape, goal_blank)
+    _, sources = _sources(name, shape, blank)
+    return [
+        build_pdb(wanted, shape, blank, cache_dir, progress=progress, force=force)
+        for wanted in sources
+    ]
+
+
+#: The named partition whose tables a compound of each shape begins with.
+COMPOUND_BASE: dict[tuple[int, int], str] = {(5, 5): "6-6-6-6"}

@@ -1,0 +1,256 @@
+"""Compound pattern databases: the largest sum of several partitions (``pdb24``), past 16 cells.
+
+Small tables stand in for the 5x5 catalogue's (groups of four tiles, built in a blink): the
+kernel's value is checked board by board against a plain-Python reference that reads the same
+tables, its node counts against a plain-Python IDA*, its lengths against another heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import cli
+from fastpuzzle._core import _board, _idastar, _wide_pdb
+from fastpuzzle._core._patterns import LoadedPatterns
+from fastpuzzle._solver import pruning
+from fastpuzzle.heuristics import BY_NAME, HeuristicCode
+from fastpuzzle.pdb import PatternDatabaseError, compound, partitions
+from fastpuzzle.pdb.compound import Compound, compound_for
+from tests.dual_reference import Table
+from tests.instances import korf24
+
+SHAPE = (5, 5)
+BLANK = 24
+CELLS = tuple(range(24))
+
+
+def _blocks(cells: list[int]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sorted(cells[i : i + 4])) for i in range(0, len(cells), 4))
+
+
+def _test_partitions() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    # Three partitions into six groups of four; the second shares two groups with the first.
+    first = _blocks(list(CELLS))
+    rest = list(range(8, 24))
+    random.Random(2).shuffle(rest)
+    second = first[:2] + _blocks(rest)
+    third_cells = list(CELLS)
+    random.Random(3).shuffle(third_cells)
+    return (first, second, _blocks(third_cells))
+
+
+PARTITIONS = _test_partitions()
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Compound]:
+    """The three test partitions as a compound, built through the catalogue's own path."""
+    cache = tmp_path_factory.mktemp("compound")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(partitions.COMPOUNDS[SHAPE], "test-x3", PARTITIONS)
+        compound.build_compound("test-x3", SHAPE, cache_dir=cache, progress=False)
+        yield compound_for("test-x3", SHAPE, BLANK, cache, build=False)
+
+
+def _layout(tables: Compound, count: int) -> LoadedPatterns:
+    first, *others = tables.partitions[:count]
+    return LoadedPatterns(
+        list(first), tables.reflect, 25, 5, BLANK, extra=[list(p) for p in others] or None
+    )
+
+
+class Reference:
+    """h of the compound, from the definitions: Manhattan plus twice the largest sum over the
+    partitions and their reflections, each group's value read by a plain-Python index."""
+
+    def __init__(self, tables: Compound, count: int) -> None:
+        self.partitions = [
+            [
+                Table(tuple(t - 1 for t in tiles), 25, bool(sparse), bool(nibble), np.asarray(data))
+                for tiles, sparse, nibble, data in groups
+            ]
+            for groups in tables.partitions[:count]
+        ]
+        assert tables.reflect is not None
+        self.reflect = tables.reflect
+
+    def h(self, tiles: tuple[int, ...]) -> int:
+        where = {tile: cell for cell, tile in enumerate(tiles)}  # tile t's goal cell is t - 1
+        md = sum(
+            abs(where[t] // 5 - (t - 1) // 5) + abs(where[t] % 5 - (t - 1) % 5)
+            for t in range(1, 25)
+        )
+        best = 0
+        for groups in self.partitions:
+            plain = sum(table.extra([where[c + 1] for c in table.cells]) for table in groups)
+            # The board mirrored about the diagonal: the tile whose goal cell is c stands where
+            # the tile of goal cell reflect[c] stands, reflected.
+            mirrored = sum(
+                table.extra([self.reflect[where[self.reflect[c] + 1]] for c in table.cells])
+                for table in groups
+            )
+            best = max(best, plain, mirrored)
+        return md + 2 * best
+
+
+def _scrambles(count: int, moves: tuple[int, int], seed: int) -> list[tuple[int, ...]]:
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        board = fp.scramble(fp.Board.goal(SHAPE), rng.randrange(*moves), rng=rng.randrange(1 << 30))
+        boards.append(tuple(int(t) for t in np.asarray(board).ravel()))
+    return boards
+
+
+def _search(tiles: tuple[int, ...], layout: object, **options: object) -> object:
+    cells = np.array(tiles, dtype=np.uint8)
+    return _wide_pdb.idastar(cells, tiles.index(0), 5, 5, BLANK, tables=layout, **options)
+
+
+def test_the_tables_are_shared_between_partitions(tables: Compound) -> None:
+    groups = {id(table) for partition in tables.partitions for *_, table in partition}
+    assert len(groups) == 16  # 18 groups, two of them in two partitions
+    assert tables.partitions[0][0][3] is tables.partitions[1][0][3]
+    assert tables.nbytes == sum(
+        int(t.nbytes) for t in {id(t): t for p in tables.partitions for *_, t in p}.values()
+    )
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_the_kernel_value_is_the_reference_value(tables: Compound, count: int) -> None:
+    layout = _layout(tables, count)
+    reference = Reference(tables, count)
+    first = Reference(tables, 1)
+    boards = _scrambles(150, (10, 120), seed=count) + [
+        tuple(int(t) for t in fp.random_board(SHAPE, rng=seed).tiles) for seed in range(50)
+    ]
+    above_first = 0
+    for tiles in boards:
+        core = _search(tiles, layout, max_depth=0)
+        h = 0 if core.status == 0 else core.depth  # type: ignore[attr-defined]
+        assert h == reference.h(tiles), tiles
+        above_first += h > first.h(tiles)
+    # The later partitions do lift the value (else this would test only the first).
+    assert (above_first > 0) == (count > 1)
+
+
+def _reference_ida(reference: Reference, start: tuple[int, ...]) -> tuple[int, int, int]:
+    """Plain IDA* with parent pruning, children in the kernels' order (blank D, R, L, U), every
+    child of an expanded node counted as generated: ``(length, expanded, generated)``."""
+    counts = {"expanded": 0, "generated": 0}
+
+    def search(board: list[int], blank: int, depth: int, previous: int, bound: int) -> int:
+        # 0: found; else the least f past the bound below this node.
+        h = reference.h(tuple(board))
+        if depth + h > bound:
+            return depth + h
+        if h == 0:
+            return 0
+        counts["expanded"] += 1
+        least = 1 << 30
+        r, c = divmod(blank, 5)
+        for dr, dc in ((1, 0), (0, 1), (0, -1), (-1, 0)):
+            if not (0 <= r + dr < 5 and 0 <= c + dc < 5):
+                continue
+            cell = (r + dr) * 5 + c + dc
+            if cell == previous:
+                continue
+            counts["generated"] += 1
+            board[blank], board[cell] = board[cell], 0
+            found = search(board, cell, depth + 1, blank, bound)
+            board[cell], board[blank] = board[blank], 0
+            if found == 0:
+                return 0
+            least = min(least, found)
+        return least
+
+    bound = reference.h(start)
+    while (found := search(list(start), start.index(0), 0, -1, bound)) != 0:
+        bound = found
+    return bound, counts["expanded"], counts["generated"]
+
+
+def test_the_kernel_counts_the_reference_nodes(tables: Compound) -> None:
+    # Lazy lookups change no count: a child cut by an early partition is generated, not
+    # entered, as a child cut by its full h is.
+    layout = _layout(tables, 3)
+    reference = Reference(tables, 3)
+    for tiles in _scrambles(4, (24, 34), seed=9):
+        core = _search(tiles, layout)
+        length, expanded, generated = _reference_ida(reference, tiles)
+        assert (core.depth, core.expanded, core.generated) == (  # type: ignore[attr-defined]
+            length,
+            expanded,
+            generated,
+        )
+
+
+def test_lengths_agree_with_one_partition_on_threads_and_with_the_machine(
+    tables: Compound,
+) -> None:
+    one, three = _layout(tables, 1), _layout(tables, 3)
+    machine = pruning.machine(SHAPE, "fsm")
+    shared_once = False
+    for tiles in _scrambles(6, (44, 60), seed=4):
+        plain = _search(tiles, one, machine=machine)
+        serial = _search(tiles, three, machine=machine)
+        shared = _search(tiles, three, machine=machine, workers=2)
+        assert plain.depth == serial.depth == shared.depth  # type: ignore[attr-defined]
+        assert serial.expanded <= plain.expanded  # type: ignore[attr-defined]
+        board = fp.Board(tiles, shape=SHAPE)
+        assert board.apply(shared.moves) == fp.Board.goal(SHAPE)  # type: ignore[attr-defined]
+        shared_once |= serial.expanded >= 1 << 15  # type: ignore[attr-defined]
+    # At least one search was large enough for the threads to share its iterations.
+    assert shared_once
+
+
+def test_search_takes_pdb24_from_the_catalogue(
+    tables: Compound, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pdb24 reads the catalogue's compound: here the test partitions under its name.
+    name = BY_NAME["pdb24"].compound
+    monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], name, PARTITIONS)
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    tiles = _scrambles(1, (30, 31), seed=5)[0]
+    with pytest.raises(PatternDatabaseError, match=f"fastpuzzle pdb build {name}"):
+        fp.search(list(tiles), algorithm="idastar", heuristic="pdb24")
+    assert cli.main(["pdb", "build", name, "--cache-dir", str(tmp_path)]) == 0
+    for workers in (1, 2):
+        result = fp.search(list(tiles), algorithm="idastar", heuristic="pdb24", workers=workers)
+        expected = _search(tiles, _layout(tables, 1)).depth  # type: ignore[attr-defined]
+        assert result.solution is not None and len(result.solution) == expected
+
+
+def test_what_a_compound_refuses(tables: Compound) -> None:
+    first = list(tables.partitions[0])
+    with pytest.raises(ValueError, match="at most 8 partitions"):
+        LoadedPatterns(first, tables.reflect, 25, 5, BLANK, extra=[first] * 8)
+    with pytest.raises(ValueError, match="dual lookups take one partition"):
+        LoadedPatterns(first, tables.reflect, 25, 5, BLANK, dual=([], []), extra=[first])
+    with pytest.raises(ValueError, match="at most 8 groups"):
+        nine = [((t,), False, True, np.zeros(13, dtype=np.uint8)) for t in range(1, 10)]
+        LoadedPatterns(first, tables.reflect, 25, 5, BLANK, extra=[nine])
+    # The packed kernel (up to 16 cells) reads no compound.
+    small = [((1,), False, False, np.zeros(16, dtype=np.uint8))]
+    layout = LoadedPatterns(small, None, 16, 4, 15, extra=[small])
+    goal = (*range(1, 16), 0)
+    with pytest.raises(ValueError, match="compound tables are read past 16 cells"):
+        _idastar.idastar(int(_board.pack(goal)), 15, 4, 4, 15, HeuristicCode.H_PDB, tables=layout)
+    with pytest.raises(PatternDatabaseError, match="unknown compound"):
+        compound.compound_groups("no-such", SHAPE, BLANK)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("instance", list(korf24()), ids=lambda i: i.name)
+def test_korf24_with_the_compound(instance) -> None:  # type: ignore[no-untyped-def]
+    name = BY_NAME["pdb24"].compound
+    if not compound.compound_built(name, SHAPE, BLANK):
+        pytest.skip(f"needs the {name} tables (fastpuzzle pdb build {name})")
+    result = fp.search(list(instance.tiles), algorithm="idastar", heuristic="pdb24", workers=2)
+    assert result.solution is not None and len(result.solution) == instance.optimal_length
