@@ -48,7 +48,7 @@ from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.gui import serve
 from fastpuzzle.heuristics import CATALOGUE, heuristic_names
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb.compound import build_compound
+from fastpuzzle.pdb.compound import build_compound, compound_groups
 from fastpuzzle.pdb.dual import dual_tables
 from fastpuzzle.pdb.partitions import COMPOUNDS, NAMED_PARTITIONS, auto_partition
 from fastpuzzle.results import SearchStats, Solution
@@ -1058,6 +1058,13 @@ def _table_use(entry: dict[str, Any]) -> str:
             f"{name}: heuristic 'pdb' (the default partition) for {boards}; groups of goal "
             f"cells {cells}"
         )
+    for compound_name in COMPOUNDS.get((rows, cols), {}):
+        members = compound_groups(compound_name, (rows, cols), blank)
+        if len(groups) == 1 and tuple(sorted(groups[0])) in {g for p in members for g in p}:
+            return (
+                f"{name}: a table of compound {compound_name} (heuristic 'pdb24') for {boards}; "
+                f"goal cells {cells}"
+            )
     return f"{name}: a partition given to build_pdb, for {boards}; groups of goal cells {cells}"
 
 
@@ -1073,8 +1080,8 @@ def _buildable(entries: list[dict[str, Any]]) -> str:
     lead = f"not built yet: {', '.join(missing)}; " if missing else ""
     return (
         f"{lead}fastpuzzle pdb build NAME builds one (--goal-blank N for goals with the blank "
-        "elsewhere), and pdb build auto --shape ROWS COLS the table of heuristic 'pdb' on any "
-        "shape of up to 25 cells"
+        "elsewhere), pdb build auto --shape ROWS COLS the table of heuristic 'pdb' on any "
+        "shape of up to 25 cells, and pdb build 6-6-6-6x7 the 5x5 tables of heuristic 'pdb24'"
     )
 
 

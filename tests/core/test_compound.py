@@ -211,7 +211,10 @@ def test_lengths_agree_with_one_partition_on_threads_and_with_the_machine(
 
 
 def test_search_takes_pdb24_from_the_catalogue(
-    tables: Compound, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tables: Compound,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     # pdb24 reads the catalogue's compound: here the test partitions under its name.
     name = BY_NAME["pdb24"].compound
@@ -221,6 +224,10 @@ def test_search_takes_pdb24_from_the_catalogue(
     with pytest.raises(PatternDatabaseError, match=f"fastpuzzle pdb build {name}"):
         fp.search(list(tiles), algorithm="idastar", heuristic="pdb24")
     assert cli.main(["pdb", "build", name, "--cache-dir", str(tmp_path)]) == 0
+    assert len(list(tmp_path.glob("pdb-*.fpdb"))) == 16  # one file a distinct group
+    capsys.readouterr()
+    assert cli.main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.count(f"a table of compound {name} (heuristic 'pdb24')") == 16
     for workers in (1, 2):
         result = fp.search(list(tiles), algorithm="idastar", heuristic="pdb24", workers=workers)
         expected = _search(tiles, _layout(tables, 1)).depth  # type: ignore[attr-defined]

@@ -29,10 +29,12 @@ only once built is the solver's policy (:mod:`fastpuzzle._solver.policy`);
 One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the
 file and its checks), :mod:`~fastpuzzle.pdb.store` (the cache: building, loading, listing),
+:mod:`~fastpuzzle.pdb.compound` (several partitions at once, sharing their tables),
 :mod:`~fastpuzzle.pdb.tables` (what a search asks for) and :mod:`~fastpuzzle.pdb.walking`
 (walking-distance tables).
 """
 
+from fastpuzzle.pdb.compound import Compound, build_compound, compound_built, compound_for
 from fastpuzzle.pdb.database import (
     BuildTimeLimitError,
     Database,
@@ -68,13 +70,17 @@ __all__ = [
     "PARTITIONS",
     "PARTITIONS_5X5",
     "BuildTimeLimitError",
+    "Compound",
     "Database",
     "NotEnoughSpaceError",
     "PatternDatabaseError",
     "WalkingSide",
     "WalkingTables",
+    "build_compound",
     "build_pdb",
     "clear_cache",
+    "compound_built",
+    "compound_for",
     "database_for",
     "default_partition",
     "exact_table",

@@ -32,6 +32,10 @@ from fastpuzzle.pdb.store import build_pdb, load_or_build, pdb_path
 
 __all__ = ["Compound", "build_compound", "compound_built", "compound_for", "compound_groups"]
 
+#: The named partition whose tables a compound of each shape begins with: its file holds
+#: the groups the compound shares with it.
+COMPOUND_BASE: dict[tuple[int, int], str] = {(5, 5): "6-6-6-6"}
+
 Cells = tuple[int, ...]
 Group = tuple[tuple[int, ...], bool, bool, Any]
 
@@ -202,7 +206,3 @@ def build_compound(
         build_pdb(wanted, shape, blank, cache_dir, progress=progress, force=force)
         for wanted in sources
     ]
-
-
-#: The named partition whose tables a compound of each shape begins with.
-COMPOUND_BASE: dict[tuple[int, int], str] = {(5, 5): "6-6-6-6"}
