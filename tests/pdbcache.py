@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,8 +18,15 @@ from fastpuzzle._core import _wide_pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import make_problem
 from fastpuzzle.board import Board
+from fastpuzzle.pdb import compound, partitions
 
-__all__ = ["cache_holding", "small_5x5_database", "wide_pdb_search"]
+__all__ = [
+    "SMALL_COMPOUND",
+    "cache_holding",
+    "small_5x5_compound",
+    "small_5x5_database",
+    "wide_pdb_search",
+]
 
 
 @contextmanager
@@ -62,3 +70,38 @@ def wide_pdb_search(
         tables=database if mirror else dataclasses.replace(database, reflect=None),
         **options,
     )
+
+
+def _blocks(cells: list[int]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sorted(cells[i : i + 4])) for i in range(0, len(cells), 4))
+
+
+def _small_compound() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    # Three partitions of the 5x5 goal cells into six groups of four; the second shares two
+    # groups with the first.
+    first = _blocks(list(range(24)))
+    rest = list(range(8, 24))
+    random.Random(2).shuffle(rest)
+    third = list(range(24))
+    random.Random(3).shuffle(third)
+    return (first, first[:2] + _blocks(rest), _blocks(third))
+
+
+#: The small stand-in for the 5x5 compound (``pdb24``): tables built in a blink.
+SMALL_COMPOUND = _small_compound()
+
+
+def small_5x5_compound(directory: Path, name: str = "test-x3") -> pdb.Compound:
+    """:data:`SMALL_COMPOUND` registered as compound ``name`` of 5x5 while its tables are built
+    into ``directory`` through the catalogue's own path, then loaded."""
+    catalogue = partitions.COMPOUNDS[(5, 5)]
+    before = catalogue.get(name)
+    catalogue[name] = SMALL_COMPOUND
+    try:
+        compound.build_compound(name, (5, 5), cache_dir=directory, progress=False)
+        return compound.compound_for(name, (5, 5), 24, directory, build=False)
+    finally:
+        if before is None:
+            del catalogue[name]
+        else:
+            catalogue[name] = before

@@ -26,7 +26,7 @@ from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from tests.instances import random50
 from tests.interrupts import latency_of
-from tests.pdbcache import small_5x5_database, wide_pdb_search
+from tests.pdbcache import small_5x5_compound, small_5x5_database, wide_pdb_search
 
 distributed = pytest.importorskip("distributed")
 
@@ -212,6 +212,31 @@ def test_ctrl_c_stops_the_cluster_search(client: Any) -> None:
     after = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-3]
     core = _solve_on(client, after.tiles, "pdb663", Limits(seconds=60))
     assert core.status == SOLVED and core.depth == after.optimal_length
+
+
+def test_a_compound_on_the_cluster(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A compound's units carry every partition's group indices and sums; each worker lays out
+    # the same tables (shared groups once) and searches them.
+    monkeypatch.setattr(_wide_pdb, "PARALLEL_FROM", 0)
+    tables = small_5x5_compound(tmp_path)
+    board = fp.scramble(fp.Board.goal((5, 5)), 44, rng=5)
+    optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
+    problem = make_problem(board)
+    args = (problem.wide_cells().astype("uint8"), problem.blank, 5, 5, problem.goal_blank)
+    call = fd.KernelCall(
+        "wide_pdb", args, 400, functools.partial(pdb.Compound.loaded, tables), "test-x3", "parent"
+    )
+    with tracing() as trace:
+        core = _wide_pdb.idastar(
+            *args,
+            tables=tables.loaded(),
+            runner=functools.partial(run_team, share=fd.share_with(client, call, remote_from=0)),
+        )
+    assert trace
+    assert core.status == SOLVED and core.depth == len(core.moves) == optimum
+    assert board.apply(core.moves) == fp.Board.goal((5, 5))
 
 
 def test_a_worker_reads_exactly_the_tables_of_the_search(

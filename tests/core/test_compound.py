@@ -7,8 +7,8 @@ tables, its node counts against a plain-Python IDA*, its lengths against another
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -18,44 +18,28 @@ import fastpuzzle as fp
 from fastpuzzle import cli
 from fastpuzzle._core import _board, _idastar, _wide_pdb
 from fastpuzzle._core._patterns import LoadedPatterns
-from fastpuzzle._solver import pruning
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import cluster, pruning
+from fastpuzzle._solver.request import Request
 from fastpuzzle.heuristics import BY_NAME, HeuristicCode
+from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import PatternDatabaseError, compound, partitions
-from fastpuzzle.pdb.compound import Compound, compound_for
+from fastpuzzle.pdb.compound import Compound
 from tests.dual_reference import Table
 from tests.instances import korf24
+from tests.pdbcache import SMALL_COMPOUND, small_5x5_compound
 
 SHAPE = (5, 5)
 BLANK = 24
-CELLS = tuple(range(24))
 
 
-def _blocks(cells: list[int]) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(sorted(cells[i : i + 4])) for i in range(0, len(cells), 4))
-
-
-def _test_partitions() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    # Three partitions into six groups of four; the second shares two groups with the first.
-    first = _blocks(list(CELLS))
-    rest = list(range(8, 24))
-    random.Random(2).shuffle(rest)
-    second = first[:2] + _blocks(rest)
-    third_cells = list(CELLS)
-    random.Random(3).shuffle(third_cells)
-    return (first, second, _blocks(third_cells))
-
-
-PARTITIONS = _test_partitions()
+PARTITIONS = SMALL_COMPOUND
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Compound]:
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Compound:
     """The three test partitions as a compound, built through the catalogue's own path."""
-    cache = tmp_path_factory.mktemp("compound")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(partitions.COMPOUNDS[SHAPE], "test-x3", PARTITIONS)
-        compound.build_compound("test-x3", SHAPE, cache_dir=cache, progress=False)
-        yield compound_for("test-x3", SHAPE, BLANK, cache, build=False)
+    return small_5x5_compound(tmp_path_factory.mktemp("compound"))
 
 
 def _layout(tables: Compound, count: int) -> LoadedPatterns:
@@ -232,6 +216,26 @@ def test_search_takes_pdb24_from_the_catalogue(
         result = fp.search(list(tiles), algorithm="idastar", heuristic="pdb24", workers=workers)
         expected = _search(tiles, _layout(tables, 1)).depth  # type: ignore[attr-defined]
         assert result.solution is not None and len(result.solution) == expected
+
+
+def test_a_worker_process_loads_the_compound_from_its_cache(
+    tables: Compound, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a Dask worker runs for pdb24: the catalogue's compound from its own cache, never
+    # built there.
+    name = BY_NAME["pdb24"].compound
+    monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], name, PARTITIONS)
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    request = Request(make_problem(fp.Board.goal(SHAPE)), "pdb24", Limits(), workers=1)
+    named = dataclasses.replace(tables, name=name)
+    loader, key = cluster._worker_tables(request, (named,), dual=False)
+    assert key == f"compound:5x5:24:{name}"
+    with pytest.raises(PatternDatabaseError, match=f"pdb build {name}"):
+        loader()
+    assert not list(tmp_path.iterdir())
+    compound.build_compound(name, SHAPE, cache_dir=tmp_path, progress=False)
+    layout = loader()
+    assert layout.n_extra == 2 and layout.mirror
 
 
 def test_what_a_compound_refuses(tables: Compound) -> None:

@@ -51,7 +51,7 @@ class Compound:
     goal_blank : int
         The goal's blank cell.
     name : str
-        The compound's name (``"6-6-6-6x4"``).
+        The compound's name (``"6-6-6-6x7"``).
     partitions : tuple
         Per partition, its groups as :class:`~fastpuzzle.pdb.Database` holds them:
         ``(tiles, sparse, nibble, table)``; a group in several partitions is one table.
