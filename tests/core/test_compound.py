@@ -212,10 +212,18 @@ def test_search_takes_pdb24_from_the_catalogue(
     capsys.readouterr()
     assert cli.main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.count(f"a table of compound {name} (heuristic 'pdb24')") == 16
+    expected = _search(tiles, _layout(tables, 1)).depth  # type: ignore[attr-defined]
     for workers in (1, 2):
         result = fp.search(list(tiles), algorithm="idastar", heuristic="pdb24", workers=workers)
-        expected = _search(tiles, _layout(tables, 1)).depth  # type: ignore[attr-defined]
         assert result.solution is not None and len(result.solution) == expected
+    # A batch, on threads: one compound laid out once for all its boards.
+    boards = _scrambles(6, (20, 40), seed=6)
+    batch = fp.solve_many([list(b) for b in boards], shape=SHAPE, heuristic="pdb24", workers=2)
+    lengths = [_search(b, _layout(tables, 1)).depth for b in boards]  # type: ignore[attr-defined]
+    assert list(batch.lengths) == lengths
+    assert compound.compound_for(name, SHAPE, BLANK, build=False) is compound.compound_for(
+        name, SHAPE, BLANK, build=False
+    )
 
 
 def test_a_worker_process_loads_the_compound_from_its_cache(

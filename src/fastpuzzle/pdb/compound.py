@@ -146,6 +146,7 @@ def compound_for(
     shape, goal_blank = shape_and_blank(name, shape, goal_blank)
     partitions, sources = _sources(name, shape, goal_blank)
     table_of: dict[Cells, Group] = {}
+    databases = []
     for wanted in sources:
         database = load_or_build(
             wanted, shape, goal_blank, build=build, cache_dir=cache_dir, deadline=deadline
@@ -158,13 +159,25 @@ def compound_for(
                 "files; past 16 cells each six-tile table takes 30-40 s on two cores)"
             )
         table_of.update(_by_cells(database))
-    return Compound(
+        databases.append(database)
+    # The same loaded files make the same compound: kept, so that a batch lays it out once.
+    key = (name, shape, goal_blank, tuple(id(database) for database in databases))
+    kept = _KEPT.get(key)
+    if kept is not None:
+        return kept[1]
+    made = Compound(
         shape,
         goal_blank,
         name,
         tuple(tuple(table_of[group] for group in groups) for groups in partitions),
         reflection(shape, goal_blank),
     )
+    # The databases are held with it, so that their ids in the key stay theirs.
+    _KEPT[key] = (databases, made)
+    return made
+
+
+_KEPT: dict[tuple[Any, ...], tuple[list[Database], Compound]] = {}
 
 
 def _by_cells(database: Database) -> dict[Cells, Group]:
