@@ -48,9 +48,9 @@ from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.gui import serve
 from fastpuzzle.heuristics import CATALOGUE, heuristic_names
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb.compound import build_compound, compound_groups
+from fastpuzzle.pdb.compound import build_compound
 from fastpuzzle.pdb.dual import dual_tables
-from fastpuzzle.pdb.partitions import COMPOUNDS, NAMED_PARTITIONS, auto_partition
+from fastpuzzle.pdb.partitions import COMPOUNDS, NAMED_PARTITIONS, auto_partition, compound_groups
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
 
@@ -1036,6 +1036,8 @@ def _cache_line(path: Path, partition: str | None) -> str:
         return f"{path} ({size}; left by a build that stopped)"
     if path.name.startswith("fsm-"):
         return f"{path} ({size}; IDA*'s duplicate-pruning machine, rebuilt when next needed)"
+    if partition is not None and any(partition in named for named in COMPOUNDS.values()):
+        return f"{path} ({size}; a table of compound {partition})"
     if partition is not None and "-custom-" in path.name and partition != "auto":
         return f"{path} ({size}; a dual-lookup table of {partition})"
     return f"{path} ({size})"

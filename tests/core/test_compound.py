@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import cli
+from fastpuzzle import cli, pdb
 from fastpuzzle._core import _board, _idastar, _wide_pdb
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle._problem import make_problem
@@ -23,7 +23,7 @@ from fastpuzzle._solver import cluster, pruning
 from fastpuzzle._solver.request import Request
 from fastpuzzle.heuristics import BY_NAME, HeuristicCode
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb import PatternDatabaseError, compound, partitions
+from fastpuzzle.pdb import PatternDatabaseError, compound, partitions, store
 from fastpuzzle.pdb.compound import Compound
 from tests.dual_reference import Table
 from tests.instances import korf24
@@ -246,6 +246,23 @@ def test_a_worker_process_loads_the_compound_from_its_cache(
     assert layout.n_extra == 2 and layout.mirror
 
 
+def test_pdb_clear_removes_a_compound_tables_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small_5x5_compound(tmp_path, name="test-clear")
+    pdb.build_pdb(((0, 1, 2), (3, 4, 5)), SHAPE, cache_dir=tmp_path, progress=False)
+    monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], "test-clear", PARTITIONS)
+    assert len(list(tmp_path.glob("pdb-*.fpdb"))) == 17
+    assert cli.main(["pdb", "clear", "test-clear", "--dry-run", "--cache-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.count("a table of compound test-clear") == 16
+    removed = pdb.clear_cache(tmp_path, partition="test-clear")
+    assert len(removed) == 16
+    assert len(list(tmp_path.glob("pdb-*.fpdb"))) == 1  # the other table stays
+    # The real compound's own files are its ten one-group tables; 6-6-6-6's file is kept.
+    keys = store._keys_of(BY_NAME["pdb24"].compound, None, 24)
+    assert len(keys) == 10 and all(name.startswith("custom-") for *_, name in keys)
+
+
 def test_what_a_compound_refuses(tables: Compound) -> None:
     first = list(tables.partitions[0])
     with pytest.raises(ValueError, match="at most 8 partitions"):
@@ -262,7 +279,7 @@ def test_what_a_compound_refuses(tables: Compound) -> None:
     with pytest.raises(ValueError, match="compound tables are read past 16 cells"):
         _idastar.idastar(int(_board.pack(goal)), 15, 4, 4, 15, HeuristicCode.H_PDB, tables=layout)
     with pytest.raises(PatternDatabaseError, match="unknown compound"):
-        compound.compound_groups("no-such", SHAPE, BLANK)
+        partitions.compound_groups("no-such", SHAPE, BLANK)
 
 
 @pytest.mark.slow

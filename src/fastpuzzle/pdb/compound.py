@@ -23,18 +23,14 @@ from typing import Any
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.partitions import (
-    COMPOUNDS,
+    compound_groups,
+    compound_sources,
     reflection,
-    resolve_partition,
     shape_and_blank,
 )
 from fastpuzzle.pdb.store import build_pdb, load_or_build, pdb_path
 
-__all__ = ["Compound", "build_compound", "compound_built", "compound_for", "compound_groups"]
-
-#: The named partition whose tables a compound of each shape begins with: its file holds
-#: the groups the compound shares with it.
-COMPOUND_BASE: dict[tuple[int, int], str] = {(5, 5): "6-6-6-6"}
+__all__ = ["Compound", "build_compound", "compound_built", "compound_for"]
 
 Cells = tuple[int, ...]
 Group = tuple[tuple[int, ...], bool, bool, Any]
@@ -89,48 +85,6 @@ class Compound:
         return sum(int(table.nbytes) for table in tables.values())
 
 
-def compound_groups(
-    name: str, shape: tuple[int, int], goal_blank: int
-) -> tuple[tuple[Cells, ...], ...]:
-    """The goal cells of each group of each partition of compound ``name`` for ``shape`` and a
-    goal whose blank is on ``goal_blank`` (as for a named partition, the tile of that cell takes
-    the last cell)."""
-    named = COMPOUNDS.get(shape, {})
-    if name not in named:
-        known = ", ".join(n for compounds in COMPOUNDS.values() for n in compounds)
-        raise PatternDatabaseError(
-            f"unknown compound {name!r} for {shape[0]}x{shape[1]}; compounds are {known}"
-        )
-    last = shape[0] * shape[1] - 1
-    return tuple(
-        tuple(tuple(sorted(last if c == goal_blank else c for c in group)) for group in groups)
-        for groups in named[name]
-    )
-
-
-def _sources(
-    name: str, shape: tuple[int, int], goal_blank: int
-) -> tuple[tuple[tuple[Cells, ...], ...], list[str | list[Cells]]]:
-    """The compound's groups, and the partitions whose files hold their tables: the shape's
-    named base partition (:data:`COMPOUND_BASE`) where it shares groups with the compound, then
-    each other group alone."""
-    partitions = compound_groups(name, shape, goal_blank)
-    wanted = [group for groups in partitions for group in groups]
-    sources: list[str | list[Cells]] = []
-    seen: set[Cells] = set()
-    base = COMPOUND_BASE.get(shape)
-    if base is not None:
-        _, base_cells = resolve_partition(base, shape, goal_blank)
-        if set(base_cells) & set(wanted):
-            sources.append(base)
-            seen.update(base_cells)
-    for group in wanted:
-        if group not in seen:
-            seen.add(group)
-            sources.append([group])
-    return partitions, sources
-
-
 def compound_for(
     name: str,
     shape: tuple[int, int],
@@ -144,7 +98,8 @@ def compound_for(
     ``build=False``: a missing one is then a :class:`PatternDatabaseError` naming the command
     that builds them all). A build stops at ``deadline`` as :func:`database_for`'s does."""
     shape, goal_blank = shape_and_blank(name, shape, goal_blank)
-    partitions, sources = _sources(name, shape, goal_blank)
+    partitions = compound_groups(name, shape, goal_blank)
+    sources = compound_sources(name, shape, goal_blank)
     table_of: dict[Cells, Group] = {}
     databases = []
     for wanted in sources:
@@ -192,7 +147,7 @@ def compound_built(
 ) -> bool:
     """Whether every file of compound ``name`` is in the cache (their checks come with
     reading them)."""
-    _, sources = _sources(name, shape, goal_blank)
+    sources = compound_sources(name, shape, goal_blank)
     return all(pdb_path(wanted, shape, goal_blank, cache_dir).is_file() for wanted in sources)
 
 
@@ -214,7 +169,7 @@ def build_compound(
         Its files: the base partition's (where it shares groups), then one per other group.
     """
     shape, blank = shape_and_blank(name, shape, goal_blank)
-    _, sources = _sources(name, shape, blank)
+    sources = compound_sources(name, shape, blank)
     return [
         build_pdb(wanted, shape, blank, cache_dir, progress=progress, force=force)
         for wanted in sources

@@ -14,6 +14,7 @@ from fastpuzzle.pdb.database import PatternDatabaseError
 
 __all__ = [
     "COMPOUNDS",
+    "COMPOUND_BASE",
     "MAX_PDB_CELLS",
     "NAMED_PARTITIONS",
     "PARTITIONS",
@@ -21,6 +22,8 @@ __all__ = [
     "SPARSE_MAX",
     "Partition",
     "auto_partition",
+    "compound_groups",
+    "compound_sources",
     "default_partition",
     "free_regions",
     "resolve_partition",
@@ -72,6 +75,12 @@ COMPOUNDS: dict[tuple[int, int], dict[str, tuple[tuple[tuple[int, ...], ...], ..
         "6-6-6-6x7": (PARTITIONS_5X5["6-6-6-6"], *OTHER_6666),
     },
 }
+
+#: The named partition whose tables a compound of each shape begins with: its file holds the
+#: groups the compound shares with it (and it is kept when the compound's tables are cleared).
+COMPOUND_BASE: dict[tuple[int, int], str] = {(5, 5): "6-6-6-6"}
+
+Cells = tuple[int, ...]
 
 #: Named partitions of each shape.
 NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
@@ -272,3 +281,42 @@ def walled_off(
         sizes = {r: sum(1 for v in region.values() if v == r) for r in others}
         out.append(max(others, key=sizes.__getitem__) if others else None)
     return out
+
+
+def compound_groups(
+    name: str, shape: tuple[int, int], goal_blank: int
+) -> tuple[tuple[Cells, ...], ...]:
+    """The goal cells of each group of each partition of compound ``name`` for ``shape`` and a
+    goal whose blank is on ``goal_blank`` (as for a named partition, the tile of that cell takes
+    the last cell)."""
+    named = COMPOUNDS.get(shape, {})
+    if name not in named:
+        known = ", ".join(n for compounds in COMPOUNDS.values() for n in compounds)
+        raise PatternDatabaseError(
+            f"unknown compound {name!r} for {shape[0]}x{shape[1]}; compounds are {known}"
+        )
+    last = shape[0] * shape[1] - 1
+    return tuple(
+        tuple(tuple(sorted(last if c == goal_blank else c for c in group)) for group in groups)
+        for groups in named[name]
+    )
+
+
+def compound_sources(name: str, shape: tuple[int, int], goal_blank: int) -> list[str | list[Cells]]:
+    """The partitions whose files hold compound ``name``'s tables, as :func:`resolve_partition`
+    takes them: the shape's :data:`COMPOUND_BASE` where it shares groups with the compound,
+    then each other group alone."""
+    wanted = [group for groups in compound_groups(name, shape, goal_blank) for group in groups]
+    sources: list[str | list[Cells]] = []
+    seen: set[Cells] = set()
+    base = COMPOUND_BASE.get(shape)
+    if base is not None:
+        _, base_cells = resolve_partition(base, shape, goal_blank)
+        if set(base_cells) & set(wanted):
+            sources.append(base)
+            seen.update(base_cells)
+    for group in wanted:
+        if group not in seen:
+            seen.add(group)
+            sources.append([group])
+    return sources

@@ -43,8 +43,10 @@ from fastpuzzle.pdb.fileformat import (
     write_file,
 )
 from fastpuzzle.pdb.partitions import (
+    COMPOUNDS,
     NAMED_PARTITIONS,
     Partition,
+    compound_sources,
     is_sparse,
     resolve_partition,
     shape_and_blank,
@@ -657,7 +659,9 @@ def clear_cache(
     cache_dir : path, optional
         Overrides ``$FASTPUZZLE_CACHE`` and the user's cache directory.
     partition : str or sequence of sequences of int, optional
-        The tables to delete, named as for :func:`build_pdb`: that partition's file for
+        The tables to delete, named as for :func:`build_pdb` (or a compound's name, as for
+        :func:`~fastpuzzle.pdb.build_compound`: its one-group files, never its base
+        partition's, which other heuristics read): that partition's file for
         ``shape`` (default: the named partition's shape, else 4x4) and ``goal_blank`` (default:
         every goal blank cell of a named partition; the last cell for groups of cells), with its
         companions: the tables of its dual lookups (:func:`fastpuzzle.pdb.dual.dual_tables`)
@@ -743,6 +747,14 @@ def _keys_of(
         blanks = list(range(rows * cols))  # a name stands for its tables for every goal blank
     mains: list[_Key] = []
     companions: list[_Key] = []
+    if isinstance(partition, str) and partition in COMPOUNDS.get(checked, {}):
+        # A compound's own tables: its one-group files. The base partition's file is kept
+        # (6-6-6-6 serves pdb6666 and solve()).
+        for cell in blanks:
+            for source in compound_sources(partition, checked, cell):
+                if not isinstance(source, str):
+                    mains.append((rows, cols, cell, resolve_partition(source, checked, cell)[0]))
+        return mains
     for cell in blanks:
         name, groups = resolve_partition(partition, checked, cell)
         mains.append((rows, cols, cell, name))
