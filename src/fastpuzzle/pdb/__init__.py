@@ -17,14 +17,14 @@ changed afterwards cannot change what a search reads; the checksum is taken on a
 while the file is read. The cache directory is checked before a build starts; a build given a
 ``deadline`` stops when it passes (:class:`BuildTimeLimitError`).
 
-4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of
-about 80 s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpuzzle pdb build
-7-8`` or :func:`build_pdb`, never started by ``solve()``. The 5x5 partition ``"6-6-6-6"`` (four
-groups of 127.5 M placements) is built the same way, once: about 60 s on two cores (1.3 GiB while
+4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of about 80
+s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpuzzle pdb build 7-8`` or
+:func:`build_pdb`, never started by ``solve()``. The 5x5 partition ``"6-6-6-6"`` (four groups of
+127.5 M placements) is built the same way, once: about 2 minutes on two cores (1.35 GiB while
 building, 243 MiB on disk; ``fastpuzzle pdb build`` adds the 64 MiB table of its dual lookups,
-:mod:`~fastpuzzle.pdb.dual`). Which tables ``solve()`` builds on first use and which it reads
-only once built is the solver's policy (:mod:`fastpuzzle._solver.policy`);
-:func:`database_for` builds what it is asked for unless ``build=False``.
+:mod:`~fastpuzzle.pdb.dual`). Which tables ``solve()`` builds on first use and which it reads only
+once built is the solver's policy (:mod:`fastpuzzle._solver.policy`); :func:`database_for` builds
+what it is asked for unless ``build=False``.
 
 One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table covers),
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the
