@@ -297,17 +297,18 @@ cdef inline int extra_sums(Search* s, int j, int tile, ExtraChild* child) noexce
 
 
 cdef void find_extra(Search* s, int blank, int depth, int md, int plain, int mirrored,
-                     int32_t state, bint* enters, ExtraChild* children) noexcept nogil:
+                     int32_t state, const uint64_t* plain_entry, uint64_t* mirrored_index,
+                     uint64_t* mirrored_entry, bint* enters, ExtraChild* children) noexcept nogil:
     # Which children a compound enters: a child whose f (from the partitions read so far) is out
     # of reach is cut whatever the later ones say, so partition j is read only for the children
-    # the ones before it keep; the first partition's sums are read here too (their plain
-    # entries were prefetched). One partition at a time for every child, so that the cache
-    # misses overlap. Only reads are saved: every count is that of reading every table.
+    # the ones before it keep; the first partition's sums are read here too (``plain_entry``:
+    # the entries dfs prefetched; the reflected ones are found here, for dfs to use). One
+    # partition at a time for every child, so that the cache misses overlap. Only reads are
+    # saved: every count is that of reading every table.
     cdef int k, j, cell, tile, grp, mgrp, child_plain, value
     cdef int f[4]
     cdef int base[4]
     cdef int mirrored_group[4]
-    cdef uint64_t mirrored_entry[4]
     cdef Patterns* p = &s.pat
     for k in range(s.n_moves[blank]):
         enters[k] = False
@@ -320,8 +321,8 @@ cdef void find_extra(Search* s, int blank, int depth, int md, int plain, int mir
         mgrp = p.mgroup_of[tile] if p.mirror else -1
         if mgrp >= 0:
             mirrored_group[k] = mgrp
-            mirrored_entry[k] = entry_of(&p.groups[mgrp],
-                                         mirrored_child_index(p, mgrp, tile, blank, cell))
+            mirrored_index[k] = mirrored_child_index(p, mgrp, tile, blank, cell)
+            mirrored_entry[k] = entry_of(&p.groups[mgrp], mirrored_index[k])
             prefetch(entry_address(&p.groups[mgrp], mirrored_entry[k]))
     for k in range(s.n_moves[blank]):
         if not enters[k]:
@@ -331,8 +332,7 @@ cdef void find_extra(Search* s, int blank, int depth, int md, int plain, int mir
         child_plain = plain
         grp = p.group_of[tile]
         if grp >= 0:
-            child_plain += (read_entry(&p.groups[grp], entry_of(&p.groups[grp],
-                            plain_child_index(p, grp, tile, blank, cell))) - p.value[grp])
+            child_plain += read_entry(&p.groups[grp], plain_entry[k]) - p.value[grp]
         value = mirrored
         mgrp = mirrored_group[k]
         if mgrp >= 0:
@@ -404,6 +404,8 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
     cdef uint64_t mindex
     cdef uint64_t new_index[4]
     cdef uint64_t new_entry[4]
+    cdef uint64_t new_mindex[4]
+    cdef uint64_t new_mentry[4]
     cdef bint enters[4]
     cdef ExtraChild children[4]
     cdef GroupMove xsaved[2 * MAX_EXTRA]
@@ -427,7 +429,8 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
             prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
     if Sets is SeveralPartitions:
-        find_extra(s, blank, depth, md, plain, mirrored, state, enters, children)
+        find_extra(s, blank, depth, md, plain, mirrored, state, new_entry, new_mindex,
+                   new_mentry, enters, children)
     for k in range(s.n_moves[blank]):
         next_state = child_state(s, state, blank, k)
         if next_state == FORBIDDEN:
@@ -457,9 +460,13 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
                     unmove_plain(&s.pat, grp, &saved)
                 continue
         if mgrp >= 0:
-            mindex = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
-            child_mirrored += move_mirrored(&s.pat, mgrp, mindex,
-                                            entry_of(&s.pat.groups[mgrp], mindex), &msaved)
+            if Sets is SeveralPartitions:
+                child_mirrored += move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k],
+                                                &msaved)
+            else:
+                mindex = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
+                child_mirrored += move_mirrored(&s.pat, mgrp, mindex,
+                                                entry_of(&s.pat.groups[mgrp], mindex), &msaved)
         if Sets is SeveralPartitions:
             move_extra(s, tile, &children[k], xsaved, xsums)
         s.counters.generated += 1

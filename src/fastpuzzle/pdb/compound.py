@@ -75,9 +75,8 @@ class Compound:
             object.__setattr__(self, "_loaded", kept)
         return kept
 
-    def __getstate__(self) -> dict[str, Any]:
-        # The laid-out form points into this process's memory; a copy makes its own.
-        return {key: value for key, value in self.__dict__.items() if not key.startswith("_")}
+    # The laid-out form points into this process's memory; a copy makes its own.
+    __getstate__ = Database.__getstate__
 
     @property
     def nbytes(self) -> int:
