@@ -957,9 +957,13 @@ def _cmd_pdb(args: argparse.Namespace) -> int:
         path = pdb.build_pdb(partition, shape, goal_blank, args.cache_dir, force=args.force)
         print(path)
         database = pdb.load_pdb(partition, shape, goal_blank, args.cache_dir)
-        if database is not None and database.shape[0] * database.shape[1] > 16:
+        if (
+            database is not None
+            and database.shape[0] * database.shape[1] > 16
+            and not database.zero_aware
+        ):
             # Past 16 cells long searches read the tables on the dual board too, with one more
-            # table (see fastpuzzle.pdb.dual), built here with the rest.
+            # table (see fastpuzzle.pdb.dual), built here with the rest; never zero-aware ones.
             for extra in dual_tables(database, args.cache_dir, build=True) or ():
                 if extra is not None and extra.path is not None:
                     print(extra.path)

@@ -224,6 +224,17 @@ CATALOGUE: tuple[Heuristic, ...] = (
         partition="6-6-6-6",
     ),
     Heuristic(
+        "pdb6666z",
+        ("pdb_6_6_6_6_z", "pdb_zero", "zero_aware"),
+        f"5x5 {_PDB_HELP}: 6-6-6-6 zero-aware, an entry per region of free cells the blank is "
+        "in (4 tables, 345 MiB; build once: fastpuzzle pdb build 6-6-6-6z)",
+        HeuristicCode.H_PDB,
+        idastar=frozenset({"wide"}),
+        tables="pdb",
+        shapes=((5, 5),),
+        partition="6-6-6-6z",
+    ),
+    Heuristic(
         "pdb24",
         ("pdb_compound", "compound"),
         "5x5: the largest sum of seven 6-6-6-6 partitions, each with its reflection (14 tables, "

@@ -10,6 +10,7 @@ cdef class LoadedPatterns:
     cdef readonly int bits
     cdef readonly int goal_blank
     cdef readonly bint dual         # dual lookups laid out (``duals``)
+    cdef readonly bint zero         # the tables are zero-aware
     cdef readonly list arrays       # the tables pat's pointers read, kept alive
     cdef readonly int n_extra       # a compound heuristic's other partitions (``extra``)
     cdef Patterns extra[EXTRA_MAX_COUNT]

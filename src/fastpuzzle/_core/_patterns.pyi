@@ -6,6 +6,7 @@ class LoadedPatterns:
     bits: int
     goal_blank: int
     dual: bool
+    zero: bool
     arrays: list[Any]
     def __init__(
         self,
@@ -16,6 +17,7 @@ class LoadedPatterns:
         goal_blank: int,
         dual: tuple[Sequence[Sequence[int]], Sequence[Any]] | None = None,
         extra: Sequence[Sequence[tuple[Sequence[int], bool, bool, Any]]] | None = None,
+        zero: tuple[int, int] | None = None,
     ) -> None: ...
     @property
     def n_extra(self) -> int: ...

@@ -49,13 +49,23 @@ cdef class LoadedPatterns:
         table); ``alts[group]`` is None or ``(tiles, sparse, nibble, table)``, the group's table
         built for the other region of its free cells, with the same goal cells in the same slot
         order (see :mod:`fastpuzzle.pdb.dual`).
+    zero : (rows, cols), optional
+        The board's shape when every table (``extra``'s too) is zero-aware (``_zero.pxd``):
+        read by the kernel past 16 cells, without dual lookups.
     """
 
     def __cinit__(self, groups, reflect, int cells, int bits, int goal_blank, dual=None,
-                  extra=None):
+                  extra=None, zero=None):
         cdef int j
         arrays = []
-        load_patterns(&self.pat, cells, bits, goal_blank, groups, reflect, arrays)
+        if zero is not None:
+            if bits != 5 or len(zero) != 2 or zero[0] * zero[1] != cells:
+                raise ValueError("zero-aware tables are read past 16 cells, on their shape")
+            if dual is not None:
+                raise ValueError("dual lookups read plain tables, not zero-aware ones")
+            zero = (int(zero[0]), int(zero[1]))
+        self.zero = zero is not None
+        load_patterns(&self.pat, cells, bits, goal_blank, groups, reflect, arrays, zero)
         self.cells = cells
         self.bits = bits
         self.goal_blank = goal_blank
@@ -68,7 +78,7 @@ cdef class LoadedPatterns:
                 raise ValueError(f"expected at most {EXTRA_MAX_COUNT + 1} partitions")
             for j, partition in enumerate(extra):
                 load_patterns(&self.extra[j], cells, bits, goal_blank, partition, reflect,
-                              arrays)
+                              arrays, zero)
                 if self.extra[j].n_groups > EXTRA_MAX_GROUPS:
                     raise ValueError(
                         f"a compound's partitions have at most {EXTRA_MAX_GROUPS} groups"
@@ -154,7 +164,8 @@ cdef LoadedPatterns patterns_for(tables, int cells, int bits, int goal_blank):
                 f"blank {loaded.goal_blank}, not {cells}, {bits} and {goal_blank}"
             )
         return loaded
-    return LoadedPatterns(tables.groups, tables.reflect, cells, bits, goal_blank)
+    zero = tables.shape if getattr(tables, "zero_aware", False) else None
+    return LoadedPatterns(tables.groups, tables.reflect, cells, bits, goal_blank, zero=zero)
 
 
 cdef void copy_patterns(Patterns* out, const Patterns* loaded) noexcept nogil:

@@ -20,6 +20,7 @@ def build_levels(
     threads: int | None = None,
     backward_from: int | None = None,
     deadline: float | None = None,
+    zero: bool = False,
 ) -> npt.NDArray[np.uint8]: ...
 def pack_table(
     levels: npt.NDArray[np.uint8],
@@ -29,8 +30,13 @@ def pack_table(
     tiles: Sequence[int],
     sparse: bool,
     threads: int | None = None,
+    zero: bool = False,
 ) -> tuple[npt.NDArray[np.uint8], bool]: ...
 def table_length(cells: int, k: int, sparse: bool, nibble: bool) -> int: ...
+def zero_layout(
+    rows: int, cols: int, k: int
+) -> tuple[npt.NDArray[np.uint8], tuple[npt.NDArray[Any], ...], int]: ...
+def zero_table_length(rows: int, cols: int, k: int, nibble: bool) -> int: ...
 def walking_table(
     lines: int,
     width: int,

@@ -36,9 +36,18 @@ from time import monotonic, sleep
 
 import numpy as np
 
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from fastpuzzle._core._ranking cimport compact_rank_bits, init_weights, lowest_bit
+from fastpuzzle._core._zero cimport (
+    ZERO_CHOOSE,
+    ZeroLayout,
+    ZeroRecord,
+    map_rank,
+    order_rank,
+    zero_flood,
+    zero_row,
+)
 
 from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._interrupt cimport poll_interrupt
@@ -227,6 +236,12 @@ cdef struct Job:
     int stop
     double deadline             # CLOCK_MONOTONIC seconds (time.monotonic()); 0: none
     int deadline_passed
+    # zero-aware levels (see _zero.pxd): [entry] -> BFS level, UNSEEN: not yet
+    int zero
+    uint8_t* zlevels
+    const ZeroLayout* layout
+    uint64_t orders
+    uint64_t oweight[BUILD_MAX_CELLS]
     # pack_table's pass
     const uint8_t* values
     uint8_t* extra
@@ -517,6 +532,25 @@ cdef uint64_t reach(Job* job, Decoder* dec, uint64_t rank, uint64_t unseen,
     return out
 
 
+cdef void record_regions(Job* job, Decoder* dec, uint64_t rank, uint64_t marks) noexcept nogil:
+    # Zero-aware: the level of each region of the placement that holds the current code (one
+    # thread scans a word, so no other writes these entries).
+    cdef const Builder* b = &job.b
+    cdef unsigned int taken, marked, free_cells
+    cdef uint64_t order, m
+    cdef int cell
+    decode(b, dec, rank)
+    taken = dec.before[b.k]
+    free_cells = ((1u << b.n) - 1) & ~taken
+    m = map_rank(taken, job.layout.choose)
+    order = order_rank(dec.pos, b.k, taken, job.oweight)
+    marked = gather(free_cells, marks)
+    while marked:
+        cell = lowest_bit(marked)
+        marked &= ~zero_flood(job.layout, cell, free_cells)
+        job.zlevels[order * job.layout.rows + zero_row(job.layout, m, taken, cell)] = job.level
+
+
 cdef inline uint64_t frontier_in(const void* state, uint64_t byte, uint64_t current8,
                                  uint64_t low8) noexcept nogil:
     # Whether 64 bytes of the state array hold a cell with the current code (a fixed count of
@@ -564,8 +598,11 @@ cdef void scan_block(Job* job, uint64_t block, uint64_t* counts) noexcept nogil:
                 break
             word = fp_word(job.state, job.width, rank + j)
             marks = cells_with(word, current, low)
-            if marks and job.levels[rank + j] == UNSEEN:
-                job.levels[rank + j] = job.level
+            if marks:
+                if job.levels[rank + j] == UNSEEN:
+                    job.levels[rank + j] = job.level
+                if job.zero:
+                    record_regions(job, &dec, rank + j, marks)
             if job.kind == FORWARD:
                 if marks:
                     collect(job, &dec, rank + j, marks, &batches[filling])
@@ -826,8 +863,148 @@ def placement_rank(cells, int n):
     return int(compact_rank_bits(index, k, weight, bits))
 
 
+# ---------------------------------------------------------------------------------------------
+# Zero-aware layout (see _zero.pxd).
+
+_ZERO_LAYOUTS = {}
+
+
+def zero_layout(int rows, int cols, int k):
+    """The layout of zero-aware tables of ``k``-tile groups on ``rows`` x ``cols`` (see
+    ``_zero.pxd``).
+
+    Returns ``(layout, arrays, pairs)``: ``layout`` a read-only uint8 array holding the
+    ``ZeroLayout`` struct the index reads, whose pointers point into ``arrays`` (the binomial
+    coefficients, which maps have several regions, a count of those per 64 maps, a record per
+    such map); ``pairs`` the number of (map, region) pairs (a table has ``pairs * k!``
+    entries). Kept per shape and k for the life of the process: every table of that size
+    shares them.
+    """
+    key = (rows, cols, k)
+    found = _ZERO_LAYOUTS.get(key)
+    if found is None:
+        found = _make_zero_layout(rows, cols, k)
+        _ZERO_LAYOUTS[key] = found
+    return found
+
+
+cdef object _make_zero_layout(int rows, int cols, int k):
+    cdef Builder b
+    cdef int n = rows * cols, c, j, regions
+    cdef uint64_t count, rank = 0, pairs = 0, several = 0, extra_rows = 0
+    cdef unsigned int taken, low, ripple, free_cells, pending, region, largest
+    cdef int size, largest_size
+    cdef uint64_t[::1] ch
+    cdef uint64_t[::1] bits
+    cdef uint32_t[::1] before
+    cdef uint32_t[::1] recs
+    cdef ZeroLayout* z
+    cdef uint8_t[::1] raw
+    if rows < 1 or cols < 1 or n > BUILD_MAX_CELLS or not 1 <= k < n:
+        raise ValueError(
+            f"expected 1 to {n - 1} tiles on at most 25 cells, got {k} on {rows}x{cols}")
+    init_builder(&b, rows, cols, n - 1, list(range(1, k + 1)), False)
+    choose = np.zeros(ZERO_CHOOSE * ZERO_CHOOSE, dtype=np.uint64)
+    ch = choose
+    for c in range(ZERO_CHOOSE):
+        ch[c * ZERO_CHOOSE] = 1
+        for j in range(1, c + 1):
+            ch[c * ZERO_CHOOSE + j] = ch[(c - 1) * ZERO_CHOOSE + j - 1] + (
+                ch[(c - 1) * ZERO_CHOOSE + j] if j < c else 0)
+    count = ch[n * ZERO_CHOOSE + k]
+    several_bits = np.zeros((count + 63) // 64 + 1, dtype=np.uint64)
+    bits = several_bits
+    several_before = np.zeros((count + 63) // 64 + 1, dtype=np.uint32)
+    before = several_before
+    # Two words a record (first, largest); at most one per map, trimmed after.
+    records = np.zeros(2 * count + 2, dtype=np.uint32)
+    recs = records
+    # Sets of k cells in increasing numeric order (Gosper's step) are in rank order.
+    taken = (1u << k) - 1
+    with nogil:
+        while rank < count:
+            if rank & 63 == 0:
+                before[rank >> 6] = <uint32_t>several
+            free_cells = ((1u << n) - 1) & ~taken
+            pending = free_cells
+            regions = 0
+            largest = 0
+            largest_size = 0
+            while pending:
+                region = flood(&b, lowest_bit(pending), free_cells)
+                pending &= ~region
+                size = count_ones_int(region)
+                if size > largest_size:
+                    largest = region
+                    largest_size = size
+                regions += 1
+            pairs += regions
+            if regions > 1:
+                bits[rank >> 6] |= (<uint64_t>1) << (rank & 63)
+                recs[2 * several] = <uint32_t>extra_rows
+                recs[2 * several + 1] = largest
+                several += 1
+                extra_rows += regions - 1
+            rank += 1
+            low = taken & -taken
+            ripple = taken + low
+            taken = ripple | (((taken ^ ripple) >> 2) // low)
+    if pairs >= 1 << 32:
+        raise ValueError("too many (map, region) pairs for a zero-aware table")
+    records = records[: 2 * several + 2].copy()
+    recs = records
+    layout = np.zeros(sizeof(ZeroLayout), dtype=np.uint8)
+    raw = layout
+    z = <ZeroLayout*>&raw[0]
+    z.maps = count
+    z.rows = pairs
+    z.choose = &ch[0]
+    z.several = &bits[0]
+    z.before = &before[0]
+    z.records = <const ZeroRecord*>&recs[0]
+    z.n = n
+    z.k = k
+    z.cols = cols
+    z.not_first_col = b.not_first_col
+    z.not_last_col = b.not_last_col
+    arrays = (choose, several_bits, several_before, records)
+    for array in (layout, *arrays):
+        array.setflags(write=False)
+    return layout, arrays, int(pairs)
+
+
+cdef inline int count_ones_int(unsigned int x) noexcept nogil:
+    cdef int out = 0
+    while x:
+        x &= x - 1
+        out += 1
+    return out
+
+
+cdef inline const ZeroLayout* layout_of(object layout):
+    cdef const uint8_t[::1] raw = layout
+    return <const ZeroLayout*>&raw[0]
+
+
+def zero_table_length(int rows, int cols, int k, bint nibble):
+    """Bytes a zero-aware table of a ``k``-tile group on ``rows`` x ``cols`` takes."""
+    cdef uint64_t orders = 1, i
+    for i in range(2, k + 1):
+        orders *= i
+    entries = zero_layout(rows, cols, k)[2] * orders
+    return (entries + 1) // 2 if nibble else entries
+
+
+cdef uint64_t _factorial(int k) noexcept nogil:
+    cdef uint64_t out = 1
+    cdef int i
+    for i in range(2, k + 1):
+        out *= i
+    return out
+
+
 def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progress=None,
-                 threads=None, backward_from=None, deadline=None):
+                 threads=None, backward_from=None, deadline=None, bint zero=False):
     """Exact blank-tracking distances of every placement of ``tiles`` (canonical labels).
 
     Returns a uint8 array indexed by sparse index (when ``sparse``; entries that are no placement
@@ -838,7 +1015,9 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     core). ``backward_from``: the level from which scans run backward (default: once the
     placements left unreached are under a quarter of the regions just reached; tests force either
     way). ``deadline`` (``time.monotonic()`` seconds; None: none) is looked at with Ctrl-C:
-    DeadlinePassed is raised once it has passed.
+    DeadlinePassed is raised once it has passed. ``zero``: zero-aware levels instead (one
+    per placement and region of free cells the blank is in, indexed as ``_zero.pxd`` says; a
+    compact table only), 255 where BFS never reached.
     """
     cdef _Run run = new_run(threads)
     cdef Job* job = &run.job
@@ -851,7 +1030,20 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     cdef uint8_t[::1] lv
     cdef uint8_t[::1] dirty
     cdef uint8_t[::1] dirty_next
+    cdef uint8_t[::1] zl
     init_builder(b, rows, cols, goal_blank, tiles, sparse)
+    job.zero = 0
+    if zero:
+        if sparse:
+            raise ValueError("zero-aware tables are compact, not sparse")
+        layout, _, pairs = zero_layout(rows, cols, b.k)
+        job.zero = 1
+        job.layout = layout_of(layout)
+        job.orders = _factorial(b.k)
+        init_weights(job.oweight, b.k, b.k)
+        zero_levels = np.full(pairs * job.orders, UNSEEN, dtype=np.uint8)
+        zl = zero_levels
+        job.zlevels = &zl[0]
     job.deadline = 0.0 if deadline is None else float(deadline)
     job.deadline_passed = 0
     if deadline is not None and monotonic() >= deadline:
@@ -909,6 +1101,8 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
                 progress(level, filled, b.placements)
     finally:
         run.release()
+    if zero:
+        return zero_levels
     if not sparse:
         return levels
     out = np.full(level_length(b.n, b.k, True), UNSEEN, dtype=np.uint8)
@@ -930,12 +1124,15 @@ cdef void _to_sparse(const Builder* b, const uint8_t[::1] lv, uint8_t[::1] out):
             out[index] = lv[rank]
 
 
-def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse, threads=None):
-    """Turn ``build_levels`` output (built with the same ``sparse``) into the stored table.
+def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse, threads=None,
+               bint zero=False):
+    """Turn ``build_levels`` output (built with the same ``sparse`` and ``zero``) into the
+    stored table.
 
     Returns ``(table, nibble)``: a uint8 array holding ``(value - group Manhattan) / 2`` per entry,
     two entries per byte (low nibble first) when ``nibble``; sparse tables are indexed by the
-    4-bit-per-slot cell index, compact ones by rank. ``threads`` as for ``build_levels``.
+    4-bit-per-slot cell index, compact ones by rank, zero-aware ones as ``_zero.pxd`` says
+    (entries BFS never reached hold 0). ``threads`` as for ``build_levels``.
     """
     cdef _Run run = new_run(threads)
     cdef Job* job = &run.job
@@ -946,8 +1143,14 @@ def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse, t
     cdef uint64_t i, half
     cdef int slot, cell
     init_builder(b, rows, cols, goal_blank, tiles, sparse)
-    if <uint64_t>lv.shape[0] != <uint64_t>level_length(b.n, b.k, sparse):
+    if zero and sparse:
+        raise ValueError("zero-aware tables are compact, not sparse")
+    expected = (zero_layout(rows, cols, b.k)[2] * _factorial(b.k) if zero
+                else level_length(b.n, b.k, sparse))
+    if <uint64_t>lv.shape[0] != <uint64_t>expected:
         raise ValueError("levels do not match the group")
+    if zero:
+        return _pack_zero(b, lv)
     if sparse:
         return _pack_sparse(b, lv)
     for slot in range(b.k):
@@ -1015,6 +1218,85 @@ cdef object _pack_sparse(const Builder* b, const uint8_t[::1] lv):
     with nogil:
         for index in range(entries):
             out[index >> 1] |= ex[index] << ((index & 1) << 2)
+    return table, True
+
+
+cdef object _pack_zero(const Builder* b, const uint8_t[::1] lv):
+    # Zero-aware tables: every (map, region, order) entry, decoded to the cells of its slots.
+    cdef const ZeroLayout* z
+    cdef uint64_t entries = lv.shape[0], orders = _factorial(b.k), rank, order, entry, half
+    cdef uint64_t digit, rest, q = 0
+    cdef uint64_t rows[BUILD_MAX_CELLS]
+    cdef uint64_t oweight[BUILD_MAX_CELLS]
+    cdef unsigned int taken, left, low, ripple, free_cells, pending
+    cdef int slot, cell, md, value, row, regions, largest = 0, bad = 0
+    cdef int distance[BUILD_MAX_CELLS][BUILD_MAX_CELLS]
+    cdef uint8_t[::1] ex
+    cdef uint8_t[::1] out
+    layout, _, _ = zero_layout(b.rows, b.cols, b.k)
+    z = layout_of(layout)
+    init_weights(oweight, b.k, b.k)
+    for slot in range(b.k):
+        for cell in range(b.n):
+            distance[slot][cell] = (abs(b.row_of[cell] - b.row_of[b.home[slot]])
+                                    + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
+    extra = np.zeros(entries, dtype=np.uint8)
+    ex = extra
+    taken = (1u << b.k) - 1
+    with nogil:
+        for rank in range(z.maps):
+            # The map's rows: its own, and one past M for each region but its largest.
+            rows[0] = rank
+            regions = 1
+            if (z.several[rank >> 6] >> (rank & 63)) & 1:
+                free_cells = ((1u << b.n) - 1) & ~taken & ~z.records[q].largest
+                pending = free_cells
+                while pending:
+                    pending &= ~zero_flood(z, lowest_bit(pending), free_cells)
+                    rows[regions] = z.maps + z.records[q].first + regions - 1
+                    regions += 1
+                q += 1
+            for order in range(orders):
+                # Slot i's digit picks its cell among those the earlier slots left.
+                left = taken
+                rest = order
+                md = 0
+                for slot in range(b.k):
+                    digit = rest // oweight[slot]
+                    rest -= digit * oweight[slot]
+                    cell = nth_bit(left, <int>digit)
+                    left &= ~(1u << cell)
+                    md += distance[slot][cell]
+                for row in range(regions):
+                    entry = order * z.rows + rows[row]
+                    value = lv[entry]
+                    if value == UNSEEN:
+                        continue
+                    if value < md or (value - md) & 1:
+                        bad = 1
+                        break
+                    ex[entry] = (value - md) >> 1
+                    if ex[entry] > largest:
+                        largest = ex[entry]
+                if bad:
+                    break
+            if bad:
+                break
+            low = taken & -taken
+            ripple = taken + low
+            taken = ripple | (((taken ^ ripple) >> 2) // low)
+    if bad:
+        raise ValueError("pattern database levels are inconsistent with Manhattan distance")
+    if largest > 15:
+        return extra, False
+    table = np.empty((entries + 1) // 2, dtype=np.uint8)
+    out = table
+    half = entries // 2
+    with nogil:
+        for entry in range(half):
+            out[entry] = ex[2 * entry] | (ex[2 * entry + 1] << 4)
+        if entries & 1:
+            out[half] = ex[2 * half]
     return table, True
 
 

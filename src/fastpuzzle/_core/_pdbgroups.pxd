@@ -7,6 +7,7 @@ from libc.stdint cimport uint8_t, uint64_t
 
 from fastpuzzle._core._packed cimport goal_cell_of
 from fastpuzzle._core._ranking cimport compact_rank_bits, init_weights
+from fastpuzzle._core._zero cimport ZeroLayout, zero_entry
 
 cdef enum:
     GROUP_MAX_CELLS = 25
@@ -22,13 +23,25 @@ cdef struct Group:
     int nibble              # 1: two entries per byte; 0: one byte per entry
     int bits
     const uint8_t* data
-    uint64_t weight[GROUP_MAX_CELLS]    # compact rank: weight of slot i
+    uint64_t weight[GROUP_MAX_CELLS]    # compact rank: weight of slot i; zero-aware: (k-1-i)!
+    # zero-aware (see _zero.pxd): the entry depends on the blank's region too
+    int zero
+    const ZeroLayout* layout
+    uint64_t orders                     # k!
 
 cdef inline uint64_t group_entry(const Group* grp, uint64_t index) noexcept nogil:
     # The table entry of a placement given by its sparse index.
     if grp.sparse:
         return index
     return compact_rank_bits(index, grp.k, grp.weight, grp.bits)
+
+cdef inline uint64_t group_entry_at(const Group* grp, uint64_t index, int blank) noexcept nogil:
+    # The table entry of a placement given by its sparse index, the blank on ``blank`` (read by
+    # zero-aware tables only).
+    if grp.zero:
+        return zero_entry(grp.layout, index, grp.k, grp.bits, blank, grp.weight, grp.orders,
+                          NULL, 0)
+    return group_entry(grp, index)
 
 cdef inline int read_entry(const Group* grp, uint64_t entry) noexcept nogil:
     if grp.nibble:
@@ -39,13 +52,15 @@ cdef inline const uint8_t* entry_address(const Group* grp, uint64_t entry) noexc
     return &grp.data[entry >> 1] if grp.nibble else &grp.data[entry]
 
 cdef inline int load_groups(
-    Group* out, int* group_of, int* shift_of, int n, int bits, groups, list keep
+    Group* out, int* group_of, int* shift_of, int n, int bits, groups, list keep, zero=None
 ) except -1:
     # Fill out[] from ``(tiles, sparse, nibble, table)`` per group, checking that every table
     # covers its index range and no tile is in two groups; group_of[tile] is -1 for tiles in no
-    # group. The tables are appended to ``keep``, which the caller holds for the search. Returns
-    # the number of groups.
+    # group. ``zero``: (rows, cols) when the tables are zero-aware. The tables (and zero-aware
+    # maps) are appended to ``keep``, which the caller holds for the search. Returns the number
+    # of groups.
     cdef const uint8_t[::1] table
+    cdef const uint8_t[::1] layout_bytes
     cdef int grp, slot, tile, k, i
     cdef uint64_t entries
     if not groups or len(groups) > GROUP_MAX_COUNT or n > GROUP_MAX_CELLS:
@@ -59,7 +74,21 @@ cdef inline int load_groups(
         k = len(tiles)
         if not 1 <= k < n:
             raise ValueError(f"pattern-database group {grp} does not fit its table")
-        if sparse:
+        out[grp].zero = 0
+        if zero is not None:
+            if sparse:
+                raise ValueError("zero-aware tables are compact, not sparse")
+            from fastpuzzle._core._pdb import zero_layout
+            layout = zero_layout(zero[0], zero[1], k)
+            keep.append(layout)
+            layout_bytes = layout[0]
+            out[grp].zero = 1
+            out[grp].layout = <const ZeroLayout*>&layout_bytes[0]
+            out[grp].orders = 1
+            for i in range(2, k + 1):
+                out[grp].orders *= i
+            entries = layout[2] * out[grp].orders
+        elif sparse:
             entries = (<uint64_t>1) << (bits * k)
         else:
             entries = 1
@@ -75,7 +104,7 @@ cdef inline int load_groups(
         out[grp].nibble = 1 if nibble else 0
         out[grp].bits = bits
         out[grp].data = &table[0]
-        init_weights(out[grp].weight, k, n)
+        init_weights(out[grp].weight, k, k if zero is not None else n)
         for slot, tile in enumerate(tiles):
             if not 1 <= tile < n or group_of[tile] != -1:
                 raise ValueError(f"tile {tile} is not a tile or is in two groups")
@@ -129,9 +158,9 @@ cdef struct Patterns:
     Group groups[GROUP_MAX_COUNT]
 
 cdef inline int load_patterns(Patterns* p, int n, int bits, int goal_blank, groups, reflect,
-                              list keep) except -1:
+                              list keep, zero=None) except -1:
     # Fill p's groups (and their mirror when ``reflect`` is not None) from the tables.
-    p.n_groups = load_groups(p.groups, p.group_of, p.shift_of, n, bits, groups, keep)
+    p.n_groups = load_groups(p.groups, p.group_of, p.shift_of, n, bits, groups, keep, zero)
     p.mirror = 0
     if reflect is not None:
         load_mirror(p.reflect_cell, p.mgroup_of, p.mshift_of, p.group_of, p.shift_of, n,
@@ -142,7 +171,7 @@ cdef inline int load_patterns(Patterns* p, int n, int bits, int goal_blank, grou
 cdef inline int fill_patterns(Patterns* p, const uint8_t* tile_at, int n,
                               int mirrored) noexcept nogil:
     # Every group's index and value (plain, or mirrored) from a whole board; returns their sum.
-    cdef int cell, tile, grp, total = 0
+    cdef int cell, tile, grp, total = 0, blank = 0
     cdef uint64_t* index = &p.mindex[0] if mirrored else &p.index[0]
     cdef int* value = &p.mvalue[0] if mirrored else &p.value[0]
     for grp in range(p.n_groups):
@@ -150,6 +179,7 @@ cdef inline int fill_patterns(Patterns* p, const uint8_t* tile_at, int n,
     for cell in range(n):
         tile = tile_at[cell]
         if tile == 0:
+            blank = p.reflect_cell[cell] if mirrored else cell
             continue
         if mirrored:
             grp = p.mgroup_of[tile]
@@ -160,7 +190,8 @@ cdef inline int fill_patterns(Patterns* p, const uint8_t* tile_at, int n,
             if grp >= 0:
                 index[grp] |= (<uint64_t>cell) << p.shift_of[tile]
     for grp in range(p.n_groups):
-        value[grp] = read_entry(&p.groups[grp], group_entry(&p.groups[grp], index[grp]))
+        value[grp] = read_entry(&p.groups[grp],
+                                group_entry_at(&p.groups[grp], index[grp], blank))
         total += value[grp]
     return total
 

@@ -72,6 +72,7 @@ from fastpuzzle._core._pdbgroups cimport (
     unmove_plain,
 )
 from fastpuzzle._core._ranking cimport compact_rank_bits
+from fastpuzzle._core._zero cimport zero_entry
 from fastpuzzle._core._team cimport Member
 
 cdef extern from *:
@@ -148,8 +149,12 @@ cdef struct Search:
     Collector* collector
 
 
-cdef inline uint64_t entry_of(const Group* grp, uint64_t index) noexcept nogil:
-    # Only compact tables past 16 cells, so no test of grp.sparse per lookup.
+cdef inline uint64_t entry_of(const Group* grp, uint64_t index, int blank) noexcept nogil:
+    # Only compact tables past 16 cells, so no test of grp.sparse per lookup; a zero-aware one
+    # also reads the blank's cell (where the moved tile was; reflected on the mirrored board).
+    if grp.zero:
+        return zero_entry(grp.layout, index, grp.k, SLOT_BITS, blank, grp.weight, grp.orders,
+                          grp.data, grp.nibble)
     return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
 
 
@@ -273,11 +278,12 @@ cdef inline void extra_entries(Search* s, int j, int tile, int blank, int cell,
     cdef int mgrp = p.mgroup_of[tile] if p.mirror else -1
     if grp >= 0:
         child.index[j][0] = plain_child_index(p, grp, tile, blank, cell)
-        child.entry[j][0] = entry_of(&p.groups[grp], child.index[j][0])
+        child.entry[j][0] = entry_of(&p.groups[grp], child.index[j][0], cell)
         prefetch(entry_address(&p.groups[grp], child.entry[j][0]))
     if mgrp >= 0:
         child.index[j][1] = mirrored_child_index(p, mgrp, tile, blank, cell)
-        child.entry[j][1] = entry_of(&p.groups[mgrp], child.index[j][1])
+        child.entry[j][1] = entry_of(&p.groups[mgrp], child.index[j][1],
+                                     p.reflect_cell[cell])
         prefetch(entry_address(&p.groups[mgrp], child.entry[j][1]))
 
 
@@ -322,7 +328,8 @@ cdef void find_extra(Search* s, int blank, int depth, int md, int plain, int mir
         if mgrp >= 0:
             mirrored_group[k] = mgrp
             mirrored_index[k] = mirrored_child_index(p, mgrp, tile, blank, cell)
-            mirrored_entry[k] = entry_of(&p.groups[mgrp], mirrored_index[k])
+            mirrored_entry[k] = entry_of(&p.groups[mgrp], mirrored_index[k],
+                                         p.reflect_cell[cell])
             prefetch(entry_address(&p.groups[mgrp], mirrored_entry[k]))
     for k in range(s.n_moves[blank]):
         if not enters[k]:
@@ -426,7 +433,7 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
         grp = s.pat.group_of[tile]
         if grp >= 0:
             new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
-            new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k])
+            new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k], cell)
             prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
     if Sets is SeveralPartitions:
         find_extra(s, blank, depth, md, plain, mirrored, state, new_entry, new_mindex,
@@ -466,7 +473,9 @@ cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
             else:
                 mindex = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
                 child_mirrored += move_mirrored(&s.pat, mgrp, mindex,
-                                                entry_of(&s.pat.groups[mgrp], mindex), &msaved)
+                                                entry_of(&s.pat.groups[mgrp], mindex,
+                                                         s.pat.reflect_cell[cell]),
+                                                &msaved)
         if Sets is SeveralPartitions:
             move_extra(s, tile, &children[k], xsaved, xsums)
         s.counters.generated += 1
@@ -519,7 +528,8 @@ cdef inline int manhattan_change(const Search* s, int tile, int cell, int blank)
 
 
 cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept nogil:
-    return entry_of(grp, index)
+    # Dual lookups read plain tables only (LoadedPatterns refuses zero-aware ones there).
+    return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
 
 
 cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,

@@ -70,6 +70,9 @@ class Database:
     path : Path or None
         The file it was read from (None when built in memory only). The tables are a copy in
         this process's memory, so changes to the file since do not reach them.
+    zero_aware : bool
+        Whether the tables keep an entry per region of free cells the blank is in (see
+        :data:`fastpuzzle.pdb.partitions.ZERO_AWARE`); read past 16 cells only.
     """
 
     shape: tuple[int, int]
@@ -79,6 +82,7 @@ class Database:
     groups: list[tuple[tuple[int, ...], bool, bool, Any]]
     reflect: tuple[int, ...] | None
     path: Path | None
+    zero_aware: bool = False
 
     def loaded(self) -> LoadedPatterns:
         """These tables laid out for the IDA* kernels: made on first use, then kept.
@@ -92,7 +96,10 @@ class Database:
             cells = rows * cols
             # Sparse indices hold a cell per slot: 4 bits up to 16 cells, else 5.
             bits = 4 if cells <= 16 else 5
-            kept = LoadedPatterns(self.groups, self.reflect, cells, bits, self.goal_blank)
+            zero = self.shape if self.zero_aware else None
+            kept = LoadedPatterns(
+                self.groups, self.reflect, cells, bits, self.goal_blank, zero=zero
+            )
             object.__setattr__(self, "_loaded", kept)
         return kept
 

@@ -21,7 +21,7 @@ import numpy as np
 from fastpuzzle._core import _pdb
 from fastpuzzle._util.files import NotRegularFileError, atomic_writer, open_regular
 from fastpuzzle.pdb.database import Database
-from fastpuzzle.pdb.partitions import is_sparse, reflection, tile_of
+from fastpuzzle.pdb.partitions import is_sparse, is_zero_aware, reflection, tile_of
 
 __all__ = ["FORMAT_VERSION"]
 
@@ -37,7 +37,7 @@ def _which_database(
     shape: tuple[int, int], goal_blank: int, name: str, cells: tuple[tuple[int, ...], ...]
 ) -> dict[str, Any]:
     # The header fields that say which database a file holds: written, then checked on reading.
-    return {
+    fields = {
         "format": "fastpuzzle-pdb",
         "version": FORMAT_VERSION,
         "rows": shape[0],
@@ -46,6 +46,19 @@ def _which_database(
         "partition": name,
         "cells": [list(group) for group in cells],
     }
+    if is_zero_aware(name):
+        # Only there: the files of every other partition read as they were written.
+        fields["zero_aware"] = True
+    return fields
+
+
+def table_bytes(shape: tuple[int, int], name: str, tiles: int, nibble: bool) -> int:
+    """Bytes of one table of a ``tiles``-tile group of partition ``name`` on ``shape``."""
+    rows, cols = shape
+    if is_zero_aware(name):
+        return int(_pdb.zero_table_length(rows, cols, tiles, nibble))
+    cells = rows * cols
+    return int(_pdb.table_length(cells, tiles, is_sparse(tiles, cells), nibble))
 
 
 def _header(
@@ -264,7 +277,7 @@ def _read_open(
         _check(group.get("sparse") is sparse, "group indexing differs")
         nibble = group.get("nibble")
         _check(isinstance(nibble, bool), "group entry size missing")
-        want = _pdb.table_length(n, len(tiles), sparse, nibble)
+        want = table_bytes(shape, name, len(tiles), nibble)
         _check(group.get("offset") == offset, "group offset differs")
         _check(group.get("length") == want, "group length differs from its shape")
         _check(offset + want <= size, "group runs past the end")
@@ -283,4 +296,13 @@ def _read_open(
         (tiles, sparse, nibble, payload[offset - payload_offset : offset - payload_offset + want])
         for tiles, sparse, nibble, offset, want in layout
     ]
-    return Database(shape, goal_blank, name, cells, tables, reflection(shape, goal_blank), path)
+    return Database(
+        shape,
+        goal_blank,
+        name,
+        cells,
+        tables,
+        reflection(shape, goal_blank),
+        path,
+        zero_aware=is_zero_aware(name),
+    )

@@ -40,6 +40,7 @@ from fastpuzzle.pdb.fileformat import (
     file_identity,
     open_table_file,
     read_valid,
+    table_bytes,
     write_file,
 )
 from fastpuzzle.pdb.partitions import (
@@ -48,6 +49,7 @@ from fastpuzzle.pdb.partitions import (
     Partition,
     compound_sources,
     is_sparse,
+    is_zero_aware,
     resolve_partition,
     shape_and_blank,
     tile_of,
@@ -232,6 +234,7 @@ def _build_tables(
     progress: Progress | None,
     deadline: float | None = None,
     hint: str = "",
+    zero: bool = False,
 ) -> list[tuple[tuple[int, ...], bool, bool, np.ndarray]]:
     rows, cols = shape
     out = []
@@ -270,12 +273,14 @@ def _build_tables(
         try:
             try:
                 levels = _pdb.build_levels(
-                    rows, cols, goal_blank, list(tiles), sparse, relay, deadline=deadline
+                    rows, cols, goal_blank, list(tiles), sparse, relay, deadline=deadline, zero=zero
                 )
             except _pdb.DeadlinePassed:
                 _stopped(begun, what, hint)
             _past(deadline, begun, what, hint)
-            table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, list(tiles), sparse)
+            table, nibble = _pdb.pack_table(
+                levels, rows, cols, goal_blank, list(tiles), sparse, zero=zero
+            )
             del levels
             if meter is not None:
                 meter.update(placements - meter.n)  # a group of every tile reaches half of them
@@ -389,12 +394,11 @@ def _failed_checks(path: Path) -> str:
     return f"{path} failed its checks ({rejected[1]}) and cannot be rebuilt: "
 
 
-def _smallest_file(shape: tuple[int, int], cells: tuple[tuple[int, ...], ...]) -> int:
+def _smallest_file(shape: tuple[int, int], name: str, cells: tuple[tuple[int, ...], ...]) -> int:
     """Bytes the file of these groups takes, known before building: its tables at two entries
     a byte (every named partition packs so; a table whose values do not fit in four bits takes
     a byte an entry, which only the write can find out) and 4 kB for its header."""
-    n = shape[0] * shape[1]
-    tables = sum(_pdb.table_length(n, len(g), is_sparse(len(g), n), True) for g in cells)
+    tables = sum(table_bytes(shape, name, len(g), True) for g in cells)
     return tables + 64 * ALIGN
 
 
@@ -533,7 +537,7 @@ def build_pdb(
     if problem is not None:
         raise PatternDatabaseError(_failed_checks(path) + problem)
     _remove_stale_temporaries(path.parent)
-    _check_space(path.parent, _smallest_file(shape, cells))
+    _check_space(path.parent, _smallest_file(shape, name, cells))
     report: Progress | None
     if progress is True:
         report = _stderr_progress
@@ -543,7 +547,7 @@ def build_pdb(
         report = None
     if report is not None:
         report(f"fastpuzzle: building pattern database {label} into {path.parent}\n")
-    tables = _build_tables(shape, blank, cells, label, report, deadline, hint)
+    tables = _build_tables(shape, blank, cells, label, report, deadline, hint, is_zero_aware(name))
     try:
         write_file(path, shape, blank, name, cells, tables)
     except OSError as error:
