@@ -46,32 +46,45 @@ def regions(shape: tuple[int, int], taken: set[int] | frozenset[int]) -> dict[in
 
 
 class ZeroIndex:
-    """Entries of a zero-aware table of ``k``-tile groups: ``order * rows + row``. Maps (sets of
-    cells) are ranked by the combinatorial number system; ``order`` is the Lehmer code of the
-    slots over the map's cells (slot i's digit: later slots' cells below its own); ``row`` is
-    the map's rank when the blank is in its largest region (the first by smallest cell among
-    equals), else M + the count of other regions of the maps before it + the number of the
-    blank's region among the map's other regions, by smallest cell."""
+    """Entries of a zero-aware table of ``k``-tile groups. First one per placement, by its
+    compact rank (slot i: its cell's number among the cells the earlier slots left, weighted
+    (n-1-i)! / (n-k)!), the value with the blank in the largest region (the first by smallest
+    cell among equals); then, for each map (set of cells) of several regions in the order of
+    its combinatorial rank, k! entries per other region (by smallest cell), indexed by the
+    Lehmer code of the slots over the map's cells (slot i's digit: later slots' cells below its
+    own, weighted (k-1-i)!)."""
 
     def __init__(self, shape: tuple[int, int], k: int) -> None:
         self.shape = shape
         self.k = k
-        n = shape[0] * shape[1]
+        self.n = n = shape[0] * shape[1]
+        self.placements = factorial(n) // factorial(n - k)
         maps = sorted(itertools.combinations(range(n), k), key=self.map_rank)
         assert [self.map_rank(m) for m in maps] == list(range(comb(n, k)))
-        self.first: dict[Cells, int] = {}
-        # Per map: its regions, the largest one's number, the others' and its rank.
+        # Per map: its regions, the largest one's number, the others', its first row.
         self._maps: dict[Cells, tuple[dict[int, int], int, list[int], int]] = {}
-        rows = len(maps)
+        rows = 0
         for cells in maps:
-            self.first[cells] = rows
-            rows += len(set(regions(shape, set(cells)).values())) - 1
-        self.rows = rows
-        self.entries = rows * factorial(k)
+            where = regions(shape, set(cells))
+            numbers = sorted(set(where.values()))
+            sizes = [sum(1 for r in where.values() if r == number) for number in numbers]
+            largest = sizes.index(max(sizes))
+            others = [number for number in numbers if number != largest]
+            self._maps[cells] = (where, largest, others, rows)
+            rows += len(others)
+        self.entries = self.placements + rows * factorial(k)
 
     @staticmethod
     def map_rank(cells: Cells) -> int:
         return sum(comb(c, j + 1) for j, c in enumerate(sorted(cells)))
+
+    def compact_rank(self, cells: Cells) -> int:
+        n, k = self.n, self.k
+        rank = 0
+        for i, cell in enumerate(cells):
+            digit = cell - sum(1 for earlier in cells[:i] if earlier < cell)
+            rank += digit * factorial(n - 1 - i) // factorial(n - k)
+        return rank
 
     def order(self, cells: Cells) -> int:
         k = self.k
@@ -80,24 +93,12 @@ class ZeroIndex:
             for i in range(k)
         )
 
-    def row(self, cells: Cells, blank: int) -> int:
-        key = tuple(sorted(cells))
-        found = self._maps.get(key)
-        if found is None:
-            where = regions(self.shape, set(cells))
-            numbers = sorted(set(where.values()))
-            sizes = [sum(1 for r in where.values() if r == number) for number in numbers]
-            largest = sizes.index(max(sizes))
-            others = [number for number in numbers if number != largest]
-            found = (where, largest, others, self.map_rank(cells))
-            self._maps[key] = found
-        where, largest, others, rank = found
-        if where[blank] == largest:
-            return rank
-        return self.first[key] + others.index(where[blank])
-
     def entry(self, cells: Cells, blank: int) -> int:
-        return self.order(cells) * self.rows + self.row(cells, blank)
+        where, largest, others, first = self._maps[tuple(sorted(cells))]
+        if where[blank] == largest:
+            return self.compact_rank(cells)
+        row = first + others.index(where[blank])
+        return self.placements + row * factorial(self.k) + self.order(cells)
 
 
 def abstract_distances(

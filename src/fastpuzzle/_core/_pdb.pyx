@@ -45,8 +45,9 @@ from fastpuzzle._core._zero cimport (
     ZeroRecord,
     map_rank,
     order_rank,
+    record_of,
+    region_number,
     zero_flood,
-    zero_row,
 )
 
 from fastpuzzle._core._control cimport monotonic_seconds
@@ -240,8 +241,6 @@ cdef struct Job:
     int zero
     uint8_t* zlevels
     const ZeroLayout* layout
-    uint64_t orders
-    uint64_t oweight[BUILD_MAX_CELLS]
     # pack_table's pass
     const uint8_t* values
     uint8_t* extra
@@ -536,19 +535,30 @@ cdef void record_regions(Job* job, Decoder* dec, uint64_t rank, uint64_t marks) 
     # Zero-aware: the level of each region of the placement that holds the current code (one
     # thread scans a word, so no other writes these entries).
     cdef const Builder* b = &job.b
-    cdef unsigned int taken, marked, free_cells
-    cdef uint64_t order, m
+    cdef const ZeroLayout* z = job.layout
+    cdef const ZeroRecord* record
+    cdef unsigned int taken, marked, free_cells, region
+    cdef uint64_t entry
     cdef int cell
     decode(b, dec, rank)
     taken = dec.before[b.k]
+    record = record_of(z, map_rank(taken, z.choose))
+    if record == NULL:
+        job.zlevels[rank] = job.level
+        return
     free_cells = ((1u << b.n) - 1) & ~taken
-    m = map_rank(taken, job.layout.choose)
-    order = order_rank(dec.pos, b.k, taken, job.oweight)
     marked = gather(free_cells, marks)
     while marked:
         cell = lowest_bit(marked)
-        marked &= ~zero_flood(job.layout, cell, free_cells)
-        job.zlevels[order * job.layout.rows + zero_row(job.layout, m, taken, cell)] = job.level
+        region = zero_flood(z, cell, free_cells)
+        marked &= ~region
+        if region & record.largest:
+            entry = rank
+        else:
+            entry = z.placements + (
+                <uint64_t>record.first + region_number(z, free_cells & ~record.largest, cell)
+            ) * z.orders + order_rank(dec.pos, b.k, taken, z.order_weight)
+        job.zlevels[entry] = job.level
 
 
 cdef inline uint64_t frontier_in(const void* state, uint64_t byte, uint64_t current8,
@@ -873,12 +883,11 @@ def zero_layout(int rows, int cols, int k):
     """The layout of zero-aware tables of ``k``-tile groups on ``rows`` x ``cols`` (see
     ``_zero.pxd``).
 
-    Returns ``(layout, arrays, pairs)``: ``layout`` a read-only uint8 array holding the
+    Returns ``(layout, arrays, entries)``: ``layout`` a read-only uint8 array holding the
     ``ZeroLayout`` struct the index reads, whose pointers point into ``arrays`` (the binomial
     coefficients, which maps have several regions, a count of those per 64 maps, a record per
-    such map); ``pairs`` the number of (map, region) pairs (a table has ``pairs * k!``
-    entries). Kept per shape and k for the life of the process: every table of that size
-    shares them.
+    such map); ``entries`` the number of entries of a table. Kept per shape and k for the life
+    of the process: every table of that size shares them.
     """
     key = (rows, cols, k)
     found = _ZERO_LAYOUTS.get(key)
@@ -891,7 +900,7 @@ def zero_layout(int rows, int cols, int k):
 cdef object _make_zero_layout(int rows, int cols, int k):
     cdef Builder b
     cdef int n = rows * cols, c, j, regions
-    cdef uint64_t count, rank = 0, pairs = 0, several = 0, extra_rows = 0
+    cdef uint64_t count, rank = 0, several = 0, extra_rows = 0
     cdef unsigned int taken, low, ripple, free_cells, pending, region, largest
     cdef int size, largest_size
     cdef uint64_t[::1] ch
@@ -938,7 +947,6 @@ cdef object _make_zero_layout(int rows, int cols, int k):
                     largest = region
                     largest_size = size
                 regions += 1
-            pairs += regions
             if regions > 1:
                 bits[rank >> 6] |= (<uint64_t>1) << (rank & 63)
                 recs[2 * several] = <uint32_t>extra_rows
@@ -949,15 +957,17 @@ cdef object _make_zero_layout(int rows, int cols, int k):
             low = taken & -taken
             ripple = taken + low
             taken = ripple | (((taken ^ ripple) >> 2) // low)
-    if pairs >= 1 << 32:
-        raise ValueError("too many (map, region) pairs for a zero-aware table")
+    if extra_rows >= 1 << 32:
+        raise ValueError("too many regions for a zero-aware table")
     records = records[: 2 * several + 2].copy()
     recs = records
     layout = np.zeros(sizeof(ZeroLayout), dtype=np.uint8)
     raw = layout
     z = <ZeroLayout*>&raw[0]
     z.maps = count
-    z.rows = pairs
+    z.placements = b.weight[0] * n
+    z.orders = _factorial(k)
+    init_weights(z.order_weight, k, k)
     z.choose = &ch[0]
     z.several = &bits[0]
     z.before = &before[0]
@@ -970,7 +980,7 @@ cdef object _make_zero_layout(int rows, int cols, int k):
     arrays = (choose, several_bits, several_before, records)
     for array in (layout, *arrays):
         array.setflags(write=False)
-    return layout, arrays, int(pairs)
+    return layout, arrays, int(z.placements + extra_rows * z.orders)
 
 
 cdef inline int count_ones_int(unsigned int x) noexcept nogil:
@@ -988,10 +998,7 @@ cdef inline const ZeroLayout* layout_of(object layout):
 
 def zero_table_length(int rows, int cols, int k, bint nibble):
     """Bytes a zero-aware table of a ``k``-tile group on ``rows`` x ``cols`` takes."""
-    cdef uint64_t orders = 1, i
-    for i in range(2, k + 1):
-        orders *= i
-    entries = zero_layout(rows, cols, k)[2] * orders
+    entries = zero_layout(rows, cols, k)[2]
     return (entries + 1) // 2 if nibble else entries
 
 
@@ -1036,12 +1043,10 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     if zero:
         if sparse:
             raise ValueError("zero-aware tables are compact, not sparse")
-        layout, _, pairs = zero_layout(rows, cols, b.k)
+        layout, _, entries = zero_layout(rows, cols, b.k)
         job.zero = 1
         job.layout = layout_of(layout)
-        job.orders = _factorial(b.k)
-        init_weights(job.oweight, b.k, b.k)
-        zero_levels = np.full(pairs * job.orders, UNSEEN, dtype=np.uint8)
+        zero_levels = np.full(entries, UNSEEN, dtype=np.uint8)
         zl = zero_levels
         job.zlevels = &zl[0]
     job.deadline = 0.0 if deadline is None else float(deadline)
@@ -1145,8 +1150,7 @@ def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse, t
     init_builder(b, rows, cols, goal_blank, tiles, sparse)
     if zero and sparse:
         raise ValueError("zero-aware tables are compact, not sparse")
-    expected = (zero_layout(rows, cols, b.k)[2] * _factorial(b.k) if zero
-                else level_length(b.n, b.k, sparse))
+    expected = zero_layout(rows, cols, b.k)[2] if zero else level_length(b.n, b.k, sparse)
     if <uint64_t>lv.shape[0] != <uint64_t>expected:
         raise ValueError("levels do not match the group")
     if zero:
@@ -1222,66 +1226,64 @@ cdef object _pack_sparse(const Builder* b, const uint8_t[::1] lv):
 
 
 cdef object _pack_zero(const Builder* b, const uint8_t[::1] lv):
-    # Zero-aware tables: every (map, region, order) entry, decoded to the cells of its slots.
+    # Zero-aware tables: the first part by compact rank, then each row of the second part,
+    # every entry decoded to its cells.
     cdef const ZeroLayout* z
-    cdef uint64_t entries = lv.shape[0], orders = _factorial(b.k), rank, order, entry, half
-    cdef uint64_t digit, rest, q = 0
-    cdef uint64_t rows[BUILD_MAX_CELLS]
-    cdef uint64_t oweight[BUILD_MAX_CELLS]
-    cdef unsigned int taken, left, low, ripple, free_cells, pending
-    cdef int slot, cell, md, value, row, regions, largest = 0, bad = 0
+    cdef const ZeroRecord* record
+    cdef Decoder dec
+    cdef uint64_t entries = lv.shape[0], rank, order, entry, half, digit, rest, m
+    cdef unsigned int taken, left, low, ripple, others, region
+    cdef int slot, cell, md, number, largest = 0, bad = 0
     cdef int distance[BUILD_MAX_CELLS][BUILD_MAX_CELLS]
     cdef uint8_t[::1] ex
     cdef uint8_t[::1] out
     layout, _, _ = zero_layout(b.rows, b.cols, b.k)
     z = layout_of(layout)
-    init_weights(oweight, b.k, b.k)
     for slot in range(b.k):
         for cell in range(b.n):
             distance[slot][cell] = (abs(b.row_of[cell] - b.row_of[b.home[slot]])
                                     + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
     extra = np.zeros(entries, dtype=np.uint8)
     ex = extra
-    taken = (1u << b.k) - 1
+    reset_decoder(b, &dec)
     with nogil:
-        for rank in range(z.maps):
-            # The map's rows: its own, and one past M for each region but its largest.
-            rows[0] = rank
-            regions = 1
-            if (z.several[rank >> 6] >> (rank & 63)) & 1:
-                free_cells = ((1u << b.n) - 1) & ~taken & ~z.records[q].largest
-                pending = free_cells
-                while pending:
-                    pending &= ~zero_flood(z, lowest_bit(pending), free_cells)
-                    rows[regions] = z.maps + z.records[q].first + regions - 1
-                    regions += 1
-                q += 1
-            for order in range(orders):
-                # Slot i's digit picks its cell among those the earlier slots left.
-                left = taken
-                rest = order
-                md = 0
-                for slot in range(b.k):
-                    digit = rest // oweight[slot]
-                    rest -= digit * oweight[slot]
-                    cell = nth_bit(left, <int>digit)
-                    left &= ~(1u << cell)
-                    md += distance[slot][cell]
-                for row in range(regions):
-                    entry = order * z.rows + rows[row]
-                    value = lv[entry]
-                    if value == UNSEEN:
-                        continue
-                    if value < md or (value - md) & 1:
-                        bad = 1
-                        break
-                    ex[entry] = (value - md) >> 1
-                    if ex[entry] > largest:
-                        largest = ex[entry]
-                if bad:
-                    break
-            if bad:
+        for rank in range(z.placements):
+            decode(b, &dec, rank)
+            md = 0
+            for slot in range(b.k):
+                md += distance[slot][dec.pos[slot]]
+            if not pack_entry(lv, ex, rank, md, &largest):
+                bad = 1
                 break
+        taken = (1u << b.k) - 1
+        m = 0
+        while not bad and m < z.maps:
+            record = record_of(z, m)
+            if record != NULL:
+                others = ((1u << b.n) - 1) & ~taken & ~record.largest
+                number = 0
+                while others:
+                    region = zero_flood(z, lowest_bit(others), others)
+                    others &= ~region
+                    for order in range(z.orders):
+                        # Slot i's digit picks its cell among those the earlier slots left.
+                        left = taken
+                        rest = order
+                        md = 0
+                        for slot in range(b.k):
+                            digit = rest // z.order_weight[slot]
+                            rest -= digit * z.order_weight[slot]
+                            cell = nth_bit(left, <int>digit)
+                            left &= ~(1u << cell)
+                            md += distance[slot][cell]
+                        entry = z.placements + (<uint64_t>record.first + number) * z.orders + order
+                        if not pack_entry(lv, ex, entry, md, &largest):
+                            bad = 1
+                            break
+                    if bad:
+                        break
+                    number += 1
+            m += 1
             low = taken & -taken
             ripple = taken + low
             taken = ripple | (((taken ^ ripple) >> 2) // low)
@@ -1298,6 +1300,21 @@ cdef object _pack_zero(const Builder* b, const uint8_t[::1] lv):
         if entries & 1:
             out[half] = ex[2 * half]
     return table, True
+
+
+cdef inline bint pack_entry(const uint8_t[::1] lv, uint8_t[::1] ex, uint64_t entry, int md,
+                            int* largest) noexcept nogil:
+    # One zero-aware entry's stored value; False when its level is inconsistent (entries BFS
+    # never reached keep 0).
+    cdef int value = lv[entry]
+    if value == UNSEEN:
+        return True
+    if value < md or (value - md) & 1:
+        return False
+    ex[entry] = (value - md) >> 1
+    if ex[entry] > largest[0]:
+        largest[0] = ex[entry]
+    return True
 
 
 def table_length(int cells, int k, bint sparse, bint nibble):

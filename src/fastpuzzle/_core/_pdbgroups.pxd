@@ -23,11 +23,10 @@ cdef struct Group:
     int nibble              # 1: two entries per byte; 0: one byte per entry
     int bits
     const uint8_t* data
-    uint64_t weight[GROUP_MAX_CELLS]    # compact rank: weight of slot i; zero-aware: (k-1-i)!
+    uint64_t weight[GROUP_MAX_CELLS]    # compact rank: weight of slot i
     # zero-aware (see _zero.pxd): the entry depends on the blank's region too
     int zero
     const ZeroLayout* layout
-    uint64_t orders                     # k!
 
 cdef inline uint64_t group_entry(const Group* grp, uint64_t index) noexcept nogil:
     # The table entry of a placement given by its sparse index.
@@ -39,8 +38,7 @@ cdef inline uint64_t group_entry_at(const Group* grp, uint64_t index, int blank)
     # The table entry of a placement given by its sparse index, the blank on ``blank`` (read by
     # zero-aware tables only).
     if grp.zero:
-        return zero_entry(grp.layout, index, grp.k, grp.bits, blank, grp.weight, grp.orders,
-                          NULL, 0)
+        return zero_entry(grp.layout, index, grp.k, grp.bits, blank, grp.weight, NULL, 0)
     return group_entry(grp, index)
 
 cdef inline int read_entry(const Group* grp, uint64_t entry) noexcept nogil:
@@ -84,10 +82,7 @@ cdef inline int load_groups(
             layout_bytes = layout[0]
             out[grp].zero = 1
             out[grp].layout = <const ZeroLayout*>&layout_bytes[0]
-            out[grp].orders = 1
-            for i in range(2, k + 1):
-                out[grp].orders *= i
-            entries = layout[2] * out[grp].orders
+            entries = layout[2]
         elif sparse:
             entries = (<uint64_t>1) << (bits * k)
         else:
@@ -104,7 +99,7 @@ cdef inline int load_groups(
         out[grp].nibble = 1 if nibble else 0
         out[grp].bits = bits
         out[grp].data = &table[0]
-        init_weights(out[grp].weight, k, k if zero is not None else n)
+        init_weights(out[grp].weight, k, n)
         for slot, tile in enumerate(tiles):
             if not 1 <= tile < n or group_of[tile] != -1:
                 raise ValueError(f"tile {tile} is not a tile or is in two groups")

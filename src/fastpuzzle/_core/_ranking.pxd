@@ -41,6 +41,27 @@ cdef inline uint64_t compact_rank_nibbles(
         below += (0x1111111111111111ULL << (4 * cell)) << 4
     return rank
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    /* The compact rank of six slots of 5 bits: each digit is the slot's cell less the earlier
+       slots' cells below it, one comparison a pair, with no chain of dependent steps (the 5x5
+       tables' groups; a popcount without the instruction costs a dozen steps a slot). */
+    static inline uint64_t fp_rank_six(uint64_t index, const uint64_t* w) {
+        int c0 = (int)(index & 31), c1 = (int)((index >> 5) & 31),
+            c2 = (int)((index >> 10) & 31), c3 = (int)((index >> 15) & 31),
+            c4 = (int)((index >> 20) & 31), c5 = (int)((index >> 25) & 31);
+        int d1 = c1 - (c0 < c1);
+        int d2 = c2 - (c0 < c2) - (c1 < c2);
+        int d3 = c3 - (c0 < c3) - (c1 < c3) - (c2 < c3);
+        int d4 = c4 - (c0 < c4) - (c1 < c4) - (c2 < c4) - (c3 < c4);
+        int d5 = c5 - (c0 < c5) - (c1 < c5) - (c2 < c5) - (c3 < c5) - (c4 < c5);
+        return (uint64_t)c0 * w[0] + (uint64_t)d1 * w[1] + (uint64_t)d2 * w[2]
+               + (uint64_t)d3 * w[3] + (uint64_t)d4 * w[4] + (uint64_t)d5 * w[5];
+    }
+    """
+    uint64_t fp_rank_six(uint64_t index, const uint64_t* weight) nogil
+
 cdef inline uint64_t compact_rank_bits(
     uint64_t index, int k, const uint64_t* weight, int bits
 ) noexcept nogil:
@@ -52,6 +73,8 @@ cdef inline uint64_t compact_rank_bits(
     cdef int i, cell
     if bits == 4:
         return compact_rank_nibbles(index, k, weight)
+    if k == 6:
+        return fp_rank_six(index, weight)
     for i in range(k):
         cell = (index >> (bits * i)) & mask
         rank += (cell - count_ones(used & ((1u << cell) - 1))) * weight[i]

@@ -153,8 +153,8 @@ cdef inline uint64_t entry_of(const Group* grp, uint64_t index, int blank) noexc
     # Only compact tables past 16 cells, so no test of grp.sparse per lookup; a zero-aware one
     # also reads the blank's cell (where the moved tile was; reflected on the mirrored board).
     if grp.zero:
-        return zero_entry(grp.layout, index, grp.k, SLOT_BITS, blank, grp.weight, grp.orders,
-                          grp.data, grp.nibble)
+        return zero_entry(grp.layout, index, grp.k, SLOT_BITS, blank, grp.weight, grp.data,
+                          grp.nibble)
     return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
 
 

@@ -3,36 +3,40 @@
 # AND region of free cells the blank is in (the cells the group leaves free split into regions
 # where its tiles wall some off); a plain table keeps the least over the regions.
 #
-# Its index is order * rows + row (rows: every map's, one per (map, region) pair), so that a
-# tile's move that keeps the tiles' order (every sideways one) moves the entry by a few rows:
-#   map     the set of cells the k tiles take, ranked in the combinatorial number system
-#           (sum over its cells c_0 < c_1 < ... of C(c_j, j + 1)): the order of a k-bit mask's
-#           numeric value; there are M of them;
-#   order   which tile stands on which of the map's cells: slot i's digit is the number of later
-#           slots' cells below its own, weighted (k - 1 - i)! (a Lehmer code);
-#   row     the map's rank when the blank is in its largest region (the first region by
-#           smallest cell where two are as large), else M + the map's first row past M (the
-#           other regions of the maps before it) + the region's number among its other
-#           regions (by smallest cell).
-# So the common case, a map of one region or the blank in its largest, reads one bit of a
-# small bitmap (which maps have several regions) besides the table: the layout is laid out by
-# _pdb.zero_layout, and the index reads no per-map record unless the map has several regions.
+# Two parts:
+#   first   one entry per placement, by its compact rank (as a plain table, _ranking.pxd): the
+#           value with the blank in the placement's largest region (the first by smallest cell
+#           where two are as large), its only one for most placements;
+#   then    for each map (set of cells the tiles take) of several regions, in map order, a row
+#           of k! entries per region but the largest (by smallest cell), each indexed by the
+#           order of the slots over the map's cells (slot i's digit: the later slots' cells
+#           below its own, weighted (k - 1 - i)!, a Lehmer code). Maps are ranked in the
+#           combinatorial number system (sum over its cells c_0 < c_1 < ... of C(c_j, j + 1)).
+# So the common case costs what a plain table's lookup does, and the same cache lines, plus a few
+# steps of growing the blank's region: one holding most free cells is the largest. Only a blank
+# in a small region (or one grown too slowly to tell) ranks the map and reads its record.
+# The layout is laid out by _pdb.zero_layout.
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from fastpuzzle._core._ranking cimport count_ones, lowest_bit
+from fastpuzzle._core._ranking cimport compact_rank_bits, count_ones, lowest_bit
+
+cdef extern from *:
+    void zero_prefetch "__builtin_prefetch"(const void* address) nogil
 
 cdef enum:
     ZERO_CHOOSE = 32            # choose[c * ZERO_CHOOSE + j] = C(c, j)
 
 cdef struct ZeroRecord:
     # A map of several regions.
-    uint32_t first              # its first row past M, less M
+    uint32_t first              # its first row in the second part
     uint32_t largest            # the cells of its largest region
 
 cdef struct ZeroLayout:
-    uint64_t maps               # M
-    uint64_t rows               # every map's rows: (map, region) pairs
+    uint64_t maps               # sets of k cells
+    uint64_t placements         # entries of the first part: n! / (n - k)!
+    uint64_t orders             # k!
+    uint64_t order_weight[32]   # (k - 1 - i)!
     const uint64_t* choose
     const uint64_t* several     # bit m: map m has several regions
     const uint32_t* before      # [m >> 6] -> maps of several regions before word m >> 6
@@ -57,8 +61,7 @@ cdef inline unsigned int zero_flood(const ZeroLayout* z, int start,
     # The connected region of free_cells around start.
     cdef unsigned int region = 1u << start, grown
     while True:
-        grown = (region | ((region & z.not_last_col) << 1) | ((region & z.not_first_col) >> 1)
-                 | (region << z.cols) | (region >> z.cols)) & free_cells
+        grown = grow(z, region, free_cells)
         if grown == region:
             return region
         region = grown
@@ -83,86 +86,55 @@ cdef inline uint64_t order_rank(const int* cells, int k, unsigned int taken,
         rank += <uint64_t>count_ones(later & ((1u << cells[i]) - 1)) * weight[i]
     return rank
 
-cdef inline uint64_t zero_row(const ZeroLayout* z, uint64_t m, unsigned int taken,
-                              int blank) noexcept nogil:
-    # The row of map m (its cells ``taken``) with the blank on the free cell ``blank``.
-    cdef uint64_t word, below
-    cdef const ZeroRecord* record
-    cdef unsigned int others, region, target
-    cdef unsigned int free_cells = ((1u << z.n) - 1) & ~taken
+cdef inline int region_number(const ZeroLayout* z, unsigned int others, int cell) noexcept nogil:
+    # The number, by smallest cell, of cell's region among the regions of ``others``.
+    cdef unsigned int target = zero_flood(z, cell, others), region
     cdef int number = 0
-    # A region holding most free cells is the largest: three steps from the blank most often
-    # reach that many, which settles it without the bitmap's cache miss.
-    region = grow(z, grow(z, grow(z, 1u << blank, free_cells), free_cells), free_cells)
-    if count_ones(region) * 2 > z.n - z.k:
-        return m
-    word = z.several[m >> 6]
-    if not (word >> (m & 63)) & 1:
-        return m
-    below = word & (((<uint64_t>1) << (m & 63)) - 1)
-    record = &z.records[z.before[m >> 6] + count_ones64(below)]
-    if (record.largest >> blank) & 1:
-        return m
-    # The blank is in one of the smaller regions: its number among them by smallest cell.
-    others = free_cells & ~record.largest
-    target = zero_flood(z, blank, others)
     while True:
         region = zero_flood(z, lowest_bit(others), others)
         if region == target:
-            return z.maps + record.first + number
+            return number
         others &= ~region
         number += 1
 
-cdef extern from *:
-    void zero_prefetch "__builtin_prefetch"(const void* address) nogil
+cdef inline const ZeroRecord* record_of(const ZeroLayout* z, uint64_t m) noexcept nogil:
+    # Map m's record, or NULL when it has one region.
+    cdef uint64_t word = z.several[m >> 6]
+    if not (word >> (m & 63)) & 1:
+        return NULL
+    return &z.records[z.before[m >> 6] + count_ones64(word & (((<uint64_t>1) << (m & 63)) - 1))]
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    /* Both ranks of a placement of six tiles (see _zero.pxd), unrolled: the compiler keeps it
-       in registers. */
-    #define FP_LT(a, b) ((uint64_t)((a) < (b)))
-    static inline void fp_zero_six(const int* c, const uint64_t* choose, const uint64_t* w,
-                                   uint64_t* map_out, uint64_t* order_out) {
-        uint64_t l01 = FP_LT(c[1], c[0]), l02 = FP_LT(c[2], c[0]), l03 = FP_LT(c[3], c[0]),
-                 l04 = FP_LT(c[4], c[0]), l05 = FP_LT(c[5], c[0]), l12 = FP_LT(c[2], c[1]),
-                 l13 = FP_LT(c[3], c[1]), l14 = FP_LT(c[4], c[1]), l15 = FP_LT(c[5], c[1]),
-                 l23 = FP_LT(c[3], c[2]), l24 = FP_LT(c[4], c[2]), l25 = FP_LT(c[5], c[2]),
-                 l34 = FP_LT(c[4], c[3]), l35 = FP_LT(c[5], c[3]), l45 = FP_LT(c[5], c[4]);
-        uint64_t b0 = l01 + l02 + l03 + l04 + l05, b1 = l12 + l13 + l14 + l15,
-                 b2 = l23 + l24 + l25, b3 = l34 + l35, b4 = l45;
-        uint64_t p0 = b0, p1 = b1 + (1 - l01), p2 = b2 + (2 - l02 - l12),
-                 p3 = b3 + (3 - l03 - l13 - l23), p4 = b4 + (4 - l04 - l14 - l24 - l34),
-                 p5 = 5 - l05 - l15 - l25 - l35 - l45;
-        *map_out = choose[c[0] * 32 + p0 + 1] + choose[c[1] * 32 + p1 + 1]
-                   + choose[c[2] * 32 + p2 + 1] + choose[c[3] * 32 + p3 + 1]
-                   + choose[c[4] * 32 + p4 + 1] + choose[c[5] * 32 + p5 + 1];
-        *order_out = b0 * w[0] + b1 * w[1] + b2 * w[2] + b3 * w[3] + b4 * w[4];
-    }
-    """
-    void fp_zero_six(const int* c, const uint64_t* choose, const uint64_t* w, uint64_t* map_out,
-                     uint64_t* order_out) noexcept nogil
+cdef inline uint64_t zero_second(const ZeroLayout* z, const int* cells, int k, unsigned int taken,
+                                 unsigned int free_cells, int blank,
+                                 uint64_t rank) noexcept nogil:
+    # The entry once the blank's region was not found to hold most free cells: ``rank`` (the
+    # first part's) unless the map has a larger region than the blank's.
+    cdef const ZeroRecord* record = record_of(z, map_rank(taken, z.choose))
+    if record == NULL or (record.largest >> blank) & 1:
+        return rank
+    return (z.placements
+            + (<uint64_t>record.first + region_number(z, free_cells & ~record.largest, blank))
+            * z.orders + order_rank(cells, k, taken, z.order_weight))
 
 cdef inline uint64_t zero_entry(const ZeroLayout* z, uint64_t index, int k, int bits, int blank,
-                                const uint64_t* weight, uint64_t orders, const uint8_t* table,
+                                const uint64_t* weight, const uint8_t* table,
                                 int shift) noexcept nogil:
-    # The entry of a placement given by its sparse index (cells ``bits`` bits a slot) with the
-    # blank on ``blank`` (a cell the group leaves free); ``orders`` = k!. ``table``: fetched
-    # ahead where not NULL (``shift``: 1 for two entries a byte, else 0).
+    # The entry of a placement given by its sparse index (cells ``bits`` bits a slot, ``weight``
+    # its compact rank's) with the blank on ``blank`` (a cell the group leaves free).
+    # ``table``: the first part's entry is fetched ahead where not NULL (``shift``: 1 for two
+    # entries a byte, else 0): nearly always the right one, and then its load overlaps the rest.
+    cdef uint64_t rank = compact_rank_bits(index, k, weight, bits)
     cdef int cells[32]
-    cdef unsigned int taken = 0, mask = (1u << bits) - 1
+    cdef unsigned int taken = 0, mask = (1u << bits) - 1, free_cells, region
     cdef int i
-    cdef uint64_t m, order
+    if table != NULL:
+        zero_prefetch(&table[rank >> shift])
     for i in range(k):
         cells[i] = <int>((index >> (bits * i)) & mask)
         taken |= 1u << cells[i]
-    if k == 6:
-        fp_zero_six(cells, z.choose, weight, &m, &order)
-    else:
-        m = map_rank(taken, z.choose)
-        order = order_rank(cells, k, taken, weight)
-    if table != NULL:
-        # The entry of the blank in the map's largest region, fetched while the row is found:
-        # nearly always the right one, and the two loads then overlap.
-        zero_prefetch(&table[(order * z.rows + m) >> shift])
-    return order * z.rows + zero_row(z, m, taken, blank)
+    free_cells = ((1u << z.n) - 1) & ~taken
+    region = grow(z, grow(z, grow(z, 1u << blank, free_cells), free_cells), free_cells)
+    region = grow(z, grow(z, region, free_cells), free_cells)
+    if count_ones(region) * 2 > z.n - z.k:
+        return rank
+    return zero_second(z, cells, k, taken, free_cells, blank, rank)
