@@ -38,7 +38,7 @@ import numpy as np
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from fastpuzzle._core._ranking cimport compact_rank_bits, init_weights, lowest_bit
+from fastpuzzle._core._ranking cimport compact_rank_bits, count_ones, init_weights, lowest_bit
 from fastpuzzle._core._zero cimport (
     ZERO_CHOOSE,
     ZeroLayout,
@@ -247,6 +247,12 @@ cdef struct Job:
     int largest
     int bad
     int distance[BUILD_MAX_CELLS][BUILD_MAX_CELLS]  # [slot][cell] -> Manhattan distance home
+
+
+cdef inline int home_distance(const Builder* b, int slot, int cell) noexcept nogil:
+    # Manhattan distance from cell to the goal cell of the slot's tile.
+    return (abs(b.row_of[cell] - b.row_of[b.home[slot]])
+            + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
 
 
 cdef inline unsigned int flood(const Builder* b, int start, unsigned int free_cells) noexcept nogil:
@@ -942,7 +948,7 @@ cdef object _make_zero_layout(int rows, int cols, int k):
             while pending:
                 region = flood(&b, lowest_bit(pending), free_cells)
                 pending &= ~region
-                size = count_ones_int(region)
+                size = count_ones(region)
                 if size > largest_size:
                     largest = region
                     largest_size = size
@@ -981,14 +987,6 @@ cdef object _make_zero_layout(int rows, int cols, int k):
     for array in (layout, *arrays):
         array.setflags(write=False)
     return layout, arrays, int(z.placements + extra_rows * z.orders)
-
-
-cdef inline int count_ones_int(unsigned int x) noexcept nogil:
-    cdef int out = 0
-    while x:
-        x &= x - 1
-        out += 1
-    return out
 
 
 cdef inline const ZeroLayout* layout_of(object layout):
@@ -1159,8 +1157,7 @@ def pack_table(levels, int rows, int cols, int goal_blank, tiles, bint sparse, t
         return _pack_sparse(b, lv)
     for slot in range(b.k):
         for cell in range(b.n):
-            job.distance[slot][cell] = (abs(b.row_of[cell] - b.row_of[b.home[slot]])
-                                        + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
+            job.distance[slot][cell] = home_distance(b, slot, cell)
     extra = np.empty(b.placements, dtype=np.uint8)
     ex = extra
     job.values = &lv[0]
@@ -1194,8 +1191,7 @@ cdef object _pack_sparse(const Builder* b, const uint8_t[::1] lv):
     cdef bint nibble
     for slot in range(b.k):
         for cell in range(16):
-            distance[slot][cell] = (abs(b.row_of[cell] - b.row_of[b.home[slot]])
-                                    + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
+            distance[slot][cell] = home_distance(b, slot, cell)
     extra = np.zeros(entries, dtype=np.uint8)
     ex = extra
     with nogil:
@@ -1241,8 +1237,7 @@ cdef object _pack_zero(const Builder* b, const uint8_t[::1] lv):
     z = layout_of(layout)
     for slot in range(b.k):
         for cell in range(b.n):
-            distance[slot][cell] = (abs(b.row_of[cell] - b.row_of[b.home[slot]])
-                                    + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
+            distance[slot][cell] = home_distance(b, slot, cell)
     extra = np.zeros(entries, dtype=np.uint8)
     ex = extra
     reset_decoder(b, &dec)
