@@ -60,6 +60,20 @@ def test_clear_name_removes_that_table_and_its_companions_only(
     assert "removed 2 file(s)" in out
 
 
+def test_clearing_the_zero_aware_twin_keeps_the_plain_dual_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 6-6-6-6z has the groups of 6-6-6-6 but no dual lookups: the dual table of those groups
+    # is 6-6-6-6's (solve() reads it) and stays.
+    files = _cache(tmp_path)
+    zero = pdb.pdb_path("6-6-6-6z", cache_dir=tmp_path)
+    zero.write_bytes(b"z" * 100)
+    assert main(["pdb", "clear", "6-6-6-6z", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert not zero.exists() and "removed 1 file(s)" in out
+    assert files["dual"].exists() and files["6-6-6-6"].exists()
+
+
 def test_clear_of_a_table_never_built_says_so_and_removes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

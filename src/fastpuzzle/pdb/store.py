@@ -762,6 +762,10 @@ def _keys_of(
     for cell in blanks:
         name, groups = resolve_partition(partition, checked, cell)
         mains.append((rows, cols, cell, name))
+        if is_zero_aware(name):
+            # Dual lookups read plain tables only: the companions of the same groups are the
+            # plain partition's (6-6-6-6's for 6-6-6-6z), not this one's.
+            continue
         for cells, region in zip(groups, walled_off(checked, cell, groups)):
             if region is not None:
                 alone = resolve_partition((cells,), checked, region)[0]
