@@ -91,17 +91,23 @@ def _small_compound() -> tuple[tuple[tuple[int, ...], ...], ...]:
 SMALL_COMPOUND = _small_compound()
 
 
-def small_5x5_compound(directory: Path, name: str = "test-x3") -> pdb.Compound:
-    """:data:`SMALL_COMPOUND` registered as compound ``name`` of 5x5 while its tables are built
-    into ``directory`` through the catalogue's own path, then loaded."""
+def small_5x5_compound(
+    directory: Path, name: str = "test-x3", *, zero: bool = False
+) -> pdb.Compound:
+    """:data:`SMALL_COMPOUND` registered as compound ``name`` of 5x5 (zero-aware with ``zero``)
+    while its tables are built into ``directory`` through the catalogue's own path, then
+    loaded. A zero-aware one is loaded as zero-aware only while ``name`` is registered so."""
     catalogue = partitions.COMPOUNDS[(5, 5)]
-    before = catalogue.get(name)
+    before = catalogue.get(name), partitions.ZERO_COMPOUNDS
     catalogue[name] = SMALL_COMPOUND
+    if zero:
+        partitions.ZERO_COMPOUNDS = before[1] | {name}
     try:
         compound.build_compound(name, (5, 5), cache_dir=directory, progress=False)
         return compound.compound_for(name, (5, 5), 24, directory, build=False)
     finally:
-        if before is None:
+        partitions.ZERO_COMPOUNDS = before[1]
+        if before[0] is None:
             del catalogue[name]
         else:
-            catalogue[name] = before
+            catalogue[name] = before[0]

@@ -50,7 +50,14 @@ from fastpuzzle.heuristics import CATALOGUE, heuristic_names
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.compound import build_compound
 from fastpuzzle.pdb.dual import dual_tables
-from fastpuzzle.pdb.partitions import COMPOUNDS, NAMED_PARTITIONS, auto_partition, compound_groups
+from fastpuzzle.pdb.partitions import (
+    COMPOUNDS,
+    NAMED_PARTITIONS,
+    auto_partition,
+    compound_groups,
+    is_zero_aware,
+    is_zero_compound,
+)
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
 
@@ -1065,11 +1072,14 @@ def _table_use(entry: dict[str, Any]) -> str:
             f"cells {cells}"
         )
     for compound_name in COMPOUNDS.get((rows, cols), {}):
+        if is_zero_compound(compound_name) != is_zero_aware(name):
+            continue  # the other compound of the same groups
         members = compound_groups(compound_name, (rows, cols), blank)
         if len(groups) == 1 and tuple(sorted(groups[0])) in {g for p in members for g in p}:
+            reader = next((h.name for h in CATALOGUE if h.compound == compound_name), None)
             return (
-                f"{name}: a table of compound {compound_name} (heuristic 'pdb24') for {boards}; "
-                f"goal cells {cells}"
+                f"{name}: a table of compound {compound_name} (heuristic {reader!r}) for "
+                f"{boards}; goal cells {cells}"
             )
     return f"{name}: a partition given to build_pdb, for {boards}; groups of goal cells {cells}"
 
@@ -1087,7 +1097,8 @@ def _buildable(entries: list[dict[str, Any]]) -> str:
     return (
         f"{lead}fastpuzzle pdb build NAME builds one (--goal-blank N for goals with the blank "
         "elsewhere), pdb build auto --shape ROWS COLS the table of heuristic 'pdb' on any "
-        "shape of up to 25 cells, and pdb build 6-6-6-6x7 the 5x5 tables of heuristic 'pdb24'"
+        "shape of up to 25 cells, and pdb build 6-6-6-6x7 (6-6-6-6x7z) the 5x5 tables of "
+        "heuristic 'pdb24' ('pdb24z')"
     )
 
 
@@ -1402,9 +1413,10 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument(
         "partition",
         nargs="?",
-        help="5-5-5, 6-6-3 (build's default), 7-8 or 7-8b (4x4), 6-6-6-6 (5x5), or auto (with "
+        help="5-5-5, 6-6-3 (build's default), 7-8 or 7-8b (4x4); 6-6-6-6, 6-6-6-6z "
+        "(zero-aware), or the compounds 6-6-6-6x7 and 6-6-6-6x7z (5x5); or auto (with "
         "--shape); clear removes its file for every goal blank (or --goal-blank's) and its "
-        "dual-lookup tables",
+        "dual-lookup tables (a compound: its own one-group files)",
     )
     tables.add_argument(
         "--shape",

@@ -246,6 +246,17 @@ CATALOGUE: tuple[Heuristic, ...] = (
         compound="6-6-6-6x7",
     ),
     Heuristic(
+        "pdb24z",
+        ("pdb_compound_zero", "compound_zero"),
+        "5x5: pdb24 with zero-aware tables (14 tables, 1,208 MiB; build once: fastpuzzle pdb "
+        "build 6-6-6-6x7z); the fewest nodes, each dearer",
+        HeuristicCode.H_PDB,
+        idastar=frozenset({"wide"}),
+        tables="pdb",
+        shapes=((5, 5),),
+        compound="6-6-6-6x7z",
+    ),
+    Heuristic(
         "pdb_dual",
         ("pdb+dual", "dual_pdb", "dual"),
         f"the tables of pdb, {_DUAL_HELP}",

@@ -214,19 +214,21 @@ def test_ctrl_c_stops_the_cluster_search(client: Any) -> None:
     assert core.status == SOLVED and core.depth == after.optimal_length
 
 
+@pytest.mark.parametrize("zero", [False, True], ids=["plain", "zero-aware"])
 def test_a_compound_on_the_cluster(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, zero: bool
 ) -> None:
     # A compound's units carry every partition's group indices and sums; each worker lays out
-    # the same tables (shared groups once) and searches them.
+    # the same tables (shared groups once, zero-aware ones as such) and searches them.
     monkeypatch.setattr(_wide_pdb, "PARALLEL_FROM", 0)
-    tables = small_5x5_compound(tmp_path)
+    tables = small_5x5_compound(tmp_path, "test-x3z" if zero else "test-x3", zero=zero)
+    assert tables.zero_aware == zero == tables.loaded().zero
     board = fp.scramble(fp.Board.goal((5, 5)), 44, rng=5)
     optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
     problem = make_problem(board)
     args = (problem.wide_cells().astype("uint8"), problem.blank, 5, 5, problem.goal_blank)
     call = fd.KernelCall(
-        "wide_pdb", args, 400, functools.partial(pdb.Compound.loaded, tables), "test-x3", "parent"
+        "wide_pdb", args, 400, functools.partial(pdb.Compound.loaded, tables), tables.name, "parent"
     )
     with tracing() as trace:
         core = _wide_pdb.idastar(

@@ -26,6 +26,7 @@ from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.partitions import (
     compound_groups,
     compound_sources,
+    is_zero_compound,
     reflection,
     shape_and_blank,
 )
@@ -54,6 +55,8 @@ class Compound:
         ``(tiles, sparse, nibble, table)``; a group in several partitions is one table.
     reflect : tuple of int or None
         Cell mirrored about the main diagonal, when the reflected lookups are valid.
+    zero_aware : bool
+        Whether every table is zero-aware (``6-6-6-6x7z``).
     """
 
     shape: tuple[int, int]
@@ -61,6 +64,7 @@ class Compound:
     name: str
     partitions: tuple[tuple[Group, ...], ...]
     reflect: tuple[int, ...] | None
+    zero_aware: bool = False
 
     def loaded(self) -> LoadedPatterns:
         """The tables laid out for the IDA* kernel past 16 cells: made on first use, then kept."""
@@ -71,6 +75,7 @@ class Compound:
             kept = LoadedPatterns(
                 list(first), self.reflect, rows * cols, 5, self.goal_blank,
                 extra=[list(groups) for groups in others],
+                zero=self.shape if self.zero_aware else None,
             )  # fmt: skip
             object.__setattr__(self, "_loaded", kept)
         return kept
@@ -126,6 +131,7 @@ def compound_for(
         name,
         tuple(tuple(table_of[group] for group in groups) for groups in partitions),
         reflection(shape, goal_blank),
+        is_zero_compound(name),
     )
     # The databases are held with it, so that their ids in the key stay theirs.
     _KEPT[key] = (databases, made)

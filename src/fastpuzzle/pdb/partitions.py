@@ -21,13 +21,16 @@ __all__ = [
     "PARTITIONS_5X5",
     "SPARSE_MAX",
     "ZERO_AWARE",
+    "ZERO_COMPOUNDS",
     "Partition",
+    "ZeroAwareGroups",
     "auto_partition",
     "compound_groups",
     "compound_sources",
     "default_partition",
     "free_regions",
     "is_zero_aware",
+    "is_zero_compound",
     "resolve_partition",
     "shape_of_partition",
     "walled_off",
@@ -82,12 +85,20 @@ OTHER_6666: tuple[tuple[tuple[int, ...], ...], ...] = (
 COMPOUNDS: dict[tuple[int, int], dict[str, tuple[tuple[tuple[int, ...], ...], ...]]] = {
     (5, 5): {
         "6-6-6-6x7": (PARTITIONS_5X5["6-6-6-6"], *OTHER_6666),
+        "6-6-6-6x7z": (PARTITIONS_5X5["6-6-6-6"], *OTHER_6666),
     },
 }
+
+#: Compounds whose tables are zero-aware (as :data:`ZERO_AWARE`'s): the base partition's
+#: zero-aware twin, then each other group as a :class:`ZeroAwareGroups` of one.
+ZERO_COMPOUNDS: frozenset[str] = frozenset({"6-6-6-6x7z"})
 
 #: The named partition whose tables a compound of each shape begins with: its file holds the
 #: groups the compound shares with it (and it is kept when the compound's tables are cleared).
 COMPOUND_BASE: dict[tuple[int, int], str] = {(5, 5): "6-6-6-6"}
+
+#: The same for the zero-aware compounds (:data:`ZERO_COMPOUNDS`).
+ZERO_COMPOUND_BASE: dict[tuple[int, int], str] = {(5, 5): "6-6-6-6z"}
 
 Cells = tuple[int, ...]
 
@@ -107,10 +118,26 @@ MAX_PDB_CELLS = 25
 Partition = Sequence[Sequence[int]]
 
 
+class ZeroAwareGroups(tuple):  # type: ignore[type-arg]
+    """An explicit partition (groups of goal cells) whose tables are zero-aware.
+
+    Named as the same groups are, with a ``z`` after the digest (``custom-<12 hex digits>z``),
+    so the plain and zero-aware tables of the same groups are different files.
+    """
+
+    __slots__ = ()
+
+
 def is_zero_aware(name: str) -> bool:
     """Whether the partition named ``name`` (as :func:`resolve_partition` names it) has
     zero-aware tables."""
-    return name in ZERO_AWARE
+    # A digest is hex, so no plain custom name ends in "z".
+    return name in ZERO_AWARE or (name.startswith("custom-") and name.endswith("z"))
+
+
+def is_zero_compound(name: str) -> bool:
+    """Whether compound ``name``'s tables are zero-aware."""
+    return name in ZERO_COMPOUNDS
 
 
 def is_sparse(tiles: int, cells: int) -> bool:
@@ -215,7 +242,13 @@ def resolve_partition(
         raise PatternDatabaseError(f"expected {expected}, got {shown(partition)}")
     groups = tuple(tuple(int(c) for c in group) for group in given)
     digest = hashlib.sha1(repr(groups).encode()).hexdigest()[:12]
-    return f"custom-{digest}", groups
+    zero = "z" if isinstance(partition, ZeroAwareGroups) else ""
+    if zero and cells <= 16:
+        # Only the kernel past 16 cells reads them.
+        raise PatternDatabaseError(
+            f"zero-aware tables are built for boards of more than 16 cells, not {rows}x{cols}"
+        )
+    return f"custom-{digest}{zero}", groups
 
 
 def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, ...], ...]:
@@ -317,14 +350,18 @@ def compound_groups(
     )
 
 
-def compound_sources(name: str, shape: tuple[int, int], goal_blank: int) -> list[str | list[Cells]]:
+def compound_sources(
+    name: str, shape: tuple[int, int], goal_blank: int
+) -> list[str | Sequence[Cells]]:
     """The partitions whose files hold compound ``name``'s tables, as :func:`resolve_partition`
-    takes them: the shape's :data:`COMPOUND_BASE` where it shares groups with the compound,
-    then each other group alone."""
+    takes them: the shape's :data:`COMPOUND_BASE` (:data:`ZERO_COMPOUND_BASE` for a zero-aware
+    compound) where it shares groups with the compound, then each other group alone (as
+    :class:`ZeroAwareGroups` for a zero-aware compound)."""
     wanted = [group for groups in compound_groups(name, shape, goal_blank) for group in groups]
-    sources: list[str | list[Cells]] = []
+    sources: list[str | Sequence[Cells]] = []
     seen: set[Cells] = set()
-    base = COMPOUND_BASE.get(shape)
+    zero = is_zero_compound(name)
+    base = (ZERO_COMPOUND_BASE if zero else COMPOUND_BASE).get(shape)
     if base is not None:
         _, base_cells = resolve_partition(base, shape, goal_blank)
         if set(base_cells) & set(wanted):
@@ -333,5 +370,5 @@ def compound_sources(name: str, shape: tuple[int, int], goal_blank: int) -> list
     for group in wanted:
         if group not in seen:
             seen.add(group)
-            sources.append([group])
+            sources.append(ZeroAwareGroups([group]) if zero else [group])
     return sources

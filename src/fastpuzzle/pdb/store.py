@@ -47,6 +47,7 @@ from fastpuzzle.pdb.partitions import (
     COMPOUNDS,
     NAMED_PARTITIONS,
     Partition,
+    ZeroAwareGroups,
     compound_sources,
     is_sparse,
     is_zero_aware,
@@ -620,6 +621,8 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
             blank = int(header["goal_blank"])
             named = header["partition"]
             spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
+            if header.get("zero_aware") is True and not isinstance(spec, str):
+                spec = ZeroAwareGroups(spec)
             name, cells = resolve_partition(spec, shape, blank)
             entry.update(partition=name, shape=shape, goal_blank=blank, groups=cells)
             read_valid(path, shape, blank, name, cells, keep=False)

@@ -1,0 +1,224 @@
+"""The compound with zero-aware tables (``pdb24z``, compound ``6-6-6-6x7z``), past 16 cells.
+
+Small tables stand in for the catalogue's (the three partitions of groups of four tiles that
+``tests/core/test_compound.py`` uses, zero-aware): the kernel's value is checked board by board
+against a plain-Python reference reading the same tables through the zero-aware index of
+``tests/zero_reference.py``; its lengths against the plain compound's search; the catalogue
+path (build, info, search, batch, a worker's load, clear) through the same calls a user makes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import cli, pdb
+from fastpuzzle._core import _wide_pdb
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import cluster, pruning
+from fastpuzzle._solver.request import Request
+from fastpuzzle.heuristics import BY_NAME
+from fastpuzzle.limits import Limits
+from fastpuzzle.pdb import PatternDatabaseError, compound, partitions, store
+from fastpuzzle.pdb.compound import Compound
+from tests.instances import korf24
+from tests.pdbcache import SMALL_COMPOUND, small_5x5_compound
+from tests.zero_reference import ZeroIndex
+
+SHAPE = (5, 5)
+BLANK = 24
+NAME = BY_NAME["pdb24z"].compound
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Compound, Compound]:
+    """The three test partitions as a compound, zero-aware and plain, built through the
+    catalogue's own path."""
+    zero = small_5x5_compound(tmp_path_factory.mktemp("zero"), "test-x3z", zero=True)
+    plain = small_5x5_compound(tmp_path_factory.mktemp("plain"), "test-x3")
+    return zero, plain
+
+
+def _scrambles(count: int, moves: tuple[int, int], seed: int) -> list[tuple[int, ...]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        board = fp.scramble(fp.Board.goal(SHAPE), rng.randrange(*moves), rng=rng.randrange(1 << 30))
+        out.append(tuple(int(t) for t in np.asarray(board).ravel()))
+    return out
+
+
+def _search(tiles: tuple[int, ...], layout: object, **options: object) -> object:
+    cells = np.array(tiles, dtype=np.uint8)
+    return _wide_pdb.idastar(cells, tiles.index(0), 5, 5, BLANK, tables=layout, **options)
+
+
+def _value(table: np.ndarray, nibble: bool, entry: int) -> int:
+    if nibble:
+        return (int(table[entry >> 1]) >> (4 * (entry & 1))) & 15
+    return int(table[entry])
+
+
+def _reference_h(tables: Compound, index: ZeroIndex, tiles: tuple[int, ...]) -> int:
+    """Manhattan plus twice the largest sum over the partitions and their reflections, each
+    group's value read by the plain-Python zero-aware index (tile t's goal cell is t - 1)."""
+    where = {tile: cell for cell, tile in enumerate(tiles)}
+    reflect = tables.reflect
+    assert reflect is not None
+    md = sum(
+        abs(where[t] // 5 - (t - 1) // 5) + abs(where[t] % 5 - (t - 1) % 5) for t in range(1, 25)
+    )
+    best = 0
+    for groups in tables.partitions:
+        plain = mirrored = 0
+        for group_tiles, _, nibble, table in groups:
+            cells = tuple(where[t] for t in group_tiles)
+            plain += _value(table, nibble, index.entry(cells, where[0]))
+            # The mirrored board: the tile whose goal cell is c stands, reflected, where the
+            # tile of goal cell reflect[c] stands; its blank is the reflected blank.
+            reflected = tuple(reflect[where[reflect[t - 1] + 1]] for t in group_tiles)
+            mirrored += _value(table, nibble, index.entry(reflected, reflect[where[0]]))
+        best = max(best, plain, mirrored)
+    return md + 2 * best
+
+
+def test_the_tables_are_zero_aware_files_of_their_own(both: tuple[Compound, Compound]) -> None:
+    zero, plain = both
+    assert zero.zero_aware and not plain.zero_aware and zero.loaded().zero
+    tables = {id(t): t for p in zero.partitions for *_, t in p}
+    assert len(tables) == 16  # 18 groups, two of them in two partitions
+    assert zero.nbytes > plain.nbytes
+    names = [partitions.resolve_partition(s, SHAPE, BLANK)[0] for s in _sources("test-x3z")]
+    assert len(names) == 16 and all(n.endswith("z") and partitions.is_zero_aware(n) for n in names)
+    plain_names = {partitions.resolve_partition(s, SHAPE, BLANK)[0] for s in _sources("test-x3")}
+    assert {n[:-1] for n in names} == plain_names  # the same groups, the other files
+
+
+def _sources(name: str) -> list[object]:
+    catalogue = partitions.COMPOUNDS[SHAPE]
+    zero = name.endswith("z")
+    try:
+        catalogue[name] = SMALL_COMPOUND
+        before = partitions.ZERO_COMPOUNDS
+        if zero:
+            partitions.ZERO_COMPOUNDS = before | {name}
+        return list(partitions.compound_sources(name, SHAPE, BLANK))
+    finally:
+        partitions.ZERO_COMPOUNDS = before
+        del catalogue[name]
+
+
+def test_the_kernel_value_is_the_reference_value(both: tuple[Compound, Compound]) -> None:
+    zero, plain = both
+    index = ZeroIndex(SHAPE, 4)
+    zero_layout, plain_layout = zero.loaded(), plain.loaded()
+    boards = _scrambles(120, (10, 120), seed=21) + [
+        tuple(int(t) for t in fp.random_board(SHAPE, rng=seed).tiles) for seed in range(40)
+    ]
+    higher = 0
+    for tiles in boards:
+        h = _search(tiles, zero_layout, max_depth=0)
+        value = 0 if h.status == 0 else h.depth  # type: ignore[attr-defined]
+        assert value == _reference_h(zero, index, tiles), tiles
+        p = _search(tiles, plain_layout, max_depth=0)
+        plain_value = 0 if p.status == 0 else p.depth  # type: ignore[attr-defined]
+        assert value >= plain_value, tiles
+        higher += value > plain_value
+    assert higher > 0  # the regions do lift the value (else this would test the plain one)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_lengths_equal_the_plain_compound(both: tuple[Compound, Compound], workers: int) -> None:
+    zero, plain = both
+    machine = pruning.machine(SHAPE, "fsm")
+    fewer = 0
+    for tiles in _scrambles(6, (40, 56), seed=30 + workers):
+        z = _search(tiles, zero.loaded(), machine=machine, workers=workers)
+        p = _search(tiles, plain.loaded(), machine=machine, workers=workers)
+        assert z.status == p.status == 0  # type: ignore[attr-defined]
+        assert z.depth == p.depth  # type: ignore[attr-defined]
+        assert fp.Board(tiles, shape=SHAPE).apply(z.moves) == fp.Board.goal(SHAPE)  # type: ignore[attr-defined]
+        fewer += z.generated < p.generated  # type: ignore[attr-defined]
+        if workers == 1:
+            assert z.generated <= p.generated  # type: ignore[attr-defined]
+    assert fewer > 0
+
+
+def test_search_and_batch_take_pdb24z_from_the_catalogue(
+    both: tuple[Compound, Compound],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # pdb24z reads the catalogue's zero-aware compound: here the test partitions under its name.
+    _, plain = both
+    assert partitions.is_zero_compound(NAME)
+    monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], NAME, SMALL_COMPOUND)
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    tiles = _scrambles(1, (34, 35), seed=5)[0]
+    with pytest.raises(PatternDatabaseError, match=f"fastpuzzle pdb build {NAME}"):
+        fp.search(list(tiles), algorithm="idastar", heuristic="pdb24z")
+    assert cli.main(["pdb", "build", NAME, "--cache-dir", str(tmp_path)]) == 0
+    files = list(tmp_path.glob("pdb-*.fpdb"))
+    assert len(files) == 16 and all(f.stem.endswith("z") for f in files)
+    assert all(b'"zero_aware": true' in f.read_bytes()[:4096] for f in files)
+    capsys.readouterr()
+    assert cli.main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.count(f"a table of compound {NAME} (heuristic 'pdb24z')") == 16
+    expected = _search(tiles, plain.loaded()).depth  # type: ignore[attr-defined]
+    for workers in (1, 2):
+        result = fp.search(list(tiles), algorithm="idastar", heuristic="pdb24z", workers=workers)
+        assert result.solution is not None and len(result.solution) == expected
+    boards = _scrambles(6, (20, 44), seed=6)
+    batch = fp.solve_many([list(b) for b in boards], shape=SHAPE, heuristic="pdb24z", workers=2)
+    assert list(batch.lengths) == [_search(b, plain.loaded()).depth for b in boards]  # type: ignore[attr-defined]
+    loaded = compound.compound_for(NAME, SHAPE, BLANK, build=False)
+    assert loaded.zero_aware and loaded is compound.compound_for(NAME, SHAPE, BLANK, build=False)
+
+
+def test_a_worker_process_loads_the_zero_aware_compound(
+    both: tuple[Compound, Compound], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a Dask worker runs for pdb24z: the catalogue's compound from its own cache, laid out
+    # zero-aware, never built there.
+    zero, _ = both
+    monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], NAME, SMALL_COMPOUND)
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    request = Request(make_problem(fp.Board.goal(SHAPE)), "pdb24z", Limits(), workers=1)
+    named = dataclasses.replace(zero, name=NAME)
+    loader, key = cluster._worker_tables(request, (named,), dual=False)
+    assert key == f"compound:5x5:24:{NAME}"
+    with pytest.raises(PatternDatabaseError, match=f"pdb build {NAME}"):
+        loader()
+    compound.build_compound(NAME, SHAPE, cache_dir=tmp_path, progress=False)
+    layout = loader()
+    assert layout.zero and layout.n_extra == 2 and layout.mirror
+
+
+def test_clear_and_refusals() -> None:
+    # The real zero-aware compound's own files: its ten other groups, zero-aware; 6-6-6-6z's
+    # file (and the plain compound's files) are kept.
+    zero_keys = store._keys_of(NAME, None, 24)
+    plain_keys = store._keys_of(BY_NAME["pdb24"].compound, None, 24)
+    assert len(zero_keys) == len(plain_keys) == 10
+    assert all(name.startswith("custom-") and name.endswith("z") for *_, name in zero_keys)
+    assert {name[:-1] for *_, name in zero_keys} == {name for *_, name in plain_keys}
+    assert partitions.compound_sources(NAME, SHAPE, BLANK)[0] == "6-6-6-6z"
+    # Only the kernel past 16 cells reads zero-aware tables.
+    with pytest.raises(PatternDatabaseError, match="more than 16 cells"):
+        pdb.pdb_path(partitions.ZeroAwareGroups([(0, 1, 2)]), (4, 4))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["korf24-38", "korf24-40"])
+def test_korf24_with_the_zero_aware_compound(name: str) -> None:
+    if not compound.compound_built(NAME, SHAPE, BLANK):
+        pytest.skip(f"needs the {NAME} tables (fastpuzzle pdb build {NAME})")
+    instance = next(i for i in korf24() if i.name == name)
+    result = fp.search(list(instance.tiles), algorithm="idastar", heuristic="pdb24z", workers=2)
+    assert result.solution is not None and len(result.solution) == instance.optimal_length
