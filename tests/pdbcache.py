@@ -44,11 +44,13 @@ def cache_holding(partition: str, directory: Path) -> Iterator[Path]:
             os.environ["FASTPUZZLE_CACHE"] = before
 
 
-def small_5x5_database(directory: Path) -> pdb.Database:
-    """Eight 3-tile groups for 5x5 (built in milliseconds into ``directory``), with reflection:
-    the wide pattern-database kernel's test tables."""
+def small_5x5_database(directory: Path, *, zero: bool = False) -> pdb.Database:
+    """Eight 3-tile groups for 5x5 (built in milliseconds into ``directory``, zero-aware with
+    ``zero``), with reflection: the wide pattern-database kernel's test tables."""
     cells = list(range(24))
-    partition = tuple(tuple(cells[i : i + 3]) for i in range(0, 24, 3))
+    partition: tuple[tuple[int, ...], ...] = tuple(tuple(cells[i : i + 3]) for i in range(0, 24, 3))
+    if zero:
+        partition = partitions.ZeroAwareGroups(partition)
     pdb.build_pdb(partition, (5, 5), cache_dir=directory, progress=False)
     database = pdb.load_pdb(partition, (5, 5), cache_dir=directory)
     assert database is not None and database.reflect is not None

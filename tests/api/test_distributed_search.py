@@ -24,6 +24,7 @@ from fastpuzzle._solver import cluster, idastar
 from fastpuzzle._solver.parallel import run_team, tracing
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
+from fastpuzzle.pdb import partitions
 from tests.instances import random50
 from tests.interrupts import latency_of
 from tests.pdbcache import small_5x5_compound, small_5x5_database, wide_pdb_search
@@ -96,11 +97,13 @@ def test_the_cluster_counts_what_the_threads_count(client: Any) -> None:
     )
 
 
+@pytest.mark.parametrize("zero", [False, True], ids=["plain", "zero-aware"])
 def test_a_5x5_board_on_the_cluster(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, zero: bool
 ) -> None:
     monkeypatch.setattr(_wide_pdb, "PARALLEL_FROM", 0)
-    database = small_5x5_database(tmp_path)
+    database = small_5x5_database(tmp_path, zero=zero)
+    assert database.zero_aware == zero == database.loaded().zero
     board = fp.scramble(fp.Board.goal((5, 5)), 40, rng=3)
     optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
     problem = make_problem(board)
@@ -109,7 +112,7 @@ def test_a_5x5_board_on_the_cluster(
         (problem.wide_cells().astype("uint8"), problem.blank, 5, 5, problem.goal_blank),
         400,
         functools.partial(pdb.Database.loaded, database),
-        "test-small-5x5",
+        database.name,
         "parent",
     )
     with tracing() as trace:
@@ -252,6 +255,15 @@ def test_a_worker_reads_exactly_the_tables_of_the_search(
     assert not list(tmp_path.iterdir())
     exact = cluster.load_exactly(("exact",), (3, 3), 8)
     assert exact is not None
+    # A named zero-aware partition (as pdb6666z's 6-6-6-6z) loads as one.
+    groups = tuple(tuple(range(i, i + 3)) for i in range(0, 24, 3))
+    monkeypatch.setitem(partitions.PARTITIONS_5X5, "test-z", groups)
+    monkeypatch.setattr(partitions, "ZERO_AWARE", frozenset({"test-z"}))
+    with pytest.raises(pdb.PatternDatabaseError, match="pdb build test-z"):
+        cluster.load_exactly(("test-z",), (5, 5), 24)
+    pdb.build_pdb("test-z", cache_dir=tmp_path, progress=False)
+    layout = cluster.load_exactly(("test-z",), (5, 5), 24)
+    assert layout.zero and layout.mirror  # type: ignore[attr-defined]
 
 
 def test_dual_lookups_on_the_cluster(client: Any) -> None:
