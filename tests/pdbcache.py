@@ -18,11 +18,15 @@ from fastpuzzle._core import _wide_pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import make_problem
 from fastpuzzle.board import Board
+from fastpuzzle.generate import scramble
 from fastpuzzle.pdb import compound, partitions
 
 __all__ = [
     "SMALL_COMPOUND",
     "cache_holding",
+    "entry_value",
+    "scrambles_5x5",
+    "search_5x5",
     "small_5x5_compound",
     "small_5x5_database",
     "wide_pdb_search",
@@ -113,3 +117,26 @@ def small_5x5_compound(
             del catalogue[name]
         else:
             catalogue[name] = before[0]
+
+
+def scrambles_5x5(count: int, moves: tuple[int, int], seed: int) -> list[tuple[int, ...]]:
+    """``count`` 5x5 boards, each scrambled by a number of moves drawn from ``moves``."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        board = scramble(Board.goal((5, 5)), rng.randrange(*moves), rng=rng.randrange(1 << 30))
+        out.append(tuple(int(t) for t in np.asarray(board).ravel()))
+    return out
+
+
+def search_5x5(tiles: tuple[int, ...], layout: object, **options: object) -> CoreResult:
+    """``_wide_pdb.idastar`` on a 5x5 board (goal blank 24) with the laid-out ``layout``."""
+    cells = np.array(tiles, dtype=np.uint8)
+    return _wide_pdb.idastar(cells, tiles.index(0), 5, 5, 24, tables=layout, **options)
+
+
+def entry_value(table: np.ndarray, nibble: bool, entry: int) -> int:
+    """Entry ``entry`` of a packed table (two entries a byte where ``nibble``)."""
+    if nibble:
+        return (int(table[entry >> 1]) >> (4 * (entry & 1))) & 15
+    return int(table[entry])

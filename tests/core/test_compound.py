@@ -8,7 +8,6 @@ tables, its node counts against a plain-Python IDA*, its lengths against another
 from __future__ import annotations
 
 import dataclasses
-import random
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,7 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import cli, pdb
-from fastpuzzle._core import _board, _idastar, _wide_pdb
+from fastpuzzle._core import _board, _idastar
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import cluster, pruning
@@ -27,7 +26,7 @@ from fastpuzzle.pdb import PatternDatabaseError, compound, partitions, store
 from fastpuzzle.pdb.compound import Compound
 from tests.dual_reference import Table
 from tests.instances import korf24
-from tests.pdbcache import SMALL_COMPOUND, small_5x5_compound
+from tests.pdbcache import SMALL_COMPOUND, scrambles_5x5, search_5x5, small_5x5_compound
 
 SHAPE = (5, 5)
 BLANK = 24
@@ -83,20 +82,6 @@ class Reference:
         return md + 2 * best
 
 
-def _scrambles(count: int, moves: tuple[int, int], seed: int) -> list[tuple[int, ...]]:
-    rng = random.Random(seed)
-    boards = []
-    for _ in range(count):
-        board = fp.scramble(fp.Board.goal(SHAPE), rng.randrange(*moves), rng=rng.randrange(1 << 30))
-        boards.append(tuple(int(t) for t in np.asarray(board).ravel()))
-    return boards
-
-
-def _search(tiles: tuple[int, ...], layout: object, **options: object) -> object:
-    cells = np.array(tiles, dtype=np.uint8)
-    return _wide_pdb.idastar(cells, tiles.index(0), 5, 5, BLANK, tables=layout, **options)
-
-
 def test_the_tables_are_shared_between_partitions(tables: Compound) -> None:
     groups = {id(table) for partition in tables.partitions for *_, table in partition}
     assert len(groups) == 16  # 18 groups, two of them in two partitions
@@ -111,12 +96,12 @@ def test_the_kernel_value_is_the_reference_value(tables: Compound, count: int) -
     layout = _layout(tables, count)
     reference = Reference(tables, count)
     first = Reference(tables, 1)
-    boards = _scrambles(150, (10, 120), seed=count) + [
+    boards = scrambles_5x5(150, (10, 120), seed=count) + [
         tuple(int(t) for t in fp.random_board(SHAPE, rng=seed).tiles) for seed in range(50)
     ]
     above_first = 0
     for tiles in boards:
-        core = _search(tiles, layout, max_depth=0)
+        core = search_5x5(tiles, layout, max_depth=0)
         h = 0 if core.status == 0 else core.depth  # type: ignore[attr-defined]
         assert h == reference.h(tiles), tiles
         above_first += h > first.h(tiles)
@@ -165,8 +150,8 @@ def test_the_kernel_counts_the_reference_nodes(tables: Compound) -> None:
     # entered, as a child cut by its full h is.
     layout = _layout(tables, 3)
     reference = Reference(tables, 3)
-    for tiles in _scrambles(4, (24, 34), seed=9):
-        core = _search(tiles, layout)
+    for tiles in scrambles_5x5(4, (24, 34), seed=9):
+        core = search_5x5(tiles, layout)
         length, expanded, generated = _reference_ida(reference, tiles)
         assert (core.depth, core.expanded, core.generated) == (  # type: ignore[attr-defined]
             length,
@@ -181,10 +166,10 @@ def test_lengths_agree_with_one_partition_on_threads_and_with_the_machine(
     one, three = _layout(tables, 1), _layout(tables, 3)
     machine = pruning.machine(SHAPE, "fsm")
     shared_once = False
-    for tiles in _scrambles(6, (44, 60), seed=4):
-        plain = _search(tiles, one, machine=machine)
-        serial = _search(tiles, three, machine=machine)
-        shared = _search(tiles, three, machine=machine, workers=2)
+    for tiles in scrambles_5x5(6, (44, 60), seed=4):
+        plain = search_5x5(tiles, one, machine=machine)
+        serial = search_5x5(tiles, three, machine=machine)
+        shared = search_5x5(tiles, three, machine=machine, workers=2)
         assert plain.depth == serial.depth == shared.depth  # type: ignore[attr-defined]
         assert serial.expanded <= plain.expanded  # type: ignore[attr-defined]
         board = fp.Board(tiles, shape=SHAPE)
@@ -204,7 +189,7 @@ def test_search_takes_pdb24_from_the_catalogue(
     name = BY_NAME["pdb24"].compound
     monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], name, PARTITIONS)
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
-    tiles = _scrambles(1, (30, 31), seed=5)[0]
+    tiles = scrambles_5x5(1, (30, 31), seed=5)[0]
     with pytest.raises(PatternDatabaseError, match=f"fastpuzzle pdb build {name}"):
         fp.search(list(tiles), algorithm="idastar", heuristic="pdb24")
     assert cli.main(["pdb", "build", name, "--cache-dir", str(tmp_path)]) == 0
@@ -212,14 +197,14 @@ def test_search_takes_pdb24_from_the_catalogue(
     capsys.readouterr()
     assert cli.main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.count(f"a table of compound {name} (heuristic 'pdb24')") == 16
-    expected = _search(tiles, _layout(tables, 1)).depth  # type: ignore[attr-defined]
+    expected = search_5x5(tiles, _layout(tables, 1)).depth  # type: ignore[attr-defined]
     for workers in (1, 2):
         result = fp.search(list(tiles), algorithm="idastar", heuristic="pdb24", workers=workers)
         assert result.solution is not None and len(result.solution) == expected
     # A batch, on threads: one compound laid out once for all its boards.
-    boards = _scrambles(6, (20, 40), seed=6)
+    boards = scrambles_5x5(6, (20, 40), seed=6)
     batch = fp.solve_many([list(b) for b in boards], shape=SHAPE, heuristic="pdb24", workers=2)
-    lengths = [_search(b, _layout(tables, 1)).depth for b in boards]  # type: ignore[attr-defined]
+    lengths = [search_5x5(b, _layout(tables, 1)).depth for b in boards]  # type: ignore[attr-defined]
     assert list(batch.lengths) == lengths
     assert compound.compound_for(name, SHAPE, BLANK, build=False) is compound.compound_for(
         name, SHAPE, BLANK, build=False

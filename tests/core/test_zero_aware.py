@@ -10,7 +10,6 @@ tables' search.
 from __future__ import annotations
 
 import itertools
-import random
 from pathlib import Path
 
 import numpy as np
@@ -18,12 +17,13 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import pdb
-from fastpuzzle._core import _pdb, _wide_pdb
+from fastpuzzle._core import _pdb
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.pdb import PatternDatabaseError, partitions
 from tests.instances import korf24
 from tests.oracle import distances_3x3, distances_from
+from tests.pdbcache import entry_value, scrambles_5x5, search_5x5
 from tests.zero_reference import ZeroIndex, abstract_distances, regions
 
 GROUPS = [
@@ -90,12 +90,6 @@ def _partition_tables(
     return out
 
 
-def _extra(table: np.ndarray, nibble: bool, entry: int) -> int:
-    if nibble:
-        return (int(table[entry >> 1]) >> (4 * (entry & 1))) & 15
-    return int(table[entry])
-
-
 def _manhattan(board: tuple[int, ...], cols: int, goal_blank: int, tiles: object) -> int:
     total = 0
     for cell, tile in enumerate(board):
@@ -131,8 +125,8 @@ def test_the_tables_are_admissible_on_every_board(
         for (tiles, _, znib, ztable), (_, _, pnib, ptable) in zip(zero, plain):
             cells = tuple(where[t] for t in tiles)
             md = _manhattan(board, cols, goal_blank, tiles)
-            zero_h += md + 2 * _extra(ztable, znib, index[len(tiles)].entry(cells, where[0]))
-            plain_h += md + 2 * _extra(ptable, pnib, _pdb.placement_rank(list(cells), n))
+            zero_h += md + 2 * entry_value(ztable, znib, index[len(tiles)].entry(cells, where[0]))
+            plain_h += md + 2 * entry_value(ptable, pnib, _pdb.placement_rank(list(cells), n))
         assert plain_h <= zero_h <= distance, board
         higher += zero_h > plain_h
     assert higher > len(exact) // 100
@@ -154,28 +148,12 @@ def small_tables() -> tuple[LoadedPatterns, LoadedPatterns, list[object]]:
     )
 
 
-def _boards(count: int, moves: tuple[int, int], seed: int) -> list[tuple[int, ...]]:
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        board = fp.scramble(
-            fp.Board.goal((5, 5)), rng.randrange(*moves), rng=rng.randrange(1 << 30)
-        )
-        out.append(tuple(int(t) for t in np.asarray(board).ravel()))
-    return out
-
-
-def _search(board: tuple[int, ...], tables: object, **options: object) -> object:
-    cells = np.array(board, dtype=np.uint8)
-    return _wide_pdb.idastar(cells, board.index(0), 5, 5, 24, tables=tables, **options)
-
-
 def test_the_kernel_value_is_the_reference_value(small_tables: tuple) -> None:
     zero_layout, plain_layout, zero = small_tables
     reflect = partitions.reflection((5, 5), 24)
     assert reflect is not None
     index = ZeroIndex((5, 5), 4)
-    boards = _boards(150, (10, 150), seed=3) + [
+    boards = scrambles_5x5(150, (10, 150), seed=3) + [
         tuple(int(t) for t in fp.random_board((5, 5), rng=seed).tiles) for seed in range(50)
     ]
     higher = 0
@@ -184,17 +162,17 @@ def test_the_kernel_value_is_the_reference_value(small_tables: tuple) -> None:
         md = _manhattan(board, 5, 24, range(1, 25))
         plain_sum = mirrored_sum = 0
         for tiles, _, nibble, table in zero:
-            plain_sum += _extra(
+            plain_sum += entry_value(
                 table, nibble, index.entry(tuple(where[t] for t in tiles), where[0])
             )
             # The mirrored board: the tile whose goal cell is c stands, reflected, where the
             # tile of goal cell reflect[c] stands; its blank is the reflected blank.
             cells = tuple(reflect[where[reflect[t - 1] + 1]] for t in tiles)
-            mirrored_sum += _extra(table, nibble, index.entry(cells, reflect[where[0]]))
+            mirrored_sum += entry_value(table, nibble, index.entry(cells, reflect[where[0]]))
         expected = md + 2 * max(plain_sum, mirrored_sum)
-        core = _search(board, zero_layout, max_depth=0)
+        core = search_5x5(board, zero_layout, max_depth=0)
         assert (0 if core.status == 0 else core.depth) == expected, board  # type: ignore[attr-defined]
-        plain = _search(board, plain_layout, max_depth=0)
+        plain = search_5x5(board, plain_layout, max_depth=0)
         higher += expected > (0 if plain.status == 0 else plain.depth)  # type: ignore[attr-defined]
     assert higher > 0
 
@@ -203,9 +181,9 @@ def test_the_kernel_value_is_the_reference_value(small_tables: tuple) -> None:
 def test_lengths_equal_the_plain_tables(small_tables: tuple, workers: int) -> None:
     zero_layout, plain_layout, _ = small_tables
     fewer = 0
-    for board in _boards(8, (34, 46), seed=7 + workers):
-        zero = _search(board, zero_layout, workers=workers)
-        plain = _search(board, plain_layout, workers=workers)
+    for board in scrambles_5x5(8, (34, 46), seed=7 + workers):
+        zero = search_5x5(board, zero_layout, workers=workers)
+        plain = search_5x5(board, plain_layout, workers=workers)
         assert zero.status == plain.status == 0  # type: ignore[attr-defined]
         assert zero.depth == plain.depth  # type: ignore[attr-defined]
         fewer += zero.generated < plain.generated  # type: ignore[attr-defined]
@@ -247,8 +225,8 @@ def test_a_zero_aware_partition_is_written_read_and_searched(
     assert zero.nbytes > plain.nbytes
     header = pdb.pdb_path("test-z", cache_dir=tmp_path).read_bytes()[:4096]
     assert b'"zero_aware": true' in header
-    for board in _boards(4, (30, 40), seed=11):
-        assert _search(board, zero).depth == _search(board, plain).depth  # type: ignore[attr-defined]
+    for board in scrambles_5x5(4, (30, 40), seed=11):
+        assert search_5x5(board, zero).depth == search_5x5(board, plain).depth  # type: ignore[attr-defined]
     # A plain file under the zero-aware name fails its checks (it would be read wrongly).
     pdb.pdb_path("test-plain", cache_dir=tmp_path).replace(
         pdb.pdb_path("test-z", cache_dir=tmp_path)

@@ -10,15 +10,12 @@ path (build, info, search, batch, a worker's load, clear) through the same calls
 from __future__ import annotations
 
 import dataclasses
-import random
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import cli, pdb
-from fastpuzzle._core import _wide_pdb
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import cluster, pruning
 from fastpuzzle._solver.request import Request
@@ -27,7 +24,13 @@ from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import PatternDatabaseError, compound, partitions, store
 from fastpuzzle.pdb.compound import Compound
 from tests.instances import korf24
-from tests.pdbcache import SMALL_COMPOUND, small_5x5_compound
+from tests.pdbcache import (
+    SMALL_COMPOUND,
+    entry_value,
+    scrambles_5x5,
+    search_5x5,
+    small_5x5_compound,
+)
 from tests.zero_reference import ZeroIndex
 
 SHAPE = (5, 5)
@@ -44,26 +47,6 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Compound, Compound]:
     return zero, plain
 
 
-def _scrambles(count: int, moves: tuple[int, int], seed: int) -> list[tuple[int, ...]]:
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        board = fp.scramble(fp.Board.goal(SHAPE), rng.randrange(*moves), rng=rng.randrange(1 << 30))
-        out.append(tuple(int(t) for t in np.asarray(board).ravel()))
-    return out
-
-
-def _search(tiles: tuple[int, ...], layout: object, **options: object) -> object:
-    cells = np.array(tiles, dtype=np.uint8)
-    return _wide_pdb.idastar(cells, tiles.index(0), 5, 5, BLANK, tables=layout, **options)
-
-
-def _value(table: np.ndarray, nibble: bool, entry: int) -> int:
-    if nibble:
-        return (int(table[entry >> 1]) >> (4 * (entry & 1))) & 15
-    return int(table[entry])
-
-
 def _reference_h(tables: Compound, index: ZeroIndex, tiles: tuple[int, ...]) -> int:
     """Manhattan plus twice the largest sum over the partitions and their reflections, each
     group's value read by the plain-Python zero-aware index (tile t's goal cell is t - 1)."""
@@ -78,11 +61,11 @@ def _reference_h(tables: Compound, index: ZeroIndex, tiles: tuple[int, ...]) -> 
         plain = mirrored = 0
         for group_tiles, _, nibble, table in groups:
             cells = tuple(where[t] for t in group_tiles)
-            plain += _value(table, nibble, index.entry(cells, where[0]))
+            plain += entry_value(table, nibble, index.entry(cells, where[0]))
             # The mirrored board: the tile whose goal cell is c stands, reflected, where the
             # tile of goal cell reflect[c] stands; its blank is the reflected blank.
             reflected = tuple(reflect[where[reflect[t - 1] + 1]] for t in group_tiles)
-            mirrored += _value(table, nibble, index.entry(reflected, reflect[where[0]]))
+            mirrored += entry_value(table, nibble, index.entry(reflected, reflect[where[0]]))
         best = max(best, plain, mirrored)
     return md + 2 * best
 
@@ -117,15 +100,15 @@ def test_the_kernel_value_is_the_reference_value(both: tuple[Compound, Compound]
     zero, plain = both
     index = ZeroIndex(SHAPE, 4)
     zero_layout, plain_layout = zero.loaded(), plain.loaded()
-    boards = _scrambles(120, (10, 120), seed=21) + [
+    boards = scrambles_5x5(120, (10, 120), seed=21) + [
         tuple(int(t) for t in fp.random_board(SHAPE, rng=seed).tiles) for seed in range(40)
     ]
     higher = 0
     for tiles in boards:
-        h = _search(tiles, zero_layout, max_depth=0)
+        h = search_5x5(tiles, zero_layout, max_depth=0)
         value = 0 if h.status == 0 else h.depth  # type: ignore[attr-defined]
         assert value == _reference_h(zero, index, tiles), tiles
-        p = _search(tiles, plain_layout, max_depth=0)
+        p = search_5x5(tiles, plain_layout, max_depth=0)
         plain_value = 0 if p.status == 0 else p.depth  # type: ignore[attr-defined]
         assert value >= plain_value, tiles
         higher += value > plain_value
@@ -137,9 +120,9 @@ def test_lengths_equal_the_plain_compound(both: tuple[Compound, Compound], worke
     zero, plain = both
     machine = pruning.machine(SHAPE, "fsm")
     fewer = 0
-    for tiles in _scrambles(6, (40, 56), seed=30 + workers):
-        z = _search(tiles, zero.loaded(), machine=machine, workers=workers)
-        p = _search(tiles, plain.loaded(), machine=machine, workers=workers)
+    for tiles in scrambles_5x5(6, (40, 56), seed=30 + workers):
+        z = search_5x5(tiles, zero.loaded(), machine=machine, workers=workers)
+        p = search_5x5(tiles, plain.loaded(), machine=machine, workers=workers)
         assert z.status == p.status == 0  # type: ignore[attr-defined]
         assert z.depth == p.depth  # type: ignore[attr-defined]
         assert fp.Board(tiles, shape=SHAPE).apply(z.moves) == fp.Board.goal(SHAPE)  # type: ignore[attr-defined]
@@ -160,7 +143,7 @@ def test_search_and_batch_take_pdb24z_from_the_catalogue(
     assert partitions.is_zero_compound(NAME)
     monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], NAME, SMALL_COMPOUND)
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
-    tiles = _scrambles(1, (34, 35), seed=5)[0]
+    tiles = scrambles_5x5(1, (34, 35), seed=5)[0]
     with pytest.raises(PatternDatabaseError, match=f"fastpuzzle pdb build {NAME}"):
         fp.search(list(tiles), algorithm="idastar", heuristic="pdb24z")
     assert cli.main(["pdb", "build", NAME, "--cache-dir", str(tmp_path)]) == 0
@@ -170,13 +153,13 @@ def test_search_and_batch_take_pdb24z_from_the_catalogue(
     capsys.readouterr()
     assert cli.main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.count(f"a table of compound {NAME} (heuristic 'pdb24z')") == 16
-    expected = _search(tiles, plain.loaded()).depth  # type: ignore[attr-defined]
+    expected = search_5x5(tiles, plain.loaded()).depth  # type: ignore[attr-defined]
     for workers in (1, 2):
         result = fp.search(list(tiles), algorithm="idastar", heuristic="pdb24z", workers=workers)
         assert result.solution is not None and len(result.solution) == expected
-    boards = _scrambles(6, (20, 44), seed=6)
+    boards = scrambles_5x5(6, (20, 44), seed=6)
     batch = fp.solve_many([list(b) for b in boards], shape=SHAPE, heuristic="pdb24z", workers=2)
-    assert list(batch.lengths) == [_search(b, plain.loaded()).depth for b in boards]  # type: ignore[attr-defined]
+    assert list(batch.lengths) == [search_5x5(b, plain.loaded()).depth for b in boards]  # type: ignore[attr-defined]
     loaded = compound.compound_for(NAME, SHAPE, BLANK, build=False)
     assert loaded.zero_aware and loaded is compound.compound_for(NAME, SHAPE, BLANK, build=False)
 
