@@ -114,7 +114,8 @@ def test_time_limit_stops_a_hard_5x5_promptly():
     result = wide_idastar(board, limits=fp.Limits(seconds=0.5))
     spent = time.perf_counter() - started
     assert result.status is fp.Status.TIME_LIMIT and result.solution is None
-    assert 0.5 <= result.stats.seconds < 3 and spent < 3
+    # The limit's clock starts a moment before the statistics' (0.49998 s was seen).
+    assert 0.49 <= result.stats.seconds < 3 and spent < 3
     assert result.stats.expanded > 0 and result.stats.depth >= manhattan_sum(board)
     with pytest.raises(fp.TimeLimitError):
         result.unwrap()
