@@ -211,15 +211,17 @@ def test_search_takes_pdb24_from_the_catalogue(
     )
 
 
+@pytest.mark.parametrize("heuristic", ["pdb24", "pdb24z"])
 def test_a_worker_process_loads_the_compound_from_its_cache(
-    tables: Compound, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tables: Compound, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heuristic: str
 ) -> None:
-    # What a Dask worker runs for pdb24: the catalogue's compound from its own cache, never
-    # built there.
-    name = BY_NAME["pdb24"].compound
+    # What a Dask worker runs for pdb24 (pdb24z): the catalogue's compound from its own cache,
+    # laid out as the catalogue says (zero-aware for pdb24z), never built there.
+    name = BY_NAME[heuristic].compound
+    assert name is not None
     monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], name, PARTITIONS)
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
-    request = Request(make_problem(fp.Board.goal(SHAPE)), "pdb24", Limits(), workers=1)
+    request = Request(make_problem(fp.Board.goal(SHAPE)), heuristic, Limits(), workers=1)
     named = dataclasses.replace(tables, name=name)
     loader, key = cluster._worker_tables(request, (named,), dual=False)
     assert key == f"compound:5x5:24:{name}"
@@ -229,6 +231,7 @@ def test_a_worker_process_loads_the_compound_from_its_cache(
     compound.build_compound(name, SHAPE, cache_dir=tmp_path, progress=False)
     layout = loader()
     assert layout.n_extra == 2 and layout.mirror
+    assert layout.zero == partitions.is_zero_compound(name)
 
 
 def test_pdb_clear_removes_a_compound_tables_only(

@@ -9,18 +9,14 @@ path (build, info, search, batch, a worker's load, clear) through the same calls
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import cli, pdb
-from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import cluster, pruning
-from fastpuzzle._solver.request import Request
+from fastpuzzle._solver import pruning
 from fastpuzzle.heuristics import BY_NAME
-from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import PatternDatabaseError, compound, partitions, store
 from fastpuzzle.pdb.compound import Compound
 from tests.instances import korf24
@@ -70,30 +66,27 @@ def _reference_h(tables: Compound, index: ZeroIndex, tiles: tuple[int, ...]) -> 
     return md + 2 * best
 
 
-def test_the_tables_are_zero_aware_files_of_their_own(both: tuple[Compound, Compound]) -> None:
+def test_the_tables_are_zero_aware_files_of_their_own(
+    both: tuple[Compound, Compound], monkeypatch: pytest.MonkeyPatch
+) -> None:
     zero, plain = both
     assert zero.zero_aware and not plain.zero_aware and zero.loaded().zero
     tables = {id(t): t for p in zero.partitions for *_, t in p}
     assert len(tables) == 16  # 18 groups, two of them in two partitions
     assert zero.nbytes > plain.nbytes
-    names = [partitions.resolve_partition(s, SHAPE, BLANK)[0] for s in _sources("test-x3z")]
+    for name in ("test-x3z", "test-x3"):
+        monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], name, SMALL_COMPOUND)
+    monkeypatch.setattr(partitions, "ZERO_COMPOUNDS", frozenset({"test-x3z"}))
+    names = [
+        partitions.resolve_partition(s, SHAPE, BLANK)[0]
+        for s in partitions.compound_sources("test-x3z", SHAPE, BLANK)
+    ]
     assert len(names) == 16 and all(n.endswith("z") and partitions.is_zero_aware(n) for n in names)
-    plain_names = {partitions.resolve_partition(s, SHAPE, BLANK)[0] for s in _sources("test-x3")}
+    plain_names = {
+        partitions.resolve_partition(s, SHAPE, BLANK)[0]
+        for s in partitions.compound_sources("test-x3", SHAPE, BLANK)
+    }
     assert {n[:-1] for n in names} == plain_names  # the same groups, the other files
-
-
-def _sources(name: str) -> list[object]:
-    catalogue = partitions.COMPOUNDS[SHAPE]
-    zero = name.endswith("z")
-    try:
-        catalogue[name] = SMALL_COMPOUND
-        before = partitions.ZERO_COMPOUNDS
-        if zero:
-            partitions.ZERO_COMPOUNDS = before | {name}
-        return list(partitions.compound_sources(name, SHAPE, BLANK))
-    finally:
-        partitions.ZERO_COMPOUNDS = before
-        del catalogue[name]
 
 
 def test_the_kernel_value_is_the_reference_value(both: tuple[Compound, Compound]) -> None:
@@ -162,25 +155,6 @@ def test_search_and_batch_take_pdb24z_from_the_catalogue(
     assert list(batch.lengths) == [search_5x5(b, plain.loaded()).depth for b in boards]  # type: ignore[attr-defined]
     loaded = compound.compound_for(NAME, SHAPE, BLANK, build=False)
     assert loaded.zero_aware and loaded is compound.compound_for(NAME, SHAPE, BLANK, build=False)
-
-
-def test_a_worker_process_loads_the_zero_aware_compound(
-    both: tuple[Compound, Compound], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # What a Dask worker runs for pdb24z: the catalogue's compound from its own cache, laid out
-    # zero-aware, never built there.
-    zero, _ = both
-    monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], NAME, SMALL_COMPOUND)
-    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
-    request = Request(make_problem(fp.Board.goal(SHAPE)), "pdb24z", Limits(), workers=1)
-    named = dataclasses.replace(zero, name=NAME)
-    loader, key = cluster._worker_tables(request, (named,), dual=False)
-    assert key == f"compound:5x5:24:{NAME}"
-    with pytest.raises(PatternDatabaseError, match=f"pdb build {NAME}"):
-        loader()
-    compound.build_compound(NAME, SHAPE, cache_dir=tmp_path, progress=False)
-    layout = loader()
-    assert layout.zero and layout.n_extra == 2 and layout.mirror
 
 
 def test_clear_and_refusals() -> None:

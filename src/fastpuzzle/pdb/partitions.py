@@ -85,9 +85,10 @@ OTHER_6666: tuple[tuple[tuple[int, ...], ...], ...] = (
 COMPOUNDS: dict[tuple[int, int], dict[str, tuple[tuple[tuple[int, ...], ...], ...]]] = {
     (5, 5): {
         "6-6-6-6x7": (PARTITIONS_5X5["6-6-6-6"], *OTHER_6666),
-        "6-6-6-6x7z": (PARTITIONS_5X5["6-6-6-6"], *OTHER_6666),
     },
 }
+# The same partitions, zero-aware (see ZERO_COMPOUNDS).
+COMPOUNDS[(5, 5)]["6-6-6-6x7z"] = COMPOUNDS[(5, 5)]["6-6-6-6x7"]
 
 #: Compounds whose tables are zero-aware (as :data:`ZERO_AWARE`'s): the base partition's
 #: zero-aware twin, then each other group as a :class:`ZeroAwareGroups` of one.
