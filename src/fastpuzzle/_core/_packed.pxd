@@ -36,10 +36,6 @@ cdef struct Geometry:
 cdef inline uint64_t get_tile(uint64_t board, int cell) noexcept nogil:
     return (board >> (4 * cell)) & 15
 
-cdef inline uint64_t set_tile(uint64_t board, int cell, uint64_t tile) noexcept nogil:
-    cdef int shift = 4 * cell
-    return (board & ~((<uint64_t>15) << shift)) | (tile << shift)
-
 cdef inline uint64_t slide(uint64_t board, int blank, int target) noexcept nogil:
     # The blank holds 0, so moving tile t from target to blank is one subtract and one add.
     cdef uint64_t tile = (board >> (4 * target)) & 15

@@ -54,15 +54,6 @@ cdef inline int wide_manhattan(
             total += wide_distance(cells[cell], cell, cols, goal_blank)
     return total
 
-cdef inline int wide_manhattan_delta(
-    int tile, int from_cell, int to_cell, int cols, int goal_blank
-) noexcept nogil:
-    # Change of the Manhattan sum when ``tile`` slides from ``from_cell`` to ``to_cell``.
-    return (
-        wide_distance(tile, to_cell, cols, goal_blank)
-        - wide_distance(tile, from_cell, cols, goal_blank)
-    )
-
 cdef inline int wide_leave_count(const int* keys, int n) noexcept nogil:
     # Tiles that must leave a line: n minus the longest increasing run of goal positions
     # (patience sorting, O(n log n), so 100-cell lines stay cheap). Same rule as _heuristics.

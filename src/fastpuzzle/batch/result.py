@@ -732,23 +732,3 @@ class BatchResult:
         frame["length"] = frame["length"].astype("Int64").mask(~self.solved)
         return frame
 
-    @classmethod
-    def from_chunks(cls, total: int, chunks: Iterable[ChunkResult]) -> BatchResult:
-        """Assemble chunk columns into input order."""
-        lengths = np.full(total, -1, dtype=np.int32)
-        status = np.full(total, "", dtype=object)
-        expanded = np.zeros(total, dtype=np.int64)
-        generated = np.zeros(total, dtype=np.int64)
-        seconds = np.zeros(total, dtype=np.float64)
-        moves = np.full(total, "", dtype=object)
-        messages = np.full(total, "", dtype=object)
-        for chunk in chunks:
-            idx = np.asarray(chunk.index, dtype=np.int64)
-            lengths[idx] = chunk.length
-            status[idx] = chunk.status
-            expanded[idx] = chunk.expanded
-            generated[idx] = chunk.generated
-            seconds[idx] = chunk.seconds
-            moves[idx] = chunk.moves
-            messages[idx] = chunk.message
-        return cls(lengths, status, expanded, generated, seconds, moves, messages)

@@ -59,13 +59,6 @@ class WalkingTables:
     vertical: WalkingSide
     horizontal: WalkingSide
 
-    def start_value(self) -> int:
-        """The walking distance of the board the tables start from."""
-        return sum(
-            side.start if side.distance is None else int(side.distance[side.start])
-            for side in (self.vertical, self.horizontal)
-        )
-
 
 # Built tables, or None where the abstraction is too big, by (lines, width, goal line). A plain
 # dict rather than lru_cache: a build stopped by its deadline must not be remembered.
