@@ -37,6 +37,7 @@ from types import ModuleType
 from typing import Any
 
 from fastpuzzle._core import _idastar, _wide_pdb
+from fastpuzzle._core._result import SearchStatus
 from fastpuzzle._solver import pruning
 from fastpuzzle._solver.parallel import Team
 from fastpuzzle._util.optional import require
@@ -51,12 +52,12 @@ REMOTE_FROM = 1 << 22
 #: Tasks per worker thread in an iteration: enough to even out chunks of uneven work.
 TASKS_PER_THREAD = 4
 
-_STATUS_RUNNING = -1
-_STATUS_SOLVED = 0
-_STATUS_TIME_LIMIT = 2
-_STATUS_NODE_LIMIT = 3
-_STOP_ABORTED = 100
-_INFINITE = 1 << 30
+_STATUS_RUNNING = SearchStatus.STATUS_RUNNING
+_STATUS_TIME_LIMIT = SearchStatus.STATUS_TIME_LIMIT
+_STATUS_NODE_LIMIT = SearchStatus.STATUS_NODE_LIMIT
+_STOP_ABORTED = SearchStatus.STATUS_ABORTED
+#: The next bound of units that found nothing over their bound (the kernels' own).
+_NO_BOUND = _idastar.NO_BOUND
 
 #: A worker process's tables, by KernelCall.tables_key: read once, shared by its tasks.
 _TABLES: dict[str, Any] = {}
@@ -112,7 +113,7 @@ def search_units(
     if deadline:
         time_limit = deadline - time.time()
         if time_limit <= 0:
-            return (_STATUS_TIME_LIMIT, "", 0, 0, _INFINITE, [])
+            return (_STATUS_TIME_LIMIT, "", 0, 0, _NO_BOUND, [])
     tables = _TABLES.get(call.tables_key)
     if tables is None:
         tables = _TABLES.setdefault(call.tables_key, call.tables())

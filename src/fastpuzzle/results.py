@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
 
-from fastpuzzle._core._result import CoreResult
+from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._util.checks import callback as callback_check
 from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle._util.records import record
@@ -43,7 +43,7 @@ __all__ = [
 
 
 class Status(str, enum.Enum):
-    """How a search ended. The order matches the status codes of the compiled core."""
+    """How a search ended (each the compiled core's ``SearchStatus`` of the same name)."""
 
     SOLVED = "solved"
     EXHAUSTED = "exhausted"
@@ -54,14 +54,15 @@ class Status(str, enum.Enum):
 
     @classmethod
     def from_code(cls, code: int) -> Status:
-        """The status for a compiled core's status code (0 = solved ... 5 = depth limit)."""
+        """The status for a compiled core's status code (a ``SearchStatus``)."""
         return _STATUS_BY_CODE[code]
 
     def __str__(self) -> str:
         return self.value
 
 
-_STATUS_BY_CODE = dict(enumerate(Status))
+#: By value: each status is the compiled core's code of the same name.
+_STATUS_BY_CODE = {int(SearchStatus["STATUS_" + status.name]): status for status in Status}
 
 
 @dataclass(frozen=True)

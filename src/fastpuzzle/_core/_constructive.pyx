@@ -14,8 +14,6 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t
 
 from fastpuzzle._core._control cimport (
-    STATUS_RUNNING,
-    STATUS_SOLVED,
     Control,
     SearchCounters,
     checkpoint,
@@ -23,6 +21,7 @@ from fastpuzzle._core._control cimport (
     init_control,
     init_counters,
 )
+from fastpuzzle._core._result cimport STATUS_RUNNING, STATUS_SOLVED
 from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, move_letters
 from fastpuzzle._core._wide cimport wide_neighbour
 

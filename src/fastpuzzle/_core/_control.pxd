@@ -12,15 +12,12 @@ from libc.stdint cimport uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from fastpuzzle._core._interrupt cimport poll_interrupt, stop_requested
-
-cdef enum SearchStatus:
-    STATUS_RUNNING = -1
-    STATUS_SOLVED = 0
-    STATUS_EXHAUSTED = 1
-    STATUS_TIME_LIMIT = 2
-    STATUS_NODE_LIMIT = 3
-    STATUS_MEMORY_LIMIT = 4
-    STATUS_DEPTH_LIMIT = 5
+from fastpuzzle._core._result cimport (
+    STATUS_MEMORY_LIMIT,
+    STATUS_NODE_LIMIT,
+    STATUS_RUNNING,
+    STATUS_TIME_LIMIT,
+)
 
 cdef enum:
     CHECK_INTERVAL = 65536

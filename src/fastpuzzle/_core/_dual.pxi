@@ -1,17 +1,117 @@
 # IDA* with four lookups a node (the tables on the board, its reflection, its dual and the
 # dual's reflection; see _pdbgroups.pxd and fastpuzzle/pdb/dual.py) and BPMX, included by
-# _idastar.pyx (packed boards) and _wide_pdb.pyx (a byte a cell). It is compiled once in each
-# module over that module's Search and the engine's Mode and enter (_engine.pxi), and these inline
-# helpers (a cdef function cimported from another module is a call through a pointer):
-#   BoardWord                               the board argument (packed: the board; wide: unused,
-#                                           s.cells holds the board)
-#   tile_on(s, board, cell)                 the tile on a cell
-#   moved_board(s, board, blank, cell, tile)    the board once the tile slides into the blank
-#   unmove_board(s, blank, cell, tile)      undoes what moved_board did to s
+# _idastar.pyx (packed boards) and _wide_pdb.pyx (a byte a cell). Its values are not consistent,
+# so it is a driver of its own beside the engine's expand(): a child's h less one lifts its
+# parent's and back (BPMX), which expand's judge-before-descending has no room for. It is
+# compiled once in each module over that module's Search and Node and the engine's Mode, enter
+# and board hooks (tile_on, moved_board, unmove_board, save_board, load_board: see
+# _engine.pxi), and these inline helpers of the host:
 #   manhattan_change(s, tile, cell, blank)  that move's change of the Manhattan distance
 #   group_entry_of(group, index)            a group's table entry for a sparse index
-#   save_dual_node(s, board, blank, depth, h, md, plain, mirrored, dual, dmirrored, state)
-#                                           Collect mode: the node joins the frontier
+# A node of its frontier keeps its h as the parent left it (node.h), its Manhattan distance and
+# sums (md, plain, mirrored, dual, dmirrored), its groups' and dual boards' state.
+
+
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+
+from fastpuzzle._core._engine cimport (
+    FORBIDDEN,
+    FOUND,
+    MACHINE_START,
+    OVER_BOUND,
+    SEARCHED,
+    STOPPED,
+)
+from fastpuzzle._core._pdbgroups cimport (
+    DualStep,
+    GroupMove,
+    apply_dual,
+    dual_change,
+    dual_step,
+    entry_address,
+    fill_dual,
+    fill_patterns,
+    four_h,
+    mirrored_child_index,
+    move_mirrored,
+    move_plain,
+    pattern_h,
+    plain_child_index,
+    read_entry,
+    restore_patterns,
+    save_patterns,
+    unapply_dual,
+    unmove_mirrored,
+    unmove_plain,
+)
+from fastpuzzle._core._prefetch cimport prefetch
+
+
+cdef void fill_dual_node(const Search* s, Node* node, BoardWord board, int blank, int depth,
+                         int h, int md, int plain, int mirrored, int dual, int dmirrored,
+                         int32_t state) noexcept nogil:
+    # ``node`` becomes the node searched at ``depth`` (its path is s's), with its h as its
+    # parent left it.
+    cdef int i, which
+    node.blank = blank
+    node.depth = depth
+    node.state = state
+    node.h = h
+    node.md = md
+    node.plain = plain
+    node.mirrored = mirrored
+    node.dual = dual
+    node.dmirrored = dmirrored
+    for i in range(depth):
+        node.path[i] = s.path[i]
+    save_board(s, node, board)
+    save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+    for which in range(2):
+        for i in range(s.pat.n_groups):
+            node.dindex[which][i] = s.duals.side[which].index[i]
+            node.dvalue[which][i] = s.duals.side[which].value[i]
+
+
+cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
+                        int plain, int mirrored, int dual, int dmirrored,
+                        int32_t state) noexcept nogil:
+    # Collect mode at the cut: the node joins the frontier. SEARCHED, or STOPPED when the
+    # frontier cannot grow.
+    cdef Node* node = frontier_slot(s)
+    if node == NULL:
+        return STOPPED
+    fill_dual_node(s, node, board, blank, depth, h, md, plain, mirrored, dual, dmirrored, state)
+    return SEARCHED
+
+
+cdef int dual_node(Search* s, const Node* node, Mode* mode) except -2 nogil:
+    # descend() with dual lookups: s takes the node's path, board and state, and dfs_dual
+    # searches it.
+    cdef BoardWord board
+    cdef int i, which, h_out
+    for i in range(node.depth):
+        s.path[i] = node.path[i]
+    board = load_board(s, node)
+    restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+    for which in range(2):
+        for i in range(s.pat.n_groups):
+            s.duals.side[which].index[i] = node.dindex[which][i]
+            s.duals.side[which].value[i] = node.dvalue[which][i]
+    return dfs_dual(s, board, node.blank, node.depth, node.h, node.md, node.plain,
+                    node.mirrored, node.dual, node.dmirrored, node.state, &h_out, mode)
+
+
+cdef void dual_root(Search* s, Node* root, BoardWord board, const uint8_t* tile_at, int n,
+                    int blank, int md) noexcept nogil:
+    # The start as dfs_dual's node (its Manhattan distance ``md``), s's groups and dual boards
+    # filled from the whole board.
+    cdef int plain, mirrored, dual, dmirrored
+    plain = fill_patterns(&s.pat, tile_at, n, 0)
+    mirrored = fill_patterns(&s.pat, tile_at, n, 1) if s.pat.mirror else 0
+    dual = fill_dual(&s.duals, &s.pat, 0, tile_at, n, blank)
+    dmirrored = fill_dual(&s.duals, &s.pat, 1, tile_at, n, blank) if s.duals.mirror else 0
+    fill_dual_node(s, root, board, blank, 0, four_h(md, plain, mirrored, dual, dmirrored), md,
+                   plain, mirrored, dual, dmirrored, MACHINE_START)
 
 
 cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int md, int plain,

@@ -30,27 +30,40 @@ cdef inline int child_direction(int k) noexcept nogil:
     return DIR_U
 
 
+# Parent pruning as a machine (its state is the last move + 1, 0 at the start): the moves that
+# undo the last one are forbidden. A table like any other, so that a kernel reads every machine
+# the same way (a branch on "no table" a child cost more than this load from the first level
+# cache).
+cdef extern from *:
+    """
+    static const int32_t fastpuzzle_parent_machine[20] = {
+        1, 2, 3, 4,     /* the start */
+        1, -1, 3, 4,    /* after U: no D */
+        -1, 2, 3, 4,    /* after D: no U */
+        1, 2, 3, -1,    /* after L: no R */
+        1, 2, -1, 4,    /* after R: no L */
+    };
+    """
+    const int32_t* PARENT_MACHINE "fastpuzzle_parent_machine"
+    enum:
+        PARENT_STATES "5"
+
+
 cdef inline int32_t machine_next(const int32_t* machine, int32_t state,
                                  int direction) noexcept nogil:
     # The machine's state once the blank moves ``direction``, or FORBIDDEN: that move would end
-    # a string with an earlier twin. No table (NULL): parent pruning, the machine of the
-    # two-move strings UD, DU, LR, RL, computed rather than read (its state is the last move
-    # + 1, 0 at the start), so that the published counts' search costs no load a child.
-    if machine == NULL:
-        if state != MACHINE_START and ((state - 1) ^ 1) == direction:
-            return FORBIDDEN
-        return direction + 1
+    # a string with an earlier twin.
     return machine[4 * state + direction]
 
 
-cdef inline const int32_t* machine_table(object machine, list keep) except? NULL:
+cdef inline const int32_t* machine_table(object machine, list keep) except NULL:
     # The table of a machine from _fsm.compile (int32, ``(states, 4)``, kept alive in ``keep``
-    # for the search), or NULL for parent pruning when it is None. Its entries are trusted:
-    # the Python layer builds it, and checking millions of them would cost more than a small
-    # search.
+    # for the search), or parent pruning's when it is None. Its entries are trusted: the Python
+    # layer builds and checks it (fastpuzzle._solver.pruning), and checking millions of them
+    # here would cost more than a small search.
     cdef const int32_t[:, ::1] table
     if machine is None:
-        return NULL
+        return PARENT_MACHINE
     table = machine
     if table.shape[0] < 1 or table.shape[1] != 4:
         raise ValueError(f"expected a machine of shape (states, 4), got {machine.shape}")
@@ -62,5 +75,5 @@ cdef inline int32_t machine_states(object machine):
     # How many states a search with ``machine`` (as machine_table takes it) can be in: where a
     # unit from another process may start.
     if machine is None:
-        return 5  # parent pruning: the start, and the last move + 1
+        return PARENT_STATES
     return machine.shape[0]

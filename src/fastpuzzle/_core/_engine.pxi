@@ -1,17 +1,20 @@
 # The IDA* engine: the one text of the search that both IDA* kernels with threads run,
 # _idastar.pyx (packed boards, up to 16 cells) and _wide_pdb.pyx (a byte a cell, 17 to 25
-# cells). Each kernel includes it once, after its Node, and compiles it over its own types (a
-# cdef class or function cimported from another module is a call through a pointer). It holds the
-# drivers' modes, the node prologue (enter), the frontier's collector and, through _team.pxi,
-# the iterations: serial iterative deepening and the parallel ones with work stealing.
-# _engine.pxd holds the return codes, the child order and the duplicate-pruning machine's step,
-# which _wide.pyx shares too.
+# cells). Each kernel includes it once, after its Node and its heuristics' fused type, and
+# compiles it over its own types (a cdef class or function cimported from another module is a
+# call through a pointer). It holds the drivers' modes, the one node driver (expand), the
+# frontier's collector and, through _team.pxi, the iterations: serial iterative deepening and the
+# parallel ones with work stealing. _engine.pxd holds the return codes, the child order and the
+# duplicate-pruning machine's step, which _wide.pyx shares too.
 #
 # A host defines:
 #   enum MAX_PATH, MAX_CUT, MAX_CELLS       the longest path, the deepest frontier, the cells
+#   ctypedef BoardWord                      the board argument of the drivers (packed: the board;
+#                                           wide: unused, s holds the board)
 #   struct Node                             a frontier node, with at least
 #       int blank, int depth                    where its subtree starts
 #       int32_t state                           the machine's state there
+#       int h                                   its h (what its f is judged by)
 #       uint8_t path[MAX_CUT]                   the moves from the root
 #   struct Search                           one thread's search, with at least
 #       int bound, int next_bound, int status
@@ -23,29 +26,57 @@
 #       int n_moves[MAX_CELLS]                  per cell, the blank's moves in child order:
 #       int move_cell[MAX_CELLS][4]             the cell it reaches
 #       int move_dir[MAX_CELLS][4]              and the direction
-#   void load_node(Search* s, const Node* node) noexcept nogil
-#                                           s's state and path prefix become the node's
+#   ctypedef fused Heuristic                one struct per heuristic: a node's value (what its
+#                                           children's h follow from) and the scratch of its
+#                                           children (look_ahead), and how the node's move from
+#                                           its parent is undone (enter_child)
+#   and these inline functions, fused over Heuristic (``H*``: one of its structs):
+#   int h_value(const Search* s, const H* v)            the node's h
+#   int goal_value(const Search* s, const H* v)         0 exactly on the goal
+#   void look_ahead(Search* s, BoardWord board, int blank, int depth, int32_t state, H* v)
+#                                           before the children are tried (prefetches)
+#   int child_f(Search* s, BoardWord board, int blank, int cell, int tile, int k, int depth,
+#               H* v, H* child)             child k's f (the tile on ``cell`` slides into
+#                                           ``blank``) and value, without changing s; a value
+#                                           over the bound and not below s.next_bound may be
+#                                           left short (the child is cut whatever the rest says)
+#   void enter_child(Search* s, int blank, int cell, int tile, int k, H* v, H* child)
+#   void leave_child(Search* s, int blank, int cell, int tile, int k, H* v, H* child)
+#                                           s's incremental state into the child, and back
+#   void save_value(const Search* s, Node* node, const H* v)
+#   void load_value(Search* s, const Node* node, H* v)
+#                                           a frontier node's value and s's incremental state
+#   int tile_on(const Search* s, BoardWord board, int cell)
+#   BoardWord moved_board(Search* s, BoardWord board, int blank, int cell, int tile)
+#   void unmove_board(Search* s, int blank, int cell, int tile)
+#                                           the board once the tile on cell slides into the
+#                                           blank, and back (wide: s's cells change)
+#   void save_board(const Search* s, Node* node, BoardWord board)
+#   BoardWord load_board(Search* s, const Node* node)
 #   int descend(Search* s, const Node* node, Mode* mode) except -2 nogil
-#                                           the driver from a loaded node: a return code
-#   int root_h(const Search* s, const Node* root) noexcept nogil
-#                                           the first bound
+#                                           the node's search (search_node with its heuristic,
+#                                           or a driver of its own: _dual.pxi's)
 #   uint64_t node_key(const Search* s, const Node* node) noexcept nogil
 #                                           a key of the node's board (remembered heavy units)
 #
 # Every driver tries the children of a node in the order of s.move_dir (D, R, L, U, see
 # child_direction), skips a child the machine forbids, calls skip_child() for the others (work
 # stealing) and counts each child it does not skip as generated, once, whether or not its f is
-# within the bound.
+# within the bound. A node is expanded (counted, its children tried) only within the bound and
+# short of the goal; expand() judges each child before it goes down, so a child cut by the bound
+# costs no call.
 
-from fastpuzzle._core._control cimport (
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport realloc
+
+from fastpuzzle._core._control cimport checkpoint, elapsed
+from fastpuzzle._core._result cimport (
     STATUS_MEMORY_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
-    checkpoint,
-    elapsed,
+    core_result,
 )
-from fastpuzzle._core._packed cimport move_letters
-from fastpuzzle._core._result cimport core_result
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, move_letters
 from fastpuzzle._core._team cimport team_checkpoint
 from fastpuzzle._core._engine cimport (
     FORBIDDEN,
@@ -86,6 +117,9 @@ FRONTIER_PER_WORKER = 32
 #: bound to the next. See _team.pxi. The four 80-move boards on 16 simulated threads: 13.5-14.3x
 #: with 16, 13.9-14.7x with 64, 13.5-14.5x with 256 (one run each).
 SPLIT_PER_WORKER = 64
+
+#: The next bound of an iteration (or of units) with no f over its bound: nothing left to search.
+NO_BOUND = INFINITE
 
 #: The letter of each direction code (U=0, D=1, L=2, R=3): the moves a kernel returns.
 DIRECTION_LETTERS = move_letters()[:4].decode("ascii")
@@ -149,27 +183,145 @@ cdef inline int32_t child_state(const Search* s, int32_t state, int blank,
     return machine_next(s.machine, state, s.move_dir[blank][k])
 
 
-cdef inline int enter(Search* s, int goal_h, int f) except -2 nogil:
-    # The node prologue: SEARCHED to expand the node (counted), FOUND when it is the goal (the
-    # kernel's goal_h, a heuristic that is 0 exactly there), OVER_BOUND when f is over the
-    # bound (lowering the next bound), STOPPED at a limit (s.status set).
-    cdef int status
+cdef inline int judge(Search* s, int goal_h, int f) noexcept nogil:
+    # Whether a node is to be expanded: SEARCHED, FOUND when it is the goal (goal_h, a
+    # heuristic that is 0 exactly there), OVER_BOUND when f is over the bound (lowering the next
+    # bound).
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
         return OVER_BOUND
     if goal_h == 0:
         return FOUND
+    return SEARCHED
+
+
+cdef int check(Search* s) except -2 nogil:
+    # The checkpoint of a search that has expanded s.control.next_check nodes: SEARCHED to go
+    # on, STOPPED at a limit or when the team stops (s.status set).
+    cdef int status
+    if s.member.team == NULL:
+        status = checkpoint(&s.control, &s.counters, sizeof(Search))
+    else:
+        status = team_checkpoint(&s.member, &s.control, &s.counters)
+    if status != STATUS_RUNNING:
+        s.status = status
+        return STOPPED
+    return SEARCHED
+
+
+cdef inline int count_expansion(Search* s) except -2 nogil:
+    # A node is expanded: counted, and the limits looked at every so often.
     s.counters.expanded += 1
     if s.counters.expanded >= s.control.next_check:
-        if s.member.team == NULL:
-            status = checkpoint(&s.control, &s.counters, sizeof(Search))
-        else:
-            status = team_checkpoint(&s.member, &s.control, &s.counters)
-        if status != STATUS_RUNNING:
-            s.status = status
-            return STOPPED
+        return check(s)
     return SEARCHED
+
+
+cdef inline int enter(Search* s, int goal_h, int f) except -2 nogil:
+    # The prologue of a driver that judges a node itself (dfs_dual): judge(), then the
+    # expansion counted. SEARCHED to expand the node, FOUND, OVER_BOUND or STOPPED.
+    cdef int r = judge(s, goal_h, f)
+    if r != SEARCHED:
+        return r
+    return count_expansion(s)
+
+
+cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, int32_t state,
+                Mode* mode) except -2 nogil:
+    # The node driver: expands a node within the bound and short of the goal (its value v, the
+    # machine's state), trying its children as the engine's header says. Returns a code of
+    # _engine.pxd; the path is written on the way back from the goal.
+    cdef Heuristic child
+    cdef int r, k, cell, tile, f, direction
+    cdef int32_t next_state
+    r = count_expansion(s)
+    if r != SEARCHED:
+        return r
+    look_ahead(s, board, blank, depth, state, v)
+    for k in range(s.n_moves[blank]):
+        next_state = child_state(s, state, blank, k)
+        if next_state == FORBIDDEN:
+            continue
+        direction = s.move_dir[blank][k]
+        if skip_child(s, depth, direction, mode):
+            continue
+        cell = s.move_cell[blank][k]
+        tile = tile_on(s, board, cell)
+        s.counters.generated += 1
+        f = child_f(s, board, blank, cell, tile, k, depth, v, &child)
+        if f > s.bound:
+            if f < s.next_bound:
+                s.next_bound = f
+            continue
+        if goal_value(s, &child) == 0:
+            s.path[depth] = direction
+            return FOUND
+        enter_child(s, blank, cell, tile, k, v, &child)
+        if Mode is Collect:
+            s.path[depth] = direction
+            if depth + 1 == s.collector.cut:
+                r = collect(s, moved_board(s, board, blank, cell, tile), cell, depth + 1, &child,
+                            next_state)
+            else:
+                r = expand(s, moved_board(s, board, blank, cell, tile), cell, depth + 1, &child,
+                           next_state, mode)
+        else:
+            r = expand(s, moved_board(s, board, blank, cell, tile), cell, depth + 1, &child,
+                       next_state, mode)
+        unmove_board(s, blank, cell, tile)
+        leave_child(s, blank, cell, tile, k, v, &child)
+        if r:
+            s.path[depth] = direction
+            return r
+    return SEARCHED
+
+
+cdef int collect(Search* s, BoardWord board, int blank, int depth, const Heuristic* v,
+                 int32_t state) noexcept nogil:
+    # Collect mode at the cut: the node (within the bound, short of the goal) joins the frontier
+    # instead of being expanded (the thread that searches it counts its expansion). SEARCHED, or
+    # STOPPED when the frontier cannot grow.
+    cdef Node* node = frontier_slot(s)
+    cdef int i
+    if node == NULL:
+        return STOPPED
+    node.blank = blank
+    node.depth = depth
+    node.state = state
+    node.h = h_value(s, v)
+    for i in range(depth):
+        node.path[i] = s.path[i]
+    save_board(s, node, board)
+    save_value(s, node, v)
+    return SEARCHED
+
+
+cdef int search_node(Search* s, const Node* node, Heuristic* kind, Mode* mode) except -2 nogil:
+    # descend() with the node's heuristic (``kind``: a NULL pointer of its struct): s takes the
+    # node's path, board and state, and the node is judged and expanded.
+    cdef Heuristic v
+    cdef BoardWord board
+    cdef int i, r
+    for i in range(node.depth):
+        s.path[i] = node.path[i]
+    board = load_board(s, node)
+    load_value(s, node, &v)
+    r = judge(s, goal_value(s, &v), node.depth + h_value(s, &v))
+    if r != SEARCHED:
+        return SEARCHED if r == OVER_BOUND else r
+    return expand(s, board, node.blank, node.depth, &v, node.state, mode)
+
+
+cdef void save_root(Search* s, Node* root, BoardWord board, int blank,
+                    const Heuristic* v) noexcept nogil:
+    # The search's start as a node (depth 0, the machine's start), s's incremental state its.
+    root.blank = blank
+    root.depth = 0
+    root.state = MACHINE_START
+    root.h = h_value(s, v)
+    save_board(s, root, board)
+    save_value(s, root, v)
 
 
 cdef Node* frontier_slot(Search* s) noexcept nogil:
@@ -199,7 +351,7 @@ cdef object run_entry(Search** owner, Node* root, int workers, int max_depth, li
     cdef int status, i
     # With a runner (a cluster), the large iterations are shared even with one local thread.
     switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
-    if switch_after >= 0 and min_bound > root_h(s, root):
+    if switch_after >= 0 and min_bound > root.h:
         # The caller has searched up to min_bound already: this search is large, and its first
         # iteration (the switch to 7-8b's, 33 M expansions on a 74-move board) would otherwise
         # run on the calling thread alone.

@@ -19,18 +19,7 @@ from libc.string cimport memmove, memset
 from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._interrupt cimport poll_interrupt
 from fastpuzzle._core._packed cimport hash_board
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define fastpuzzle_prefetch(p) __builtin_prefetch((const void*)(p))
-    #else
-    #define fastpuzzle_prefetch(p) ((void)0)
-    #endif
-    """
-    # Starts loading a cache line without waiting for it: the probes of several children then
-    # overlap instead of waiting on one cache miss after another.
-    void prefetch "fastpuzzle_prefetch"(const void* address) noexcept nogil
+from fastpuzzle._core._prefetch cimport prefetch
 
 cdef enum:
     MEM_OK = 0

@@ -28,17 +28,24 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
+from fastpuzzle._core._engine cimport FORBIDDEN
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U
+
 import numpy as np
 
 cdef enum:
     MAX_SIDE = 12           # the box's longest side (the virtual board is 2 * side - 1)
     MAX_DEPTH = 30          # a string is coded in one uint64 (2 bits a move, one sentinel bit)
     MAX_VCELLS = (2 * MAX_SIDE - 1) * (2 * MAX_SIDE - 1)
-    FORBIDDEN = -1
 
-# Blank directions, as every kernel codes them: U=0, D=1, L=2, R=3.
-cdef int[4] DROW = [-1, 1, 0, 0]
-cdef int[4] DCOL = [0, 0, -1, 1]
+
+cdef inline int row_step(int move) noexcept nogil:
+    # The blank's change of row for a direction code (_packed.pxd's, as every kernel's).
+    return -1 if move == DIR_U else (1 if move == DIR_D else 0)
+
+
+cdef inline int col_step(int move) noexcept nogil:
+    return -1 if move == DIR_L else (1 if move == DIR_R else 0)
 
 
 cdef struct Virtual:
@@ -108,7 +115,8 @@ cdef void reset(Virtual* v, Walk* w) noexcept nogil:
 
 cdef inline void step(Virtual* v, Walk* w, int move) noexcept nogil:
     # The blank moves; the tile it meets takes the blank's cell (the box is kept relative).
-    cdef int row = w.blank // v.cols + DROW[move], col = w.blank % v.cols + DCOL[move]
+    cdef int row = w.blank // v.cols + row_step(move)
+    cdef int col = w.blank % v.cols + col_step(move)
     cdef int target = row * v.cols + col
     cdef int tile = v.tile[target]
     cdef int start_row = v.start // v.cols, start_col = v.start % v.cols
@@ -161,8 +169,8 @@ cdef inline void unstep(Virtual* v, const Walk* w, const Walk* before) noexcept 
 cdef inline bint fits_after(const Virtual* v, const Walk* w, int move, int rows,
                             int cols) noexcept nogil:
     # Whether the string's box still fits rows x cols after the blank moves once more.
-    cdef int row = w.blank // v.cols + DROW[move] - v.start // v.cols
-    cdef int col = w.blank % v.cols + DCOL[move] - v.start % v.cols
+    cdef int row = w.blank // v.cols + row_step(move) - v.start // v.cols
+    cdef int col = w.blank % v.cols + col_step(move) - v.start % v.cols
     cdef int top = row if row < w.top else w.top
     cdef int bottom = row if row > w.bottom else w.bottom
     cdef int left = col if col < w.left else w.left
@@ -541,7 +549,7 @@ def compile(const uint64_t[::1] forbidden):
                 continue
             for i in range(4):
                 target = delta[4 * node + i]
-                table[number[node], i] = -1 if target < 0 else number[target]
+                table[number[node], i] = FORBIDDEN if target < 0 else number[target]
         return table
     finally:
         free(trie.go)

@@ -1,10 +1,11 @@
-"""IDA*: the optimal workhorse, one nogil depth-first driver per heuristic.
+"""IDA*: the optimal workhorse on boards of up to 16 cells.
 
-Every driver is a recursive ``cdef`` function specialised for its heuristic, so no function pointer
-and no Python object is touched per node. The heuristic is updated incrementally from the tile
-that moves: Manhattan by per-tile tables, linear conflict by one key per row and column (only the
-two lines a move touches change), walking distance by a transition table, pattern databases by one
-sparse index per group (and per reflected group).
+The engine's one node driver (``expand`` in ``_engine.pxi``) is compiled for each heuristic (a
+fused type: one struct and a few inline hooks each), so no function pointer and no Python object
+is touched per node. The heuristic is updated incrementally from the tile that moves: Manhattan
+by per-tile tables, linear conflict by one key per row and column (only the two lines a move
+touches change), walking distance by a transition table, pattern databases by one sparse index
+per group (and per reflected group; ``_pdbnode.pxi``, shared with ``_wide_pdb``).
 
 Node counting (the definition of ``manhattan_ida_nodes`` in ``random50.tsv``): every child
 generated counts once (the root does not), over all iterations, stopping at the first goal found
@@ -19,7 +20,7 @@ With ``workers > 1`` the iterations run in the calling thread until one expands
 by ``fastpuzzle/_solver/parallel.py``): the calling thread expands the tree level by level down to a
 frontier of about ``FRONTIER_PER_WORKER`` nodes per thread, each node carrying the state its
 heuristic's recursion goes on from, and the pool threads take frontier nodes in order from a
-shared counter and search their subtrees with the same recursive drivers. The counts are summed
+shared counter and search their subtrees with the same driver. The counts are summed
 over threads; an iteration searched to its end counts exactly the nodes the serial search does.
 """
 
@@ -28,16 +29,18 @@ from libc.stdlib cimport free, malloc
 
 from fastpuzzle._core._control cimport (
     Control,
-    STATUS_MEMORY_LIMIT,
-    STATUS_RUNNING,
-    STATUS_SOLVED,
     SearchCounters,
     checkpoint,
     elapsed,
     init_control,
     init_counters,
 )
-from fastpuzzle._core._result cimport core_result
+from fastpuzzle._core._result cimport (
+    STATUS_MEMORY_LIMIT,
+    STATUS_RUNNING,
+    STATUS_SOLVED,
+    core_result,
+)
 from fastpuzzle._core._heuristics cimport (
     H_LINEAR_CONFLICT,
     H_MANHATTAN,
@@ -80,9 +83,9 @@ from fastpuzzle._core._pdbgroups cimport (
     four_h,
     group_entry,
     mirrored_child_index,
-    pattern_h,
     move_mirrored,
     move_plain,
+    pattern_h,
     plain_child_index,
     read_entry,
     restore_patterns,
@@ -92,29 +95,17 @@ from fastpuzzle._core._pdbgroups cimport (
     unmove_plain,
 )
 
-cdef extern from *:
-    void prefetch "__builtin_prefetch"(const void* address) nogil
 
 cdef enum:
     MAX_PATH = 255          # longest solution a driver can hold
     MAX_LINE_TABLE = 6      # lines up to this long use a lookup table; longer ones are computed
     NODE_GROUPS = 16        # a packed board has at most 15 tiles, so at most 15 groups
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
+    # Two partitions (h the larger of their sums): the compound of _pdbnode.pxi with one more.
+    MAX_EXTRA = 1
+    EXTRA_GROUPS = NODE_GROUPS
 
-# dfs_pdb is compiled once for one partition and once for two (the max of two pattern
-# databases, each with its reflection): the one-partition search carries no trace of the other.
-cdef struct OnePartition:
-    char unused
-
-cdef struct TwoPartitions:
-    char unused
-
-ctypedef fused Sets:
-    OnePartition
-    TwoPartitions
-
-cdef OnePartition* ONE = NULL
-cdef TwoPartitions* TWO = NULL
+ctypedef uint64_t BoardWord
 
 
 cdef struct Node:
@@ -123,26 +114,28 @@ cdef struct Node:
     int blank
     int depth
     int32_t state           # the duplicate-pruning machine's
-    int h                   # pdb: the Manhattan part (md)
-    int plain
-    int mirrored
-    int wd_v
-    int wd_h
+    int h
+    # misplaced, Manhattan: h; linear conflict: h and the line keys; walking distance: the
+    # abstractions' states
     int row_key[16]
     int col_key[16]
+    int wd_v
+    int wd_h
+    # pattern databases (_pdbnode.pxi): Manhattan, the sums, the groups' state
+    int md
+    int plain
+    int mirrored
     uint64_t index[NODE_GROUPS]
     uint64_t mindex[NODE_GROUPS]
     int value[NODE_GROUPS]
     int mvalue[NODE_GROUPS]
-    # the second partition's, when there is one
-    int plain2
-    int mirrored2
-    uint64_t index2[NODE_GROUPS]
-    uint64_t mindex2[NODE_GROUPS]
-    int value2[NODE_GROUPS]
-    int mvalue2[NODE_GROUPS]
-    # with dual lookups: h as the parent left it (BPMX), the dual sums and the dual boards
-    int dual_h
+    int xplain[MAX_EXTRA]
+    int xmirrored[MAX_EXTRA]
+    uint64_t xindex[MAX_EXTRA][EXTRA_GROUPS]
+    uint64_t xmindex[MAX_EXTRA][EXTRA_GROUPS]
+    int xvalue[MAX_EXTRA][EXTRA_GROUPS]
+    int xmvalue[MAX_EXTRA][EXTRA_GROUPS]
+    # with dual lookups (_dual.pxi): the dual sums and the dual boards
     int dual
     int dmirrored
     uint64_t dindex[2][NODE_GROUPS]
@@ -150,7 +143,48 @@ cdef struct Node:
     uint8_t path[MAX_CUT]
 
 
-# The engine: modes, the node prologue, the collector and the iterations (see _engine.pxi).
+# The heuristics of the node driver (expand, _engine.pxi): a node's value, and how its move
+# from the parent is undone. The pattern databases' are _pdbnode.pxi's.
+
+cdef struct Misplaced:
+    int h
+
+
+cdef struct Manhattan:
+    int h
+
+
+cdef struct LinearConflict:
+    int h
+    int a                   # the two lines the tile moved between (rows on a vertical move)
+    int b
+
+
+cdef struct Walking:
+    int h
+    int v                   # the states of the vertical and horizontal abstractions
+    int hz
+
+
+include "_pdbnode.pxi"
+
+ctypedef fused Heuristic:
+    Misplaced
+    Manhattan
+    LinearConflict
+    Walking
+    PdbOne
+    PdbSeveral
+
+cdef Misplaced* MISPLACED = NULL
+cdef Manhattan* MANHATTAN = NULL
+cdef LinearConflict* LINEAR_CONFLICT = NULL
+cdef Walking* WALKING = NULL
+cdef PdbOne* ONE = NULL
+cdef PdbSeveral* SEVERAL = NULL
+
+
+# The engine: modes, the node driver, the collector and the iterations (see _engine.pxi).
 include "_engine.pxi"
 
 
@@ -179,9 +213,7 @@ cdef struct Search:
     int col_len
     const uint8_t* row_table
     const uint8_t* col_table
-    # walking distance: state indices and their transition tables
-    int wd_v
-    int wd_h
+    # walking distance: transition tables (the states are the nodes' values)
     const int32_t* wd_v_next
     const int32_t* wd_h_next
     const uint8_t* wd_v_dist
@@ -192,13 +224,13 @@ cdef struct Search:
     int wd_h_class[16]      # [tile] -> goal column
     # A side whose abstraction is too big (2x8's columns) has no tables: its state is then the
     # Manhattan component along it (still a lower bound on the moves along it).
-    # pattern databases: the groups and their incremental state, plain and reflected; with
-    # ``second``, a second partition's too, whose sums are kept here rather than passed down
+    # pattern databases (_pdbnode.pxi): the groups and their incremental state, plain and
+    # reflected; with a second partition (n_extra 1), its sums on the node being searched
     Patterns pat
-    int second
-    Patterns pat2
-    int plain2
-    int mirrored2
+    int n_extra
+    int xplain[MAX_EXTRA]
+    int xmirrored[MAX_EXTRA]
+    Patterns extra[MAX_EXTRA]
     # dual lookups with BPMX (dfs_dual; one partition): their maps and incremental state
     int dual
     Duals duals
@@ -306,368 +338,7 @@ cdef int lines_extra(const Search* s) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------------
-# Pattern-database lookups.
-
-cdef int pdb_sum(Search* s, Patterns* pat, uint64_t board, int mirrored) noexcept nogil:
-    # Fill the groups' indices and values (plain or mirrored) from a whole board; their sum.
-    cdef uint8_t tile_at[16]
-    cdef int cell
-    for cell in range(s.g.cells):
-        tile_at[cell] = get_tile(board, cell)
-    return fill_patterns(pat, tile_at, s.g.cells, mirrored)
-
-
-# ---------------------------------------------------------------------------------------------
-# The drivers. Each returns a code of _engine.pxd (SEARCHED, FOUND, STOPPED: s.status set) or -2
-# with a Python exception set (Ctrl-C or the progress callback raised), and carries the
-# duplicate-pruning machine's state of its node (``state``).
-
-cdef int collect(Search* s, uint64_t board, int blank, int depth, int h, int md, int plain,
-                 int mirrored, int32_t state) noexcept nogil:
-    # Collect mode at the cut: enter()'s bound and goal tests, then the node joins the frontier
-    # instead of being expanded (the thread that searches it counts its expansion).
-    cdef int f = depth + h
-    cdef Node* node
-    if f > s.bound:
-        if f < s.next_bound:
-            s.next_bound = f
-        return SEARCHED
-    if h == 0:
-        return FOUND
-    node = frontier_slot(s)
-    if node == NULL:
-        return STOPPED
-    save_node(s, node, board, blank, depth, h if s.kind != H_PDB else md, plain, mirrored,
-              state)
-    return SEARCHED
-
-
-cdef int dfs_misplaced(Search* s, uint64_t board, int blank, int depth, int h,
-                       int32_t state, Mode* mode) except -2 nogil:
-    cdef int r, k, cell, tile, home
-    cdef int32_t next_state
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, 0, 0, 0, state)
-    r = enter(s, h, depth + h)
-    if r != SEARCHED:
-        return SEARCHED if r == OVER_BOUND else r
-    for k in range(s.n_moves[blank]):
-        next_state = child_state(s, state, blank, k)
-        if next_state == FORBIDDEN:
-            continue
-        cell = s.move_cell[blank][k]
-        if skip_child(s, depth, s.move_dir[blank][k], mode):
-            continue
-        tile = get_tile(board, cell)
-        home = s.t.goal_cell[tile]
-        s.counters.generated += 1
-        if Mode is Collect:
-            s.path[depth] = s.move_dir[blank][k]
-        r = dfs_misplaced(s, slide(board, blank, cell), cell, depth + 1,
-                          h + (cell == home) - (blank == home), next_state, mode)
-        if r:
-            # The path is written only on the way back from the goal.
-            s.path[depth] = s.move_dir[blank][k]
-            return r
-    return SEARCHED
-
-
-cdef int dfs_manhattan(Search* s, uint64_t board, int blank, int depth, int h,
-                       int32_t state, Mode* mode) except -2 nogil:
-    cdef int r, k, cell, tile
-    cdef int32_t next_state
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, 0, 0, 0, state)
-    r = enter(s, h, depth + h)
-    if r != SEARCHED:
-        return SEARCHED if r == OVER_BOUND else r
-    for k in range(s.n_moves[blank]):
-        next_state = child_state(s, state, blank, k)
-        if next_state == FORBIDDEN:
-            continue
-        cell = s.move_cell[blank][k]
-        if skip_child(s, depth, s.move_dir[blank][k], mode):
-            continue
-        tile = get_tile(board, cell)
-        s.counters.generated += 1
-        if Mode is Collect:
-            s.path[depth] = s.move_dir[blank][k]
-        r = dfs_manhattan(s, slide(board, blank, cell), cell, depth + 1,
-                          h - s.t.distance[tile][cell] + s.t.distance[tile][blank], next_state,
-                          mode)
-        if r:
-            # The path is written only on the way back from the goal.
-            s.path[depth] = s.move_dir[blank][k]
-            return r
-    return SEARCHED
-
-
-cdef int dfs_linear_conflict(Search* s, uint64_t board, int blank, int depth, int h,
-                             int32_t state, Mode* mode) except -2 nogil:
-    cdef int r, k, cell, tile, d, a, b, before, after, child_h
-    cdef int32_t next_state
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, 0, 0, 0, state)
-    r = enter(s, h, depth + h)
-    if r != SEARCHED:
-        return SEARCHED if r == OVER_BOUND else r
-    for k in range(s.n_moves[blank]):
-        next_state = child_state(s, state, blank, k)
-        if next_state == FORBIDDEN:
-            continue
-        cell = s.move_cell[blank][k]
-        if skip_child(s, depth, s.move_dir[blank][k], mode):
-            continue
-        tile = get_tile(board, cell)
-        d = s.move_dir[blank][k]
-        child_h = h - s.t.distance[tile][cell] + s.t.distance[tile][blank]
-        if d <= DIR_D:
-            # The tile changes row: only its old and new rows change.
-            a = s.g.row_of[cell]
-            b = s.g.row_of[blank]
-            before = (line_extra(s.row_table, s.row_key[a], s.row_len)
-                      + line_extra(s.row_table, s.row_key[b], s.row_len))
-            s.row_key[a] -= s.row_delta[tile][cell]
-            s.row_key[b] += s.row_delta[tile][blank]
-            after = (line_extra(s.row_table, s.row_key[a], s.row_len)
-                     + line_extra(s.row_table, s.row_key[b], s.row_len))
-            # Its column keeps its order but the tile's digit moves to another place.
-            s.col_key[s.g.col_of[cell]] += s.col_delta[tile][blank] - s.col_delta[tile][cell]
-        else:
-            a = s.g.col_of[cell]
-            b = s.g.col_of[blank]
-            before = (line_extra(s.col_table, s.col_key[a], s.col_len)
-                      + line_extra(s.col_table, s.col_key[b], s.col_len))
-            s.col_key[a] -= s.col_delta[tile][cell]
-            s.col_key[b] += s.col_delta[tile][blank]
-            after = (line_extra(s.col_table, s.col_key[a], s.col_len)
-                     + line_extra(s.col_table, s.col_key[b], s.col_len))
-            s.row_key[s.g.row_of[cell]] += s.row_delta[tile][blank] - s.row_delta[tile][cell]
-        s.counters.generated += 1
-        if Mode is Collect:
-            s.path[depth] = d
-        r = dfs_linear_conflict(s, slide(board, blank, cell), cell, depth + 1,
-                                child_h + after - before, next_state, mode)
-        if d <= DIR_D:
-            s.row_key[a] += s.row_delta[tile][cell]
-            s.row_key[b] -= s.row_delta[tile][blank]
-            s.col_key[s.g.col_of[cell]] -= s.col_delta[tile][blank] - s.col_delta[tile][cell]
-        else:
-            s.col_key[a] += s.col_delta[tile][cell]
-            s.col_key[b] -= s.col_delta[tile][blank]
-            s.row_key[s.g.row_of[cell]] -= s.row_delta[tile][blank] - s.row_delta[tile][cell]
-        if r:
-            # The path is written only on the way back from the goal.
-            s.path[depth] = s.move_dir[blank][k]
-            return r
-    return SEARCHED
-
-
-cdef inline int walking_h(const Search* s) noexcept nogil:
-    return ((s.wd_v_dist[s.wd_v] if s.wd_v_dist != NULL else s.wd_v)
-            + (s.wd_h_dist[s.wd_h] if s.wd_h_dist != NULL else s.wd_h))
-
-
-cdef int dfs_walking_distance(Search* s, uint64_t board, int blank, int depth,
-                              int32_t state, Mode* mode) except -2 nogil:
-    cdef int h = walking_h(s)
-    cdef int r, k, cell, tile, d, old
-    cdef int32_t next_state
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, 0, 0, 0, state)
-    r = enter(s, h, depth + h)
-    if r != SEARCHED:
-        return SEARCHED if r == OVER_BOUND else r
-    for k in range(s.n_moves[blank]):
-        next_state = child_state(s, state, blank, k)
-        if next_state == FORBIDDEN:
-            continue
-        cell = s.move_cell[blank][k]
-        if skip_child(s, depth, s.move_dir[blank][k], mode):
-            continue
-        tile = get_tile(board, cell)
-        d = s.move_dir[blank][k]
-        # The blank moves d, so the tile crosses from the blank's new line into its old one.
-        if d <= DIR_D:
-            old = s.wd_v
-            if s.wd_v_next != NULL:
-                s.wd_v = s.wd_v_next[(old * 2 + d) * s.wd_v_groups + s.wd_v_class[tile]]
-            else:
-                s.wd_v += (abs(s.g.row_of[blank] - s.wd_v_class[tile])
-                           - abs(s.g.row_of[cell] - s.wd_v_class[tile]))
-        else:
-            old = s.wd_h
-            if s.wd_h_next != NULL:
-                s.wd_h = s.wd_h_next[(old * 2 + d - DIR_L) * s.wd_h_groups + s.wd_h_class[tile]]
-            else:
-                s.wd_h += (abs(s.g.col_of[blank] - s.wd_h_class[tile])
-                           - abs(s.g.col_of[cell] - s.wd_h_class[tile]))
-        s.counters.generated += 1
-        if Mode is Collect:
-            s.path[depth] = d
-        r = dfs_walking_distance(s, slide(board, blank, cell), cell, depth + 1, next_state,
-                                 mode)
-        if d <= DIR_D:
-            s.wd_v = old
-        else:
-            s.wd_h = old
-        if r:
-            # The path is written only on the way back from the goal.
-            s.path[depth] = s.move_dir[blank][k]
-            return r
-    return SEARCHED
-
-
-cdef inline void look_up_child(const Patterns* p, int tile, int blank, int cell,
-                               uint64_t* index, uint64_t* entry, uint64_t* mindex,
-                               uint64_t* mentry) noexcept nogil:
-    # The indices and table entries (plain and mirrored) of the group ``tile`` belongs to, once
-    # it slides from ``cell`` into the blank's cell; the entries' reads are prefetched.
-    cdef int grp = p.group_of[tile]
-    cdef int mgrp = p.mgroup_of[tile] if p.mirror else -1
-    if grp >= 0:
-        index[0] = plain_child_index(p, grp, tile, blank, cell)
-        entry[0] = group_entry(&p.groups[grp], index[0])
-        prefetch(entry_address(&p.groups[grp], entry[0]))
-    if mgrp >= 0:
-        mindex[0] = mirrored_child_index(p, mgrp, tile, blank, cell)
-        mentry[0] = group_entry(&p.groups[mgrp], mindex[0])
-        prefetch(entry_address(&p.groups[mgrp], mentry[0]))
-
-
-cdef inline int pdb_h(const Search* s, int md, int plain, int mirrored, Sets* sets) noexcept nogil:
-    # h = Manhattan + 2 * the largest sum: plain and reflected, of one partition or of two.
-    cdef int best = plain if plain >= mirrored else mirrored
-    if Sets is TwoPartitions:
-        if s.plain2 > best:
-            best = s.plain2
-        if s.mirrored2 > best:
-            best = s.mirrored2
-    return md + 2 * best
-
-
-cdef int dfs_pdb(Search* s, uint64_t board, int blank, int depth, int md, int plain,
-                 int mirrored, int32_t state, Mode* mode, Sets* sets) except -2 nogil:
-    # plain and mirrored: the first partition's sums; the second's are s.plain2, s.mirrored2.
-    cdef int h = pdb_h(s, md, plain, mirrored, sets)
-    cdef int r, k, cell, tile, grp, mgrp, child_plain, child_mirrored
-    cdef int grp2 = -1, mgrp2 = -1, plain2 = 0, mirrored2 = 0, child_f
-    cdef int32_t next_state
-    cdef bint enters[4]
-    cdef GroupMove saved, msaved, saved2, msaved2
-    cdef uint64_t new_index[4]
-    cdef uint64_t new_entry[4]
-    cdef uint64_t new_mindex[4]
-    cdef uint64_t new_mentry[4]
-    cdef uint64_t new_index2[4]
-    cdef uint64_t new_entry2[4]
-    cdef uint64_t new_mindex2[4]
-    cdef uint64_t new_mentry2[4]
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            return collect(s, board, blank, depth, h, md, plain, mirrored, state)
-    r = enter(s, h, depth + h)
-    if r != SEARCHED:
-        return SEARCHED if r == OVER_BOUND else r
-    # First every child's table entries, prefetched: the lookups are cache misses (the tables
-    # are megabytes), and issuing them together lets them overlap.
-    for k in range(s.n_moves[blank]):
-        if child_state(s, state, blank, k) == FORBIDDEN:
-            continue
-        cell = s.move_cell[blank][k]
-        look_up_child(&s.pat, get_tile(board, cell), blank, cell, &new_index[k], &new_entry[k],
-                      &new_mindex[k], &new_mentry[k])
-    if Sets is TwoPartitions:
-        # Then the second partition's, only for the children it could change: a child that the
-        # first partition cuts, with an f that cannot lower next_bound, is cut whatever the second
-        # says (h is the larger of the two), and is not entered. That saves the second
-        # partition's lookups for most cut children, and keeps every count and bound the same.
-        for k in range(s.n_moves[blank]):
-            if child_state(s, state, blank, k) == FORBIDDEN:
-                continue
-            cell = s.move_cell[blank][k]
-            tile = get_tile(board, cell)
-            child_plain = plain
-            child_mirrored = mirrored
-            grp = s.pat.group_of[tile]
-            if grp >= 0:
-                child_plain += (read_entry(&s.pat.groups[grp], new_entry[k])
-                                - s.pat.value[grp])
-            mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-            if mgrp >= 0:
-                child_mirrored += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
-                                   - s.pat.mvalue[mgrp])
-            child_f = (depth + 1 + md - s.t.distance[tile][cell] + s.t.distance[tile][blank]
-                       + 2 * (child_plain if child_plain >= child_mirrored else child_mirrored))
-            enters[k] = child_f <= s.bound or child_f < s.next_bound
-            if enters[k]:
-                look_up_child(&s.pat2, tile, blank, cell, &new_index2[k], &new_entry2[k],
-                              &new_mindex2[k], &new_mentry2[k])
-    if Sets is TwoPartitions:
-        plain2 = s.plain2
-        mirrored2 = s.mirrored2
-    for k in range(s.n_moves[blank]):
-        next_state = child_state(s, state, blank, k)
-        if next_state == FORBIDDEN:
-            continue
-        cell = s.move_cell[blank][k]
-        if skip_child(s, depth, s.move_dir[blank][k], mode):
-            continue
-        if Sets is TwoPartitions:
-            if not enters[k]:
-                s.counters.generated += 1
-                continue
-        tile = get_tile(board, cell)
-        child_plain = plain
-        child_mirrored = mirrored
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            child_plain += move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if mgrp >= 0:
-            child_mirrored += move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k],
-                                            &msaved)
-        if Sets is TwoPartitions:
-            grp2 = s.pat2.group_of[tile]
-            if grp2 >= 0:
-                s.plain2 += move_plain(&s.pat2, grp2, new_index2[k], new_entry2[k], &saved2)
-            mgrp2 = s.pat2.mgroup_of[tile] if s.pat2.mirror else -1
-            if mgrp2 >= 0:
-                s.mirrored2 += move_mirrored(&s.pat2, mgrp2, new_mindex2[k], new_mentry2[k],
-                                             &msaved2)
-        s.counters.generated += 1
-        if Mode is Collect:
-            s.path[depth] = s.move_dir[blank][k]
-        r = dfs_pdb(s, slide(board, blank, cell), cell, depth + 1,
-                    md - s.t.distance[tile][cell] + s.t.distance[tile][blank],
-                    child_plain, child_mirrored, next_state, mode, sets)
-        if grp >= 0:
-            unmove_plain(&s.pat, grp, &saved)
-        if mgrp >= 0:
-            unmove_mirrored(&s.pat, mgrp, &msaved)
-        if Sets is TwoPartitions:
-            if grp2 >= 0:
-                unmove_plain(&s.pat2, grp2, &saved2)
-            if mgrp2 >= 0:
-                unmove_mirrored(&s.pat2, mgrp2, &msaved2)
-            s.plain2 = plain2
-            s.mirrored2 = mirrored2
-        if r:
-            # The path is written only on the way back from the goal.
-            s.path[depth] = s.move_dir[blank][k]
-            return r
-    return SEARCHED
-
-
-# Dual lookups with BPMX (dfs_dual, one text with _wide_pdb's, in _dual.pxi), over the packed
-# board word.
-
-ctypedef uint64_t BoardWord
-
+# The board hooks of the engine (_engine.pxi) over the packed board word.
 
 cdef inline int tile_on(const Search* s, BoardWord board, int cell) noexcept nogil:
     return <int>get_tile(board, cell)
@@ -682,155 +353,238 @@ cdef inline void unmove_board(Search* s, int blank, int cell, int tile) noexcept
     pass
 
 
+cdef inline void save_board(const Search* s, Node* node, BoardWord board) noexcept nogil:
+    node.board = board
+
+
+cdef inline BoardWord load_board(Search* s, const Node* node) noexcept nogil:
+    return node.board
+
+
 cdef inline int manhattan_change(const Search* s, int tile, int cell, int blank) noexcept nogil:
     return s.t.distance[tile][blank] - s.t.distance[tile][cell]
+
+
+cdef inline uint64_t entry_of(const Group* grp, uint64_t index, int blank) noexcept nogil:
+    # Tables of up to 16 cells are never zero-aware: the entry depends on the index alone.
+    return group_entry(grp, index)
 
 
 cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept nogil:
     return group_entry(grp, index)
 
 
-cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
-                        int plain, int mirrored, int dual, int dmirrored,
-                        int32_t state) noexcept nogil:
-    # Collect mode at the cut for dfs_dual: the node joins the frontier with its h.
-    cdef Node* node = frontier_slot(s)
-    if node == NULL:
-        return STOPPED
-    save_node(s, node, board, blank, depth, md, plain, mirrored, state)
-    node.dual_h = h
-    node.dual = dual
-    node.dmirrored = dmirrored
-    return SEARCHED
-
-
-include "_dual.pxi"
-
-
 # ---------------------------------------------------------------------------------------------
-# Frontier nodes: a subtree's start and its heuristic state, saved and restored.
+# The heuristics' hooks (see _engine.pxi).
 
-cdef void save_node(const Search* s, Node* node, uint64_t board, int blank, int depth, int h,
-                    int plain, int mirrored, int32_t state) noexcept nogil:
-    # h: the driver's h argument (dfs_pdb: md); s holds the node's incremental state.
-    cdef int i, which
-    node.board = board
-    node.blank = blank
-    node.depth = depth
-    node.state = state
-    node.h = h
-    node.plain = plain
-    node.mirrored = mirrored
-    for i in range(depth):
-        node.path[i] = s.path[i]
-    if s.kind == H_LINEAR_CONFLICT:
+cdef inline int walking_h(const Search* s, int v, int hz) noexcept nogil:
+    return ((s.wd_v_dist[v] if s.wd_v_dist != NULL else v)
+            + (s.wd_h_dist[hz] if s.wd_h_dist != NULL else hz))
+
+
+cdef inline int h_value(const Search* s, const Heuristic* v) noexcept nogil:
+    if Heuristic is PdbOne or Heuristic is PdbSeveral:
+        return pdb_h(s, v)
+    else:
+        return v.h
+
+
+cdef inline int goal_value(const Search* s, const Heuristic* v) noexcept nogil:
+    if Heuristic is PdbOne or Heuristic is PdbSeveral:
+        return v.md
+    else:
+        return v.h
+
+
+cdef inline void look_ahead(Search* s, BoardWord board, int blank, int depth, int32_t state,
+                            Heuristic* v) noexcept nogil:
+    if Heuristic is PdbOne or Heuristic is PdbSeveral:
+        pdb_look_ahead(s, board, blank, depth, state, v)
+
+
+cdef inline int lines_change(const Search* s, int tile, int cell, int blank, int vertical,
+                             LinearConflict* child) noexcept nogil:
+    # Linear conflict's change of the line extras when the tile slides from cell into the blank:
+    # only the two lines it moves between (rows on a vertical move) change; its column (row)
+    # keeps its order.
+    cdef int a, b, before, after
+    if vertical:
+        a = s.g.row_of[cell]
+        b = s.g.row_of[blank]
+        before = (line_extra(s.row_table, s.row_key[a], s.row_len)
+                  + line_extra(s.row_table, s.row_key[b], s.row_len))
+        after = (line_extra(s.row_table, s.row_key[a] - s.row_delta[tile][cell], s.row_len)
+                 + line_extra(s.row_table, s.row_key[b] + s.row_delta[tile][blank], s.row_len))
+    else:
+        a = s.g.col_of[cell]
+        b = s.g.col_of[blank]
+        before = (line_extra(s.col_table, s.col_key[a], s.col_len)
+                  + line_extra(s.col_table, s.col_key[b], s.col_len))
+        after = (line_extra(s.col_table, s.col_key[a] - s.col_delta[tile][cell], s.col_len)
+                 + line_extra(s.col_table, s.col_key[b] + s.col_delta[tile][blank], s.col_len))
+    child.a = a
+    child.b = b
+    return after - before
+
+
+cdef inline void walk(const Search* s, int tile, int cell, int blank, int d, const Walking* v,
+                      Walking* child) noexcept nogil:
+    # The blank moves d, so the tile crosses from the blank's new line into its old one.
+    child.v = v.v
+    child.hz = v.hz
+    if d <= DIR_D:
+        if s.wd_v_next != NULL:
+            child.v = s.wd_v_next[(v.v * 2 + d) * s.wd_v_groups + s.wd_v_class[tile]]
+        else:
+            child.v += (abs(s.g.row_of[blank] - s.wd_v_class[tile])
+                        - abs(s.g.row_of[cell] - s.wd_v_class[tile]))
+    else:
+        if s.wd_h_next != NULL:
+            child.hz = s.wd_h_next[(v.hz * 2 + d - DIR_L) * s.wd_h_groups + s.wd_h_class[tile]]
+        else:
+            child.hz += (abs(s.g.col_of[blank] - s.wd_h_class[tile])
+                         - abs(s.g.col_of[cell] - s.wd_h_class[tile]))
+    child.h = walking_h(s, child.v, child.hz)
+
+
+cdef inline int child_f(Search* s, BoardWord board, int blank, int cell, int tile, int k,
+                        int depth, Heuristic* v, Heuristic* child) noexcept nogil:
+    if Heuristic is PdbOne or Heuristic is PdbSeveral:
+        return pdb_child_f(s, blank, cell, tile, k, depth, v, child)
+    else:
+        if Heuristic is Misplaced:
+            child.h = v.h + (cell == s.t.goal_cell[tile]) - (blank == s.t.goal_cell[tile])
+        elif Heuristic is Manhattan:
+            child.h = v.h + manhattan_change(s, tile, cell, blank)
+        elif Heuristic is LinearConflict:
+            child.h = (v.h + manhattan_change(s, tile, cell, blank)
+                       + lines_change(s, tile, cell, blank, s.move_dir[blank][k] <= DIR_D,
+                                      child))
+        else:
+            walk(s, tile, cell, blank, s.move_dir[blank][k], v, child)
+        return depth + 1 + child.h
+
+
+cdef inline void enter_child(Search* s, int blank, int cell, int tile, int k, Heuristic* v,
+                             Heuristic* child) noexcept nogil:
+    if Heuristic is LinearConflict:
+        if s.move_dir[blank][k] <= DIR_D:
+            s.row_key[child.a] -= s.row_delta[tile][cell]
+            s.row_key[child.b] += s.row_delta[tile][blank]
+            s.col_key[s.g.col_of[cell]] += s.col_delta[tile][blank] - s.col_delta[tile][cell]
+        else:
+            s.col_key[child.a] -= s.col_delta[tile][cell]
+            s.col_key[child.b] += s.col_delta[tile][blank]
+            s.row_key[s.g.row_of[cell]] += s.row_delta[tile][blank] - s.row_delta[tile][cell]
+    elif Heuristic is PdbOne or Heuristic is PdbSeveral:
+        pdb_enter_child(s, tile, k, v, child)
+
+
+cdef inline void leave_child(Search* s, int blank, int cell, int tile, int k, Heuristic* v,
+                             Heuristic* child) noexcept nogil:
+    if Heuristic is LinearConflict:
+        if s.move_dir[blank][k] <= DIR_D:
+            s.row_key[child.a] += s.row_delta[tile][cell]
+            s.row_key[child.b] -= s.row_delta[tile][blank]
+            s.col_key[s.g.col_of[cell]] -= s.col_delta[tile][blank] - s.col_delta[tile][cell]
+        else:
+            s.col_key[child.a] += s.col_delta[tile][cell]
+            s.col_key[child.b] -= s.col_delta[tile][blank]
+            s.row_key[s.g.row_of[cell]] -= s.row_delta[tile][blank] - s.row_delta[tile][cell]
+    elif Heuristic is PdbOne or Heuristic is PdbSeveral:
+        pdb_leave_child(s, tile, child)
+
+
+cdef inline void save_value(const Search* s, Node* node, const Heuristic* v) noexcept nogil:
+    cdef int i
+    if Heuristic is LinearConflict:
         for i in range(s.g.rows):
             node.row_key[i] = s.row_key[i]
         for i in range(s.g.cols):
             node.col_key[i] = s.col_key[i]
-    elif s.kind == H_WALKING_DISTANCE:
-        node.wd_v = s.wd_v
-        node.wd_h = s.wd_h
-    elif s.kind == H_PDB:
-        save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
-        if s.second:
-            node.plain2 = s.plain2
-            node.mirrored2 = s.mirrored2
-            save_patterns(&s.pat2, node.index2, node.value2, node.mindex2, node.mvalue2)
-        if s.dual:
-            for which in range(2):
-                for i in range(s.pat.n_groups):
-                    node.dindex[which][i] = s.duals.side[which].index[i]
-                    node.dvalue[which][i] = s.duals.side[which].value[i]
+    elif Heuristic is Walking:
+        node.wd_v = v.v
+        node.wd_h = v.hz
+    elif Heuristic is PdbOne or Heuristic is PdbSeveral:
+        pdb_save(s, node, v)
 
 
-cdef void load_node(Search* s, const Node* node) noexcept nogil:
-    # The inverse of save_node: s's incremental state and path prefix become the node's.
-    cdef int i, which
-    for i in range(node.depth):
-        s.path[i] = node.path[i]
-    if s.kind == H_LINEAR_CONFLICT:
+cdef inline void load_value(Search* s, const Node* node, Heuristic* v) noexcept nogil:
+    cdef int i
+    if Heuristic is Misplaced or Heuristic is Manhattan:
+        v.h = node.h
+    elif Heuristic is LinearConflict:
+        v.h = node.h
         for i in range(s.g.rows):
             s.row_key[i] = node.row_key[i]
         for i in range(s.g.cols):
             s.col_key[i] = node.col_key[i]
-    elif s.kind == H_WALKING_DISTANCE:
-        s.wd_v = node.wd_v
-        s.wd_h = node.wd_h
-    elif s.kind == H_PDB:
-        restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
-        if s.second:
-            s.plain2 = node.plain2
-            s.mirrored2 = node.mirrored2
-            restore_patterns(&s.pat2, node.index2, node.value2, node.mindex2, node.mvalue2)
-        if s.dual:
-            for which in range(2):
-                for i in range(s.pat.n_groups):
-                    s.duals.side[which].index[i] = node.dindex[which][i]
-                    s.duals.side[which].value[i] = node.dvalue[which][i]
+    elif Heuristic is Walking:
+        v.v = node.wd_v
+        v.hz = node.wd_h
+        v.h = walking_h(s, v.v, v.hz)
+    else:
+        pdb_load(s, node, v)
+
+
+# Dual lookups with BPMX (dfs_dual, one text with _wide_pdb's, in _dual.pxi), over the packed
+# board word.
+include "_dual.pxi"
 
 
 cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
-    # The heuristic's driver from a node whose state s holds.
-    cdef int h_out
+    # The node's search with the heuristic's driver.
     if s.kind == H_MISPLACED:
-        return dfs_misplaced(s, node.board, node.blank, node.depth, node.h, node.state, mode)
+        return search_node(s, node, MISPLACED, mode)
     if s.kind == H_MANHATTAN:
-        return dfs_manhattan(s, node.board, node.blank, node.depth, node.h, node.state, mode)
+        return search_node(s, node, MANHATTAN, mode)
     if s.kind == H_LINEAR_CONFLICT:
-        return dfs_linear_conflict(s, node.board, node.blank, node.depth, node.h,
-                                   node.state, mode)
+        return search_node(s, node, LINEAR_CONFLICT, mode)
     if s.kind == H_WALKING_DISTANCE:
-        return dfs_walking_distance(s, node.board, node.blank, node.depth, node.state, mode)
+        return search_node(s, node, WALKING, mode)
     if s.dual:
-        return dfs_dual(s, node.board, node.blank, node.depth, node.dual_h, node.h, node.plain,
-                        node.mirrored, node.dual, node.dmirrored, node.state, &h_out, mode)
-    if s.second:
-        return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain,
-                       node.mirrored, node.state, mode, TWO)
-    return dfs_pdb(s, node.board, node.blank, node.depth, node.h, node.plain, node.mirrored,
-                   node.state, mode, ONE)
+        return dual_node(s, node, mode)
+    if s.n_extra:
+        return search_node(s, node, SEVERAL, mode)
+    return search_node(s, node, ONE, mode)
 
 
-cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept nogil:
-    # The start's heuristic, with its incremental state in s (linear conflict's line keys were
-    # set by init_lines, walking distance's states by the caller).
-    cdef int h, plain = 0, mirrored = 0, cell
+cdef void init_root(Search* s, Node* root, uint64_t board, int blank, int wd_v,
+                    int wd_h) noexcept nogil:
+    # The start as a node, with s's incremental state its (linear conflict's line keys were set
+    # by init_lines; wd_v and wd_h: walking distance's states).
     cdef uint8_t tile_at[16]
+    cdef int cell, md = manhattan_of(board, &s.g, &s.t)
+    cdef Misplaced misplaced
+    cdef Manhattan manhattan
+    cdef LinearConflict conflict
+    cdef Walking walking
+    cdef PdbOne one
+    cdef PdbSeveral several
+    for cell in range(s.g.cells):
+        tile_at[cell] = get_tile(board, cell)
     if s.kind == H_MISPLACED:
-        h = misplaced_of(board, &s.g, &s.t)
+        misplaced.h = misplaced_of(board, &s.g, &s.t)
+        save_root(s, root, board, blank, &misplaced)
     elif s.kind == H_MANHATTAN:
-        h = manhattan_of(board, &s.g, &s.t)
+        manhattan.h = md
+        save_root(s, root, board, blank, &manhattan)
     elif s.kind == H_LINEAR_CONFLICT:
-        h = manhattan_of(board, &s.g, &s.t) + lines_extra(s)
+        conflict.h = md + lines_extra(s)
+        save_root(s, root, board, blank, &conflict)
     elif s.kind == H_WALKING_DISTANCE:
-        h = walking_h(s)
+        walking.v = wd_v
+        walking.hz = wd_h
+        walking.h = walking_h(s, wd_v, wd_h)
+        save_root(s, root, board, blank, &walking)
+    elif s.dual:
+        dual_root(s, root, board, tile_at, s.g.cells, blank, md)
+    elif s.n_extra:
+        pdb_root(s, tile_at, s.g.cells, md, &several)
+        save_root(s, root, board, blank, &several)
     else:
-        h = manhattan_of(board, &s.g, &s.t)     # dfs_pdb's md
-        plain = pdb_sum(s, &s.pat, board, 0)
-        if s.pat.mirror:
-            mirrored = pdb_sum(s, &s.pat, board, 1)
-        if s.second:
-            s.plain2 = pdb_sum(s, &s.pat2, board, 0)
-            s.mirrored2 = pdb_sum(s, &s.pat2, board, 1) if s.pat2.mirror else 0
-        if s.dual:
-            for cell in range(s.g.cells):
-                tile_at[cell] = get_tile(board, cell)
-            root.dual = fill_dual(&s.duals, &s.pat, 0, tile_at, s.g.cells, blank)
-            root.dmirrored = (fill_dual(&s.duals, &s.pat, 1, tile_at, s.g.cells, blank)
-                              if s.duals.mirror else 0)
-            root.dual_h = four_h(h, plain, mirrored, root.dual, root.dmirrored)
-    save_node(s, root, board, blank, 0, h, plain, mirrored, MACHINE_START)
-
-
-cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
-    if s.kind == H_PDB and s.dual:
-        return root.dual_h
-    if s.kind == H_PDB and s.second:
-        return pdb_h(s, root.h, root.plain, root.mirrored, TWO)
-    if s.kind == H_PDB:
-        return pdb_h(s, root.h, root.plain, root.mirrored, ONE)
-    return root.h
+        pdb_root(s, tile_at, s.g.cells, md, &one)
+        save_root(s, root, board, blank, &one)
 
 
 cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
@@ -909,7 +663,7 @@ def idastar(
     cdef const int32_t[::1] v_next, h_next
     cdef list keep = []
     cdef LoadedPatterns loaded
-    cdef int tile
+    cdef int tile, wd_v = 0, wd_h = 0
     if s == NULL:
         raise MemoryError()
     try:
@@ -928,9 +682,8 @@ def idastar(
         s.status = STATUS_RUNNING
         s.pat.n_groups = 0
         s.pat.mirror = 0
-        s.second = 0
+        s.n_extra = 0
         s.dual = 0
-        s.plain2 = s.mirrored2 = 0
         s.member.team = NULL
         s.collector = NULL
         s.machine = machine_table(machine, keep)
@@ -947,8 +700,8 @@ def idastar(
                 raise ValueError("walking_distance needs its tables")
             vertical, horizontal = tables.vertical, tables.horizontal
             keep.append(tables)
-            s.wd_v_groups, s.wd_v = vertical.lines, vertical.start
-            s.wd_h_groups, s.wd_h = horizontal.lines, horizontal.start
+            s.wd_v_groups, wd_v = vertical.lines, vertical.start
+            s.wd_h_groups, wd_h = horizontal.lines, horizontal.start
             s.wd_v_next = s.wd_h_next = NULL
             s.wd_v_dist = s.wd_h_dist = NULL
             if vertical.next is not None:
@@ -972,9 +725,11 @@ def idastar(
                 if len(tables) != 2:
                     raise ValueError("expected one pattern database or a pair of them")
                 loaded = patterns_for(tables[1], s.g.cells, 4, goal_blank)
+                if loaded.pat.n_groups > EXTRA_GROUPS:
+                    raise ValueError(f"a second partition has at most {EXTRA_GROUPS} groups")
                 keep.append(loaded)
-                copy_patterns(&s.pat2, &loaded.pat)
-                s.second = 1
+                copy_patterns(&s.extra[0], &loaded.pat)
+                s.n_extra = 1
                 tables = tables[0]
             loaded = patterns_for(tables, s.g.cells, 4, goal_blank)
             if loaded.n_extra:
@@ -982,11 +737,11 @@ def idastar(
             keep.append(loaded)
             copy_patterns(&s.pat, &loaded.pat)
             if loaded.dual:
-                if s.second:
+                if s.n_extra:
                     raise ValueError("dual lookups take one pattern database, not a pair")
                 copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
                 s.dual = 1
-        init_root(s, &root, packed, blank)
+        init_root(s, &root, packed, blank, wd_v, wd_h)
         return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound)
     finally:
         free(s)

@@ -6,6 +6,7 @@
 from libc.stdint cimport uint8_t, uint64_t
 
 from fastpuzzle._core._packed cimport goal_cell_of
+from fastpuzzle._core._prefetch cimport prefetch
 from fastpuzzle._core._ranking cimport compact_rank_bits, init_weights
 from fastpuzzle._core._zero cimport ZeroLayout, zero_entry
 
@@ -287,9 +288,6 @@ cdef inline void unmove_mirrored(Patterns* p, int mgrp, const GroupMove* saved) 
 # Mirrored about the diagonal, the same holds with every cell reflected. See
 # tests/dual_reference.py for the derivation and a plain-Python copy.
 
-cdef extern from *:
-    void prefetch_entry "__builtin_prefetch"(const void* address) nogil
-
 cdef enum:
     DUAL_NONE = -1          # the group counts nothing for that goal blank
     DUAL_MAIN = 0           # its own table
@@ -384,7 +382,7 @@ cdef inline void dual_step(const Duals* d, const Patterns* p, int which, int bla
         out.table = dual_table(d, p, grp, cell)
         if out.table != NULL:
             out.entry = group_entry(out.table, out.index)
-            prefetch_entry(entry_address(out.table, out.entry))
+            prefetch(entry_address(out.table, out.entry))
     out.drop = 0
     grp = d.label_group[cell]
     if grp >= 0 and dual_table(d, p, grp, old_goal_blank) != NULL:

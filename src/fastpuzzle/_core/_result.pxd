@@ -1,4 +1,17 @@
-# The one result type every compiled search returns (see _result.pyx).
+# The one result type every compiled search returns (see _result.pyx), and its status codes.
+
+cpdef enum SearchStatus:
+    # How a search ended (fastpuzzle.Status maps each code by value), or that it runs on.
+    STATUS_RUNNING = -1
+    STATUS_SOLVED = 0
+    STATUS_EXHAUSTED = 1
+    STATUS_TIME_LIMIT = 2
+    STATUS_NODE_LIMIT = 3
+    STATUS_MEMORY_LIMIT = 4
+    STATUS_DEPTH_LIMIT = 5
+    # A team's stop flag when the calling thread raised (Ctrl-C, the progress callback): no
+    # result carries it, but a cluster's unit results may.
+    STATUS_ABORTED = 100
 
 cdef class CoreResult:
     cdef readonly int status

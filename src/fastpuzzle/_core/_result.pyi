@@ -1,3 +1,15 @@
+import enum
+
+class SearchStatus(enum.IntEnum):
+    STATUS_RUNNING = -1
+    STATUS_SOLVED = 0
+    STATUS_EXHAUSTED = 1
+    STATUS_TIME_LIMIT = 2
+    STATUS_NODE_LIMIT = 3
+    STATUS_MEMORY_LIMIT = 4
+    STATUS_DEPTH_LIMIT = 5
+    STATUS_ABORTED = 100
+
 class CoreResult:
     status: int
     moves: str

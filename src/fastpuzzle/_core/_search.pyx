@@ -27,17 +27,21 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from fastpuzzle._core._control cimport (
     Control,
     SearchCounters,
+    checkpoint,
+    elapsed,
+    init_control,
+    init_counters,
+    note_memory,
+)
+from fastpuzzle._core._result cimport (
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
     STATUS_MEMORY_LIMIT,
     STATUS_RUNNING,
     STATUS_SOLVED,
     STATUS_TIME_LIMIT,
-    checkpoint,
-    elapsed,
-    init_control,
-    init_counters,
-    note_memory,
+    core_result,
+    CoreResult,
 )
 from fastpuzzle._core._frontier cimport (
     Budget,
@@ -81,7 +85,6 @@ from fastpuzzle._core._frontier cimport (
     table_prefetch,
     table_stored,
 )
-from fastpuzzle._core._result cimport CoreResult, core_result
 from fastpuzzle._core._heuristics cimport (
     H_NONE,
     GoalTables,

@@ -26,15 +26,8 @@
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 
 from fastpuzzle._core._interrupt cimport poll_interrupt
-from fastpuzzle._core._control cimport (
-    CHECK_INTERVAL,
-    Control,
-    STATUS_NODE_LIMIT,
-    STATUS_RUNNING,
-    STATUS_TIME_LIMIT,
-    SearchCounters,
-    elapsed,
-)
+from fastpuzzle._core._control cimport CHECK_INTERVAL, Control, SearchCounters, elapsed
+from fastpuzzle._core._result cimport STATUS_NODE_LIMIT, STATUS_RUNNING, STATUS_TIME_LIMIT
 
 cdef extern from *:
     """
@@ -246,9 +239,6 @@ cdef extern from *:
     uint64_t atomic_take "fp_atomic_take"(uint64_t* p, uint64_t want) noexcept nogil
 
 cdef enum:
-    # The stop flag's value when the calling thread raised (Ctrl-C, the progress callback):
-    # not a status any result carries.
-    STOP_ABORTED = 100
     MIN_GRANT = 256
     HEAVY_CAPACITY = 1 << 15    # remembered units (see HeavySet), at most half of it
     # Member.trap while a donation is asked of the thread: its next child goes through

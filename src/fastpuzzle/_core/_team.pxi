@@ -1,7 +1,7 @@
 # The iterations of IDA*, part of the engine text (_engine.pxi, which includes it and lists what
-# a host defines): the serial iterative deepening (run_search, from the kernel's root_h and
-# descend), and the parallel iterations, where the calling thread collects a frontier and pool
-# threads search its subtrees.
+# a host defines): the serial iterative deepening (run_search, from the root's h and the
+# kernel's descend), and the parallel iterations, where the calling thread collects a frontier
+# and pool threads search its subtrees.
 #
 # Load balance follows the work: the pool threads take frontier nodes (the units of work) in
 # order from a shared counter, and each unit's expansions are recorded. A unit that took more
@@ -25,19 +25,34 @@
 # called for each child; it does nothing outside the pool threads' Share mode, so the serial
 # search and the frontier collection compile as before.
 
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from fastpuzzle._core._control cimport (
+from fastpuzzle._core._control cimport checkpoint, elapsed, init_counters
+from fastpuzzle._core._engine cimport (
+    FORBIDDEN,
+    FOUND,
+    SEARCHED,
+    STOPPED,
+    machine_next,
+    machine_states,
+)
+
+from fastpuzzle._core._result cimport (
+    STATUS_ABORTED,
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
+    STATUS_MEMORY_LIMIT,
     STATUS_NODE_LIMIT,
+    STATUS_RUNNING,
     STATUS_SOLVED,
+    core_result,
 )
 from fastpuzzle._core._team cimport (
     HEAVY_CAPACITY,
-    STOP_ABORTED,
     HeavySet,
+    Member,
     Team,
     atomic_add,
     atomic_claim,
@@ -257,7 +272,7 @@ cdef inline bint earlier(const Offer* a, const Offer* b) noexcept nogil:
 
 cdef int run_search(Search* s, const Node* root, int max_depth,
                     int64_t switch_after, int min_bound) except -2 nogil:
-    # Iterative deepening on f from the kernel's root_h, or from min_bound when that is larger
+    # Iterative deepening on f from the root's h, or from min_bound when that is larger
     # (the caller knows there is no shorter solution). Returns the status; the path and
     # counters are in s. With switch_after >= 0, returns SWITCH (s.bound the next bound) before
     # an iteration expected to expand at least that many nodes (0: before the first): the last
@@ -267,7 +282,7 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
     cdef int r
     cdef uint64_t before = 0, last = 0, previous = 0
     cdef double expected
-    s.bound = root_h(s, root)
+    s.bound = root.h
     if min_bound > s.bound:
         # Rounded down to the parity of every f (see below), so that a lower bound of the other
         # parity still starts at or below the optimal length.
@@ -461,7 +476,6 @@ cdef class _Team:
             self.spare.cut = self.frontier.cut + 1
             s.collector = &self.spare
             for i in range(self.frontier.count):
-                load_node(s, &self.frontier.nodes[i])
                 r = descend(s, &self.frontier.nodes[i], COLLECT)
                 if r:
                     break
@@ -576,7 +590,6 @@ cdef class _Team:
                 node = &self.frontier.nodes[i]
                 if node.depth < MAX_CUT and heavy_contains(&self.heavy, node_key(s, node)):
                     self.spare.cut = node.depth + 1
-                    load_node(s, node)
                     r = descend(s, node, COLLECT)
                     if r:
                         s.collector = NULL
@@ -684,7 +697,6 @@ cdef class _Team:
         cdef Member* b = &m.member
         cdef uint64_t before
         cdef int r
-        load_node(m, root)
         b.unit = root
         b.origin = origin
         b.requested = 0
@@ -780,7 +792,7 @@ cdef class _Team:
 
     def abort(self):
         """Stop every pool thread at its next checkpoint (the caller raised)."""
-        team_stop(&self.team, STOP_ABORTED)
+        team_stop(&self.team, STATUS_ABORTED)
 
     def units(self):
         """``(bound, work, solver)`` of the iteration the pool threads just searched: ``work``

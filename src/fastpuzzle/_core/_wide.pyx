@@ -20,10 +20,6 @@ from fastpuzzle._core._engine cimport (
 )
 
 from fastpuzzle._core._control cimport (
-    STATUS_DEPTH_LIMIT,
-    STATUS_EXHAUSTED,
-    STATUS_RUNNING,
-    STATUS_SOLVED,
     Control,
     SearchCounters,
     checkpoint,
@@ -31,7 +27,13 @@ from fastpuzzle._core._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._core._result cimport core_result
+from fastpuzzle._core._result cimport (
+    STATUS_DEPTH_LIMIT,
+    STATUS_EXHAUSTED,
+    STATUS_RUNNING,
+    STATUS_SOLVED,
+    core_result,
+)
 from fastpuzzle._core._heuristics cimport (
     H_LINEAR_CONFLICT,
     H_MANHATTAN,

@@ -10,6 +10,7 @@ DIRECTION_LETTERS: str
 
 #: status, moves, expanded, generated, next bound, expansions per unit
 UnitResults = tuple[int, str, int, int, int, list[int]]
+NO_BOUND: int
 PARALLEL_FROM: int
 FRONTIER_PER_WORKER: int
 SPLIT_PER_WORKER: int

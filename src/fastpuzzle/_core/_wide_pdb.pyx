@@ -22,17 +22,19 @@ its board, group indices and path prefix, searched by pool threads
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from fastpuzzle._core._result cimport core_result
 from fastpuzzle._core._control cimport (
     Control,
-    STATUS_MEMORY_LIMIT,
-    STATUS_RUNNING,
-    STATUS_SOLVED,
     SearchCounters,
     checkpoint,
     elapsed,
     init_control,
     init_counters,
+)
+from fastpuzzle._core._result cimport (
+    STATUS_MEMORY_LIMIT,
+    STATUS_RUNNING,
+    STATUS_SOLVED,
+    core_result,
 )
 from fastpuzzle._core._packed cimport (
     DIR_D,
@@ -75,8 +77,6 @@ from fastpuzzle._core._ranking cimport compact_rank_bits
 from fastpuzzle._core._zero cimport zero_entry
 from fastpuzzle._core._team cimport Member
 
-cdef extern from *:
-    void prefetch "__builtin_prefetch"(const void* address) nogil
 
 cdef enum:
     MIN_CELLS = 17
@@ -89,12 +89,18 @@ cdef enum:
     EXTRA_GROUPS = EXTRA_MAX_GROUPS
 
 
+ctypedef int BoardWord      # unused: s.cells holds the board
+
+
 cdef struct Node:
     # A frontier node: its board, where its subtree starts, and its groups' indices and values.
     uint8_t cells[MAX_CELLS]
     int blank
     int depth
     int32_t state           # the duplicate-pruning machine's
+    int h
+    # pattern databases (_pdbnode.pxi): Manhattan, the sums, the groups' state; with a compound
+    # heuristic, the other partitions' sums and groups
     int md
     int plain
     int mirrored
@@ -102,23 +108,32 @@ cdef struct Node:
     uint64_t mindex[MAX_GROUPS]
     int value[MAX_GROUPS]
     int mvalue[MAX_GROUPS]
-    # with dual lookups: h as the parent left it (BPMX), the dual sums and the dual boards
-    int h
-    int dual
-    int dmirrored
-    uint64_t dindex[2][MAX_GROUPS]
-    int dvalue[2][MAX_GROUPS]
-    # with a compound heuristic: the other partitions' sums and groups
     int xplain[MAX_EXTRA]
     int xmirrored[MAX_EXTRA]
     uint64_t xindex[MAX_EXTRA][EXTRA_GROUPS]
     uint64_t xmindex[MAX_EXTRA][EXTRA_GROUPS]
     int xvalue[MAX_EXTRA][EXTRA_GROUPS]
     int xmvalue[MAX_EXTRA][EXTRA_GROUPS]
+    # with dual lookups (_dual.pxi): the dual sums and the dual boards
+    int dual
+    int dmirrored
+    uint64_t dindex[2][MAX_GROUPS]
+    int dvalue[2][MAX_GROUPS]
     uint8_t path[MAX_CUT]
 
 
-# The engine: modes, the node prologue, the collector and the iterations (see _engine.pxi).
+# The heuristics of the node driver (expand, _engine.pxi): one partition, or a compound.
+include "_pdbnode.pxi"
+
+ctypedef fused Heuristic:
+    PdbOne
+    PdbSeveral
+
+cdef PdbOne* ONE = NULL
+cdef PdbSeveral* SEVERAL = NULL
+
+
+# The engine: modes, the node driver, the collector and the iterations (see _engine.pxi).
 include "_engine.pxi"
 
 
@@ -149,363 +164,8 @@ cdef struct Search:
     Collector* collector
 
 
-cdef inline uint64_t entry_of(const Group* grp, uint64_t index, int blank) noexcept nogil:
-    # Only compact tables past 16 cells, so no test of grp.sparse per lookup; a zero-aware one
-    # also reads the blank's cell (where the moved tile was; reflected on the mirrored board).
-    if grp.zero:
-        return zero_entry(grp.layout, index, grp.k, SLOT_BITS, blank, grp.weight, grp.data,
-                          grp.nibble)
-    return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
-
-
-cdef void save_node(const Search* s, Node* node, int blank, int depth, int md, int plain,
-                    int mirrored, int32_t state) noexcept nogil:
-    # s holds the node's board, path prefix and group state (a dual node's h and dual sums are
-    # set by save_dual_node).
-    cdef int i, j, which
-    node.blank = blank
-    node.depth = depth
-    node.state = state
-    node.md = md
-    node.plain = plain
-    node.mirrored = mirrored
-    for i in range(s.n):
-        node.cells[i] = s.cells[i]
-    for i in range(depth):
-        node.path[i] = s.path[i]
-    save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
-    for j in range(s.n_extra):
-        node.xplain[j] = s.xplain[j]
-        node.xmirrored[j] = s.xmirrored[j]
-        save_patterns(&s.extra[j], node.xindex[j], node.xvalue[j], node.xmindex[j],
-                      node.xmvalue[j])
-    if s.dual:
-        for which in range(2):
-            for i in range(s.pat.n_groups):
-                node.dindex[which][i] = s.duals.side[which].index[i]
-                node.dvalue[which][i] = s.duals.side[which].value[i]
-
-
-cdef void load_node(Search* s, const Node* node) noexcept nogil:
-    # The inverse of save_node.
-    cdef int i, j, which
-    for i in range(s.n):
-        s.cells[i] = node.cells[i]
-    for i in range(node.depth):
-        s.path[i] = node.path[i]
-    restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
-    for j in range(s.n_extra):
-        s.xplain[j] = node.xplain[j]
-        s.xmirrored[j] = node.xmirrored[j]
-        restore_patterns(&s.extra[j], node.xindex[j], node.xvalue[j], node.xmindex[j],
-                         node.xmvalue[j])
-    if s.dual:
-        for which in range(2):
-            for i in range(s.pat.n_groups):
-                s.duals.side[which].index[i] = node.dindex[which][i]
-                s.duals.side[which].value[i] = node.dvalue[which][i]
-
-
-cdef int collect(Search* s, int blank, int depth, int h, int md, int plain, int mirrored,
-                 int32_t state) noexcept nogil:
-    # Collect mode at the cut: the bound and goal tests, then the node joins the frontier
-    # instead of being expanded (the thread that searches it counts its expansion).
-    cdef int f = depth + h
-    cdef Node* node
-    if f > s.bound:
-        if f < s.next_bound:
-            s.next_bound = f
-        return SEARCHED
-    if h == 0:
-        return FOUND
-    node = frontier_slot(s)
-    if node == NULL:
-        return STOPPED
-    save_node(s, node, blank, depth, md, plain, mirrored, state)
-    return SEARCHED
-
-
-# The driver is compiled twice more (a fused type on a dummy pointer): for one partition, and for
-# a compound heuristic, the largest sum of several partitions (s.extra), each read only for the
-# children that the ones before it keep within reach.
-cdef struct OnePartition:
-    char unused
-
-cdef struct SeveralPartitions:
-    char unused
-
-ctypedef fused Sets:
-    OnePartition
-    SeveralPartitions
-
-cdef OnePartition* ONE = NULL
-cdef SeveralPartitions* SEVERAL = NULL
-
-
-cdef inline int node_h(const Search* s, int md, int plain, int mirrored,
-                       Sets* sets) noexcept nogil:
-    # Manhattan + 2 * the largest sum: plain and reflected, of one partition or of each.
-    cdef int best = plain if plain >= mirrored else mirrored
-    cdef int j
-    if Sets is SeveralPartitions:
-        for j in range(s.n_extra):
-            if s.xplain[j] > best:
-                best = s.xplain[j]
-            if s.xmirrored[j] > best:
-                best = s.xmirrored[j]
-    return md + 2 * best
-
-
-cdef struct ExtraChild:
-    # A child's sums in the other partitions of a compound, plain and reflected, and the moved
-    # tile's group's new index and table entry there, found before the child is entered.
-    int sum[MAX_EXTRA][2]
-    uint64_t index[MAX_EXTRA][2]
-    uint64_t entry[MAX_EXTRA][2]
-
-
-cdef inline bint within_reach(const Search* s, int f) noexcept nogil:
-    # Whether a child of that f (or more) must be entered: within the bound, or lowering the
-    # next bound (its exact f then counts).
-    return f <= s.bound or f < s.next_bound
-
-
-cdef inline void extra_entries(Search* s, int j, int tile, int blank, int cell,
-                               ExtraChild* child) noexcept nogil:
-    # Partition j's indices and table entries in a child, prefetched.
-    cdef Patterns* p = &s.extra[j]
-    cdef int grp = p.group_of[tile]
-    cdef int mgrp = p.mgroup_of[tile] if p.mirror else -1
-    if grp >= 0:
-        child.index[j][0] = plain_child_index(p, grp, tile, blank, cell)
-        child.entry[j][0] = entry_of(&p.groups[grp], child.index[j][0], cell)
-        prefetch(entry_address(&p.groups[grp], child.entry[j][0]))
-    if mgrp >= 0:
-        child.index[j][1] = mirrored_child_index(p, mgrp, tile, blank, cell)
-        child.entry[j][1] = entry_of(&p.groups[mgrp], child.index[j][1],
-                                     p.reflect_cell[cell])
-        prefetch(entry_address(&p.groups[mgrp], child.entry[j][1]))
-
-
-cdef inline int extra_sums(Search* s, int j, int tile, ExtraChild* child) noexcept nogil:
-    # Partition j's sums in a child (its entries found by extra_entries): 2 * the larger.
-    cdef Patterns* p = &s.extra[j]
-    cdef int grp = p.group_of[tile]
-    cdef int mgrp = p.mgroup_of[tile] if p.mirror else -1
-    cdef int plain = s.xplain[j], mirrored = s.xmirrored[j]
-    if grp >= 0:
-        plain += read_entry(&p.groups[grp], child.entry[j][0]) - p.value[grp]
-    if mgrp >= 0:
-        mirrored += read_entry(&p.groups[mgrp], child.entry[j][1]) - p.mvalue[mgrp]
-    child.sum[j][0] = plain
-    child.sum[j][1] = mirrored
-    return 2 * (plain if plain >= mirrored else mirrored)
-
-
-cdef void find_extra(Search* s, int blank, int depth, int md, int plain, int mirrored,
-                     int32_t state, const uint64_t* plain_entry, uint64_t* mirrored_index,
-                     uint64_t* mirrored_entry, bint* enters, ExtraChild* children) noexcept nogil:
-    # Which children a compound enters: a child whose f (from the partitions read so far) is out
-    # of reach is cut whatever the later ones say, so partition j is read only for the children
-    # the ones before it keep; the first partition's sums are read here too (``plain_entry``:
-    # the entries dfs prefetched; the reflected ones are found here, for dfs to use). One
-    # partition at a time for every child, so that the cache misses overlap. Only reads are
-    # saved: every count is that of reading every table.
-    cdef int k, j, cell, tile, grp, mgrp, child_plain, value
-    cdef int f[4]
-    cdef int base[4]
-    cdef int mirrored_group[4]
-    cdef Patterns* p = &s.pat
-    for k in range(s.n_moves[blank]):
-        enters[k] = False
-        mirrored_group[k] = -1
-        if child_state(s, state, blank, k) == FORBIDDEN:
-            continue
-        enters[k] = True
-        cell = s.move_cell[blank][k]
-        tile = s.cells[cell]
-        mgrp = p.mgroup_of[tile] if p.mirror else -1
-        if mgrp >= 0:
-            mirrored_group[k] = mgrp
-            mirrored_index[k] = mirrored_child_index(p, mgrp, tile, blank, cell)
-            mirrored_entry[k] = entry_of(&p.groups[mgrp], mirrored_index[k],
-                                         p.reflect_cell[cell])
-            prefetch(entry_address(&p.groups[mgrp], mirrored_entry[k]))
-    for k in range(s.n_moves[blank]):
-        if not enters[k]:
-            continue
-        cell = s.move_cell[blank][k]
-        tile = s.cells[cell]
-        child_plain = plain
-        grp = p.group_of[tile]
-        if grp >= 0:
-            child_plain += read_entry(&p.groups[grp], plain_entry[k]) - p.value[grp]
-        value = mirrored
-        mgrp = mirrored_group[k]
-        if mgrp >= 0:
-            value += read_entry(&p.groups[mgrp], mirrored_entry[k]) - p.mvalue[mgrp]
-        if child_plain > value:
-            value = child_plain
-        base[k] = depth + 1 + md - s.distance[tile][cell] + s.distance[tile][blank]
-        f[k] = base[k] + 2 * value
-        enters[k] = within_reach(s, f[k])
-    for j in range(s.n_extra):
-        for k in range(s.n_moves[blank]):
-            if enters[k]:
-                cell = s.move_cell[blank][k]
-                extra_entries(s, j, s.cells[cell], blank, cell, &children[k])
-        for k in range(s.n_moves[blank]):
-            if enters[k]:
-                value = base[k] + extra_sums(s, j, s.cells[s.move_cell[blank][k]], &children[k])
-                if value > f[k]:
-                    f[k] = value
-                enters[k] = within_reach(s, f[k])
-
-
-cdef inline void move_extra(Search* s, int tile, const ExtraChild* child, GroupMove* saved,
-                            int* sums) noexcept nogil:
-    # The child's state in every other partition of the compound (each of them read by
-    # find_extra); ``saved`` and ``sums`` keep what unmove_extra puts back, two a partition.
-    cdef Patterns* p
-    cdef int j, grp, mgrp
-    for j in range(s.n_extra):
-        p = &s.extra[j]
-        grp = p.group_of[tile]
-        if grp >= 0:
-            move_plain(p, grp, child.index[j][0], child.entry[j][0], &saved[2 * j])
-        mgrp = p.mgroup_of[tile] if p.mirror else -1
-        if mgrp >= 0:
-            move_mirrored(p, mgrp, child.index[j][1], child.entry[j][1], &saved[2 * j + 1])
-        sums[2 * j] = s.xplain[j]
-        sums[2 * j + 1] = s.xmirrored[j]
-        s.xplain[j] = child.sum[j][0]
-        s.xmirrored[j] = child.sum[j][1]
-
-
-cdef inline void unmove_extra(Search* s, int tile, const GroupMove* saved,
-                              const int* sums) noexcept nogil:
-    cdef Patterns* p
-    cdef int j, grp, mgrp
-    for j in range(s.n_extra):
-        p = &s.extra[j]
-        s.xplain[j] = sums[2 * j]
-        s.xmirrored[j] = sums[2 * j + 1]
-        grp = p.group_of[tile]
-        if grp >= 0:
-            unmove_plain(p, grp, &saved[2 * j])
-        mgrp = p.mgroup_of[tile] if p.mirror else -1
-        if mgrp >= 0:
-            unmove_mirrored(p, mgrp, &saved[2 * j + 1])
-
-
-cdef int dfs(Search* s, int blank, int depth, int md, int plain, int mirrored,
-             int32_t state, Mode* mode, Sets* sets) except -2 nogil:
-    # A return code of _engine.pxd; ``state``: the duplicate-pruning machine's.
-    # h = Manhattan + 2 * max(sum of plain group values, sum of reflected group values), over
-    # every partition of a compound.
-    cdef int h = node_h(s, md, plain, mirrored, sets)
-    cdef int f = depth + h
-    cdef int k, cell, tile, grp, mgrp, child_plain, child_mirrored, child_md, child_f, r
-    cdef int32_t next_state
-    cdef GroupMove saved, msaved
-    cdef uint64_t mindex
-    cdef uint64_t new_index[4]
-    cdef uint64_t new_entry[4]
-    cdef uint64_t new_mindex[4]
-    cdef uint64_t new_mentry[4]
-    cdef bint enters[4]
-    cdef ExtraChild children[4]
-    cdef GroupMove xsaved[2 * MAX_EXTRA]
-    cdef int xsums[2 * MAX_EXTRA]
-    if Mode is Collect:
-        if depth == s.collector.cut:
-            return collect(s, blank, depth, h, md, plain, mirrored, state)
-    r = enter(s, md, f)
-    if r != SEARCHED:
-        return SEARCHED if r == OVER_BOUND else r
-    # Every child's plain entry first, prefetched: the tables are tens of megabytes, so lookups
-    # miss the cache, and issuing them together lets the misses overlap.
-    for k in range(s.n_moves[blank]):
-        if child_state(s, state, blank, k) == FORBIDDEN:
-            continue
-        cell = s.move_cell[blank][k]
-        tile = s.cells[cell]
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
-            new_entry[k] = entry_of(&s.pat.groups[grp], new_index[k], cell)
-            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
-    if Sets is SeveralPartitions:
-        find_extra(s, blank, depth, md, plain, mirrored, state, new_entry, new_mindex,
-                   new_mentry, enters, children)
-    for k in range(s.n_moves[blank]):
-        next_state = child_state(s, state, blank, k)
-        if next_state == FORBIDDEN:
-            continue
-        cell = s.move_cell[blank][k]
-        if skip_child(s, depth, s.move_dir[blank][k], mode):
-            continue
-        if Sets is SeveralPartitions:
-            if not enters[k]:
-                s.counters.generated += 1
-                continue
-        tile = s.cells[cell]
-        child_md = md - s.distance[tile][cell] + s.distance[tile][blank]
-        child_plain = plain
-        child_mirrored = mirrored
-        grp = s.pat.group_of[tile]
-        if grp >= 0:
-            child_plain += move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
-        if Sets is OnePartition:
-            child_f = depth + 1 + child_md + 2 * child_plain
-            if child_f > s.bound and child_f >= s.next_bound:
-                # Cut by the plain sum alone, and its f (at least child_f) cannot lower the
-                # next bound: the reflected lookup would change nothing, so it is skipped.
-                s.counters.generated += 1
-                if grp >= 0:
-                    unmove_plain(&s.pat, grp, &saved)
-                continue
-        if mgrp >= 0:
-            if Sets is SeveralPartitions:
-                child_mirrored += move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k],
-                                                &msaved)
-            else:
-                mindex = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
-                child_mirrored += move_mirrored(&s.pat, mgrp, mindex,
-                                                entry_of(&s.pat.groups[mgrp], mindex,
-                                                         s.pat.reflect_cell[cell]),
-                                                &msaved)
-        if Sets is SeveralPartitions:
-            move_extra(s, tile, &children[k], xsaved, xsums)
-        s.counters.generated += 1
-        s.cells[blank] = tile
-        s.cells[cell] = 0
-        if Mode is Collect:
-            s.path[depth] = s.move_dir[blank][k]
-        r = dfs(s, cell, depth + 1, child_md, child_plain, child_mirrored, next_state, mode,
-                sets)
-        s.cells[cell] = tile
-        s.cells[blank] = 0
-        if grp >= 0:
-            unmove_plain(&s.pat, grp, &saved)
-        if mgrp >= 0:
-            unmove_mirrored(&s.pat, mgrp, &msaved)
-        if Sets is SeveralPartitions:
-            unmove_extra(s, tile, xsaved, xsums)
-        if r:
-            # The path is written only on the way back from the goal.
-            s.path[depth] = s.move_dir[blank][k]
-            return r
-    return SEARCHED
-
-
 # ---------------------------------------------------------------------------------------------
-# Dual lookups with BPMX (dfs_dual, one text with _idastar's, in _dual.pxi), over a board that
-# s.cells holds.
-
-ctypedef int BoardWord      # unused: s.cells holds the board
-
+# The board hooks of the engine (_engine.pxi) over a board that s.cells holds.
 
 cdef inline int tile_on(const Search* s, BoardWord board, int cell) noexcept nogil:
     return s.cells[cell]
@@ -523,8 +183,30 @@ cdef inline void unmove_board(Search* s, int blank, int cell, int tile) noexcept
     s.cells[blank] = 0
 
 
+cdef inline void save_board(const Search* s, Node* node, BoardWord board) noexcept nogil:
+    cdef int i
+    for i in range(s.n):
+        node.cells[i] = s.cells[i]
+
+
+cdef inline BoardWord load_board(Search* s, const Node* node) noexcept nogil:
+    cdef int i
+    for i in range(s.n):
+        s.cells[i] = node.cells[i]
+    return 0
+
+
 cdef inline int manhattan_change(const Search* s, int tile, int cell, int blank) noexcept nogil:
     return s.distance[tile][blank] - s.distance[tile][cell]
+
+
+cdef inline uint64_t entry_of(const Group* grp, uint64_t index, int blank) noexcept nogil:
+    # Only compact tables past 16 cells, so no test of grp.sparse per lookup; a zero-aware one
+    # also reads the blank's cell (where the moved tile was; reflected on the mirrored board).
+    if grp.zero:
+        return zero_entry(grp.layout, index, grp.k, SLOT_BITS, blank, grp.weight, grp.data,
+                          grp.nibble)
+    return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
 
 
 cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept nogil:
@@ -532,62 +214,75 @@ cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept n
     return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
 
 
-cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
-                        int plain, int mirrored, int dual, int dmirrored,
-                        int32_t state) noexcept nogil:
-    # Collect mode at the cut for dfs_dual: the node joins the frontier with its h.
-    cdef Node* node = frontier_slot(s)
-    if node == NULL:
-        return STOPPED
-    save_node(s, node, blank, depth, md, plain, mirrored, state)
-    node.h = h
-    node.dual = dual
-    node.dmirrored = dmirrored
-    return SEARCHED
+# ---------------------------------------------------------------------------------------------
+# The heuristics' hooks (see _engine.pxi): the pattern databases' of _pdbnode.pxi.
+
+cdef inline int h_value(const Search* s, const Heuristic* v) noexcept nogil:
+    return pdb_h(s, v)
 
 
+cdef inline int goal_value(const Search* s, const Heuristic* v) noexcept nogil:
+    return v.md
+
+
+cdef inline void look_ahead(Search* s, BoardWord board, int blank, int depth, int32_t state,
+                            Heuristic* v) noexcept nogil:
+    pdb_look_ahead(s, board, blank, depth, state, v)
+
+
+cdef inline int child_f(Search* s, BoardWord board, int blank, int cell, int tile, int k,
+                        int depth, Heuristic* v, Heuristic* child) noexcept nogil:
+    return pdb_child_f(s, blank, cell, tile, k, depth, v, child)
+
+
+cdef inline void enter_child(Search* s, int blank, int cell, int tile, int k, Heuristic* v,
+                             Heuristic* child) noexcept nogil:
+    pdb_enter_child(s, tile, k, v, child)
+
+
+cdef inline void leave_child(Search* s, int blank, int cell, int tile, int k, Heuristic* v,
+                             Heuristic* child) noexcept nogil:
+    pdb_leave_child(s, tile, child)
+
+
+cdef inline void save_value(const Search* s, Node* node, const Heuristic* v) noexcept nogil:
+    pdb_save(s, node, v)
+
+
+cdef inline void load_value(Search* s, const Node* node, Heuristic* v) noexcept nogil:
+    pdb_load(s, node, v)
+
+
+# Dual lookups with BPMX (dfs_dual, one text with _idastar's, in _dual.pxi).
 include "_dual.pxi"
 
 
 cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
-    # The driver from a node whose state s holds.
-    cdef int h_out
+    # The node's search with the heuristic's driver.
     if s.dual:
-        return dfs_dual(s, 0, node.blank, node.depth, node.h, node.md, node.plain,
-                        node.mirrored, node.dual, node.dmirrored, node.state, &h_out, mode)
+        return dual_node(s, node, mode)
     if s.n_extra:
-        return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.state,
-                   mode, SEVERAL)
-    return dfs(s, node.blank, node.depth, node.md, node.plain, node.mirrored, node.state,
-               mode, ONE)
+        return search_node(s, node, SEVERAL, mode)
+    return search_node(s, node, ONE, mode)
 
 
 cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
-    cdef int cell, tile, j, md = 0, plain, mirrored = 0
+    # The start as a node, with s's incremental state its.
+    cdef int cell, tile, md = 0
+    cdef PdbOne one
+    cdef PdbSeveral several
     for cell in range(s.n):
         tile = s.cells[cell]
         if tile != 0:
             md += s.distance[tile][cell]
-    plain = fill_patterns(&s.pat, s.cells, s.n, 0)
-    if s.pat.mirror:
-        mirrored = fill_patterns(&s.pat, s.cells, s.n, 1)
-    for j in range(s.n_extra):
-        s.xplain[j] = fill_patterns(&s.extra[j], s.cells, s.n, 0)
-        s.xmirrored[j] = fill_patterns(&s.extra[j], s.cells, s.n, 1) if s.extra[j].mirror else 0
     if s.dual:
-        root.dual = fill_dual(&s.duals, &s.pat, 0, s.cells, s.n, blank)
-        root.dmirrored = (fill_dual(&s.duals, &s.pat, 1, s.cells, s.n, blank)
-                          if s.duals.mirror else 0)
-        root.h = four_h(md, plain, mirrored, root.dual, root.dmirrored)
-    save_node(s, root, blank, 0, md, plain, mirrored, MACHINE_START)
-
-
-cdef inline int root_h(const Search* s, const Node* root) noexcept nogil:
-    if s.dual:
-        return root.h
-    if s.n_extra:
-        return node_h(s, root.md, root.plain, root.mirrored, SEVERAL)
-    return pattern_h(root.md, root.plain, root.mirrored)
+        dual_root(s, root, 0, s.cells, s.n, blank, md)
+    elif s.n_extra:
+        pdb_root(s, s.cells, s.n, md, &several)
+        save_root(s, root, 0, blank, &several)
+    else:
+        pdb_root(s, s.cells, s.n, md, &one)
+        save_root(s, root, 0, blank, &one)
 
 
 cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nogil:

@@ -19,10 +19,8 @@
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
+from fastpuzzle._core._prefetch cimport prefetch
 from fastpuzzle._core._ranking cimport compact_rank_bits, count_ones, lowest_bit
-
-cdef extern from *:
-    void zero_prefetch "__builtin_prefetch"(const void* address) nogil
 
 cdef enum:
     ZERO_CHOOSE = 32            # choose[c * ZERO_CHOOSE + j] = C(c, j)
@@ -128,7 +126,7 @@ cdef inline uint64_t zero_entry(const ZeroLayout* z, uint64_t index, int k, int 
     cdef unsigned int taken = 0, mask = (1u << bits) - 1, free_cells, region
     cdef int i
     if table != NULL:
-        zero_prefetch(&table[rank >> shift])
+        prefetch(&table[rank >> shift])
     for i in range(k):
         cells[i] = <int>((index >> (bits * i)) & mask)
         taken |= 1u << cells[i]

@@ -29,7 +29,7 @@ import functools
 import numpy as np
 
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
-from fastpuzzle._core._result import CoreResult
+from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._solver import cluster, pruning, tables, two_phase
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import shown
@@ -40,7 +40,7 @@ from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout, dual_tables_built
 from fastpuzzle.pdb.tables import second_database_built, second_database_for
-from fastpuzzle.results import CoreProgress, Status
+from fastpuzzle.results import CoreProgress
 
 __all__ = ["MAX_OPTIMAL_DEPTH", "PACKED_HEURISTICS", "WIDE_HEURISTICS", "run"]
 
@@ -59,7 +59,7 @@ PACKED_HEURISTICS = tuple(h.name for h in CATALOGUE if "packed" in h.idastar)
 #: on 3x6 and 4x5) and ``pdb6666`` (5x5) need their database built beforehand.
 WIDE_HEURISTICS = tuple(h.name for h in CATALOGUE if "wide" in h.idastar)
 
-_DEPTH_LIMIT = list(Status).index(Status.DEPTH_LIMIT)
+_DEPTH_LIMIT = SearchStatus.STATUS_DEPTH_LIMIT
 
 
 def run(request: Request, *, wide: bool = False) -> CoreResult:

@@ -13,16 +13,16 @@ import math
 import time
 from typing import Any, NamedTuple
 
-from fastpuzzle._core._result import CoreResult
+from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem
 from fastpuzzle._solver import pruning
 from fastpuzzle.heuristics import BY_NAME, Heuristic
 from fastpuzzle.limits import CoreLimits, Limits
-from fastpuzzle.results import CoreProgress, Status
+from fastpuzzle.results import CoreProgress
 
 __all__ = ["Request"]
 
-_TIME_LIMIT = list(Status).index(Status.TIME_LIMIT)
+_TIME_LIMIT = SearchStatus.STATUS_TIME_LIMIT
 
 
 class Request(NamedTuple):

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fastpuzzle._core._result import CoreResult
+from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import CoreLimits
-from fastpuzzle.results import CoreProgress, Status
+from fastpuzzle.results import CoreProgress
 
 __all__ = ["DUAL_FROM", "SECOND_FROM", "Part", "in_two_parts", "shifted"]
 
@@ -36,8 +36,8 @@ SECOND_FROM = 1 << 23
 #: the nodes and 0.7x the time on 1 (``benchmarks/pdb5x5_default_report.py``).
 DUAL_FROM = 1 << 27
 
-_TIME_LIMIT = list(Status).index(Status.TIME_LIMIT)
-_NODE_LIMIT = list(Status).index(Status.NODE_LIMIT)
+_TIME_LIMIT = SearchStatus.STATUS_TIME_LIMIT
+_NODE_LIMIT = SearchStatus.STATUS_NODE_LIMIT
 
 #: One part of a search: ``part(core_limits, progress, min_bound)``.
 Part = Callable[[CoreLimits, "CoreProgress | None", int], CoreResult]
