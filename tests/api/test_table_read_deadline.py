@@ -51,7 +51,7 @@ def test_a_time_limit_ends_the_wait_for_a_table_being_read(slow_reads: threading
     solved = fp.search(BOARD, algorithm="idastar", heuristic="pdb", limits=fp.Limits(seconds=30))
     assert len(solved.unwrap()) == 31
     reads = slow_reads.reads  # type: ignore[attr-defined]
-    assert len(reads) == 2 and reads[0].startswith("fastpuzzle-pdb-read")
+    assert len(reads) == 2 and reads[0] == "fastpuzzle.pdb.read"
 
 
 def test_solve_says_the_table_was_not_read_in_time(slow_reads: threading.Event) -> None:

@@ -13,7 +13,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from dataclasses import dataclass
 from functools import lru_cache
@@ -315,17 +315,15 @@ _LOADED: dict[str, tuple[Database, Identity]] = {}
 _REJECTED: dict[str, tuple[Identity, str]] = {}
 
 
-# Reads a deadline stopped waiting for go on in the background (one thread), so that the next
-# search finds the tables read instead of starting over; by file, while they run.
+# Reads a deadline stopped waiting for go on in the background, so that the next search finds
+# the tables read instead of starting over; by file, while they run.
 _READS: dict[str, Future[Database | None]] = {}
 _READS_LOCK = threading.Lock()
-_READER: list[ThreadPoolExecutor] = []
 
 
 def _forget_reads() -> None:
     # A forked child has none of its parent's threads: their reads never end there.
     _READS.clear()
-    _READER.clear()
 
 
 if hasattr(os, "register_at_fork"):
@@ -362,13 +360,19 @@ def load_pdb(
     with _READS_LOCK:
         reading = _READS.get(file)
         if reading is None:
-            if not _READER:
-                _READER.append(ThreadPoolExecutor(1, thread_name_prefix="fastpuzzle-pdb-read"))
-            reading = _READER[0].submit(_load, file, shape, blank, name, cells)
-            _READS[file] = reading
+            reading = _READS[file] = Future()
             started = True
-    if started:  # outside the lock: a read already over calls back at once, in this thread
+    if started:
+        # Outside the lock: a read already over calls back at once, in this thread.
         reading.add_done_callback(lambda done: _read_ended(file, done))
+        # A thread of its own, gone once the read is: a daemon, so that leaving Python does
+        # not wait for a read nobody waits for.
+        threading.Thread(
+            target=_read_into_future,
+            args=(reading, file, shape, blank, name, cells),
+            name="fastpuzzle.pdb.read",
+            daemon=True,
+        ).start()
     try:
         return reading.result(timeout=max(0.0, deadline - waiting))
     except FutureTimeoutError:
@@ -396,6 +400,21 @@ def _kept(file: str) -> Database | None:
         return loaded[0] if loaded[1] == file_identity(status) else None
     finally:
         _LOCK.release()
+
+
+def _read_into_future(
+    future: Future[Database | None],
+    file: str,
+    shape: tuple[int, int],
+    blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+) -> None:
+    future.set_running_or_notify_cancel()
+    try:
+        future.set_result(_load(file, shape, blank, name, cells))
+    except BaseException as error:  # the waiting search raises it
+        future.set_exception(error)
 
 
 def _read_ended(file: str, done: Future[Database | None]) -> None:
