@@ -5,6 +5,7 @@ Moves are U, D, L, R: the direction the **blank** moves.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,7 +24,16 @@ from fastpuzzle.errors import (
 )
 from fastpuzzle.moves import MOVES, parse_moves
 
-__all__ = ["MAX_CELLS", "MAX_SIDE", "Board", "BoardLike", "Shape", "check_shape", "is_solvable"]
+__all__ = [
+    "MAX_CELLS",
+    "MAX_SIDE",
+    "MAX_TILES",
+    "Board",
+    "BoardLike",
+    "Shape",
+    "check_shape",
+    "is_solvable",
+]
 
 #: The most cells a board with a packed form may have (one 64-bit word, 4 bits per cell).
 #: Larger boards are kept as tiles only; :attr:`Board.packed` raises for them.
@@ -32,11 +42,17 @@ MAX_CELLS = 16
 #: The most rows, and the most columns, a board may have (up to 100x100 = 10,000 cells).
 MAX_SIDE = 100
 
+#: The most tiles of a board: whatever a board is read from (an iterator, a ``range``, a long
+#: string), reading stops at the tile after this many.
+MAX_TILES = MAX_SIDE * MAX_SIDE
+
 Shape = tuple[int, int]
 BoardLike = Union["Board", str, Sequence[int], Sequence[Sequence[int]], np.ndarray]
 
 _ROW_SPLIT = re.compile(r"\s*(?:/|\n|\r\n?)\s*")
 _TOKEN_SPLIT = re.compile(r"[\s,;]+")
+# A tile of a board's text: what the two splits above leave.
+_TOKEN = re.compile(r"[^\s,;/]+")
 _BLANK_TOKENS = {"_", "0", "."}
 _CODES = {letter: code for code, letter in enumerate(MOVES)}
 
@@ -122,7 +138,19 @@ def _parse_token(token: str, source: str) -> int:
     )
 
 
+def _too_many(got: str) -> InvalidBoardError:
+    return InvalidBoardError(
+        f"expected a board of at most {MAX_TILES:,} tiles ({MAX_SIDE}x{MAX_SIDE}), got {got}"
+    )
+
+
 def _parse_string(text: str) -> tuple[list[int], Shape | None]:
+    # Counted before the text is split, which would make a list of strings many times its
+    # size; more tokens than a board's tiles take at least two characters each.
+    if len(text) > 2 * MAX_TILES and next(
+        itertools.islice(_TOKEN.finditer(text), MAX_TILES, None), None
+    ):
+        raise _too_many(f"more than {MAX_TILES:,} tokens: {shown(text)}")
     if not text.isascii():
         bad = next(ch for ch in text if not ch.isascii())
         raise InvalidBoardError(
@@ -157,6 +185,8 @@ def _coerce(data: object) -> tuple[list[int], Shape | None]:
             raise InvalidBoardError(
                 f"expected an integer array, got dtype {data.dtype}: {shown(data.tolist())}"
             )
+        if data.size > MAX_TILES:
+            raise _too_many(f"an array of {data.size:,} elements, shape {data.shape}")
         if data.ndim == 1:
             return [int(v) for v in data], None
         if data.ndim == 2:
@@ -168,7 +198,11 @@ def _coerce(data: object) -> tuple[list[int], Shape | None]:
             "expected a board as a string, a sequence of tiles, rows or an array, "
             f"got {shown(data)}"
         )
-    items = list(data)
+    # At most one item past the largest board: an iterator may never end, and a range's list
+    # may not fit in memory.
+    items = list(itertools.islice(data, MAX_TILES + 1))
+    if len(items) > MAX_TILES:
+        raise _too_many(f"more than {MAX_TILES:,} items: {shown(data)}")
     if not items:
         raise InvalidBoardError(f"expected tiles, got an empty board: {shown(data)}")
     # A 0-d array is a scalar (and refuses to be iterated), not a row.
@@ -177,6 +211,9 @@ def _coerce(data: object) -> tuple[list[int], Shape | None]:
         for item in items
     ]
     if all(nested):
+        cells = sum(np.size(row) if isinstance(row, np.ndarray) else len(row) for row in items)
+        if cells > MAX_TILES:
+            raise _too_many(f"rows of {cells:,} items in all: {shown(data)}")
         rows = [[_as_int(v, data) for v in row] for row in items]
         widths = {len(row) for row in rows}
         if len(widths) != 1:
@@ -226,7 +263,7 @@ def _plain_board(data: object, shape: object) -> tuple[Shape, tuple[int, ...]] |
     """
     if type(data) is tuple:
         tiles = data
-    elif type(data) is list:
+    elif type(data) is list and len(data) <= MAX_TILES:
         tiles = tuple(data)
     else:
         return None

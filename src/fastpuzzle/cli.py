@@ -23,8 +23,8 @@ import numpy as np
 
 from fastpuzzle import pdb, quickbench
 from fastpuzzle._solver import policy
-from fastpuzzle._util.checks import shown
-from fastpuzzle._util.files import atomic_writer
+from fastpuzzle._util.checks import MAX_LISTED, shown
+from fastpuzzle._util.files import atomic_writer, unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.plot import METRICS
 from fastpuzzle._util.progress import Throttle, fit_line, on_terminal
@@ -44,7 +44,7 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.formats import FORMATS, Format, Job, decode_text, read_jobs, read_packed
-from fastpuzzle.generate import random_board, scramble
+from fastpuzzle.generate import MAX_SCRAMBLE, random_board, scramble
 from fastpuzzle.gui import serve
 from fastpuzzle.heuristics import CATALOGUE, heuristic_names
 from fastpuzzle.limits import Limits
@@ -791,11 +791,9 @@ def _write_batch(result: Any, path: str | None, fmt: str, chunks: str | None) ->
 def _out_file(path: str) -> None:
     """Refuse, before solving, an ``--out`` that no file can be written to: a directory, or a
     path in a directory that does not exist (which the chunk folder would have created)."""
-    if os.path.isdir(path):
-        raise UsageError(f"--out: {path} is a directory; name the file to write in it")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UsageError(f"--out: {folder} is not a directory, so {path} cannot be written")
+    problem = unwritable_file(path)
+    if problem is not None:
+        raise UsageError(f"--out: {problem}")
 
 
 def _chunks_folder(path: str) -> None:
@@ -1273,7 +1271,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="manhattan",
         help=f"comma-separated, among {', '.join(heuristic_names())} (default: %(default)s)",
     )
-    comp.add_argument("--random", type=_whole(0), default=0, help="compare on N random boards")
+    comp.add_argument(
+        "--random", type=_whole(0, MAX_LISTED), default=0, help="compare on N random boards"
+    )
     comp.add_argument(
         "--seed",
         type=_integer,
@@ -1392,7 +1392,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "scramble":
             cmd.add_argument(
                 "--moves",
-                type=_whole(0),
+                type=_whole(0, MAX_SCRAMBLE),
                 default=50,
                 help="random moves from the goal (default: 50)",
             )

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, overload
 
 from fastpuzzle._util.checks import (
+    MAX_LISTED,
     callback,
     check_seed,
     check_weight,
@@ -575,7 +576,9 @@ def compare(
     items: Sequence[BoardLike] = (
         [boards]
         if isinstance(boards, (str, Board))
-        else ordered("a board or a collection of boards", boards, error=InvalidBoardError)
+        else ordered(
+            "a board or a collection of boards", boards, error=InvalidBoardError, most=MAX_LISTED
+        )
     )
     pairings = _methods(algorithms, heuristics)
     callback(progress, "progress(done, total)")

@@ -21,7 +21,7 @@ import numpy as np
 
 from fastpuzzle._core._generate import random_packed
 from fastpuzzle._util.checks import flag, optional_path, random_generator, real, shown, whole
-from fastpuzzle._util.files import atomic_writer, open_regular, try_lock
+from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
@@ -33,6 +33,9 @@ from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats
 
 __all__ = [
+    "MAX_BOARDS",
+    "MAX_LABELLED",
+    "MAX_LABELLED_PATHS",
     "MOVE_ORDER",
     "Labelled",
     "all_boards",
@@ -46,6 +49,19 @@ __all__ = [
 #: The moves of the columns of an optimal-move mask (``Labelled.optimal_mask``, the Parquet
 #: column ``optimal_mask``), as the Gymnasium environment's actions 0..3: the blank's direction.
 MOVE_ORDER = "UDLR"
+
+#: The most boards :func:`random_boards` draws at once: 2**30, 8 GiB of packed words (2**40
+#: asked numpy for 8 TiB). Larger data sets go to a file a chunk at a time
+#: (:func:`write_labelled`).
+MAX_BOARDS = 1 << 30
+
+#: The most boards :func:`labelled` solves in memory, and the largest ``chunk_size`` of
+#: :func:`write_labelled`: about 300 bytes a 3x3 board with its labels and solution, 3 GB here.
+MAX_LABELLED = 10_000_000
+
+#: The most boards :func:`labelled` takes with ``path=True``: every board along each optimal
+#: path comes too, about 2 kB a 3x3 board, 2 GB here.
+MAX_LABELLED_PATHS = 1_000_000
 
 
 def _target(shape: Shape, goal: BoardLike | None) -> Board:
@@ -117,8 +133,9 @@ def random_boards(
     Raises
     ------
     InvalidOptionError
-        If ``n`` is not a whole number >= 0 (at most :func:`space_size` with ``unique=True``),
-        or ``rng`` not a seed, a numpy Generator or None.
+        If ``n`` is not a whole number from 0 to :data:`MAX_BOARDS` (at most
+        :func:`space_size` with ``unique=True``), or ``rng`` not a seed, a numpy Generator or
+        None.
     BoardTooLargeError
         If the shape has more than 16 cells (packed words hold at most 16).
 
@@ -130,7 +147,7 @@ def random_boards(
     >>> len(set(random_boards(181_440, (3, 3), rng=1, unique=True).tolist()))
     181440
     """
-    count = whole("n", n, low=0)
+    count = whole("n", n, low=0, high=MAX_BOARDS, why="8 bytes a board: 8 GiB at most")
     target = _target(shape, goal)
     flag("unique", unique)
     generator = random_generator(rng)
@@ -465,8 +482,14 @@ def labelled(
     such data with :func:`split_mask` on the boards (or states), which keeps each board on one
     side.
 
+    Memory holds every board and its labels (about 300 bytes a 3x3 board, 2 kB with
+    ``path=True``), so ``n`` is at most :data:`MAX_LABELLED` (:data:`MAX_LABELLED_PATHS` with
+    ``path=True``); :func:`write_labelled` writes more to a file, a chunk at a time.
+
     Raises
     ------
+    InvalidOptionError
+        If ``n`` is not a whole number from 0 to its bound, or another option is not valid.
     SearchLimitError
         If a board was not solved within ``limits``: the error of the limit that stopped it
         (:class:`~fastpuzzle.TimeLimitError`...), with that board's statistics.
@@ -479,8 +502,12 @@ def labelled(
     """
     flag("path", path)
     flag("optimal_mask", optimal_mask)
+    most = MAX_LABELLED_PATHS if path else MAX_LABELLED
+    memory = "in memory, with every board of each path" if path else "in memory"
+    count = whole("n", n, low=0, high=most, why=f"labelled boards are held {memory}; "
+                  "write_labelled writes more to a file")  # fmt: skip
     target = _target(shape, goal)
-    boards = random_boards(n, shape, rng=rng, goal=target, unique=unique)
+    boards = random_boards(count, shape, rng=rng, goal=target, unique=unique)
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)
     _all_solved(result, 0)
     first = np.array([moves[:1] for moves in result.moves], dtype="<U1")
@@ -579,7 +606,7 @@ def write_labelled(
     goal : Board-like, optional
         The goal (default: the canonical goal of ``shape``).
     chunk_size : int
-        Boards per step and per row group.
+        Boards per step and per row group, at most :data:`MAX_LABELLED`.
     limits : Limits, optional
         Limits for each board's search; a board not solved within them stops the data set.
     workers : int, optional
@@ -599,7 +626,8 @@ def write_labelled(
     Raises
     ------
     InvalidOptionError
-        If ``path`` is a folder or ends in a suffix other than Parquet's.
+        Before any board is drawn, if ``path`` is a folder, is in a folder that does not
+        exist, or ends in a suffix other than Parquet's.
     ImportError
         Without pyarrow.
     SearchLimitError
@@ -616,12 +644,17 @@ def write_labelled(
     """
     target = _target(shape, goal)
     count = whole("n", n, low=0)
-    step = whole("chunk_size", chunk_size, low=1)
+    step = whole(
+        "chunk_size", chunk_size, low=1, high=MAX_LABELLED, why="a chunk is held in memory"
+    )
     flag("unique", unique)
     flag("optimal_mask", optimal_mask)
     out = optional_path("path", path)
     if out is None or "\0" in str(out) or out.is_dir():
         raise InvalidOptionError(f"expected path as the path of a file, got {shown(path)}")
+    problem = unwritable_file(out)
+    if problem is not None:
+        raise InvalidOptionError(f"path: {problem}")
     if out.suffix.lower() not in _PARQUET_SUFFIXES:
         raise InvalidOptionError(
             f"write_labelled writes Parquet: expected a path ending in .parquet, got "

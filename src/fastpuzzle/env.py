@@ -53,7 +53,7 @@ from fastpuzzle._problem import canonical_labels
 from fastpuzzle._util.checks import choice, flag, shown, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.errors import InvalidOptionError, UnsolvableError
-from fastpuzzle.generate import random_board, scramble
+from fastpuzzle.generate import MAX_SCRAMBLE, random_board, scramble
 from fastpuzzle.moves import MOVES
 from fastpuzzle.pdb.tables import exact_table
 from fastpuzzle.solve import solve
@@ -114,7 +114,9 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
     ) -> None:
         self.shape = check_shape(shape)
         self.goal = as_goal(Board.goal(self.shape), goal)
-        self.scramble = whole("scramble", scramble, low=0, none=True)
+        self.scramble = whole(
+            "scramble", scramble, low=0, high=MAX_SCRAMBLE, none=True, why="scramble's longest walk"
+        )
         self.observation = choice("observation", observation, _OBSERVATIONS)
         self.distances = flag("distances", distances)
         self.render_mode = (

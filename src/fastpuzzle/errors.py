@@ -23,6 +23,7 @@ __all__ = [
     "FastPuzzleError",
     "FastPuzzleWarning",
     "IllegalMoveError",
+    "InternalError",
     "InvalidBoardError",
     "InvalidLimitsError",
     "InvalidMoveError",
@@ -130,6 +131,18 @@ class ThreadStartError(FastPuzzleError, RuntimeError):
     threads that had started are stopped before it is raised; fewer workers may fit.
 
     It is a ``RuntimeError``, as Python's own ``can't start new thread`` is.
+    """
+
+
+class InternalError(FastPuzzleError, RuntimeError):
+    """fastpuzzle reached a result that a correct program never reaches: a defect, raised
+    rather than given as an answer.
+
+    Raised when a complete search (IDA*, A*, BFS...) of a board that can reach its goal ends
+    with every path tried and no solution (``"exhausted"``): a bug, or a damaged or crafted
+    cache file that got past the checks (``fastpuzzle pdb clear --all`` removes the cached
+    tables and pruning machines, which are then rebuilt). A batch stops on it rather than
+    marking the row. It is a ``RuntimeError``; please report it with the call that raised it.
     """
 
 

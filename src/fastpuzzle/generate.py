@@ -10,12 +10,15 @@ import numpy as np
 from fastpuzzle._core import _board
 from fastpuzzle._util.checks import random_generator, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, is_solvable
-from fastpuzzle.errors import InvalidBoardError
 from fastpuzzle.moves import MOVES
 
-__all__ = ["random_board", "scramble"]
+__all__ = ["MAX_SCRAMBLE", "random_board", "scramble"]
 
 RandomSource = int | np.random.Generator | None
+
+#: The longest walk :func:`scramble` takes: a billion moves, about a minute (a walk of 2**63
+#: moves would never end). :func:`random_board` draws a board uniformly, in one step.
+MAX_SCRAMBLE = 1_000_000_000
 
 
 def random_board(
@@ -54,21 +57,23 @@ def random_board(
 def scramble(board: BoardLike, moves: int, *, rng: RandomSource = None) -> Board:
     """The board after ``moves`` random blank moves, never undoing the previous one.
 
-    The walk runs in a compiled loop (ten million moves take well under a second).
+    The walk runs in a compiled loop (ten million moves take well under a second), of at most
+    :data:`MAX_SCRAMBLE` moves.
 
     Raises
     ------
     InvalidBoardError
-        If ``board`` is not valid, or ``moves`` is not a whole number >= 0.
+        If ``board`` is not valid.
     InvalidOptionError
-        If ``rng`` is not a seed (a non-negative integer), a numpy Generator or None.
+        If ``moves`` is not a whole number from 0 to :data:`MAX_SCRAMBLE`, or ``rng`` is not a
+        seed (a non-negative integer), a numpy Generator or None.
 
     Examples
     --------
     >>> scramble("1 2 3/4 5 6/7 8 _", 20, rng=1).is_solvable()
     True
     """
-    count = whole("moves", moves, low=0, error=InvalidBoardError)
+    count = whole("moves", moves, low=0, high=MAX_SCRAMBLE, why="the longest walk scramble takes")
     generator = random_generator(rng)
     walked = start = as_board(board)
     blank, last = start.blank, -1

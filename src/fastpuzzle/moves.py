@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from fastpuzzle._util.checks import ordered, shown
+from fastpuzzle._util.checks import MAX_LISTED, ordered, shown
 from fastpuzzle.errors import InvalidMoveError
 
 __all__ = ["MOVES", "inverse", "parse_moves", "to_tile_directions"]
@@ -45,7 +45,12 @@ def parse_moves(moves: str | Iterable[str]) -> str:
         # Each part is a word ("up") or a run of letters ("ULDR"), with or without separators.
         parts = _SEPARATORS.split(moves.strip())
     else:
-        parts = ordered("moves as a string or a sequence of strings", moves, error=InvalidMoveError)
+        parts = ordered(
+            "moves as a string or a sequence of strings",
+            moves,
+            error=InvalidMoveError,
+            most=MAX_LISTED,
+        )
         for item in parts:
             if not isinstance(item, str):
                 raise InvalidMoveError(f"expected a move U, D, L or R, got {shown(item)}")

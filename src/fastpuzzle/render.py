@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from fastpuzzle.results import SearchResult, SearchStats, Solution
 
 __all__ = [
+    "MAX_PIXELS",
     "PLAYER_SPEEDS",
     "REPLAY_JS",
     "board_rgb",
@@ -43,6 +45,10 @@ __all__ = [
     "solution_text",
     "stats_repr",
 ]
+
+#: The most pixels a picture of :func:`board_rgb` has (768 MiB of RGB): its largest ``cell`` is
+#: 5,461 for 3x3, 4,096 for 4x4, 163 for 100x100.
+MAX_PIXELS = 1 << 28
 
 _TILE_FILL = "#f4d58d"
 _TILE_HOME_FILL = "#a8d5a2"
@@ -102,7 +108,8 @@ def board_rgb(board: Board, *, cell: int = 48, goal: Board | None = None) -> np.
     board : Board
         The board to draw.
     cell : int
-        Side of one cell in pixels (at least 8).
+        Side of one cell in pixels: at least 8, and at most what keeps the picture within
+        :data:`MAX_PIXELS`.
     goal : Board, optional
         Goal used to colour tiles that are home (default: blank-last goal).
 
@@ -111,13 +118,21 @@ def board_rgb(board: Board, *, cell: int = 48, goal: Board | None = None) -> np.
     numpy.ndarray
         ``(board.rows * cell, board.cols * cell, 3)``, uint8.
 
+    Raises
+    ------
+    InvalidOptionError
+        If ``cell`` is not a whole number in that range.
+
     Examples
     --------
     >>> from fastpuzzle import Board
     >>> board_rgb(Board("1 2/3 _"), cell=16).shape
     (32, 32, 3)
     """
-    size = whole("cell", cell, low=8)
+    # The picture is rows * cols * cell**2 pixels of 3 bytes: bounded, as numpy's allocation
+    # would not be.
+    most = max(8, math.isqrt(MAX_PIXELS // board.size))
+    size = whole("cell", cell, low=8, high=most, why=f"a picture of at most {MAX_PIXELS:,} pixels")
     target = goal if goal is not None else Board.goal(board.shape)
     image = np.empty((board.rows * size, board.cols * size, 3), dtype=np.uint8)
     image[:] = _rgb(_BACKGROUND)

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 from fastpuzzle._problem import Problem, make_problem
 from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.constructive import solve_fast
+from fastpuzzle._solver.defects import check_result
 from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
 from fastpuzzle._solver.parallel import check_workers, resolve_workers
 from fastpuzzle._solver.request import Request
@@ -161,6 +162,7 @@ def _run(
         prune=prune,
     )
     core = algorithm.driver(request)
+    check_result(core, problem, method=algorithm.name, complete=algorithm.complete)
     # A weight of 1 is no weight: wastar is then A*, and IDA* keeps its promise.
     unweighted = weight is None or weight == 1
     if algorithm.name == "wastar":

@@ -61,7 +61,8 @@ def test_scramble_reaches_distance_at_most_its_length():
 
 
 def test_scramble_rejects_bad_counts():
+    # A count is an option, as random_boards' n is (issue 43: InvalidBoardError before).
     for bad in (-1, 2.5, "3", True):
-        with pytest.raises(fp.InvalidBoardError):
+        with pytest.raises(fp.InvalidOptionError, match="expected moves as a whole number"):
             fp.scramble(fp.Board.goal((3, 3)), bad)  # type: ignore[arg-type]
     assert fp.scramble(fp.Board.goal((3, 3)), 0) == fp.Board.goal((3, 3))

@@ -83,6 +83,45 @@ def test_silent_connections_give_way_to_a_request_when_the_server_is_crowded() -
                 sock.close()
 
 
+def test_slow_requests_give_way_to_a_request_when_the_server_is_crowded() -> None:
+    # Issue 43: 300 slow connections (a request begun, the rest never or a byte now and then)
+    # held their slots for the whole read timeout, and a page's request waited up to 7.1 s.
+    # Here 16 of them on 8 slots with a 10 s read timeout: before, the page's request waited
+    # for the first 8 to time out (10 s). Crowded, a request that has not arrived whole a
+    # second after its first byte gives its slot up.
+    with _serving(read_timeout=10.0, max_connections=8) as server:
+        port = server.server_address[1]
+        slow = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(16)]
+        try:
+            for sock in slow:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1")
+            time.sleep(0.2)
+            started = time.monotonic()
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.request("GET", "/", headers={"Host": f"127.0.0.1:{port}"})
+            assert connection.getresponse().status == 200
+            connection.close()
+            assert time.monotonic() - started < 8.0
+        finally:
+            for sock in slow:
+                sock.close()
+
+
+def test_a_slow_request_keeps_the_read_timeout_when_the_server_is_not_crowded() -> None:
+    # One slow client among free slots is served as before: its request, finished 1.5 s after
+    # it began (past the crowded server's second), is answered.
+    with _serving(read_timeout=10.0, max_connections=8) as server:
+        port = server.server_address[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+            time.sleep(1.5)
+            sock.sendall(f"Host: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200")
+
+
 def _get(port: int, path: str, host: str, **headers: str) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     connection.request("GET", path, headers={"Host": host, **headers})

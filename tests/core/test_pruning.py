@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import fastpuzzle as fp
 from fastpuzzle._core import _fsm
 from fastpuzzle._solver import pruning
-from fastpuzzle.errors import InvalidOptionError
+from fastpuzzle.errors import InternalError, InvalidOptionError
 
 
 @pytest.fixture
@@ -66,17 +67,21 @@ def test_a_machine_is_written_once_and_read_back(cache: Path) -> None:
     assert written.stat().st_mtime_ns == before  # read, not rebuilt
 
 
+HEADER = pruning._HEADER_ROWS
+
+
 def _damage_in_range(path: Path) -> None:
     # One next state changed to another valid state: in range, so only the checksum tells.
     stored = np.load(path)
-    row = int(np.argmax(stored[:-1, 0] >= 0))
-    stored[row, 0] = (stored[row, 0] + 1) % (stored.shape[0] - 1)
+    states = stored.shape[0] - HEADER - 1
+    row = HEADER + int(np.argmax(stored[HEADER:-1, 0] >= 0))
+    stored[row, 0] = (stored[row, 0] + 1) % states
     np.save(path, stored)
 
 
 def _out_of_range(path: Path) -> None:
     stored = np.load(path)
-    stored[0, 0] = stored.shape[0] + 7
+    stored[HEADER, 0] = stored.shape[0] + 7
     np.save(path, stored)
 
 
@@ -96,7 +101,78 @@ def _floats(path: Path) -> None:
     np.save(path, np.load(path).astype(np.float64))
 
 
-@pytest.mark.parametrize("damage", [_damage_in_range, _out_of_range, _as_npz, _truncated, _floats])
+def _signed(path: Path, header: np.ndarray, table: np.ndarray) -> None:
+    # What a crafted file does: its checksum recomputed over what it holds.
+    body = np.vstack([header, table]).astype(np.int32)
+    np.save(path, np.vstack([body, pruning._digest_row(body)]))
+
+
+def _crafted(change):  # type: ignore[no-untyped-def]
+    def craft(path: Path) -> None:
+        stored = np.load(path)
+        header, table = stored[:HEADER].copy(), stored[HEADER:-1].copy()
+        change(header, table)
+        _signed(path, header, table)
+
+    craft.__name__ = change.__name__
+    return craft
+
+
+def forbid_every_move(header: np.ndarray, table: np.ndarray) -> None:
+    # Issue 43: "exhausted after 1 expansions" on every board.
+    table[:] = -1
+
+
+def forbid_a_column(header: np.ndarray, table: np.ndarray) -> None:
+    # Issue 43: a board one such move from its goal ran to the time limit.
+    table[:, 3] = -1
+
+
+def forbid_a_move_after_the_first(header: np.ndarray, table: np.ndarray) -> None:
+    # The start state as it should be, so only the strings past it tell: R never twice.
+    table[1:, 3] = -1
+
+
+def out_of_range_resigned(header: np.ndarray, table: np.ndarray) -> None:
+    table[-1, 0] = len(table)
+
+
+def another_box(header: np.ndarray, table: np.ndarray) -> None:
+    # A valid machine, under the name of another box: the header tells.
+    header[0, 2:] = (2, 2)
+
+
+def another_depth(header: np.ndarray, table: np.ndarray) -> None:
+    header[1, 0] += 1
+
+
+def states_miscounted(header: np.ndarray, table: np.ndarray) -> None:
+    header[1, 3] += 1
+
+
+def stopped_short(header: np.ndarray, table: np.ndarray) -> None:
+    # A machine of fewer moves than it was asked for (and no state limit to stop it).
+    header[1, 2] -= 1
+
+
+CRAFTED = [
+    forbid_every_move,
+    forbid_a_column,
+    forbid_a_move_after_the_first,
+    out_of_range_resigned,
+    another_box,
+    another_depth,
+    states_miscounted,
+    stopped_short,
+]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [_damage_in_range, _out_of_range, _as_npz, _truncated, _floats]
+    + [_crafted(change) for change in CRAFTED],
+    ids=lambda damage: damage.__name__.strip("_"),
+)
 def test_a_damaged_file_is_rebuilt_never_trusted(cache: Path, damage) -> None:  # type: ignore[no-untyped-def]
     pruning.machine((3, 3), 8)
     (written,) = cache.glob("fsm-*.npy")
@@ -105,6 +181,61 @@ def test_a_damaged_file_is_rebuilt_never_trusted(cache: Path, damage) -> None:  
     assert np.array_equal(pruning.machine((3, 3), 8), _expected(3, 3, 8))
     pruning._kept.cache_clear()
     assert np.array_equal(pruning.machine((3, 3), 8), _expected(3, 3, 8))  # and rewritten
+
+
+def test_the_header_names_what_the_machine_is_for(cache: Path) -> None:
+    machine = pruning.machine((3, 3), 8)
+    (written,) = cache.glob("fsm-*.npy")
+    stored = np.load(written)
+    magic = int.from_bytes(b"FSM3", "little")
+    assert stored[:HEADER].tolist() == [[magic, 3, 3, 3], [8, 0, 8, len(machine)]]
+    assert np.array_equal(stored[HEADER:-1], machine)
+
+
+def test_a_file_moved_to_another_machines_name_is_rebuilt(cache: Path) -> None:
+    # The checksum holds (the file is whole), but it was written for another depth.
+    pruning.machine((3, 3), 8)
+    (written,) = cache.glob("fsm-*.npy")
+    written.rename(cache / written.name.replace("-d8-", "-d9-"))
+    pruning._kept.cache_clear()
+    assert np.array_equal(pruning.machine((3, 3), 9), _expected(3, 3, 9))
+
+
+def test_a_crafted_default_machine_no_longer_ends_a_search(cache: Path) -> None:
+    # Issue 43 as it was found: the default 4x4 machine with every move forbidden, its
+    # checksum recomputed, made solve() answer "exhausted after 1 expansions".
+    board = "1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"
+    pruning.machine((4, 4), "fsm")
+    (written,) = cache.glob("fsm-*.npy")
+    _crafted(forbid_every_move)(written)
+    pruning._kept.cache_clear()
+    assert fp.solve(board).moves == "R"
+    assert np.array_equal(pruning.machine((4, 4), "fsm"), _fsm.compile(
+        _fsm.build(4, 4, 20, pruning.MAX_STATES)[0]))  # fmt: skip
+
+
+@pytest.mark.parametrize("change", [forbid_every_move, forbid_a_column], ids=lambda c: c.__name__)
+def test_a_search_that_runs_out_of_paths_on_a_solvable_board_is_a_defect(
+    cache: Path, monkeypatch: pytest.MonkeyPatch, change
+) -> None:  # type: ignore[no-untyped-def]
+    # A crafted machine that got past the checks: a search must say it is broken, not that the
+    # board has no solution ("exhausted"), whatever its limits, and a batch stops on it rather
+    # than writing the row as exhausted. Before: SearchLimitError "stopped without a solution
+    # (exhausted)", and the batch's row said "exhausted".
+    pruning.machine((2, 5), "fsm")
+    (written,) = cache.glob("fsm-*.npy")
+    _crafted(change)(written)
+    pruning._kept.cache_clear()
+    monkeypatch.setattr(pruning, "_valid_machine", lambda *args: True)
+    board = fp.Board("1 2 3 4 5/6 7 8 _ 9")
+    for limits in (None, fp.Limits(max_depth=30)):
+        with pytest.raises(InternalError, match="internal defect: idastar tried every path"):
+            fp.solve(board, limits=limits)
+    with pytest.raises(InternalError, match="internal defect"):
+        fp.search(board, algorithm="idastar", heuristic="manhattan")
+    for boards in ([board], np.array([board.packed], dtype=np.uint64)):
+        with pytest.raises(InternalError):
+            fp.solve_many(boards, shape=(2, 5), workers=1)
 
 
 def test_a_cache_that_cannot_be_written_costs_only_a_build(

@@ -1,10 +1,15 @@
 """Work stealing inside an IDA* iteration, and threads in lockstep (virtual cores).
 
-Steals are forced: every iteration shared from the first, over a frontier of one or a few nodes
+Steals are invited: every iteration shared from the first, over a frontier of one or a few nodes
 per thread, busy threads polling at every expansion (``STEAL_QUANTUM``), and, in the ``eager``
-variant, giving work away every 32 (``SHARE_AFTER``) while the queue is short. Optimal lengths
-come from tests/data and tests/oracle.py; node counts from the serial search or random50's
-published Manhattan counts.
+variant, giving work away every 32 (``SHARE_AFTER``) while the queue is short. Running freely,
+whether a thread ever waits for work while another has some depends on how the machine schedules
+them (on a busy two-core machine, none did: issue 43), so only what must hold with or without
+steals is asserted there. Steals are forced in lockstep (``parallel.tracing(lockstep=True)``): a
+thread out of work waits at each quantum's barrier, which every busy thread reaches too, and a
+busy one gives it work at the next child; those runs assert that steals happened. Optimal
+lengths come from tests/data and tests/oracle.py; node counts from the serial search or
+random50's published Manhattan counts.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -56,6 +62,11 @@ STEALING = {
 }
 
 
+#: Expansions between the barriers of the lockstep runs that force steals: a thread out of work
+#: waits at most this long for a busy one to give it some.
+LOCKSTEP_QUANTUM = 64
+
+
 @pytest.fixture(autouse=True)
 def _tmp_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     # test_idastar.py's temporary cache: a test process builds 6-6-3 once for these files.
@@ -77,6 +88,27 @@ def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
     return small_5x5_database(tmp_path_factory.mktemp("steal5x5"))
 
 
+@pytest.fixture(params=[*sorted(STEALING), "lockstep"])
+def steal_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The settings of :func:`stealing` running freely, or ``"lockstep"``: idle's settings on
+    threads in lockstep, where steals are certain (:func:`_steal_tracing`)."""
+    settings = STEALING["idle" if request.param == "lockstep" else request.param]
+    for kernel in (_idastar, _wide_pdb):
+        monkeypatch.setattr(kernel, "PARALLEL_FROM", 0)
+        for name, value in settings.items():
+            monkeypatch.setattr(kernel, name, value)
+    return str(request.param)
+
+
+def _steal_tracing(lockstep: bool, quantum: int = LOCKSTEP_QUANTUM) -> Any:
+    """``parallel.tracing()``, in lockstep when asked: then a thread that runs out of units waits
+    at the barrier each quantum, which every busy thread reaches too, and the first busy one
+    that sees it waiting gives it the untried children of its path, whatever the machine's load.
+    Free-running threads may never wait while another has work (a busy machine runs one, then
+    the others)."""
+    return parallel.tracing(lockstep=lockstep, quantum=quantum)
+
+
 def _steals(trace: list[parallel.SharedIteration]) -> int:
     return sum(iteration.steals for iteration in trace)
 
@@ -86,21 +118,23 @@ def _pool_threads() -> list[threading.Thread]:
 
 
 @pytest.mark.parametrize("heuristic", ["manhattan", "linear_conflict", "pdb663", "pdb663_dual"])
-def test_lengths_stay_optimal_with_steals_on_4x4(stealing: str, heuristic: str) -> None:
-    with parallel.tracing() as trace:
+def test_lengths_stay_optimal_with_steals_on_4x4(steal_mode: str, heuristic: str) -> None:
+    with _steal_tracing(steal_mode == "lockstep") as trace:
         for instance in BOARDS[heuristic]:
             result = fp.search(instance.tiles, algorithm="idastar", heuristic=heuristic, workers=3)
             assert len(result.unwrap()) == instance.optimal_length, instance.name
             assert result.solution.verify()
             assert result.stats.depth == instance.optimal_length
-    assert _steals(trace) > 0
+    if steal_mode == "lockstep":
+        assert _steals(trace) > 0
 
 
+@pytest.mark.parametrize("lockstep", [False, True], ids=["free", "lockstep"])
 @pytest.mark.parametrize(
     "heuristic", ["misplaced", "manhattan", "linear_conflict", "walking_distance", "pdb"]
 )
 def test_lengths_stay_optimal_with_steals_on_3x3(
-    heuristic: str, monkeypatch: pytest.MonkeyPatch
+    heuristic: str, lockstep: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Units of a few to tens of nodes, done before another thread could wait for work: busy
     # threads give every two expansions instead.
@@ -112,19 +146,20 @@ def test_lengths_stay_optimal_with_steals_on_3x3(
     if heuristic == "misplaced":
         # Misplaced tiles take millions of nodes past 20 moves.
         boards = [board for board in boards if distances[board] <= 20]
-    with parallel.tracing() as trace:
+    with _steal_tracing(lockstep, quantum=8) as trace:
         for board in boards:
             result = fp.search(board, algorithm="idastar", heuristic=heuristic, workers=3)
             assert len(result.unwrap()) == distances[board], board
             assert result.solution.verify()
-    assert _steals(trace) > 0
+    if lockstep:
+        assert _steals(trace) > 0
 
 
 @pytest.mark.parametrize(
     "heuristic", ["manhattan", "linear_conflict", "walking_distance", "pdb663", "misplaced"]
 )
 def test_exhausted_iterations_count_the_serial_nodes_with_steals(
-    stealing: str, heuristic: str
+    steal_mode: str, heuristic: str
 ) -> None:
     # A taker re-enters the giver's path and gives the ancestors' counts back: searched to their
     # end, the shared iterations generate and expand exactly the serial nodes, however the
@@ -132,7 +167,7 @@ def test_exhausted_iterations_count_the_serial_nodes_with_steals(
     cases = [(i.tiles, i.optimal_length) for i in BOARDS.get(heuristic, [])[:3]]
     if heuristic == "misplaced":
         cases = [((8, 6, 7, 2, 5, 4, 3, 0, 1), 31)]
-    with parallel.tracing() as trace:
+    with _steal_tracing(steal_mode == "lockstep") as trace:
         for tiles, length in cases:
             problem = make_problem(list(tiles))
             limits = Limits(max_depth=length - 1)
@@ -141,15 +176,17 @@ def test_exhausted_iterations_count_the_serial_nodes_with_steals(
             assert serial.status == shared.status == DEPTH_LIMIT
             assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
             assert shared.iterations == serial.iterations
-    assert _steals(trace) > 0
+    if steal_mode == "lockstep":
+        assert _steals(trace) > 0
     # Work given away still counts for the frontier unit it came from.
     assert all(sum(iteration.units) > 0 for iteration in trace)
 
 
+@pytest.mark.parametrize("lockstep", [False, True], ids=["free", "lockstep"])
 @pytest.mark.parametrize("prune", ["parent", "fsm"])
 @pytest.mark.parametrize("seed", range(3))
 def test_5x5_pattern_databases_with_steals(
-    small_5x5: pdb.Database, seed: int, prune: str, monkeypatch: pytest.MonkeyPatch
+    small_5x5: pdb.Database, seed: int, prune: str, lockstep: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Units of hundreds of nodes: busy threads give every eight expansions.
     for name, value in (("PARALLEL_FROM", 0), ("FRONTIER_PER_WORKER", 1), ("STEAL_QUANTUM", 1),
@@ -158,7 +195,7 @@ def test_5x5_pattern_databases_with_steals(
     board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=seed)
     optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
     machine = pruning.machine((5, 5), prune)
-    with parallel.tracing() as trace:
+    with _steal_tracing(lockstep) as trace:
         core = wide_pdb_search(small_5x5, board, workers=3, machine=machine)
         serial = wide_pdb_search(small_5x5, board, max_depth=optimum - 1, machine=machine)
         shared = wide_pdb_search(
@@ -169,12 +206,18 @@ def test_5x5_pattern_databases_with_steals(
     assert board.apply(core.moves) == fp.Board.goal((5, 5))
     assert serial.status == shared.status == DEPTH_LIMIT
     assert (shared.expanded, shared.generated) == (serial.expanded, serial.generated)
-    assert _steals(trace) > 0
+    if lockstep:
+        assert _steals(trace) > 0
 
 
+@pytest.mark.parametrize("lockstep", [False, True], ids=["free", "lockstep"])
 @pytest.mark.parametrize("prune", ["parent", "fsm"])
 def test_5x5_dual_lookups_with_steals(
-    small_5x5: pdb.Database, prune: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    small_5x5: pdb.Database,
+    prune: str,
+    lockstep: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The dual driver (four lookups and BPMX) hands work over as the two-lookup one does; BPMX
     # lifts seen by one thread are not seen by another, so only the lengths are compared.
@@ -184,7 +227,7 @@ def test_5x5_dual_lookups_with_steals(
     layout = dual.dual_layout(small_5x5, tmp_path)
     machine = pruning.machine((5, 5), prune)
     rng = random.Random(3)
-    with parallel.tracing() as trace:
+    with _steal_tracing(lockstep) as trace:
         for _ in range(3):
             board = fp.scramble(fp.Board.goal((5, 5)), 36, rng=rng.randrange(1 << 30))
             tiles = [int(t) for t in np.asarray(board).ravel()]
@@ -195,7 +238,8 @@ def test_5x5_dual_lookups_with_steals(
             assert serial.status == shared.status == SOLVED
             assert shared.depth == len(shared.moves) == serial.depth
             assert board.apply(shared.moves) == fp.Board.goal((5, 5))
-    assert _steals(trace) > 0
+    if lockstep:
+        assert _steals(trace) > 0
 
 
 def test_one_worker_keeps_the_published_counts(stealing: str) -> None:
@@ -212,16 +256,40 @@ def test_one_worker_keeps_the_published_counts(stealing: str) -> None:
 
 @pytest.mark.parametrize("instance", BY_NODES[20:24], ids=lambda i: i.name)
 def test_node_counts_stay_near_the_serial_ones(instance: Instance) -> None:
-    # Default settings. Every iteration but the last counts the serial nodes exactly; the last
-    # stops at the first goal any thread finds, so its count depends on which does: within 5%
-    # of the whole serial search on these boards (17-24 M nodes; 3.4% at most in 42 runs).
+    # Default settings, free-running threads. What they may change is what the algorithm leaves
+    # open. Every iteration but the last is searched to its end: it counts exactly the serial
+    # search's nodes, and hands out the same units with the same work, however the threads
+    # shared them. The last ends at the first goal any thread claims, so its count depends on
+    # which thread gets there first and on what the others searched meanwhile (on a busy
+    # machine 10.9 % of the whole search's nodes more or fewer than serial: issue 43); it is
+    # at least one node, and at most the whole last iteration, which no search counts.
     serial = instance.manhattan_ida_nodes
     assert serial is not None
+    problem = make_problem(list(instance.tiles))
+    earlier = Limits(max_depth=instance.optimal_length - 1)
+    alone = idastar.run(Request(problem, "manhattan", earlier, prune="parent"))
+    assert alone.status == DEPTH_LIMIT
     for workers in (2, 3):
-        result = fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan",
-                           workers=workers, prune="parent")  # fmt: skip
+        with parallel.tracing() as whole:
+            result = fp.search(instance.tiles, algorithm="idastar", heuristic="manhattan",
+                               workers=workers, prune="parent")  # fmt: skip
+        with parallel.tracing() as before:
+            shared = idastar.run(Request(problem, "manhattan", earlier, workers=workers,
+                                         prune="parent"))  # fmt: skip
         assert len(result.unwrap()) == instance.optimal_length
-        assert abs(result.stats.generated - serial) <= 0.05 * serial, workers
+        assert result.stats.iterations == alone.iterations + 1
+        assert (shared.expanded, shared.generated) == (alone.expanded, alone.generated)
+        # The whole search's iterations before its last are those of the search that stops
+        # before the last one, unit by unit.
+        assert [(it.bound, it.units) for it in whole[:-1]] == [
+            (it.bound, it.units) for it in before
+        ]
+        assert whole[-1].bound == instance.optimal_length
+        last_expanded = result.stats.expanded - alone.expanded
+        assert last_expanded >= sum(whole[-1].units) > 0
+        assert result.stats.generated > alone.generated
+    # The published serial count is the same earlier iterations and a last one.
+    assert alone.generated < serial
 
 
 @pytest.mark.parametrize("nodes", [1000, 100_003, 1_000_000])

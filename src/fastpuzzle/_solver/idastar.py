@@ -69,7 +69,8 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
 
     - ``heuristic``: a canonical name of a heuristic IDA* computes on the board's size
       (None: Manhattan);
-    - ``limits``: ``nodes`` (expansions), ``seconds`` (building the tables included) and
+    - ``limits``: ``nodes`` (expansions), ``seconds`` (building or reading the tables
+      included) and
       ``max_depth`` are honoured; IDA* stores no nodes, so ``memory_bytes`` never binds;
     - ``progress``: the core-level ``progress(expanded, generated, seconds, bound)``;
     - ``weight``: ``w > 1`` runs weighted IDA* (f = g + w*h) on the wide kernel, for boards of
@@ -108,7 +109,7 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
         raise InvalidOptionError(
             f"a search on a Dask cluster past 16 cells takes a pattern database, got {entry.name}"
         )
-    # A time limit covers building the tables the heuristic needs, then the search.
+    # A time limit covers building or reading the tables the heuristic needs, then the search.
     request = request._replace(heuristic=entry.name).started()
     # The machine too (read from the cache, or built in about a second the first time).
     pruning.machine((request.problem.rows, request.problem.cols), request.machine_prune)

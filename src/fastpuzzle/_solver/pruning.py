@@ -20,8 +20,15 @@ Every IDA* kernel takes it, with every heuristic, threads and clusters included.
 
 A machine depends only on its box and depth, so every process builds the same one: a Dask
 worker builds its own. Machines are kept in memory, and in the table cache directory
-(``fsm-v2-RxC-....npy``, the table and a checksum of it), written whole or not at all; a file
-that is not a valid machine is rebuilt, never trusted.
+(``fsm-v3-RxC-dD-sS.npy``), written whole or not at all. A file is rebuilt, never trusted, unless
+it is a valid machine for what it is read for (:func:`_read`): its header names its box, depth,
+state limit, the depth it reached and its states, and must name the ones asked for; a checksum
+covers header and table; every next state is a state or -1; and every move string of up to
+:data:`VERIFIED_LENGTH` moves is allowed or forbidden as a machine built afresh to that length
+says (the start state allows every move, a move's state forbids only its reversal...). A
+machine that forbids a string it should not could make a board unreachable: a search that then
+ran out of paths would report no solution for a solvable board, which the solver refuses as an
+internal defect (:class:`~fastpuzzle.errors.InternalError`) rather than answer.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ __all__ = [
     "DEFAULT",
     "MAX_DEPTH",
     "MAX_STATES",
+    "VERIFIED_LENGTH",
     "box_of",
     "check_prune",
     "in_effect",
@@ -71,7 +79,19 @@ _DEFAULT_DEPTH = 20
 _BOX_CELLS = 25
 
 #: The file layout's version; files of another one are ignored (and rebuilt under a new name).
-_VERSION = 2
+_VERSION = 3
+
+#: The first word of a machine file's header ("FSM3" in ASCII, little-endian).
+_MAGIC = int.from_bytes(b"FSM3", "little")
+
+#: Header rows before the table (four int32 each): ``MAGIC, VERSION, rows, cols`` and
+#: ``depth, max_states, reached, states``.
+_HEADER_ROWS = 2
+
+#: Move strings up to this length are checked against a machine built afresh whenever a file is
+#: read (10 moves: 340 forbidden strings on the 4x4 and 5x5 boxes, built in 10-20 ms; every box's
+#: default machine reaches 13 moves or more).
+VERIFIED_LENGTH = 10
 
 
 def check_prune(prune: object) -> str | int:
@@ -156,25 +176,35 @@ def _directory() -> str:
 def _kept(rows: int, cols: int, depth: int, max_states: int, directory: str) -> np.ndarray:
     name = f"fsm-v{_VERSION}-{rows}x{cols}-d{depth}-s{max_states}.npy"
     path = Path(directory) / name if directory else None
-    table = None if path is None else _read(path)
+    table = None if path is None else _read(path, rows, cols, depth, max_states)
     if table is None:
-        table = _fsm.compile(_fsm.build(rows, cols, depth, max_states)[0])
+        forbidden, levels = _fsm.build(rows, cols, depth, max_states)
+        table = _fsm.compile(forbidden)
         if path is not None:
-            _write(path, table)
+            _write(path, _header(rows, cols, depth, max_states, len(levels) - 1, table), table)
     table.setflags(write=False)
     return table
 
 
-def _digest_row(table: np.ndarray) -> np.ndarray:
-    """A row of four int32 holding a checksum of ``table``: the file's last row."""
-    digest = hashlib.blake2b(table.tobytes(), digest_size=16).digest()
+def _header(
+    rows: int, cols: int, depth: int, max_states: int, reached: int, table: np.ndarray
+) -> np.ndarray:
+    """The header rows of a machine file: what the machine is for, and what it holds."""
+    return np.array(
+        [[_MAGIC, _VERSION, rows, cols], [depth, max_states, reached, len(table)]], dtype=np.int32
+    )
+
+
+def _digest_row(rows: np.ndarray) -> np.ndarray:
+    """A row of four int32 holding a checksum of ``rows`` (header and table): the file's last
+    row."""
+    digest = hashlib.blake2b(np.ascontiguousarray(rows).tobytes(), digest_size=16).digest()
     return np.frombuffer(digest, dtype="<i4").astype(np.int32).reshape(1, 4)
 
 
-def _read(path: Path) -> np.ndarray | None:
-    """The machine in ``path`` when it is one: int32 rows of 4 next states, each -1 or a state
-    (so that a kernel never reads outside it), and the checksum of those rows after them (a
-    machine wrong by one entry would cost optimality); else None."""
+def _read(path: Path, rows: int, cols: int, depth: int, max_states: int) -> np.ndarray | None:
+    """The machine in ``path`` when it is a valid one for the box ``rows`` x ``cols``, ``depth``
+    and ``max_states`` (see the module docstring); else None (it is then rebuilt)."""
     try:
         with open_regular(path) as stream:
             stored = np.load(stream, allow_pickle=False)
@@ -184,21 +214,70 @@ def _read(path: Path) -> np.ndarray | None:
         not isinstance(stored, np.ndarray)  # an .npz archive under this name
         or stored.dtype != np.int32
         or stored.ndim != 2
-        or stored.shape[0] < 2
+        or stored.shape[0] < _HEADER_ROWS + 2
         or stored.shape[1] != 4
     ):
         return None
-    table = np.ascontiguousarray(stored[:-1])
-    if not np.array_equal(stored[-1:], _digest_row(table)):
+    header, table = stored[:_HEADER_ROWS], np.ascontiguousarray(stored[_HEADER_ROWS:-1])
+    if not np.array_equal(stored[-1:], _digest_row(stored[:-1])):
         return None
-    if int(table.min()) < -1 or int(table.max()) >= table.shape[0]:
+    reached = int(header[1, 2])
+    if not np.array_equal(header, _header(rows, cols, depth, max_states, reached, table)):
+        return None
+    if not _valid_machine(table, rows, cols, depth, max_states, reached):
         return None
     return table
 
 
-def _write(path: Path, table: np.ndarray) -> None:
+def _valid_machine(
+    table: np.ndarray, rows: int, cols: int, depth: int, max_states: int, reached: int
+) -> bool:
+    """Whether ``table`` can be the machine its header says: within its state limit, every next
+    state a state or -1 (so that a kernel never reads outside it), and the same strings of up to
+    :data:`VERIFIED_LENGTH` moves allowed as a machine built afresh to that length (a machine
+    wrong by one entry would cost optimality, or every solution)."""
+    states = len(table)
+    # The builder reaches its depth, or stops short of it for the state limit alone (every
+    # box's default machine reaches past VERIFIED_LENGTH).
+    full = reached == depth if max_states == 0 else min(depth, VERIFIED_LENGTH) <= reached <= depth
+    if not full or (max_states and states > max_states):
+        return False
+    if int(table.min()) < -1 or int(table.max()) >= states:
+        return False
+    length = min(reached, VERIFIED_LENGTH)
+    return _same_strings(table, _fresh(rows, cols, length), length)
+
+
+@functools.lru_cache(maxsize=32)
+def _fresh(rows: int, cols: int, length: int) -> np.ndarray:
+    """The machine of the box's twins up to ``length`` moves, built now (milliseconds)."""
+    return _fsm.compile(_fsm.build(rows, cols, length, 0)[0])
+
+
+def _same_strings(first: np.ndarray, second: np.ndarray, length: int) -> bool:
+    """Whether two machines allow the same move strings of up to ``length`` moves: a walk over
+    the pairs of states the strings they both allow lead to, from both start states (a pair
+    reached by two strings is walked on once)."""
+    size = len(second)
+    pairs = np.zeros(1, dtype=np.int64)  # first's state * size + second's
+    for _ in range(length):
+        after_first = first[pairs // size].astype(np.int64)
+        after_second = second[pairs % size].astype(np.int64)
+        allowed = after_first >= 0
+        if not np.array_equal(allowed, after_second >= 0):
+            return False
+        pairs = np.sort(after_first[allowed] * size + after_second[allowed])
+        if len(pairs) == 0:
+            break
+        # Each pair once (np.unique would import numpy.ma, 0.1 s, inside a search's time limit).
+        pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]
+    return True
+
+
+def _write(path: Path, header: np.ndarray, table: np.ndarray) -> None:
     # A cache that cannot be written (read-only, full) only costs the next process a build.
+    body = np.vstack([header, table])
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_writer(path, suffix=".partial") as stream:
-            np.save(stream, np.vstack([table, _digest_row(table)]), allow_pickle=False)
+            np.save(stream, np.vstack([body, _digest_row(body)]), allow_pickle=False)

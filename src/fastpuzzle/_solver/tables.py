@@ -57,7 +57,7 @@ def database(request: Request) -> Database:
     for partition in found.read:
         if partition == found.build:
             return database_for(partition, shape, blank, build=True, deadline=deadline)
-        loaded = load_pdb(partition, shape, blank)
+        loaded = load_pdb(partition, shape, blank, deadline=deadline)
         if loaded is not None:
             return loaded
     # Nothing to build on first use: the error names the command that builds the best one.

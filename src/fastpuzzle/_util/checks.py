@@ -9,6 +9,7 @@ worker or numpy.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -19,6 +20,7 @@ import numpy as np
 from fastpuzzle.errors import FastPuzzleError, InvalidOptionError
 
 __all__ = [
+    "MAX_LISTED",
     "MAX_WEIGHT",
     "UNORDERED",
     "callback",
@@ -90,6 +92,7 @@ def whole(
     high: int | None = ...,
     none: Literal[False] = ...,
     error: ErrorType = ...,
+    why: str = ...,
 ) -> int: ...
 @overload
 def whole(
@@ -100,6 +103,7 @@ def whole(
     high: int | None = ...,
     none: Literal[True],
     error: ErrorType = ...,
+    why: str = ...,
 ) -> int | None: ...
 def whole(
     name: str,
@@ -109,8 +113,10 @@ def whole(
     high: int | None = None,
     none: bool = False,
     error: ErrorType = InvalidOptionError,
+    why: str = "",
 ) -> int | None:
-    """``value`` as an int: a whole number from ``low`` to ``high`` (None when ``none`` allows).
+    """``value`` as an int: a whole number from ``low`` to ``high`` (None when ``none`` allows);
+    ``why`` says in the message where a bound comes from.
 
     Examples
     --------
@@ -126,7 +132,10 @@ def whole(
         if (low is None or number >= low) and (high is None or number <= high):
             return number
     either = " or None" if none else ""
-    raise error(f"expected {name} as a whole number{_range(low, high)}{either}, got {shown(value)}")
+    reason = f" ({why})" if why else ""
+    raise error(
+        f"expected {name} as a whole number{_range(low, high)}{reason}{either}, got {shown(value)}"
+    )
 
 
 #: The largest weight of ``wastar`` (and weighted IDA*): its bucket queue has a level per priority
@@ -195,15 +204,31 @@ def choice(
     raise error(f"expected {name}={_either(options)}, got {shown(value)}")
 
 
-def ordered(what: str, value: object, *, error: ErrorType = InvalidOptionError) -> list[Any]:
+#: The most items read from an iterable of boards (or of moves) that is not a numpy array: a
+#: list of ten million boards takes a few GB as Python objects, and an endless generator must
+#: end in an error, not in the system's out-of-memory killer. A numpy array of packed boards
+#: (8 bytes a board) or of rows of tiles is read as it is.
+MAX_LISTED = 10_000_000
+
+
+def ordered(
+    what: str, value: object, *, error: ErrorType = InvalidOptionError, most: int | None = None
+) -> list[Any]:
     """The items of ``value``, an iterable in a fixed order, as a list; ``what`` names what was
-    expected in the message (``"a collection of boards"``)."""
+    expected in the message (``"a collection of boards"``). With ``most``, no more than
+    ``most + 1`` items are read: more than ``most`` is refused (an endless iterator included).
+    """
     if isinstance(value, UNORDERED):
         raise error(f"expected {what} in order, got a {type(value).__name__} {shown(value)}")
     # A 0-d array says it is iterable, and then refuses to be iterated.
     if not isinstance(value, Iterable) or (isinstance(value, np.ndarray) and value.ndim == 0):
         raise error(f"expected {what}, got {shown(value)}")
-    return list(value)
+    if most is None:
+        return list(value)
+    items = list(itertools.islice(value, most + 1))
+    if len(items) > most:
+        raise error(f"expected {what} of at most {most:,} items, got more: {shown(value)}")
+    return items
 
 
 def names(name: str, value: object) -> list[Any]:

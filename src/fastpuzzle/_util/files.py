@@ -36,6 +36,7 @@ __all__ = [
     "open_regular",
     "read_regular",
     "try_lock",
+    "unwritable_file",
     "write_text_atomically",
 ]
 
@@ -98,6 +99,19 @@ def atomic_writer(
         if isinstance(error, OSError) and temporary in (error.filename, error.filename2):
             raise _about(error, path) from None
         raise
+
+
+def unwritable_file(path: str | os.PathLike[str]) -> str | None:
+    """Why no file can be written at ``path`` whatever it holds (a directory is there, or its
+    folder does not exist), or None: checked before the work whose result goes there, so that
+    a wrong path costs nothing but the message."""
+    text = os.fspath(path)
+    if os.path.isdir(text):
+        return f"{text} is a directory; name the file to write in it"
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        return f"{folder} is not a directory, so {text} cannot be written"
+    return None
 
 
 def _about(error: OSError, path: str | os.PathLike[str]) -> OSError:

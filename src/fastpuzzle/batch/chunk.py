@@ -13,6 +13,7 @@ import numpy as np
 
 from fastpuzzle._core import _batch
 from fastpuzzle._problem import make_problem
+from fastpuzzle._solver.defects import check_result
 from fastpuzzle._solver.policy import auto_choice
 from fastpuzzle._solver.request import Request
 from fastpuzzle.algorithms import ALGORITHMS
@@ -22,6 +23,7 @@ from fastpuzzle.board import MAX_CELLS, Board, Shape
 from fastpuzzle.errors import (
     DepthLimitError,
     FastPuzzleError,
+    InternalError,
     InvalidBoardError,
     MemoryLimitError,
     NodeLimitError,
@@ -190,6 +192,7 @@ def _run_each(goal: Board, words: np.ndarray, heuristic: str, limits: Limits) ->
         board = Board.from_packed(word, shape=goal.shape)
         problem = make_problem(board, goal, check_solvable=False)
         core = idastar.driver(Request(problem, heuristic, limits))
+        check_result(core, problem, method="idastar", complete=True)
         status = Status.from_code(core.status)
         stats = stats_from_core(core)
         if status is Status.SOLVED:
@@ -258,6 +261,8 @@ def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> Chunk
                 # One board per thread already: a parallel search inside would oversubscribe.
                 workers=1,
             )
+        except InternalError:
+            raise  # a defect stops the batch: it would give every row after it too
         except FastPuzzleError as error:
             out.add(index, -1, _error_status(error), getattr(error, "stats", None), "", str(error))
         else:

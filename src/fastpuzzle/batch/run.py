@@ -17,7 +17,16 @@ import numpy as np
 
 from fastpuzzle._core._interrupt import run_stoppable
 from fastpuzzle._solver.parallel import Endings, available_cores, check_workers, submit
-from fastpuzzle._util.checks import choice, dask_client, flag, optional_path, ordered, shown, whole
+from fastpuzzle._util.checks import (
+    MAX_LISTED,
+    choice,
+    dask_client,
+    flag,
+    optional_path,
+    ordered,
+    shown,
+    whole,
+)
 from fastpuzzle._util.files import file_kind
 from fastpuzzle._util.progress import Meter
 from fastpuzzle.algorithms import is_auto, resolve_algorithm
@@ -71,7 +80,8 @@ def _normalise(boards: Any, shape: Shape | None) -> tuple[Sequence[Any], bool, S
         )
     if isinstance(boards, (str, Board)):
         raise InvalidBoardError("expected a collection of boards, got a single board")
-    return ordered("a collection of boards", boards, error=InvalidBoardError), False, shape
+    listed = ordered("a collection of boards", boards, error=InvalidBoardError, most=MAX_LISTED)
+    return listed, False, shape
 
 
 def _check_names(algorithm: str, heuristic: str, optimal: bool) -> None:

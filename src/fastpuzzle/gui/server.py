@@ -26,7 +26,8 @@ this application's in any server. So, with no dependency:
 - a client has :data:`READ_TIMEOUT` seconds to send each whole request (an idle kept-alive
   connection included), so a slow or silent client cannot hold a thread for long; while three
   quarters of the slots are taken, one that has sent nothing is closed after
-  :data:`CROWDED_IDLE` seconds;
+  :data:`CROWDED_IDLE` seconds, and one whose request has begun but not arrived whole after
+  :data:`CROWDED_REQUEST` seconds;
 - a request line of another HTTP version than 1.x, or a Content-Length of too many digits, is
   answered with a status line and a JSON error, as every refusal is;
 - a client that goes away prints nothing; ended searches are not kept for long;
@@ -57,7 +58,14 @@ from fastpuzzle.gui import jobs
 from fastpuzzle.gui.jobs import Jobs, RequestError
 from fastpuzzle.render import REPLAY_JS
 
-__all__ = ["CROWDED_IDLE", "MAX_BODY", "MAX_CONNECTIONS", "READ_TIMEOUT", "PuzzleServer"]
+__all__ = [
+    "CROWDED_IDLE",
+    "CROWDED_REQUEST",
+    "MAX_BODY",
+    "MAX_CONNECTIONS",
+    "READ_TIMEOUT",
+    "PuzzleServer",
+]
 
 #: The largest request body accepted (a 100x100 board and its goal fit several times over).
 MAX_BODY = 256 * 1024
@@ -69,6 +77,11 @@ MAX_CONNECTIONS = 256
 #: Seconds a connection that has sent nothing of its next request keeps its slot while three
 #: quarters of the slots are taken (the read timeout otherwise).
 CROWDED_IDLE = 0.5
+#: Seconds a request that has begun to arrive has, from its first byte, to arrive whole while
+#: three quarters of the slots are taken (the read timeout otherwise). The page sends each
+#: request at once; 300 slow clients (a few bytes, then more now and then) held their slots for
+#: the whole read timeout, and kept a page's request waiting up to 7.1 s.
+CROWDED_REQUEST = 1.0
 _IDLE_POLL = 0.1
 
 #: Headers a request may carry once: RFC 9112 requires it of Host and Content-Length; for the
@@ -272,14 +285,16 @@ def _default_max_connections() -> int:
 
 
 class _DeadlineReader(io.RawIOBase):
-    # The socket as the handler reads it: no read starts after `deadline`. Each read also waits
-    # at most the socket's timeout, so a request that trickles in (a slow-loris client, or a
-    # body shorter than its Content-Length) ends within deadline + timeout, where a per-read
-    # timeout alone would let a byte every few seconds hold the thread for ever.
+    # The socket as the handler reads it: no read starts after `deadline`, and each waits in
+    # short slices, so a request that trickles in (a slow-loris client, or a body shorter than
+    # its Content-Length) ends by the deadline, where a per-read timeout alone would let a byte
+    # every few seconds hold the thread for ever.
     #
-    # A connection that has sent nothing of its request yet (`idle_since` set) is closed after
-    # CROWDED_IDLE seconds while the server is crowded: 1,100 silent connections, each holding
-    # a slot for the whole read timeout, kept a page's request waiting 38 s for one.
+    # While the server is crowded, a connection gives its slot up sooner: after CROWDED_IDLE
+    # seconds if it has sent nothing of its request yet (`idle_since` set: 1,100 silent
+    # connections, each holding a slot for the whole read timeout, kept a page's request
+    # waiting 38 s for one), after CROWDED_REQUEST seconds from the request's first byte
+    # (`begun`) if it has not arrived whole by then.
 
     def __init__(self, sock: socket.socket, server: PuzzleServer) -> None:
         super().__init__()
@@ -287,30 +302,46 @@ class _DeadlineReader(io.RawIOBase):
         self._server = server
         self.deadline = math.inf
         self.idle_since: float | None = None
+        self.begun = math.inf
 
     def readable(self) -> bool:
         return True
 
+    def expect_request(self) -> None:
+        """Start waiting for the next request: its deadline is counted from now."""
+        self.idle_since = time.monotonic()
+        self.deadline = self.idle_since + self._server.read_timeout
+        self.begun = math.inf
+
+    def _crowded_out(self, now: float) -> str | None:
+        # Why a crowded server takes this connection's slot back now, or None.
+        idle = self.idle_since is not None and now - self.idle_since >= CROWDED_IDLE
+        slow = self.idle_since is None and now - self.begun >= CROWDED_REQUEST
+        if not (idle or slow) or not self._server.crowded():
+            return None
+        if idle:
+            return "the server is busy, and this connection sent nothing"
+        return "the server is busy, and this request did not arrive whole in time"
+
     def readinto(self, buffer: Any) -> int:
-        if self.idle_since is None:
-            if time.monotonic() >= self.deadline:
-                raise TimeoutError("the request did not arrive in time")
-            return self._sock.recv_into(buffer)
-        # Waiting for a request's first bytes, in short slices (the socket's timeout; select()
-        # takes no descriptor past 1023, and a selector would cost one more).
+        # In short slices (the socket's timeout; select() takes no descriptor past 1023, and a
+        # selector would cost one more), so that a crowded server is seen while waiting.
         try:
             while True:
                 now = time.monotonic()
                 if now >= self.deadline:
                     raise TimeoutError("the request did not arrive in time")
-                if now - self.idle_since >= CROWDED_IDLE and self._server.crowded():
-                    raise TimeoutError("the server is busy, and this connection sent nothing")
+                why = self._crowded_out(now)
+                if why is not None:
+                    raise TimeoutError(why)
                 self._sock.settimeout(min(_IDLE_POLL, self.deadline - now))
                 try:
                     received = self._sock.recv_into(buffer)
                 except TimeoutError:
                     continue
-                self.idle_since = None
+                if self.idle_since is not None:
+                    self.idle_since = None
+                    self.begun = now
                 return received
         finally:
             self._sock.settimeout(self._server.read_timeout)
@@ -332,8 +363,7 @@ class _Handler(BaseHTTPRequestHandler):
     def handle_one_request(self) -> None:
         # The deadline covers the wait for the request line too: an idle connection is closed
         # (sooner while the server is crowded).
-        self._reader.idle_since = time.monotonic()
-        self._reader.deadline = self._reader.idle_since + self.server.read_timeout
+        self._reader.expect_request()
         super().handle_one_request()
 
     def parse_request(self) -> bool:

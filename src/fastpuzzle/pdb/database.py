@@ -39,7 +39,8 @@ def _mib(count: int) -> str:
 
 class BuildTimeLimitError(PatternDatabaseError, TimeLimitError):
     """Tables a search needs (a pattern database, walking-distance tables) were not ready by
-    the deadline they were asked for: the build was stopped and nothing was written.
+    the deadline they were asked for: a build was stopped and nothing was written, or the read
+    of a file already built was not over (it goes on, for the next search).
 
     A :class:`~fastpuzzle.errors.TimeLimitError` whose ``stats`` count no search, only the
     seconds spent building.

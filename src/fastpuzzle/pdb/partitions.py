@@ -228,9 +228,10 @@ def resolve_partition(
         f"{goal_blank})"
     )
     # Cells are whole numbers: int() would take 1.5 or "3" for a cell.
+    # Read no further than a board's cells: an endless iterator is no partition.
     given = [
-        ordered(expected, group, error=PatternDatabaseError)
-        for group in ordered(expected, partition, error=PatternDatabaseError)
+        ordered(expected, group, error=PatternDatabaseError, most=cells)
+        for group in ordered(expected, partition, error=PatternDatabaseError, most=cells)
     ]
     flat = [c for group in given for c in group]
     if (

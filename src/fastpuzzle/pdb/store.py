@@ -13,6 +13,8 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeoutError
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePath
@@ -313,19 +315,122 @@ _LOADED: dict[str, tuple[Database, Identity]] = {}
 _REJECTED: dict[str, tuple[Identity, str]] = {}
 
 
+# Reads a deadline stopped waiting for go on in the background, so that the next search finds
+# the tables read instead of starting over; by file, while they run.
+_READS: dict[str, Future[Database | None]] = {}
+_READS_LOCK = threading.Lock()
+
+
+def _forget_reads() -> None:
+    # A forked child has none of its parent's threads: their reads never end there.
+    _READS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_reads)
+
+
 def load_pdb(
     partition: str | Partition = "6-6-3",
     shape: tuple[int, int] | None = None,
     goal_blank: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    deadline: float | None = None,
 ) -> Database | None:
     """The database from the cache if its file is present and passes every check, else None.
 
     Only a regular file is opened (a FIFO or a directory at its path is no database); its tables
     are read into memory and checked there, so the file may change or vanish afterwards.
+
+    With ``deadline`` (a :func:`time.monotonic` time), a file not read yet is read on a
+    background thread, waited for until then: past it, :class:`BuildTimeLimitError` is raised
+    and the read goes on, for the next call (the first search of a process with a 0.05 s limit
+    waited 0.2 s for 6-6-3's 16 MiB, 575 MiB for 7-8 take seconds).
     """
     shape, blank = shape_and_blank(partition, shape, goal_blank)
     file, name, cells = _locate(partition, shape, blank, cache_dir)
+    if deadline is None:
+        return _load(file, shape, blank, name, cells)
+    kept = _kept(file)
+    if kept is not None:
+        return kept
+    waiting = time.monotonic()
+    started = False
+    with _READS_LOCK:
+        reading = _READS.get(file)
+        if reading is None:
+            reading = _READS[file] = Future()
+            started = True
+    if started:
+        # Outside the lock: a read already over calls back at once, in this thread.
+        reading.add_done_callback(lambda done: _read_ended(file, done))
+        # A thread of its own, gone once the read is: a daemon, so that leaving Python does
+        # not wait for a read nobody waits for.
+        threading.Thread(
+            target=_read_into_future,
+            args=(reading, file, shape, blank, name, cells),
+            name="fastpuzzle.pdb.read",
+            daemon=True,
+        ).start()
+    try:
+        return reading.result(timeout=max(0.0, deadline - waiting))
+    except FutureTimeoutError:
+        spent = time.monotonic() - waiting
+        raise BuildTimeLimitError(
+            f"pattern database {name} for {shape[0]}x{shape[1]} was not read within the time "
+            f"limit (waited {spent:.2f} s for {file}); its read goes on, for the next search",
+            spent,
+        ) from None
+
+
+def _kept(file: str) -> Database | None:
+    """The database read from ``file`` and kept, if it is still the file's, without waiting for
+    a read in progress (None then)."""
+    if not _LOCK.acquire(blocking=False):
+        return None
+    try:
+        loaded = _LOADED.get(file)
+        if loaded is None:
+            return None
+        try:
+            status = os.stat(file)
+        except OSError:
+            return None
+        return loaded[0] if loaded[1] == file_identity(status) else None
+    finally:
+        _LOCK.release()
+
+
+def _read_into_future(
+    future: Future[Database | None],
+    file: str,
+    shape: tuple[int, int],
+    blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+) -> None:
+    future.set_running_or_notify_cancel()
+    try:
+        future.set_result(_load(file, shape, blank, name, cells))
+    except BaseException as error:  # the waiting search raises it
+        future.set_exception(error)
+
+
+def _read_ended(file: str, done: Future[Database | None]) -> None:
+    with _READS_LOCK:
+        if _READS.get(file) is done:
+            del _READS[file]
+
+
+def _load(
+    file: str,
+    shape: tuple[int, int],
+    blank: int,
+    name: str,
+    cells: tuple[tuple[int, ...], ...],
+) -> Database | None:
+    """:func:`load_pdb` of a located file: kept, read and checked, or None."""
     with _LOCK:
         try:
             status = os.stat(file)
@@ -570,7 +675,7 @@ def load_or_build(
     cache_dir: str | os.PathLike[str] | None = None,
     deadline: float | None = None,
 ) -> Database | None:
-    database = load_pdb(partition, shape, goal_blank, cache_dir)
+    database = load_pdb(partition, shape, goal_blank, cache_dir, deadline=deadline)
     if database is not None or not build:
         return database
     # Threads of one process (solve_many) wait for one build instead of each starting one, but

@@ -91,7 +91,9 @@ def database_for(
     (:mod:`fastpuzzle._solver.policy`), which passes ``build``.
 
     A build stops at ``deadline`` (a :func:`time.monotonic` time; None: none) with
-    :class:`~fastpuzzle.pdb.BuildTimeLimitError`; loading a file already built is not limited.
+    :class:`~fastpuzzle.pdb.BuildTimeLimitError`, and so does the wait for reading a file
+    already built, whose read goes on in the background for the next call
+    (:func:`~fastpuzzle.pdb.load_pdb`).
     """
     rows, cols = shape
     if isinstance(partition, str) and partition == "exact":
