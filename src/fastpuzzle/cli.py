@@ -437,36 +437,57 @@ def _animate(solution: Solution, delay: float) -> None:
 HINT_AFTER_SECONDS = policy.HINT_AFTER_SECONDS
 
 
-def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
-    """The ``progress`` of one solve: one line on stderr, rewritten in place on a terminal (one
+def _shows_progress(args: argparse.Namespace) -> bool:
+    """Whether ``solve`` draws its progress: ``--progress``, or by default when stderr is a
+    terminal (a long optimal search is not silent there); never with ``--no-progress``."""
+    return bool(args.progress) or (args.progress is None and on_terminal())
+
+
+class _SolveLine:
+    """The progress of one solve: one line on stderr, rewritten in place on a terminal (one
     line per report elsewhere), so long optimal searches say how far they got; past
     :data:`HINT_AFTER_SECONDS`, a line naming the table that would make it faster, if any.
 
     Reports come as often as the search makes them (hundreds a second); a line is drawn at most
     ten times a second on a terminal and once a second elsewhere (:class:`Throttle`, on the
-    search's clock). It counts expanded nodes, as the solution's line does."""
-    hint = None
-    optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
-    if optimal_pdb and not args.fast:
-        goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
-        hint = policy.faster_table_hint(job.board.shape, goal.blank)
-    terminal = on_terminal()
-    throttle = Throttle()
+    search's clock). It counts expanded nodes, as the solution's line does. On a terminal the
+    line is cleared once the search ends (the hint, on a line of its own, stays), so a solve
+    shows the same lines whether or not it drew its progress."""
 
-    def show(stats: SearchStats) -> None:
-        nonlocal hint
-        if hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
+    def __init__(self, job: Job, args: argparse.Namespace) -> None:
+        self.hint = None
+        optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
+        if optimal_pdb and not args.fast:
+            goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
+            self.hint = policy.faster_table_hint(job.board.shape, goal.blank)
+        self.terminal = on_terminal()
+        self.throttle = Throttle()
+        self.drawn = False
+
+    def show(self, stats: SearchStats) -> None:
+        """Draw the report ``stats`` (when due)."""
+        if self.hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
             # Once, on a line of its own that the next report does not overwrite.
-            line = f"  hint: {hint}"
-            sys.stderr.write((fit_line(line).rstrip() if terminal else line) + "\n")
-            hint = None
-        elif not throttle.due(stats.seconds):
+            line = f"  hint: {self.hint}"
+            sys.stderr.write((fit_line(line).rstrip() if self.terminal else line) + "\n")
+            self.hint = None
+        elif not self.throttle.due(stats.seconds):
             return
         text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {duration(stats.seconds)}"
-        sys.stderr.write(fit_line(text) if terminal else f"{text}\n")
+        sys.stderr.write(fit_line(text) if self.terminal else f"{text}\n")
         sys.stderr.flush()
+        self.drawn = True
 
-    return show
+    def close(self) -> None:
+        """End the display: a terminal's line is cleared."""
+        if self.drawn and self.terminal:
+            sys.stderr.write(fit_line("") + "\r")
+            sys.stderr.flush()
+
+
+def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
+    """The ``progress`` of one solve (:class:`_SolveLine`)."""
+    return _SolveLine(job, args).show
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -503,6 +524,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             towards = "" if job.goal is None else f" (goal {job.goal.to_string()})"
             print(f"board {number} of {len(jobs)}: {job.board.to_string()}{towards}")
         started = time.perf_counter()
+        line = _SolveLine(job, args) if _shows_progress(args) else None
         record: dict[str, Any] = {"board": job.board.to_string()}
         if job.goal is not None:
             record["goal"] = job.goal.to_string()
@@ -514,7 +536,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     algorithm=args.algorithm,
                     heuristic=args.heuristic,
                     limits=_limits(args) if not args.fast else Limits(seconds=args.time_limit),
-                    progress=_progress_printer(job, args) if args.progress else None,
+                    progress=None if line is None else line.show,
                     weight=args.weight,
                     seed=args.seed,
                     optimal=not args.fast,
@@ -523,8 +545,8 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     prune=args.prune,
                 )
             finally:
-                if args.progress:
-                    sys.stderr.write("\n")
+                if line is not None:
+                    line.close()
         except UnsolvableError:
             status = max(status, 1)
             record.update(status="unsolvable", moves=None)
@@ -1233,7 +1255,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="a fast solution, not guaranteed shortest (any size up to 100x100)",
     )
     solve.add_argument(
-        "--progress", action="store_true", help="show the search's bound and nodes on stderr"
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show the search's bound and nodes on stderr, and after a few seconds the table "
+        "that would make it faster (default: when stderr is a terminal)",
     )
     solve.add_argument(
         "--workers",

@@ -78,6 +78,34 @@ def test_progress_shows_the_bound_on_stderr(capsys):
     assert fp.Board(board).apply(captured.out.splitlines()[0]) == fp.Board.goal((4, 4))
 
 
+@pytest.mark.parametrize(
+    ("terminal", "option", "drawn"),
+    [(True, [], True), (True, ["--no-progress"], False), (False, [], False)],
+)
+def test_solve_shows_its_progress_on_a_terminal_by_default(
+    terminal, option, drawn, monkeypatch, capsys
+):
+    # Before (issue 47, item 1): a 24-second solve printed nothing unless given --progress, so
+    # the line and its `pdb build 7-8` hint never reached the people they are for. Now a
+    # terminal gets them by default (the line cleared at the end), a pipe or file does not,
+    # and --no-progress silences them.
+    from fastpuzzle import cli
+    from fastpuzzle._util import progress
+
+    monkeypatch.setattr(progress, "on_terminal", lambda: terminal)
+    monkeypatch.setattr(cli, "on_terminal", lambda: terminal)
+    board = "12 1 10 2/7 11 4 14/5 _ 9 15/8 13 6 3"
+    argv = ["solve", "--algorithm", "idastar", "--heuristic", "manhattan", "--workers", "1"]
+    assert main([*argv, *option, board]) == 0
+    captured = capsys.readouterr()
+    assert ("\r  bound " in captured.err) is drawn
+    if drawn:  # the line is cleared once the search ends
+        assert captured.err.endswith("\r") and captured.err.rsplit("\r", 2)[1].strip() == ""
+    else:
+        assert captured.err == ""
+    assert fp.Board(board).apply(captured.out.splitlines()[0]) == fp.Board.goal((4, 4))
+
+
 def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypatch, capsys):
     # The report itself is driven here: a real search would have to run for seconds.
     from fastpuzzle import cli, pdb
