@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import itertools
 import json
+import logging
 import os
 import sys
 import textwrap
@@ -1481,7 +1482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     try:
-        with _warnings_as_lines():
+        with _warnings_as_lines(), _log_as_lines():
             return int(args.run(args))
     except (FastPuzzleError, ValueError, OSError, ImportError) as error:
         if isinstance(error, BrokenPipeError):
@@ -1518,6 +1519,37 @@ def _warnings_as_lines() -> Iterator[None]:
         warnings.showwarning = show
         warnings.simplefilter("always", FastPuzzleWarning)
         yield
+
+
+@contextlib.contextmanager
+def _log_as_lines() -> Iterator[None]:
+    """The library's log records of INFO and above (a table built on first use: its start,
+    groups and end) as the command's own lines on stderr, ``fastpuzzle: <message>``; the
+    logger's level and handlers are as they were afterwards (:func:`main` runs inside other
+    programs and tests too)."""
+    logger = logging.getLogger("fastpuzzle")
+    handler = _StderrHandler()
+    handler.setFormatter(logging.Formatter("fastpuzzle: %(message)s"))
+    level = logger.level
+    if logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+class _StderrHandler(logging.Handler):
+    """A handler writing to whatever ``sys.stderr`` is when a record comes (a test's capture,
+    or stderr replaced by the program that runs :func:`main`)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            print(self.format(record), file=sys.stderr, flush=True)
+        except Exception:  # logging's rule: writing a record never raises
+            self.handleError(record)
 
 
 def _named(error: Exception, args: argparse.Namespace) -> str:

@@ -4,6 +4,7 @@ listing and clearing it. A file is read once per process, so threads share one c
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -180,6 +181,21 @@ def _locate(
 
 _last_line = [0.0]
 _BAR_WIDTH = 30
+
+#: Where builds nobody asked to watch (a table built on first use by ``solve()``) report: the
+#: ``fastpuzzle`` logger's child, so that notebooks and services silence or route them as they
+#: route any library's records. Each file's start, groups and end are INFO, its levels DEBUG.
+_log = logging.getLogger(__name__)
+
+
+def _logged_progress(message: str) -> None:
+    """A build's ``progress`` that goes to :data:`_log` instead of stderr."""
+    final = message.endswith("\n")
+    _log.log(
+        logging.INFO if final else logging.DEBUG,
+        "%s",
+        message.rstrip("\n").removeprefix("fastpuzzle: "),
+    )
 
 
 def _stderr_progress(message: str) -> None:
@@ -586,7 +602,17 @@ def load_or_build(
         database = load_pdb(partition, shape, goal_blank, cache_dir)
         if database is not None:
             return database
-        build_pdb(partition, shape, goal_blank, cache_dir, force=True, deadline=deadline)
+        # Nobody asked to watch this build (solve() needs the table): its lines are records of
+        # the library's logger, not text on stderr.
+        build_pdb(
+            partition,
+            shape,
+            goal_blank,
+            cache_dir,
+            force=True,
+            deadline=deadline,
+            progress=_logged_progress,
+        )
     finally:
         _BUILD_LOCK.release()
     database = load_pdb(partition, shape, goal_blank, cache_dir)
