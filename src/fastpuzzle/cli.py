@@ -17,12 +17,12 @@ import textwrap
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
-from fastpuzzle import pdb, quickbench
+from fastpuzzle import quickbench
+from fastpuzzle._pdb_command import add_pdb_command
 from fastpuzzle._solver import policy
 from fastpuzzle._util.checks import shown
 from fastpuzzle._util.files import atomic_writer
@@ -47,18 +47,8 @@ from fastpuzzle.errors import (
 from fastpuzzle.formats import FORMATS, Format, Job, decode_text, read_jobs, read_packed
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.gui import serve
-from fastpuzzle.heuristics import CATALOGUE, heuristic_names
+from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb.compound import build_compound
-from fastpuzzle.pdb.dual import dual_tables
-from fastpuzzle.pdb.partitions import (
-    COMPOUNDS,
-    NAMED_PARTITIONS,
-    auto_partition,
-    compound_groups,
-    is_zero_aware,
-    is_zero_compound,
-)
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
 
@@ -971,160 +961,6 @@ def _cmd_scramble(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_pdb(args: argparse.Namespace) -> int:
-    if args.action != "clear" and (args.all or args.dry_run):
-        raise UsageError(f"--all and --dry-run go with pdb clear, not pdb {args.action}")
-    if args.action == "build":
-        goal_blank = None if args.goal_blank is None else int(args.goal_blank)
-        shape = _shape(args)
-        partition = "6-6-3" if args.partition is None else args.partition
-        if partition in COMPOUNDS.get(shape or (5, 5), {}):
-            for path in build_compound(
-                partition, shape, goal_blank, args.cache_dir, force=args.force
-            ):
-                print(path)
-            return 0
-        path = pdb.build_pdb(partition, shape, goal_blank, args.cache_dir, force=args.force)
-        print(path)
-        database = pdb.load_pdb(partition, shape, goal_blank, args.cache_dir)
-        if (
-            database is not None
-            and database.shape[0] * database.shape[1] > 16
-            and not database.zero_aware
-        ):
-            # Past 16 cells long searches read the tables on the dual board too, with one more
-            # table (see fastpuzzle.pdb.dual), built here with the rest; never zero-aware ones.
-            for extra in dual_tables(database, args.cache_dir, build=True) or ():
-                if extra is not None and extra.path is not None:
-                    print(extra.path)
-    elif args.action == "info":
-        print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
-        entries = pdb.pdb_info(args.cache_dir)
-        for entry in entries:
-            state = "ok" if entry["valid"] else f"INVALID ({entry.get('problem', '')})"
-            if entry.get("temporary"):
-                state = f"TEMPORARY ({entry['problem']})"
-            print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
-            if "partition" in entry:
-                print(f"  {_table_use(entry)}")
-        print(_buildable(entries))
-    else:
-        return _clear_pdb(args)
-    return 0
-
-
-def _clear_pdb(args: argparse.Namespace) -> int:
-    """``pdb clear``: one partition's files, or with --all (or a yes at a terminal) every one."""
-    if args.partition is not None and args.all:
-        raise UsageError("pdb clear takes a PARTITION or --all, not both")
-    if args.partition is None and (args.shape is not None or args.goal_blank is not None):
-        raise UsageError("pdb clear: --shape and --goal-blank narrow a PARTITION; name one")
-    options: dict[str, Any] = {"all": args.partition is None}
-    if args.partition is not None:
-        options.update(partition=args.partition, shape=_shape(args), goal_blank=args.goal_blank)
-    planned = pdb.clear_cache(args.cache_dir, dry_run=True, **options)
-    where = pdb.pdb_cache_dir(args.cache_dir)
-    if not planned:
-        what = "table" if args.partition is None else f"{args.partition} table"
-        print(f"no {what} is built in {where}; nothing removed")
-        return 0
-    lines = [_cache_line(path, args.partition) for path in planned]
-    sizes = sum(_file_bytes(path) for path in planned)
-    total = f"{len(planned)} file(s), {sizes / 1e6:,.1f} MB"
-    if args.dry_run:
-        print("\n".join(f"would remove {line}" for line in lines))
-        print(f"would remove {total}")
-        return 0
-    if args.partition is None and not args.all:
-        if not (sys.stdin is not None and sys.stdin.isatty()):
-            raise UsageError(
-                f"pdb clear removes the table you name (e.g. `fastpuzzle pdb clear 6-6-3`); "
-                f"give --all to remove every table in {where} ({total}), --dry-run to list them"
-            )
-        print("\n".join(lines))
-        try:
-            answer = input(f"remove these {total} from {where}? [y/N] ")
-        except EOFError:  # Ctrl-D
-            answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            print("nothing removed")
-            return 0
-    removed = pdb.clear_cache(args.cache_dir, **options)
-    print("\n".join(f"removed {_cache_line(path, args.partition)}" for path in removed))
-    print(f"removed {len(removed)} file(s)")
-    return 0
-
-
-def _file_bytes(path: Path) -> int:
-    try:
-        return path.lstat().st_size
-    except OSError:
-        return 0
-
-
-def _cache_line(path: Path, partition: str | None) -> str:
-    """A file ``pdb clear`` lists: its path and size, and what it is when it is not the named
-    partition's own table."""
-    size = f"{_file_bytes(path) / 1e6:,.1f} MB"
-    if path.name.startswith("."):
-        return f"{path} ({size}; left by a build that stopped)"
-    if path.name.startswith("fsm-"):
-        return f"{path} ({size}; IDA*'s duplicate-pruning machine, rebuilt when next needed)"
-    if partition is not None and any(partition in named for named in COMPOUNDS.values()):
-        return f"{path} ({size}; a table of compound {partition})"
-    if partition is not None and "-custom-" in path.name and partition != "auto":
-        return f"{path} ({size}; a dual-lookup table of {partition})"
-    return f"{path} ({size})"
-
-
-def _table_use(entry: dict[str, Any]) -> str:
-    """What the table of ``pdb info``'s ``entry`` is for, in words: its partition, its boards,
-    and the heuristic that reads it."""
-    name, (rows, cols), blank = entry["partition"], entry["shape"], entry["goal_blank"]
-    boards = f"{rows}x{cols} boards whose goal has the blank on cell {blank}"
-    readers = [h.name for h in CATALOGUE if h.partition == name and h.fits((rows, cols))]
-    if readers:
-        return f"{name} for {boards}: heuristic {' or '.join(map(repr, readers))}"
-    if not name.startswith("custom-"):  # 7-8b: no heuristic of its own
-        return f"{name} for {boards}: solve() reads it beside 7-8 on long searches"
-    groups = tuple(tuple(group) for group in entry["groups"])
-    cells = " | ".join(" ".join(map(str, group)) for group in groups)
-    if groups == auto_partition((rows, cols), blank):
-        return (
-            f"{name}: heuristic 'pdb' (the default partition) for {boards}; groups of goal "
-            f"cells {cells}"
-        )
-    for compound_name in COMPOUNDS.get((rows, cols), {}):
-        if is_zero_compound(compound_name) != is_zero_aware(name):
-            continue  # the other compound of the same groups
-        members = compound_groups(compound_name, (rows, cols), blank)
-        if len(groups) == 1 and tuple(sorted(groups[0])) in {g for p in members for g in p}:
-            reader = next((h.name for h in CATALOGUE if h.compound == compound_name), None)
-            return (
-                f"{name}: a table of compound {compound_name} (heuristic {reader!r}) for "
-                f"{boards}; goal cells {cells}"
-            )
-    return f"{name}: a partition given to build_pdb, for {boards}; groups of goal cells {cells}"
-
-
-def _buildable(entries: list[dict[str, Any]]) -> str:
-    """The line of ``pdb info`` on what can be built, the named tables not built yet first."""
-    built = {(entry["partition"], tuple(entry["shape"])) for entry in entries if entry.get("valid")}
-    missing = [
-        f"{name} ({rows}x{cols})"
-        for (rows, cols), named in NAMED_PARTITIONS.items()
-        for name in named
-        if (name, (rows, cols)) not in built
-    ]
-    lead = f"not built yet: {', '.join(missing)}; " if missing else ""
-    return (
-        f"{lead}fastpuzzle pdb build NAME builds one (--goal-blank N for goals with the blank "
-        "elsewhere), pdb build auto --shape ROWS COLS the table of heuristic 'pdb' on any "
-        "shape of up to 25 cells, and pdb build 6-6-6-6x7 (6-6-6-6x7z) the 5x5 tables of "
-        "heuristic 'pdb24' ('pdb24z')"
-    )
-
-
 def _add_board_input(cmd: argparse.ArgumentParser, *, table_formats: bool = False) -> None:
     cmd.add_argument(
         "board",
@@ -1425,46 +1261,7 @@ def build_parser() -> argparse.ArgumentParser:
             )
         cmd.set_defaults(run=_cmd_random if name == "random" else _cmd_scramble)
 
-    tables = sub.add_parser(
-        "pdb",
-        help="pattern databases: build, info, clear",
-        epilog=_epilog("pdb"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    tables.add_argument(
-        "action",
-        choices=("build", "info", "clear"),
-        help="build a database, list those built, or remove one (clear PARTITION; every one "
-        "with clear --all)",
-    )
-    tables.add_argument(
-        "partition",
-        nargs="?",
-        help="5-5-5, 6-6-3 (build's default), 7-8 or 7-8b (4x4); 6-6-6-6, 6-6-6-6z "
-        "(zero-aware), or the compounds 6-6-6-6x7 and 6-6-6-6x7z (5x5); or auto (with "
-        "--shape); clear removes its file for every goal blank (or --goal-blank's) and its "
-        "dual-lookup tables (a compound: its own one-group files)",
-    )
-    tables.add_argument(
-        "--shape",
-        nargs=2,
-        type=_integer,
-        metavar=("ROWS", "COLS"),
-        help="up to 25 cells (default: the named partition's shape, else 4x4)",
-    )
-    tables.add_argument("--goal-blank", type=_integer, help="goal blank cell (default: the last)")
-    tables.add_argument("--cache-dir", help="default: $FASTPUZZLE_CACHE or ~/.cache/fastpuzzle")
-    tables.add_argument("--force", action="store_true", help="rebuild even if a good file exists")
-    tables.add_argument(
-        "--all",
-        action="store_true",
-        help="clear: remove every table in the cache (without it, a bare clear asks at a "
-        "terminal and refuses elsewhere)",
-    )
-    tables.add_argument(
-        "--dry-run", action="store_true", help="clear: list what would be removed, remove nothing"
-    )
-    tables.set_defaults(run=_cmd_pdb)
+    add_pdb_command(sub, epilog=_epilog, integer=_integer, read_shape=_shape, parser_class=_Parser)
     return parser
 
 
@@ -1562,7 +1359,8 @@ def _named(error: Exception, args: argparse.Namespace) -> str:
     leads = {
         "unknown algorithm": f"--algorithm{plural}",
         "unknown heuristic": f"--heuristic{plural}",
-        "unknown partition": "PARTITION",
+        "unknown partition": "NAME",
+        "unknown table set": "NAME",
         "expected at least 2 rows": "--shape",
         "expected at most 100 rows": "--shape",
     }

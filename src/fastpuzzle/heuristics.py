@@ -238,7 +238,7 @@ CATALOGUE: tuple[Heuristic, ...] = (
         "pdb24",
         ("pdb_compound", "compound"),
         "5x5: the largest sum of seven 6-6-6-6 partitions, each with its reflection (14 tables, "
-        "896 MiB; build once: fastpuzzle pdb build 6-6-6-6x7)",
+        "851 MiB; build once: fastpuzzle pdb build 6-6-6-6x7)",
         HeuristicCode.H_PDB,
         idastar=frozenset({"wide"}),
         tables="pdb",

@@ -429,11 +429,17 @@ def test_every_option_has_help():
 
     from fastpuzzle.cli import build_parser
 
-    parser = build_parser()
-    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    def commands(parser, prefix):  # type: ignore[no-untyped-def]
+        # Every command and subcommand (pdb build, pdb info, pdb clear), by its words.
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, command in action.choices.items():
+                    yield f"{prefix}{name}", command
+                    yield from commands(command, f"{prefix}{name} ")
+
     missing = [
         f"{name} {'/'.join(action.option_strings) or action.dest}"
-        for name, command in subparsers.choices.items()
+        for name, command in commands(build_parser(), "")
         for action in command._actions
         if not isinstance(action, argparse._HelpAction) and not action.help
     ]
@@ -737,7 +743,7 @@ def test_the_exit_statuses_are_those_documented(tmp_path, capsys, monkeypatch):
         (["solve", "--memory-limit", "0", "1 2/_ 3"], "--memory-limit expected a whole number"),
         (["random", "--shape", "1", "1"], "--shape: "),
         (["scramble", "--shape", "300", "300"], "--shape: "),
-        (["pdb", "build", "nosuch"], "PARTITION: "),
+        (["pdb", "build", "nosuch"], "NAME: "),
         (["batch", "/nonexistent/boards.txt"], "/nonexistent/boards.txt: No such file"),
     ],
 )

@@ -30,6 +30,8 @@ One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table co
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the
 file and its checks), :mod:`~fastpuzzle.pdb.store` (the cache: building, loading, listing),
 :mod:`~fastpuzzle.pdb.compound` (several partitions at once, sharing their tables),
+:mod:`~fastpuzzle.pdb.plan` (the files a table set's name stands for, what building them takes,
+and building them as one job),
 :mod:`~fastpuzzle.pdb.tables` (what a search asks for) and :mod:`~fastpuzzle.pdb.walking`
 (walking-distance tables).
 """
