@@ -9,7 +9,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Literal, Union
+from typing import Any, Literal, TypeGuard, Union
 
 import numpy as np
 
@@ -33,7 +33,7 @@ MAX_CELLS = 16
 MAX_SIDE = 100
 
 Shape = tuple[int, int]
-BoardLike = Union["Board", str, Sequence[int], Sequence[Sequence[int]], np.ndarray]
+BoardLike = Union["Board", str, Sequence[int], Sequence[Sequence[int]], np.ndarray, int, np.integer]
 
 _ROW_SPLIT = re.compile(r"\s*(?:/|\n|\r\n?)\s*")
 _TOKEN_SPLIT = re.compile(r"[\s,;]+")
@@ -252,9 +252,11 @@ class Board:
     ----------
     data : BoardLike
         A string (``"1 2 3/4 5 6/7 8 _"``: rows split by ``/`` or newlines, ``0`` or ``_`` for
-        the blank), a flat sequence of tiles, a 2-D list, a numpy array, or another Board.
+        the blank), a flat sequence of tiles, a 2-D list, a numpy array, another Board, or a
+        packed board (one integer, cell i at bits 4i..4i+3, as
+        :func:`~fastpuzzle.random_boards` gives them) with its ``shape``.
     shape : tuple of int, optional
-        ``(rows, cols)``. Needed for a flat input that is not square.
+        ``(rows, cols)``. Needed for a flat input that is not square, and for a packed board.
 
     Raises
     ------
@@ -299,6 +301,18 @@ class Board:
             if shape is not None and check_shape(shape) != data.shape:
                 raise InvalidBoardError(f"expected shape {data.shape}, got shape={shown(shape)}")
             self._set(data._shape, data._tiles)
+            return
+        if is_packed_word(data):
+            # A packed word (what random_boards and solve_many's arrays hold): its shape says
+            # how many cells it has.
+            if shape is None:
+                raise InvalidBoardError(
+                    f"got the integer {shown(data)}: a packed board (as random_boards gives "
+                    "them) needs its shape: pass shape=(rows, cols), or use "
+                    "Board.from_packed(word, shape)"
+                )
+            board = Board.from_packed(data, shape)  # type: ignore[arg-type]
+            self._set(board._shape, board._tiles)
             return
         tiles, found = _coerce(data)
         if shape is not None:
@@ -614,6 +628,12 @@ def _goal_board(rows: int, cols: int, blank_first: bool) -> Board:
     n = rows * cols
     tiles = tuple(range(n)) if blank_first else (*range(1, n), 0)
     return Board._trusted((rows, cols), tiles)
+
+
+def is_packed_word(data: object) -> TypeGuard[int | np.integer[Any]]:
+    """Whether ``data`` is one integer (a packed board, as :func:`~fastpuzzle.random_boards`
+    gives them: ``numpy.uint64`` or a Python int), not a bool."""
+    return isinstance(data, (int, np.integer)) and not isinstance(data, (bool, np.bool_))
 
 
 def as_board(data: BoardLike, shape: Shape | None = None) -> Board:

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, overload
 
+import numpy as np
+
 from fastpuzzle._util.checks import (
     callback,
     check_seed,
@@ -44,7 +46,15 @@ from fastpuzzle._util.plot import METRICS, draw
 from fastpuzzle._util.tables import MAX_ROWS, Table
 from fastpuzzle._util.units import duration, size, spread
 from fastpuzzle.algorithms import resolve_algorithm
-from fastpuzzle.board import Board, BoardLike, as_board, as_goal
+from fastpuzzle.board import (
+    Board,
+    BoardLike,
+    Shape,
+    as_board,
+    as_goal,
+    check_shape,
+    is_packed_word,
+)
 from fastpuzzle.errors import InvalidBoardError, InvalidOptionError, UnsolvableError
 from fastpuzzle.heuristics import resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
@@ -505,11 +515,12 @@ def _settled(group: list[Row]) -> list[Row]:
 
 
 def compare(
-    boards: str | Board | Iterable[BoardLike],
+    boards: str | Board | int | np.integer[Any] | Iterable[BoardLike],
     algorithms: str | Iterable[str],
     *,
     heuristics: str | Iterable[str] = ("manhattan",),
     goal: BoardLike | None = None,
+    shape: Shape | None = None,
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
@@ -523,7 +534,8 @@ def compare(
     ----------
     boards : str, Board or iterable of boards
         Start boards (anything :class:`~fastpuzzle.Board` accepts); a single string or Board is
-        one board.
+        one board. Packed boards (the ``uint64`` words of :func:`~fastpuzzle.random_boards`)
+        take their shape from ``shape``, else from ``goal``.
     algorithms : str or iterable of str
         Algorithm names; each informed one runs once per heuristic. A method written as
         :attr:`Row.method` writes it (``"astar+manhattan"``) runs with that heuristic only.
@@ -531,6 +543,9 @@ def compare(
         Heuristics for the informed algorithms (default: Manhattan).
     goal : BoardLike, optional
         The goal of every board (default: tiles in order, blank last).
+    shape : (rows, cols), optional
+        The boards' shape: needed for packed boards (unless ``goal`` gives it) and flat
+        sequences of tiles that are not square.
     limits : Limits, optional
         Limits of each search; searches stopped by one keep their partial statistics.
     weight, seed : optional
@@ -574,9 +589,13 @@ def compare(
     as_limits(limits)
     items: Sequence[BoardLike] = (
         [boards]
-        if isinstance(boards, (str, Board))
+        if isinstance(boards, (str, Board)) or is_packed_word(boards)
         else ordered("a board or a collection of boards", boards, error=InvalidBoardError)
     )
+    if shape is not None:
+        shape = check_shape(shape)
+    elif goal is not None and any(is_packed_word(item) for item in items):
+        shape = as_board(goal).shape  # packed boards take the goal's shape
     pairings = _methods(algorithms, heuristics)
     callback(progress, "progress(done, total)")
     check_weight(weight)
@@ -585,7 +604,7 @@ def compare(
     min_seconds = real("min_seconds", min_seconds)
     if not 0 <= min_seconds <= 60:
         raise InvalidOptionError(f"expected min_seconds from 0 to 60, got {min_seconds!r}")
-    starts = [as_board(item) for item in items]
+    starts = [as_board(item, shape) for item in items]
     pairs = [(board, as_goal(board, goal)) for board in starts]
     rows: list[Row] = []
     group: list[Row] = []

@@ -138,3 +138,19 @@ def test_numpy_sees_the_grid_and_iteration_gives_rows(shape):
     if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
         with pytest.raises(ValueError, match="must copy"):
             np.asarray(board, copy=False)
+
+
+def test_a_packed_word_is_a_board_given_its_shape() -> None:
+    # Issue 47, item 4: the words of random_boards are boards wherever a shape is given.
+    (word,) = fp.random_boards(1, (3, 3), rng=2)
+    board = fp.Board.from_packed(int(word), (3, 3))
+    assert fp.Board(word, shape=(3, 3)) == board == fp.Board(int(word), shape=(3, 3))
+    with pytest.raises(fp.InvalidBoardError, match=r"Board\.from_packed"):
+        fp.Board(word)
+    with pytest.raises(fp.InvalidBoardError):
+        fp.Board(True, shape=(3, 3))  # a bool is no word
+    # solve() and search() take the shape from a goal.
+    goal = fp.Board("1 2 3/4 5 _")
+    (start,) = fp.random_boards(1, (2, 3), rng=3, goal=goal)
+    solution = fp.solve(start, goal)
+    assert solution.board == fp.Board(start, shape=(2, 3)) and solution.verify()
