@@ -60,6 +60,20 @@ def _integers(values: np.ndarray) -> np.ndarray:
     return out
 
 
+def _lengths(values: np.ndarray, missing: bytes) -> np.ndarray:
+    """Solution lengths as :func:`_integers` writes them, ``missing`` where a row has none
+    (-1 in the numpy column: a row not solved): the empty field of CSV, JSON's ``null``."""
+    values = np.asarray(values)
+    unsolved = values < 0
+    out = _integers(np.where(unsolved, 0, values))
+    if unsolved.any():
+        width = max(out.shape[1], len(missing))
+        out = np.pad(out, ((0, 0), (0, width - out.shape[1])))
+        out[unsolved] = 0
+        out[np.ix_(unsolved, np.arange(len(missing)))] = np.frombuffer(missing, dtype=np.uint8)
+    return out
+
+
 def _floats(values: np.ndarray) -> np.ndarray:
     # float.__repr__, as csv and json write floats (numpy's own formatting can differ), by the
     # function it calls, without a float object a value.
@@ -194,7 +208,7 @@ def csv_bytes(result: Any, *, first_index: int = 0) -> bytes | None:
                 b",",
             ]
         pieces += [
-            _integers(result.lengths[start:stop]),
+            _lengths(result.lengths[start:stop], b""),
             b",",
             _encoded(result.status[start:stop], _csv_field),
             b",",
@@ -230,7 +244,7 @@ def jsonl_bytes(result: Any, *, first_index: int = 0) -> bytes | None:
             ]
         pieces += [
             b', "length": ',
-            _integers(result.lengths[start:stop]),
+            _lengths(result.lengths[start:stop], b"null"),
             b', "status": ',
             _encoded(result.status[start:stop], json.dumps),
             b', "expanded": ',
@@ -287,11 +301,13 @@ def arrow_table(result: Any, pa: Any, *, first_index: int = 0) -> Any:
     """The table ``pa.Table.from_pylist(result.to_records())`` makes, from whole columns, rows
     numbered from ``first_index``."""
     index = np.arange(len(result), dtype=np.int64) + first_index
+    lengths = np.asarray(result.lengths, dtype=np.int64)
     columns: dict[str, Any] = {"index": pa.array(index, pa.int64())}
     if result.boards is not None:
         columns["board"] = pa.array(_board_list(result.boards), pa.string())
     columns.update(
-        length=pa.array(np.asarray(result.lengths, dtype=np.int64)),
+        # A nullable column: null where a row was not solved (-1 in the numpy column).
+        length=pa.array(lengths, mask=lengths < 0),
         status=pa.array(np.asarray(result.status, dtype=object).astype(str).tolist(), pa.string()),
         expanded=pa.array(np.asarray(result.expanded, dtype=np.int64)),
         generated=pa.array(np.asarray(result.generated, dtype=np.int64)),

@@ -666,7 +666,9 @@ class ChunkStore:
             columns = {name: [record[name] for record in records] for name in COLUMNS}
         return ChunkResult(
             index=[int(v) for v in columns["index"]],
-            length=[int(v) for v in columns["length"]],
+            # Missing (not solved) is empty in CSV and null in JSON lines and Parquet; -1 in
+            # the chunk files of earlier versions.
+            length=[-1 if v is None or v == "" else int(v) for v in columns["length"]],
             status=[str(v) for v in columns["status"]],
             expanded=[int(v) for v in columns["expanded"]],
             generated=[int(v) for v in columns["generated"]],
