@@ -13,6 +13,7 @@ import glob
 import math
 import os
 import time
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.batch.run import Progress, ProgressArg, check_progress
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
-from fastpuzzle.errors import BoardTooLargeError, InvalidOptionError
+from fastpuzzle.errors import BoardTooLargeError, FastPuzzleWarning, InvalidOptionError
 from fastpuzzle.generate import RandomSource
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats
@@ -449,13 +450,17 @@ def labelled(
     path: bool = False,
     limits: Limits | None = None,
     workers: int | None = None,
-    unique: bool = False,
+    unique: bool | None = None,
     optimal_mask: bool = True,
 ) -> Labelled:
     """``n`` random boards solved optimally: training data for learned heuristics.
 
     The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``:
-    drawn with replacement unless ``unique=True``. Each is labelled with its optimal length,
+    by default (``unique=None``) no board twice where the space allows it (``n`` at most
+    :func:`space_size`), else drawn with replacement after a
+    :class:`~fastpuzzle.errors.FastPuzzleWarning` that says what share of the rows repeat a
+    board; ``unique=False`` draws with replacement, ``unique=True`` refuses an ``n`` past the
+    space. Each is labelled with its optimal length,
     one optimal first move and every optimal first move (``optimal_mask``: its neighbours
     are solved too, a table walk up to 9 cells, about twice the time of the lengths alone on
     3x3, and a search a neighbour past that; ``optimal_mask=False`` saves that).
@@ -480,6 +485,7 @@ def labelled(
     flag("path", path)
     flag("optimal_mask", optimal_mask)
     target = _target(shape, goal)
+    unique = _unique_by_default(unique, n, target.shape)
     boards = random_boards(n, shape, rng=rng, goal=target, unique=unique)
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)
     _all_solved(result, 0)
@@ -508,6 +514,31 @@ def labelled(
     )
 
 
+def _unique_by_default(unique: object, n: object, shape: Shape) -> bool:
+    """``unique`` of :func:`labelled` and :func:`write_labelled`, checked; None (the default):
+    True where ``n`` boards of ``shape`` can all differ, else False after a warning that says
+    what share of the rows will repeat a board (its expected value: ``n`` draws from ``S``
+    boards hold ``S (1 - (1 - 1/S)^n)`` distinct ones)."""
+    if unique is not None:
+        flag("unique", unique)
+        return bool(unique)
+    count = whole("n", n, low=0)
+    space = space_size(shape)
+    if count <= space:
+        return True
+    distinct = space * -math.expm1(count * math.log1p(-1 / space))
+    share = 1 - distinct / count
+    warnings.warn(
+        f"{count:,} boards of {shape[0]}x{shape[1]} cannot all differ: only {space:,} can reach "
+        f"the goal, so they are drawn with repeats, and about {100 * share:.0f} % of the rows "
+        "will repeat a board of an earlier row; pass unique=False to draw with repeats without "
+        "this warning, or n at most space_size(shape) for boards that all differ",
+        FastPuzzleWarning,
+        stacklevel=3,
+    )
+    return False
+
+
 #: The suffixes of a path :func:`write_labelled` writes to (none is one).
 _PARQUET_SUFFIXES = ("", ".parquet", ".pq", ".parq")
 
@@ -527,7 +558,7 @@ def write_labelled(
     limits: Limits | None = None,
     workers: int | None = None,
     progress: ProgressArg = None,
-    unique: bool = False,
+    unique: bool | None = None,
     optimal_mask: bool = True,
 ) -> Path:
     """Write ``n`` random boards solved optimally to a Parquet file, a chunk at a time.
@@ -542,10 +573,14 @@ def write_labelled(
     ``path`` never holds part of a data set; Ctrl-C (or any error) removes the temporary file,
     and the next write of ``path`` removes the one a killed writer (``kill -9``) left.
     The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``,
-    whatever ``chunk_size``: drawn with replacement unless ``unique=True`` (10 M draws of the
-    181,440 3x3 boards repeat each one 55 times on average; ``n=space_size(shape)`` with
-    ``unique=True`` writes every board once). With ``unique=True`` the boards are drawn before
-    the first chunk (8 bytes a board). Needs pyarrow (``pip install 'fastpuzzle[parquet]'``).
+    whatever ``chunk_size``. By default (``unique=None``) no board is written twice where the
+    space allows it (``n`` at most :func:`space_size`: ``n=space_size(shape)`` writes every
+    board once); past that they are drawn with replacement after a
+    :class:`~fastpuzzle.errors.FastPuzzleWarning` that says what share of the rows repeat a
+    board (10 M rows of the 181,440 3x3 boards: 98 %, each board 55 times on average).
+    ``unique=False`` draws with replacement without a word (200,000 rows of 3x3 then hold about
+    39 % repeats), ``unique=True`` refuses an ``n`` past the space. Unique boards are drawn
+    before the first chunk (8 bytes a board). Needs pyarrow (``pip install 'fastpuzzle[parquet]'``).
 
     Columns, one row a board:
 
@@ -586,8 +621,9 @@ def write_labelled(
         Threads (default: every core).
     progress : bool or callable, optional
         ``True`` shows a progress bar on stderr; a callable receives ``(done, n)``.
-    unique : bool
-        No board twice (``n`` at most :func:`space_size`).
+    unique : bool or None
+        No board twice: None (the default) where the space allows, True always (``n`` at most
+        :func:`space_size`), False never (draws with replacement).
     optimal_mask : bool
         Write the ``optimal_mask`` column.
 
@@ -612,12 +648,11 @@ def write_labelled(
 
     .. code-block:: python
 
-        fp.write_labelled("boards.parquet", fp.space_size((3, 3)), (3, 3), rng=1, unique=True)
+        fp.write_labelled("boards.parquet", fp.space_size((3, 3)), (3, 3), rng=1)
     """
     target = _target(shape, goal)
     count = whole("n", n, low=0)
     step = whole("chunk_size", chunk_size, low=1)
-    flag("unique", unique)
     flag("optimal_mask", optimal_mask)
     out = optional_path("path", path)
     if out is None or "\0" in str(out) or out.is_dir():
@@ -629,6 +664,7 @@ def write_labelled(
             "pandas.read_parquet)"
         )
     check_progress(progress)
+    unique = _unique_by_default(unique, count, target.shape)
     pa = require("pyarrow", "write_labelled", "parquet")
     parquet = require("pyarrow.parquet", "write_labelled", "parquet")
     generator = random_generator(rng)
