@@ -249,9 +249,12 @@ def search(
     prune : str or int, optional
         ``idastar`` only: which paths to the same board it skips. ``"fsm"`` (the default) never
         enters a move string with an earlier twin (a finite-state machine of the duplicates up
-        to about a dozen moves: about half the nodes of parent pruning); ``"parent"`` only
-        never undoes the last move (the published node counts); a depth from 2 to 16: the
-        machine of every twin up to that many moves. The length found is the same.
+        to about a dozen moves: about half the nodes of parent pruning; on 4x4 and 5x5 boards
+        the machine of depth 13); ``"parent"`` only never undoes the last move (the published
+        node counts); a depth of 6 or 8 to 16 (an int, or its digits as a string): the
+        machine of every twin up to that many moves. A small depth is a weaker machine (more
+        nodes); depths 2 to 5 would be parent pruning and 7 would be 6, so they are refused.
+        The length found is the same.
 
     Returns
     -------

@@ -160,7 +160,13 @@ def test_prune_option_reaches_ida_star(capsys):
 
 
 @pytest.mark.parametrize(
-    "args", [["--prune", "25"], ["--prune", "some"], ["--algorithm", "bfs", "--prune", "parent"]]
+    "args",
+    [
+        ["--prune", "25"],
+        ["--prune", "some"],
+        ["--prune", "4"],  # would be parent pruning: refused as the library refuses prune=4
+        ["--algorithm", "bfs", "--prune", "parent"],
+    ],
 )
 def test_bad_prune_names_the_option(args, capsys):
     assert main(["solve", *args, "1 2 3/4 5 6/_ 7 8"]) == 2
