@@ -30,7 +30,7 @@ from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import Problem
 from fastpuzzle._solver import idastar
 from fastpuzzle._solver.request import Request
-from fastpuzzle._util.checks import shown
+from fastpuzzle._util.checks import did_you_mean, shown
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import manhattan, misplaced, name_key
@@ -474,7 +474,9 @@ def resolve_algorithm(name: str) -> Algorithm:
     if algorithm is None and isinstance(name, str):
         algorithm = _ALGORITHM_INDEX.get(name_key(name))
     if algorithm is None:
+        spellings = ((spelling, a.name) for spelling, a in _ALGORITHM_INDEX.items())
         raise UnknownNameError(
-            f"unknown algorithm {shown(name)}; expected one of {', '.join(algorithm_names())}"
+            f"unknown algorithm {shown(name)}; {did_you_mean(name, spellings)}expected one of "
+            f"{', '.join(algorithm_names())}"
         )
     return algorithm

@@ -9,10 +9,11 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Literal, TypeGuard, Union
+from typing import Any, Literal, TypeGuard
 
 import numpy as np
 
+from fastpuzzle import errors as _errors
 from fastpuzzle._core import _board, _wide
 from fastpuzzle._util.checks import UNORDERED, choice, is_whole, shown
 from fastpuzzle.errors import (
@@ -33,7 +34,6 @@ MAX_CELLS = 16
 MAX_SIDE = 100
 
 Shape = tuple[int, int]
-BoardLike = Union["Board", str, Sequence[int], Sequence[Sequence[int]], np.ndarray, int, np.integer]
 
 _ROW_SPLIT = re.compile(r"\s*(?:/|\n|\r\n?)\s*")
 _TOKEN_SPLIT = re.compile(r"[\s,;]+")
@@ -122,6 +122,26 @@ def _parse_token(token: str, source: str) -> int:
     )
 
 
+def _check_spaced(lines: list[str], text: str) -> None:
+    """Refuse tiles written without separators (``"123/456/780"``, ``"123456780"``), which
+    read as one large tile a row, saying how to write them; a board of one-digit tiles only."""
+    if any(_TOKEN_SPLIT.search(line) for line in lines):
+        return  # separated (every usual board): nothing more to look at
+    tokens = lines
+    digits = "".join(tokens).replace("_", "0")
+    if (
+        all(len(token) > 1 for token in tokens)
+        and digits.isdigit()
+        and len(digits) in _ONE_DIGIT_CELLS
+    ):
+        spaced = "/".join(" ".join(token.replace("0", "_")) for token in tokens)
+        raise InvalidBoardError(
+            f"expected tiles separated by spaces or commas, got {shown(text)}, which reads as "
+            f"{len(tokens)} tile{'s' * (len(tokens) != 1)} of {len(tokens[0])} digits; write "
+            f"{spaced!r}"
+        )
+
+
 def _parse_string(text: str) -> tuple[list[int], Shape | None]:
     if not text.isascii():
         bad = next(ch for ch in text if not ch.isascii())
@@ -131,6 +151,7 @@ def _parse_string(text: str) -> tuple[list[int], Shape | None]:
     lines = [line for line in _ROW_SPLIT.split(text.strip()) if line]
     if not lines:
         raise InvalidBoardError(f"expected tiles, got an empty board: {shown(text)}")
+    _check_spaced(lines, text)
     rows = [[_parse_token(tok, text) for tok in _TOKEN_SPLIT.split(line) if tok] for line in lines]
     flat = [tile for row in rows for tile in row]
     if len(rows) == 1:
@@ -208,6 +229,10 @@ def _check_tiles(tiles: list[int], source: object) -> None:
 
 #: Square shapes by cell count: what a flat input of that many tiles and no shape= is read as.
 _SQUARE_SHAPES = {side * side: (side, side) for side in range(2, MAX_SIDE + 1)}
+
+#: Cell counts of the boards whose tiles are all one digit (2x2, 2x3, 2x4, 3x3, 2x5): a run of
+#: that many digits is such a board written without spaces.
+_ONE_DIGIT_CELLS = frozenset({4, 6, 8, 9, 10})
 _PLAIN_INT = frozenset({int})
 
 
@@ -628,6 +653,15 @@ def _goal_board(rows: int, cols: int, blank_first: bool) -> Board:
     n = rows * cols
     tiles = tuple(range(n)) if blank_first else (*range(1, n), 0)
     return Board._trusted((rows, cols), tiles)
+
+
+# errors.py is imported before this module (it cannot import it): its hints name Board.
+_errors.Board = Board  # type: ignore[attr-defined]
+
+#: What every function taking a board accepts (see :class:`Board`). Defined after the class,
+#: not with a string naming it, so that ``typing.get_type_hints`` of a function in any module
+#: resolves it (beartype, pydantic and sphinx-autodoc-typehints read hints so).
+BoardLike = Board | str | Sequence[int] | Sequence[Sequence[int]] | np.ndarray | int | np.integer
 
 
 def is_packed_word(data: object) -> TypeGuard[int | np.integer[Any]]:

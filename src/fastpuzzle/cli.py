@@ -950,9 +950,11 @@ _RANDOM_BLOCK = 1 << 14
 
 def _cmd_scramble(args: argparse.Namespace) -> int:
     start = Board.goal(_shape(args) or (4, 4))
-    for index in range(args.count):
-        seed = None if args.seed is None else args.seed + index
-        print(scramble(start, args.moves, rng=seed).to_string())
+    # One stream of random numbers from the seed, as `random` draws its boards (before: board
+    # k was scramble(rng=S + k), so the two commands' --seed meant different things).
+    generator = np.random.default_rng(args.seed)
+    for _ in range(args.count):
+        print(scramble(start, args.moves, rng=generator).to_string())
     return 0
 
 
@@ -1241,11 +1243,16 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--count", type=_whole(0), default=1, help="how many boards (default: 1)")
         cmd.add_argument(
             "--seed",
-            type=_integer,
-            help="seed of the boards: those of fastpuzzle.random_boards(COUNT, rng=SEED) up to "
-            "16 cells (default: fresh)"
-            if name == "random"
-            else "seed of the first board, +1 for each next (default: fresh)",
+            type=_whole(0),
+            help="seed of the boards: one stream of random numbers drawn from it, the same "
+            "seed the same boards; "
+            + (
+                "those of fastpuzzle.random_boards(COUNT, rng=SEED) up to 16 cells"
+                if name == "random"
+                else "those of fastpuzzle.scramble(goal, MOVES, rng=numpy.random."
+                "default_rng(SEED)) in turn"
+            )
+            + " (default: fresh)",
         )
         if name == "scramble":
             cmd.add_argument(
@@ -1263,7 +1270,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 every board solved, 1 some board not
     solvable or stopped by a limit, 2 usage or input error, 130 interrupted)."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else list(argv)):
+        # A bare `fastpuzzle`: what it does and its commands, not an error about a command.
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
     if sys.stdout is None and _prints_results(args):
         # Python leaves sys.stdout None when descriptor 1 was closed (``>&-``): print() would
         # drop every result without a word, and sys.stdout.write() raise AttributeError.

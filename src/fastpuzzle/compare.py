@@ -260,7 +260,9 @@ class Comparison:
         return [asdict(row) for row in self.rows]
 
     def to_pandas(self) -> Any:
-        """The rows as a pandas DataFrame, one column per field of :class:`Row`.
+        """The rows as a pandas DataFrame, one column per field of :class:`Row`, and
+        ``method`` (:attr:`Row.method`, ``"astar+manhattan"``: what the printed table, the
+        plots and the CSV's readers group by) after ``heuristic``.
 
         ``length`` is pandas' nullable ``Int64`` and ``shortest`` its nullable ``boolean``,
         ``<NA>`` where there is none (no float NaN), as in
@@ -273,6 +275,7 @@ class Comparison:
         """
         pd = require("pandas", "Comparison.to_pandas", "pandas")
         frame = pd.DataFrame.from_records(self.to_records(), columns=_COLUMNS)
+        frame.insert(_COLUMNS.index("heuristic") + 1, "method", [row.method for row in self.rows])
         return frame.astype({"length": "Int64", "shortest": "boolean"})
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:

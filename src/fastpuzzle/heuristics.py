@@ -27,7 +27,7 @@ from typing import Literal, Protocol
 from fastpuzzle._core import _heuristics, _wide
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._problem import make_problem
-from fastpuzzle._util.checks import shown
+from fastpuzzle._util.checks import did_you_mean, shown
 from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
 from fastpuzzle.errors import UnknownNameError
 
@@ -409,8 +409,10 @@ def resolve_heuristic(
     if entry is None:
         where = "" if algorithm is None else f" for {algorithm.name}"
         known = tuple(BY_NAME) if algorithm is None else supported_heuristics(algorithm, cells)
+        spellings = ((spelling, h.name) for spelling, h in _INDEX.items() if h.name in known)
         raise UnknownNameError(
-            f"unknown heuristic {shown(name)}{where}; expected one of {', '.join(known) or 'none'}"
+            f"unknown heuristic {shown(name)}{where}; {did_you_mean(name, spellings)}expected "
+            f"one of {', '.join(known) or 'none'}"
         )
     if shape is not None and not entry.fits(shape):
         fitting = [h.name for h in CATALOGUE if h.fits(shape)]

@@ -796,3 +796,60 @@ def test_dfs_without_max_depth_stops_at_once_naming_it(capsys):
     assert "no solution within --max-depth=28 moves (misplaced + Manhattan" in (
         captured.out + captured.err
     )
+
+
+def test_bench_rates_count_the_searches_own_time(monkeypatch):
+    # Before (issue 47, item 8): the rate divided the nodes by the call's wall time, loading
+    # tables included: rows whose first call loaded a table showed "0.03 M nodes/s".
+    import time
+
+    from fastpuzzle import quickbench
+
+    def loads_a_table_first(board):
+        time.sleep(0.2)  # what reading a large table costs the first call
+        return fp.search(board, algorithm="idastar", heuristic="manhattan")
+
+    row = quickbench._measure("loading", [fp.random_board((3, 3), rng=1)], loads_a_table_first)
+    assert row.seconds >= 0.2 > row.search_seconds > 0
+    assert row.nodes_per_second == row.generated / row.search_seconds
+    assert "searches' own clock" in quickbench.format_rows([row])
+
+
+def test_a_bare_command_prints_the_help(capsys):
+    # Before: `fastpuzzle` alone was an error about a missing command.
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: fastpuzzle") and "solve" in out and "pdb" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (["solve", "--algorithm", "astr"], "did you mean 'astar'"),
+        (["solve", "--algorithm", "IDA"], "did you mean 'idastar'"),
+        (["solve", "--algorithm", "astar", "--heuristic", "manhatan"], "did you mean 'manhattan'"),
+        (["compare", "--algorithms", "bfs,greedi"], "did you mean 'greedy'"),
+    ],
+)
+def test_an_unknown_name_says_which_it_is_closest_to(args, meant, capsys):
+    # Before: the list of every name, and no word of which one was meant.
+    assert main([*args, "1 2 3/4 5 6/7 _ 8"]) == 2
+    err = capsys.readouterr().err
+    assert meant in err and "expected one of" in err
+
+
+def test_random_and_scramble_seeds_mean_the_same(capsys):
+    # Before: random --seed S drew every board from one stream seeded S, scramble --seed S
+    # board k from the seed S + k; both draw from one stream now.
+    import numpy as np
+
+    argv = ["scramble", "--shape", "3", "3", "--moves", "12", "--count", "3", "--seed", "5"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out.split()
+    generator = np.random.default_rng(5)
+    goal = fp.Board.goal((3, 3))
+    expected = [fp.scramble(goal, 12, rng=generator).to_string() for _ in range(3)]
+    assert " ".join(printed) == " ".join(expected)
+    with pytest.raises(SystemExit):  # a seed is a whole number of 0 or more
+        main(["scramble", "--moves", "12", "--seed", "-1"])
+    assert "--seed: expected a whole number" in capsys.readouterr().err

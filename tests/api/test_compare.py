@@ -157,7 +157,8 @@ def test_to_pandas_has_a_column_per_field(table):
     frame = table.to_pandas()
     assert isinstance(frame, pd.DataFrame)
     assert len(frame) == len(table)
-    assert list(frame.columns) == list(table.to_records()[0])
+    fields = list(table.to_records()[0])
+    assert list(frame.columns) == [*fields[:3], "method", *fields[3:]]
     # Unsolved rows have no length: pandas' <NA> in nullable columns (before: NaN in a float
     # column), as in BatchResult.to_pandas.
     assert [None if pd.isna(v) else v for v in frame["length"]] == [row.length for row in table]
@@ -239,3 +240,12 @@ def test_packed_boards_from_random_boards_are_compared_with_their_shape() -> Non
     assert len(fp.compare(two[0], ["bfs"], shape=(2, 3))) == 1
     with pytest.raises(fp.InvalidBoardError, match=r"needs its shape: pass shape=\(rows, cols\)"):
         fp.compare(words, ["bfs"])
+
+
+def test_to_pandas_has_the_method_column() -> None:
+    # Before (issue 47, item 8): the table, the plots and the CSV's readers group by method,
+    # which the DataFrame lacked.
+    pytest.importorskip("pandas")
+    frame = fp.compare(["1 2 3/4 5 6/7 _ 8"], ["bfs", "astar"]).to_pandas()
+    assert frame["method"].tolist() == ["bfs", "astar+manhattan"]
+    assert list(frame.columns[:4]) == ["board", "algorithm", "heuristic", "method"]
