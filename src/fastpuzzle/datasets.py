@@ -10,6 +10,7 @@ D, L, R: the direction the blank moves.
 from __future__ import annotations
 
 import glob
+import html
 import math
 import os
 import time
@@ -24,8 +25,10 @@ from fastpuzzle._core._generate import random_packed
 from fastpuzzle._util.checks import flag, optional_path, random_generator, real, shown, whole
 from fastpuzzle._util.files import atomic_writer, open_regular, try_lock
 from fastpuzzle._util.optional import require
+from fastpuzzle._util.tables import MAX_ROWS, Table
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
+from fastpuzzle.batch.export import packed_board_texts
 from fastpuzzle.batch.run import Progress, ProgressArg, check_progress
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.errors import BoardTooLargeError, FastPuzzleWarning, InvalidOptionError
@@ -331,6 +334,108 @@ class Labelled:
     states: np.ndarray | None = None
     distances: np.ndarray | None = None
     origins: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+    def __repr__(self) -> str:
+        rows, cols = self.shape
+        lengths = f", lengths {self.lengths.min()}-{self.lengths.max()}" if len(self) else ""
+        states = "" if self.states is None else f", {len(self.states):,} path states"
+        return (
+            f"<Labelled: {len(self):,} boards of {rows}x{cols}{lengths}{states}; "
+            "to_pandas() for the rows>"
+        )
+
+    def to_pandas(self, *, states: bool = False) -> Any:
+        """The boards as a pandas DataFrame, one row a board: ``board`` (its text,
+        ``"1 2 3/4 5 6/7 8 _"``), ``packed`` (uint64), ``length``, ``first_move`` and, with
+        the mask, ``optimal_U``, ``optimal_D``, ``optimal_L``, ``optimal_R`` (1 where that
+        move starts an optimal solution).
+
+        With ``states=True`` the path states instead (``labelled(..., path=True)``): ``board``,
+        ``packed``, ``distance`` and ``origin`` (the row of the board whose path holds it).
+
+        Raises
+        ------
+        ImportError
+            Without pandas (``pip install 'fastpuzzle[pandas]'``).
+        InvalidOptionError
+            With ``states=True`` on data labelled without ``path=True``.
+        """
+        pd = require("pandas", "Labelled.to_pandas", "pandas")
+        flag("states", states)
+        if states:
+            if self.states is None or self.distances is None or self.origins is None:
+                raise InvalidOptionError(
+                    "expected data labelled with path=True for states=True: these have no "
+                    "path states"
+                )
+            return pd.DataFrame(
+                {
+                    "board": _texts(self.states, self.shape),
+                    "packed": self.states,
+                    "distance": self.distances,
+                    "origin": self.origins,
+                }
+            )
+        columns: dict[str, Any] = {
+            "board": _texts(self.boards, self.shape),
+            "packed": self.boards,
+            "length": self.lengths,
+            "first_move": self.first_moves,
+        }
+        if self.optimal_mask is not None:
+            for index, move in enumerate(MOVE_ORDER):
+                columns[f"optimal_{move}"] = self.optimal_mask[:, index]
+        return pd.DataFrame(columns)
+
+    def _repr_html_(self) -> str:
+        # A notebook shows what the data set is, then its rows as a DataFrame shows them (the
+        # first and last five past 60), not arrays.
+        rows, cols = self.shape
+        summary = {
+            "boards": f"{len(self):,} of {rows}x{cols}",
+            "distinct boards": f"{len(np.unique(self.boards)):,}",
+            "length (min / mean / max)": (
+                f"{self.lengths.min()} / {self.lengths.mean():.2f} / {self.lengths.max()}"
+                if len(self)
+                else "-"
+            ),
+        }
+        if self.states is not None:
+            summary["path states"] = f"{len(self.states):,}"
+        cells = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+            for k, v in summary.items()
+        )
+        header = (
+            "board",
+            "length",
+            "first move",
+            *(("optimal moves",) if self.optimal_mask is not None else ()),
+        )
+
+        def row(i: int) -> tuple[str, ...]:
+            board = Board.from_packed(int(self.boards[i]), self.shape).to_string()
+            first = str(self.first_moves[i]) or "-"
+            if self.optimal_mask is None:
+                return (board, str(int(self.lengths[i])), first)
+            moves = "".join(m for m, on in zip(MOVE_ORDER, self.optimal_mask[i]) if on) or "-"
+            return (board, str(int(self.lengths[i])), first, moves)
+
+        table = Table(header, len(self), row, frozenset({1})).html(MAX_ROWS)
+        return f"<div><table><caption>Labelled</caption>{cells}</table>{table}</div>"
+
+
+def _texts(words: np.ndarray, shape: Shape) -> list[str]:
+    """``Board.to_string()`` of each packed board, a block of rows per numpy pass."""
+    out: list[str] = []
+    for first in range(0, len(words), _BLOCK):
+        matrix = packed_board_texts(np.asarray(words[first : first + _BLOCK]), shape)
+        rows = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").reshape(-1)
+        out.extend(text.replace(b"\0", b"").decode("ascii") for text in rows.tolist())
+    return out
 
 
 def _path_states(word: int, blank: int, moves: str, cols: int) -> list[int]:

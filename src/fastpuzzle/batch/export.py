@@ -22,7 +22,14 @@ from fastpuzzle._core._text import float_reprs, integer_texts
 from fastpuzzle.batch.chunk import BoardTexts
 from fastpuzzle.batch.result import MoveStrings
 
-__all__ = ["arrow_table", "csv_bytes", "csv_text", "jsonl_bytes", "jsonl_text"]
+__all__ = [
+    "arrow_table",
+    "csv_bytes",
+    "csv_text",
+    "jsonl_bytes",
+    "jsonl_text",
+    "packed_board_texts",
+]
 
 #: Rows formatted per numpy pass: bounds the byte matrices (about 200 bytes a 4x4 row).
 _BLOCK = 1 << 16
@@ -87,7 +94,7 @@ def _floats(values: np.ndarray) -> np.ndarray:
 _FLOAT_WIDTH = 24
 
 
-def _packed_board_texts(words: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+def packed_board_texts(words: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     """``Board.to_string()`` of valid packed boards: ``'1 2 3/4 5 6/7 8 _'``."""
     rows, cols = shape
     cells = rows * cols
@@ -121,7 +128,7 @@ def _board_texts(boards: Sequence[str], start: int, stop: int) -> tuple[np.ndarr
     tiles = np.sort((words[:, None] >> (4 * np.arange(cells, dtype=np.uint64))) & np.uint64(15))
     high = words >> np.uint64(4 * cells) if cells < 16 else np.zeros_like(words)
     plain = (tiles == np.arange(cells, dtype=np.uint64)).all(axis=1) & (high == 0)
-    matrix = _packed_board_texts(np.where(plain, words, np.uint64(0)), shape)
+    matrix = packed_board_texts(np.where(plain, words, np.uint64(0)), shape)
     if not plain.all():
         # A row that is not a board gives its input as written (BoardTexts' rule), so its text
         # is formatted one row at a time, and quoted or escaped where needed.
