@@ -41,6 +41,7 @@ __all__ = [
     "DEFAULT_WEIGHT",
     "DFS_DEPTH_HINT",
     "Algorithm",
+    "AlgorithmName",
     "algorithm_names",
     "dfs_depth",
     "is_auto",
@@ -434,6 +435,14 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
 
 #: Every algorithm by canonical name (read-only).
 ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({a.name: a for a in _ALGORITHM_LIST})
+
+#: The algorithms' names as a type, for editors and type checkers: what ``search(algorithm=)``
+#: takes (``solve()`` takes ``"auto"`` too). The names are matched case-insensitively and
+#: their aliases (``"A*"``, ``"ida*"``) are taken as well, which a type checker does not know.
+AlgorithmName = Literal[
+    "bfs", "dfs", "dfs_visited", "iddfs", "greedy", "lookahead", "random", "astar", "wastar",
+    "bidirectional", "idastar",
+]  # fmt: skip
 
 
 def algorithm_names() -> tuple[str, ...]:

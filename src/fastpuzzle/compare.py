@@ -25,7 +25,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -45,7 +45,7 @@ from fastpuzzle._util.optional import require
 from fastpuzzle._util.plot import METRICS, draw
 from fastpuzzle._util.tables import MAX_ROWS, Table
 from fastpuzzle._util.units import duration, size, spread
-from fastpuzzle.algorithms import resolve_algorithm
+from fastpuzzle.algorithms import AlgorithmName, resolve_algorithm
 from fastpuzzle.board import (
     Board,
     BoardLike,
@@ -56,7 +56,7 @@ from fastpuzzle.board import (
     is_packed_word,
 )
 from fastpuzzle.errors import InvalidBoardError, InvalidOptionError, UnsolvableError
-from fastpuzzle.heuristics import resolve_heuristic
+from fastpuzzle.heuristics import HeuristicName, resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import SearchResult, Status
 from fastpuzzle.solve import search
@@ -627,8 +627,9 @@ def compare(
                     search,
                     board,
                     target,
-                    algorithm=algorithm,
-                    heuristic=heuristic,
+                    # Canonical names, resolved from the catalogues by _methods.
+                    algorithm=cast(AlgorithmName, algorithm),
+                    heuristic=cast(HeuristicName | None, heuristic),
                     limits=limits,
                     weight=weight if algorithm == "wastar" else None,
                     seed=walk_seed if algorithm == "random" else None,

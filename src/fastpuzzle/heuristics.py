@@ -36,6 +36,7 @@ __all__ = [
     "CATALOGUE",
     "HEURISTICS",
     "Heuristic",
+    "HeuristicName",
     "Searcher",
     "evaluate",
     "heuristic_names",
@@ -309,6 +310,15 @@ CATALOGUE: tuple[Heuristic, ...] = (
         max_cells=9,
     ),
 )
+
+#: The heuristics' names as a type, for editors and type checkers (``"auto"`` is taken where a
+#: search picks its best). The names are matched case-insensitively and their aliases
+#: (``"md"``, ``"lc"``) are taken as well, which a type checker does not know.
+HeuristicName = Literal[
+    "misplaced", "manhattan", "linear_conflict", "squared_difference", "walking_distance",
+    "pdb", "pdb555", "pdb663", "pdb78", "pdb6666", "pdb6666z", "pdb24", "pdb24z", "pdb_dual",
+    "pdb663_dual", "pdb78_dual", "pdb6666_dual", "table",
+]  # fmt: skip
 
 #: Every heuristic by canonical name (read-only).
 BY_NAME: Mapping[str, Heuristic] = MappingProxyType({h.name: h for h in CATALOGUE})

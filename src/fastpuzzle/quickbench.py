@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from fastpuzzle._util.units import duration
+from fastpuzzle.algorithms import AlgorithmName
 from fastpuzzle.board import Board
 from fastpuzzle.generate import random_board, scramble
+from fastpuzzle.heuristics import HeuristicName
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchResult, Status
 from fastpuzzle.solve import search, solve
@@ -80,7 +82,9 @@ def run(*, quick: bool = False) -> list[BenchRow]:
     easy3 = [random_board((3, 3), rng=seed) for seed in range(count * 10)]
     cap = Limits(nodes=NODE_CAP)
 
-    def searched(algorithm: str, heuristic: str | None) -> Callable[[Board], SearchResult]:
+    def searched(
+        algorithm: AlgorithmName, heuristic: HeuristicName | None
+    ) -> Callable[[Board], SearchResult]:
         def one(board: Board) -> SearchResult:
             return search(board, algorithm=algorithm, heuristic=heuristic, limits=cap)
 

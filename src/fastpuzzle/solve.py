@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, cast
 
 from fastpuzzle._problem import Problem, make_problem
 from fastpuzzle._solver import policy, pruning
@@ -22,7 +22,14 @@ from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
 from fastpuzzle._solver.parallel import check_workers, resolve_workers
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import check_seed, check_weight, dask_client, flag, shown
-from fastpuzzle.algorithms import ALGORITHMS, DFS_DEPTH_HINT, Algorithm, is_auto, resolve_algorithm
+from fastpuzzle.algorithms import (
+    ALGORITHMS,
+    DFS_DEPTH_HINT,
+    Algorithm,
+    AlgorithmName,
+    is_auto,
+    resolve_algorithm,
+)
 from fastpuzzle.board import BoardLike, Shape
 from fastpuzzle.errors import (
     BoardTooLargeError,
@@ -31,7 +38,7 @@ from fastpuzzle.errors import (
     InvalidOptionError,
     TimeLimitError,
 )
-from fastpuzzle.heuristics import resolve_heuristic
+from fastpuzzle.heuristics import HeuristicName, resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import (
     ProgressCallback,
@@ -200,8 +207,8 @@ def search(
     board: BoardLike,
     goal: BoardLike | None = None,
     *,
-    algorithm: str,
-    heuristic: str | None = None,
+    algorithm: AlgorithmName,
+    heuristic: HeuristicName | None = None,
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
@@ -325,8 +332,8 @@ def solve(
     board: BoardLike,
     goal: BoardLike | None = None,
     *,
-    algorithm: str = "auto",
-    heuristic: str = "auto",
+    algorithm: AlgorithmName | Literal["auto"] = "auto",
+    heuristic: HeuristicName | Literal["auto"] = "auto",
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
@@ -452,8 +459,9 @@ def _solve_named(
     result = search(
         board,
         goal,
-        algorithm=algorithm,
-        heuristic=heuristic,
+        # Names as solve() was given them; search() checks them as any caller's.
+        algorithm=cast(AlgorithmName, algorithm),
+        heuristic=cast(HeuristicName | None, heuristic),
         limits=limits,
         weight=weight,
         seed=seed,

@@ -203,3 +203,28 @@ def test_type_hints_resolve_at_run_time():
     code = "import typing, fastpuzzle as fp; typing.get_type_hints(fp.search)\n" + _TYPE_HINTS
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_algorithm_and_heuristic_parameters_are_typed_by_their_names():
+    # Before (issue 47, item 8): typed str, so an editor offered no names and a type checker
+    # let "astr" through. The Literal types list the catalogues' names, no more, no fewer.
+    import typing
+
+    from fastpuzzle.algorithms import ALGORITHMS, AlgorithmName
+    from fastpuzzle.heuristics import CATALOGUE, HeuristicName
+
+    def names(hint: object) -> set[object]:
+        # The strings of a Literal, or of a union of Literals.
+        args = typing.get_args(hint)
+        if typing.get_origin(hint) is typing.Literal:
+            return set(args)
+        return set().union(*(names(arg) for arg in args))
+
+    heuristics = {h.name for h in CATALOGUE}
+    assert names(AlgorithmName) == set(ALGORITHMS) and names(HeuristicName) == heuristics
+    hints = typing.get_type_hints(fp.search)
+    assert hints["algorithm"] == AlgorithmName
+    for function in (fp.solve, fp.solve_many):
+        hints = typing.get_type_hints(function)
+        assert names(hints["algorithm"]) == {*ALGORITHMS, "auto"}
+        assert names(hints["heuristic"]) == heuristics | {"auto"}

@@ -16,16 +16,21 @@ import json
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from fastpuzzle._core import _interrupt
 from fastpuzzle._solver.policy import HINT_AFTER_SECONDS, faster_table_hint
-from fastpuzzle.algorithms import ALGORITHMS, resolve_algorithm
+from fastpuzzle.algorithms import ALGORITHMS, AlgorithmName, resolve_algorithm
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board
 from fastpuzzle.compare import compare
 from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
 from fastpuzzle.generate import random_board, scramble
-from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic, supported_heuristics
+from fastpuzzle.heuristics import (
+    CATALOGUE,
+    HeuristicName,
+    resolve_heuristic,
+    supported_heuristics,
+)
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats
 from fastpuzzle.solve import search, solve
@@ -512,8 +517,9 @@ class Jobs:
                 compiled = search(
                     board,
                     goal,
-                    algorithm=algorithm,
-                    heuristic=heuristic,
+                    # The page's names, checked as search() checks any caller's.
+                    algorithm=cast(AlgorithmName, algorithm),
+                    heuristic=cast(HeuristicName | None, heuristic),
                     limits=Limits(nodes=nodes, memory_bytes=MEMORY_BYTES),
                 )
                 traces.append(
