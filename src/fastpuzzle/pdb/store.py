@@ -20,6 +20,7 @@ from pathlib import Path, PurePath
 from typing import Any, NoReturn
 
 import numpy as np
+import platformdirs
 
 from fastpuzzle._core import _pdb
 from fastpuzzle._util.checks import flag, optional_path, real
@@ -73,7 +74,10 @@ Progress = Callable[[str], None]
 
 
 def pdb_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The cache directory: the argument, ``$FASTPUZZLE_CACHE``, or the user's cache dir.
+    """The cache directory: the argument, ``$FASTPUZZLE_CACHE``, or the user's cache directory
+    as the platform has it (``~/.cache/fastpuzzle`` on Linux, or under ``$XDG_CACHE_HOME``;
+    ``~/Library/Caches/fastpuzzle`` on macOS; ``%LOCALAPPDATA%\\fastpuzzle\\Cache`` on
+    Windows).
 
     Raises
     ------
@@ -86,9 +90,10 @@ def pdb_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     configured = os.environ.get("FASTPUZZLE_CACHE")
     if configured:
         return Path(configured)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "fastpuzzle"
+    # The platform's convention (platformdirs): $XDG_CACHE_HOME/fastpuzzle, else
+    # ~/.cache/fastpuzzle on Linux; ~/Library/Caches/fastpuzzle on macOS;
+    # %LOCALAPPDATA%\fastpuzzle\Cache on Windows.
+    return Path(platformdirs.user_cache_dir("fastpuzzle", appauthor=False))
 
 
 def pdb_path(
