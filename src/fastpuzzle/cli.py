@@ -634,7 +634,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         import matplotlib  # the plot extra, loaded for --plot alone
 
         matplotlib.use("Agg")
-        drawn = table.plot(metric=args.metric)
+        drawn = table.plot(metric=args.metric, log=args.log)
         # The figure lays itself out (constrained layout).
         drawn[0].figure.savefig(args.plot)
     if interrupted:
@@ -1154,7 +1154,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     comp.add_argument(
         "--plot",
-        help="also draw bar charts (log scale, boards labelled B1, B2, ...) to this image file",
+        help="also draw bar charts (linear scale, boards labelled B1, B2, ...) to this image file",
+    )
+    comp.add_argument(
+        "--log",
+        action="store_true",
+        help="--plot on a log scale (for figures that span orders of magnitude)",
     )
     comp.add_argument(
         "--metric",

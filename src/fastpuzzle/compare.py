@@ -34,6 +34,7 @@ from fastpuzzle._util.checks import (
     check_seed,
     check_weight,
     choice,
+    flag,
     names,
     ordered,
     real,
@@ -379,11 +380,16 @@ class Comparison:
         return self._table().html(MAX_ROWS)
 
     @overload
-    def plot(self, *, metric: str = ..., ax: Any = ...) -> Any: ...
+    def plot(self, *, metric: str = ..., ax: Any = ..., log: bool = ...) -> Any: ...
     @overload
-    def plot(self, *, metric: Sequence[str], ax: Any = ...) -> list[Any]: ...
-    def plot(self, *, metric: str | Sequence[str] = "expanded", ax: Any = None) -> Any:
-        """Bar charts of a metric per method, grouped by board, on a log scale; needs matplotlib.
+    def plot(self, *, metric: Sequence[str], ax: Any = ..., log: bool = ...) -> list[Any]: ...
+    def plot(
+        self, *, metric: str | Sequence[str] = "expanded", ax: Any = None, log: bool = False
+    ) -> Any:
+        """Bar charts of a metric per method, grouped by board; needs matplotlib.
+
+        The scale is linear (a bar twice as tall is twice the figure) unless ``log=True``, for
+        figures that span orders of magnitude.
 
         Boards are labelled B1, B2, ... under the bars; the label under the chart says which
         board each is. Runs stopped by a limit are pale and hatched.
@@ -395,6 +401,8 @@ class Comparison:
             ``"seconds"`` or ``"length"``; several give one chart each, one under another.
         ax : matplotlib Axes, or a sequence of them (one per metric), optional
             Where to draw (default: a new figure).
+        log : bool
+            A log scale (the axis label says so) instead of a linear one.
 
         Returns
         -------
@@ -415,7 +423,8 @@ class Comparison:
                 raise InvalidOptionError(
                     f"expected one Axes per metric ({len(wanted)}), got {len(axes)}"
                 )
-        drawn = draw(self.rows, wanted, axes)
+        flag("log", log)
+        drawn = draw(self.rows, wanted, axes, log=log)
         return drawn[0] if isinstance(metric, str) else drawn
 
 
