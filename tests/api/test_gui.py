@@ -6,6 +6,7 @@ import contextlib
 import http.client
 import json
 import os
+import pathlib
 import select
 import shutil
 import socket
@@ -1300,3 +1301,29 @@ def test_no_sideways_scroll_at_a_phones_width(browser: Any, server: PuzzleServer
         assert browser.execute_script(_SIDEWAYS) == [True, []]
     finally:
         browser.set_window_size(1400, 1100)
+
+
+def test_the_page_offers_only_heuristics_that_can_run(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before (issue 47, item 6): the list offered 5x5 tables that were not built and
+    # walking_distance on 5x5, each failing at once. The catalogue now says, per shape, which
+    # would fail and why; the page leaves those out. Checked against what a search does.
+    from fastpuzzle.gui import jobs
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))  # nothing built
+    unready = {h["name"]: h["unready"] for h in jobs.catalogue()["heuristics"]}
+    assert "fastpuzzle pdb build 6-6-6-6x7" in unready["pdb24"]["5x5"]
+    assert "5x5" in unready["walking_distance"] and "4x4" not in unready["walking_distance"]
+    assert "4x4" in unready["pdb78"] and unready["pdb663"] == {}
+    goal = fp.Board.goal((5, 5))
+    for name in ("pdb6666", "pdb24", "walking_distance"):
+        with pytest.raises(fp.FastPuzzleError):
+            fp.search(goal.apply("UL"), algorithm="idastar", heuristic=name, workers=1)
+    assert fp.search(goal.apply("UL"), algorithm="idastar", heuristic="linear_conflict").solved
+    # Built, a table is offered.
+    fp.pdb.pdb_path("7-8").write_bytes(b"")  # only the file's presence is read
+    built = {h["name"]: h["unready"] for h in jobs.catalogue()["heuristics"]}
+    assert "4x4" not in built["pdb78"]
+    page = (pathlib.Path(jobs.__file__).parent / "page.html").read_text()
+    assert "h.unready" in page

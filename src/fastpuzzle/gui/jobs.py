@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from fastpuzzle._core import _interrupt
 from fastpuzzle._solver.policy import HINT_AFTER_SECONDS, faster_table_hint
+from fastpuzzle._solver.tables import not_ready
 from fastpuzzle.algorithms import ALGORITHMS, AlgorithmName, resolve_algorithm
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board
 from fastpuzzle.compare import compare
@@ -122,6 +123,27 @@ def _limits(body: dict[str, Any]) -> Limits:
     return Limits(seconds=float(seconds), nodes=nodes, memory_bytes=MEMORY_BYTES)
 
 
+#: The largest board side the page's shape menu offers for the heuristics with tables: the
+#: shapes checked for :func:`_unready` (tables reach 25 cells; walking distance any size).
+_CHECKED_SIDE = 12
+
+
+def _unready(entry: Any) -> dict[str, str]:
+    """``{"RxC": why}`` for the shapes ``entry`` fits where a search would fail at once, its
+    goal's blank in the last cell (:func:`fastpuzzle._solver.tables.not_ready`)."""
+    if entry.tables not in ("pdb", "walking"):
+        return {}
+    out: dict[str, str] = {}
+    for rows in range(2, _CHECKED_SIDE + 1):
+        for cols in range(2, _CHECKED_SIDE + 1):
+            if not entry.fits((rows, cols)):
+                continue
+            why = not_ready(entry, (rows, cols), rows * cols - 1)
+            if why is not None:
+                out[f"{rows}x{cols}"] = why
+    return out
+
+
 def catalogue() -> dict[str, Any]:
     """The algorithms and heuristics the page offers: names and one-line help, from the
     library's registry and catalogue, and which heuristics each algorithm takes."""
@@ -132,6 +154,10 @@ def catalogue() -> dict[str, Any]:
             "admissible": h.admissible,
             "shapes": h.shapes,
             "max_cells": h.max_cells,
+            # The shapes it fits where it would fail at once (tables not built and that no
+            # search builds, walking tables too large), and why: the page offers working
+            # choices only (read anew each time the page loads its catalogue).
+            "unready": _unready(h),
         }
         for h in CATALOGUE
     ]
