@@ -1327,3 +1327,38 @@ def test_the_page_offers_only_heuristics_that_can_run(
     assert "4x4" not in built["pdb78"]
     page = (pathlib.Path(jobs.__file__).parent / "page.html").read_text()
     assert "h.unready" in page
+
+
+def test_a_table_built_on_first_use_is_a_note_of_the_job(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before (issue 47, item 6): a first-use build (3x6: 8 s) showed a count that stood still
+    # and no word, the command line's sentence going to the server's terminal. The job's
+    # progress carries the build's news now, which the page shows in place of the count;
+    # records of other threads are not its.
+    import threading
+
+    from fastpuzzle.gui import jobs
+    from fastpuzzle.pdb.store import load_or_build
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    job = jobs.Job("job-1", "page", "solve")
+    seen: list[str] = []
+
+    def work() -> None:
+        with jobs._notes_of(job):
+            load_or_build([(0, 1, 2, 3)], (3, 3), 8, build=True)
+            seen.append(job.progress["note"])
+            other = threading.Thread(
+                target=load_or_build, args=([(4, 5)], (3, 3), 8), kwargs={"build": True}
+            )
+            other.start()
+            other.join()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert seen and " ready in " in seen[0] and seen[0].startswith("pattern database custom-")
+    assert job.progress["note"] == seen[0]  # the other thread's build is not this job's
+    page = (pathlib.Path(jobs.__file__).parent / "page.html").read_text()
+    assert "p.note" in page

@@ -10,11 +10,14 @@ job is kept until its page has fetched the end, then briefly; never more than
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 import json
+import logging
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
@@ -223,6 +226,37 @@ def check_board(body: dict[str, Any]) -> dict[str, Any]:
     return {"tiles": list(board.tiles), "solvable": board.is_solvable(goal)}
 
 
+class _JobNotes(logging.Handler):
+    """The library's log records made on one job's thread (a table built on first use: its
+    start, each group, its end) as the job's ``progress["note"]``, which the page shows in
+    place of a count that would stand still meanwhile."""
+
+    def __init__(self, job: Job, thread: int) -> None:
+        super().__init__(logging.INFO)
+        self.job = job
+        self.thread = thread
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread:
+            self.job.progress = {**self.job.progress, "note": record.getMessage()}
+
+
+@contextlib.contextmanager
+def _notes_of(job: Job) -> Iterator[None]:
+    """Collect the notes of ``job``, whose work runs on this thread, while the block runs."""
+    logger = logging.getLogger("fastpuzzle")
+    if logger.getEffectiveLevel() > logging.INFO:
+        # The page's server is the program here: it wants the library's INFO records (no
+        # handler of its own prints them; Python's last resort shows warnings only).
+        logger.setLevel(logging.INFO)
+    handler = _JobNotes(job, threading.get_ident())
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
 @dataclass
 class Job:
     """One search or comparison started from a page, run on its own thread."""
@@ -427,7 +461,8 @@ class Jobs:
 
         def run() -> None:
             try:
-                job.result = _interrupt.run_stoppable(job.stop, work, job)
+                with _notes_of(job):
+                    job.result = _interrupt.run_stoppable(job.stop, work, job)
                 job.state = "done"
             except KeyboardInterrupt:
                 job.state = "stopped"
