@@ -1362,3 +1362,30 @@ def test_a_table_built_on_first_use_is_a_note_of_the_job(
     assert job.progress["note"] == seen[0]  # the other thread's build is not this job's
     page = (pathlib.Path(jobs.__file__).parent / "page.html").read_text()
     assert "p.note" in page
+
+
+_BLANK_IN_VIEW = """
+const box = document.getElementById('board-box');
+const cell = [...document.querySelectorAll('#board .cell')].find(c => c.dataset.tile === '0');
+const b = box.getBoundingClientRect(), c = cell.getBoundingClientRect();
+return [box.scrollWidth > box.clientWidth,
+        c.left >= b.left && c.right <= b.right && c.top >= b.top && c.bottom <= b.bottom];
+"""
+
+
+def test_the_board_box_follows_the_blank_as_a_solution_plays(
+    browser: Any, server: PuzzleServer
+) -> None:
+    # Before (issue 47, item 6): a board larger than its box (tiles big enough for their
+    # numbers) stayed scrolled where it was while the solution played, the moves out of sight.
+    _open(browser, server)
+    _set_shape(browser, 60, 60)
+    browser.find_element("id", "random").click()
+    _status_when(browser, ("uniformly random",))
+    browser.find_element("id", "zoom").click()  # numbers shown: the box scrolls
+    browser.execute_script(
+        "const b=document.getElementById('board-box');b.scrollLeft=0;b.scrollTop=0;"
+    )
+    _solve_on_page(browser, "fast")
+    browser.find_element("id", "last").click()  # the goal: its blank in the far corner
+    assert browser.execute_script(_BLANK_IN_VIEW) == [True, True]
