@@ -255,7 +255,9 @@ def _take_lock(directory: Path, path: str) -> int:
         )
     with contextlib.suppress(OSError):  # open read-only: the holder is only a hint
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        # Not os.pwrite, which Windows lacks; the file is this descriptor's alone.
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()}\n".encode())
     return fd
 
 
