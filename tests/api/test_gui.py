@@ -1395,3 +1395,20 @@ def test_the_board_box_follows_the_blank_as_a_solution_plays(
     _solve_on_page(browser, "fast")
     browser.find_element("id", "last").click()  # the goal: its blank in the far corner
     assert browser.execute_script(_BLANK_IN_VIEW) == [True, True]
+
+
+_COMPARE_METHODS = """
+return [...document.querySelectorAll('#compare-methods input')]
+  .map(i => i.dataset.algorithm + (i.dataset.heuristic ? '+' + i.dataset.heuristic : ''));
+"""
+
+
+def test_the_4x4_compare_offers_the_default_solver(browser: Any, server: PuzzleServer) -> None:
+    # Before (issue 47, item 6): the compare offered IDA* with the classic heuristics only, so
+    # the default solver's method, idastar+pdb, could not be compared on 4x4.
+    _open(browser, server)
+    _set_shape(browser, 4, 4)
+    browser.find_element("id", "new-goal").click()
+    methods = browser.execute_script(_COMPARE_METHODS)
+    assert "idastar+pdb" in methods and "astar+manhattan" in methods
+    assert "astar+pdb" not in methods
