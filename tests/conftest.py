@@ -1,10 +1,13 @@
 """The test session's own pattern-database cache: tests never write into the user's.
 
 Before any test runs, ``$FASTPUZZLE_CACHE`` is pointed at a temporary folder for the session (and
-the processes tests start inherit it). The tables already built in the user's cache are copied
-into it, so that a session does not rebuild them (copies, not links: a test that damages a table
-file must not reach the user's); whatever the tests build or break stays in the temporary folder,
-which goes at the end of the session.
+the processes tests start inherit it). The small tables already built in the user's cache (up
+to :data:`SMALL_TABLE` bytes each: 6-6-3, the rectangles') are copied into it, so that a session
+does not rebuild them (copies, not links: a test that damages a table file must not reach the
+user's); the large ones (7-8, the 5x5 tables: about 3 GB in all) only for a run that selects the
+slow tests, the only ones that read them (the default run's tests that would use one where it is
+built skip, or take a smaller table). Whatever the tests build or break stays in the temporary
+folder, which goes at the end of the session.
 """
 
 from __future__ import annotations
@@ -21,6 +24,26 @@ import pytest
 USER_CACHE: Path | None = None
 SESSION_CACHE: Path | None = None
 
+#: The largest table file copied into a session that runs no slow test (6-6-3 takes 16 MiB).
+SMALL_TABLE = 32 << 20
+
+
+def _slow_tests_run(config: pytest.Config) -> bool:
+    """Whether the run may select tests marked slow (the default run says ``-m 'not slow'``)."""
+    selected = config.getoption("markexpr", default="") or ""
+    return "not slow" not in " ".join(selected.split())
+
+
+def copy_tables(user: Path, session: Path, *, large: bool) -> None:
+    """Copy the table files of ``user`` into ``session``: those of at most :data:`SMALL_TABLE`
+    bytes, and the larger ones too with ``large``."""
+    if not user.is_dir():
+        return
+    for table in sorted(user.glob("pdb-*.fpdb")):
+        wanted = large or table.stat().st_size <= SMALL_TABLE
+        if wanted and table.is_file() and not table.is_symlink():
+            shutil.copy2(table, session / table.name)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     global USER_CACHE, SESSION_CACHE
@@ -28,10 +51,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     USER_CACHE = pdb_cache_dir()
     SESSION_CACHE = Path(tempfile.mkdtemp(prefix="fastpuzzle-test-cache-"))
-    if USER_CACHE.is_dir():
-        for table in sorted(USER_CACHE.glob("pdb-*.fpdb")):
-            if table.is_file() and not table.is_symlink():
-                shutil.copy2(table, SESSION_CACHE / table.name)
+    copy_tables(USER_CACHE, SESSION_CACHE, large=_slow_tests_run(config))
     os.environ["FASTPUZZLE_CACHE"] = str(SESSION_CACHE)
 
 

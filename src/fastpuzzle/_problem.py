@@ -20,6 +20,7 @@ from fastpuzzle.board import (
     BoardLike,
     as_board,
     as_goal,
+    is_packed_word,
     is_solvable,
     solvable_pair,
 )
@@ -131,7 +132,12 @@ def make_problem(
     UnsolvableError
         If ``check_solvable`` and the goal cannot be reached.
     """
-    start = as_board(board)
+    if goal is not None and is_packed_word(board):
+        # A packed start takes its shape from the goal, the one thing here that knows it.
+        known = as_board(goal)
+        start = as_board(board, known.shape)
+    else:
+        start = as_board(board)
     target = as_goal(start, goal)
     if check_solvable and not solvable_pair(start, target):
         raise UnsolvableError(start, target)

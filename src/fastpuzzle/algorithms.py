@@ -30,7 +30,7 @@ from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import Problem
 from fastpuzzle._solver import idastar
 from fastpuzzle._solver.request import Request
-from fastpuzzle._util.checks import shown
+from fastpuzzle._util.checks import did_you_mean, shown
 from fastpuzzle.board import MAX_CELLS
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import manhattan, misplaced, name_key
@@ -41,6 +41,7 @@ __all__ = [
     "DEFAULT_WEIGHT",
     "DFS_DEPTH_HINT",
     "Algorithm",
+    "AlgorithmName",
     "algorithm_names",
     "dfs_depth",
     "is_auto",
@@ -435,6 +436,14 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
 #: Every algorithm by canonical name (read-only).
 ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({a.name: a for a in _ALGORITHM_LIST})
 
+#: The algorithms' names as a type, for editors and type checkers: what ``search(algorithm=)``
+#: takes (``solve()`` takes ``"auto"`` too). The names are matched case-insensitively and
+#: their aliases (``"A*"``, ``"ida*"``) are taken as well, which a type checker does not know.
+AlgorithmName = Literal[
+    "bfs", "dfs", "dfs_visited", "iddfs", "greedy", "lookahead", "random", "astar", "wastar",
+    "bidirectional", "idastar",
+]  # fmt: skip
+
 
 def algorithm_names() -> tuple[str, ...]:
     """Canonical names of every algorithm."""
@@ -474,7 +483,9 @@ def resolve_algorithm(name: str) -> Algorithm:
     if algorithm is None and isinstance(name, str):
         algorithm = _ALGORITHM_INDEX.get(name_key(name))
     if algorithm is None:
+        spellings = ((spelling, a.name) for spelling, a in _ALGORITHM_INDEX.items())
         raise UnknownNameError(
-            f"unknown algorithm {shown(name)}; expected one of {', '.join(algorithm_names())}"
+            f"unknown algorithm {shown(name)}; {did_you_mean(name, spellings)}expected one of "
+            f"{', '.join(algorithm_names())}"
         )
     return algorithm

@@ -10,10 +10,11 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Literal, Union
+from typing import Any, Literal, TypeGuard
 
 import numpy as np
 
+from fastpuzzle import errors as _errors
 from fastpuzzle._core import _board, _wide
 from fastpuzzle._util.checks import UNORDERED, choice, is_whole, shown
 from fastpuzzle.errors import (
@@ -47,7 +48,6 @@ MAX_SIDE = 100
 MAX_TILES = MAX_SIDE * MAX_SIDE
 
 Shape = tuple[int, int]
-BoardLike = Union["Board", str, Sequence[int], Sequence[Sequence[int]], np.ndarray]
 
 _ROW_SPLIT = re.compile(r"\s*(?:/|\n|\r\n?)\s*")
 _TOKEN_SPLIT = re.compile(r"[\s,;]+")
@@ -144,6 +144,26 @@ def _too_many(got: str) -> InvalidBoardError:
     )
 
 
+def _check_spaced(lines: list[str], text: str) -> None:
+    """Refuse tiles written without separators (``"123/456/780"``, ``"123456780"``), which
+    read as one large tile a row, saying how to write them; a board of one-digit tiles only."""
+    if any(_TOKEN_SPLIT.search(line) for line in lines):
+        return  # separated (every usual board): nothing more to look at
+    tokens = lines
+    digits = "".join(tokens).replace("_", "0")
+    if (
+        all(len(token) > 1 for token in tokens)
+        and digits.isdigit()
+        and len(digits) in _ONE_DIGIT_CELLS
+    ):
+        spaced = "/".join(" ".join(token.replace("0", "_")) for token in tokens)
+        raise InvalidBoardError(
+            f"expected tiles separated by spaces or commas, got {shown(text)}, which reads as "
+            f"{len(tokens)} tile{'s' * (len(tokens) != 1)} of {len(tokens[0])} digits; write "
+            f"{spaced!r}"
+        )
+
+
 def _parse_string(text: str) -> tuple[list[int], Shape | None]:
     # Counted before the text is split, which would make a list of strings many times its
     # size; more tokens than a board's tiles take at least two characters each.
@@ -159,6 +179,7 @@ def _parse_string(text: str) -> tuple[list[int], Shape | None]:
     lines = [line for line in _ROW_SPLIT.split(text.strip()) if line]
     if not lines:
         raise InvalidBoardError(f"expected tiles, got an empty board: {shown(text)}")
+    _check_spaced(lines, text)
     rows = [[_parse_token(tok, text) for tok in _TOKEN_SPLIT.split(line) if tok] for line in lines]
     flat = [tile for row in rows for tile in row]
     if len(rows) == 1:
@@ -245,6 +266,10 @@ def _check_tiles(tiles: list[int], source: object) -> None:
 
 #: Square shapes by cell count: what a flat input of that many tiles and no shape= is read as.
 _SQUARE_SHAPES = {side * side: (side, side) for side in range(2, MAX_SIDE + 1)}
+
+#: Cell counts of the boards whose tiles are all one digit (2x2, 2x3, 2x4, 3x3, 2x5): a run of
+#: that many digits is such a board written without spaces.
+_ONE_DIGIT_CELLS = frozenset({4, 6, 8, 9, 10})
 _PLAIN_INT = frozenset({int})
 
 
@@ -289,9 +314,11 @@ class Board:
     ----------
     data : BoardLike
         A string (``"1 2 3/4 5 6/7 8 _"``: rows split by ``/`` or newlines, ``0`` or ``_`` for
-        the blank), a flat sequence of tiles, a 2-D list, a numpy array, or another Board.
+        the blank), a flat sequence of tiles, a 2-D list, a numpy array, another Board, or a
+        packed board (one integer, cell i at bits 4i..4i+3, as
+        :func:`~fastpuzzle.random_boards` gives them) with its ``shape``.
     shape : tuple of int, optional
-        ``(rows, cols)``. Needed for a flat input that is not square.
+        ``(rows, cols)``. Needed for a flat input that is not square, and for a packed board.
 
     Raises
     ------
@@ -336,6 +363,18 @@ class Board:
             if shape is not None and check_shape(shape) != data.shape:
                 raise InvalidBoardError(f"expected shape {data.shape}, got shape={shown(shape)}")
             self._set(data._shape, data._tiles)
+            return
+        if is_packed_word(data):
+            # A packed word (what random_boards and solve_many's arrays hold): its shape says
+            # how many cells it has.
+            if shape is None:
+                raise InvalidBoardError(
+                    f"got the integer {shown(data)}: a packed board (as random_boards gives "
+                    "them) needs its shape: pass shape=(rows, cols), or use "
+                    "Board.from_packed(word, shape)"
+                )
+            board = Board.from_packed(data, shape)  # type: ignore[arg-type]
+            self._set(board._shape, board._tiles)
             return
         tiles, found = _coerce(data)
         if shape is not None:
@@ -651,6 +690,21 @@ def _goal_board(rows: int, cols: int, blank_first: bool) -> Board:
     n = rows * cols
     tiles = tuple(range(n)) if blank_first else (*range(1, n), 0)
     return Board._trusted((rows, cols), tiles)
+
+
+# errors.py is imported before this module (it cannot import it): its hints name Board.
+_errors.Board = Board  # type: ignore[attr-defined]
+
+#: What every function taking a board accepts (see :class:`Board`). Defined after the class,
+#: not with a string naming it, so that ``typing.get_type_hints`` of a function in any module
+#: resolves it (beartype, pydantic and sphinx-autodoc-typehints read hints so).
+BoardLike = Board | str | Sequence[int] | Sequence[Sequence[int]] | np.ndarray | int | np.integer
+
+
+def is_packed_word(data: object) -> TypeGuard[int | np.integer[Any]]:
+    """Whether ``data`` is one integer (a packed board, as :func:`~fastpuzzle.random_boards`
+    gives them: ``numpy.uint64`` or a Python int), not a bool."""
+    return isinstance(data, (int, np.integer)) and not isinstance(data, (bool, np.bool_))
 
 
 def as_board(data: BoardLike, shape: Shape | None = None) -> Board:

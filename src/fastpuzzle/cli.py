@@ -10,18 +10,19 @@ import contextlib
 import dataclasses
 import itertools
 import json
+import logging
 import os
 import sys
 import textwrap
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
-from fastpuzzle import pdb, quickbench
+from fastpuzzle import quickbench
+from fastpuzzle._pdb_command import add_pdb_command
 from fastpuzzle._solver import policy
 from fastpuzzle._util.checks import MAX_LISTED, shown
 from fastpuzzle._util.files import atomic_writer, unwritable_file
@@ -46,18 +47,8 @@ from fastpuzzle.errors import (
 from fastpuzzle.formats import FORMATS, Format, Job, decode_text, read_jobs, read_packed
 from fastpuzzle.generate import MAX_SCRAMBLE, random_board, scramble
 from fastpuzzle.gui import serve
-from fastpuzzle.heuristics import CATALOGUE, heuristic_names
+from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb.compound import build_compound
-from fastpuzzle.pdb.dual import dual_tables
-from fastpuzzle.pdb.partitions import (
-    COMPOUNDS,
-    NAMED_PARTITIONS,
-    auto_partition,
-    compound_groups,
-    is_zero_aware,
-    is_zero_compound,
-)
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
 
@@ -388,11 +379,6 @@ def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
     return read
 
 
-def _prune(text: str) -> str | int:
-    """``--prune``: a name, or a machine's depth."""
-    return int(text) if text.strip().isdigit() else text
-
-
 def _seconds(*, zero: bool, most: float | None = None) -> Callable[[str], float]:
     """A number of seconds: positive (or, with ``zero``, not negative), finite, up to ``most``."""
 
@@ -437,36 +423,57 @@ def _animate(solution: Solution, delay: float) -> None:
 HINT_AFTER_SECONDS = policy.HINT_AFTER_SECONDS
 
 
-def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
-    """The ``progress`` of one solve: one line on stderr, rewritten in place on a terminal (one
+def _shows_progress(args: argparse.Namespace) -> bool:
+    """Whether ``solve`` draws its progress: ``--progress``, or by default when stderr is a
+    terminal (a long optimal search is not silent there); never with ``--no-progress``."""
+    return bool(args.progress) or (args.progress is None and on_terminal())
+
+
+class _SolveLine:
+    """The progress of one solve: one line on stderr, rewritten in place on a terminal (one
     line per report elsewhere), so long optimal searches say how far they got; past
     :data:`HINT_AFTER_SECONDS`, a line naming the table that would make it faster, if any.
 
     Reports come as often as the search makes them (hundreds a second); a line is drawn at most
     ten times a second on a terminal and once a second elsewhere (:class:`Throttle`, on the
-    search's clock). It counts expanded nodes, as the solution's line does."""
-    hint = None
-    optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
-    if optimal_pdb and not args.fast:
-        goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
-        hint = policy.faster_table_hint(job.board.shape, goal.blank)
-    terminal = on_terminal()
-    throttle = Throttle()
+    search's clock). It counts expanded nodes, as the solution's line does. On a terminal the
+    line is cleared once the search ends (the hint, on a line of its own, stays), so a solve
+    shows the same lines whether or not it drew its progress."""
 
-    def show(stats: SearchStats) -> None:
-        nonlocal hint
-        if hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
+    def __init__(self, job: Job, args: argparse.Namespace) -> None:
+        self.hint = None
+        optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
+        if optimal_pdb and not args.fast:
+            goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
+            self.hint = policy.faster_table_hint(job.board.shape, goal.blank)
+        self.terminal = on_terminal()
+        self.throttle = Throttle()
+        self.drawn = False
+
+    def show(self, stats: SearchStats) -> None:
+        """Draw the report ``stats`` (when due)."""
+        if self.hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
             # Once, on a line of its own that the next report does not overwrite.
-            line = f"  hint: {hint}"
-            sys.stderr.write((fit_line(line).rstrip() if terminal else line) + "\n")
-            hint = None
-        elif not throttle.due(stats.seconds):
+            line = f"  hint: {self.hint}"
+            sys.stderr.write((fit_line(line).rstrip() if self.terminal else line) + "\n")
+            self.hint = None
+        elif not self.throttle.due(stats.seconds):
             return
         text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {duration(stats.seconds)}"
-        sys.stderr.write(fit_line(text) if terminal else f"{text}\n")
+        sys.stderr.write(fit_line(text) if self.terminal else f"{text}\n")
         sys.stderr.flush()
+        self.drawn = True
 
-    return show
+    def close(self) -> None:
+        """End the display: a terminal's line is cleared."""
+        if self.drawn and self.terminal:
+            sys.stderr.write(fit_line("") + "\r")
+            sys.stderr.flush()
+
+
+def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
+    """The ``progress`` of one solve (:class:`_SolveLine`)."""
+    return _SolveLine(job, args).show
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -503,6 +510,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             towards = "" if job.goal is None else f" (goal {job.goal.to_string()})"
             print(f"board {number} of {len(jobs)}: {job.board.to_string()}{towards}")
         started = time.perf_counter()
+        line = _SolveLine(job, args) if _shows_progress(args) else None
         record: dict[str, Any] = {"board": job.board.to_string()}
         if job.goal is not None:
             record["goal"] = job.goal.to_string()
@@ -514,7 +522,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     algorithm=args.algorithm,
                     heuristic=args.heuristic,
                     limits=_limits(args) if not args.fast else Limits(seconds=args.time_limit),
-                    progress=_progress_printer(job, args) if args.progress else None,
+                    progress=None if line is None else line.show,
                     weight=args.weight,
                     seed=args.seed,
                     optimal=not args.fast,
@@ -523,8 +531,8 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     prune=args.prune,
                 )
             finally:
-                if args.progress:
-                    sys.stderr.write("\n")
+                if line is not None:
+                    line.close()
         except UnsolvableError:
             status = max(status, 1)
             record.update(status="unsolvable", moves=None)
@@ -626,7 +634,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         import matplotlib  # the plot extra, loaded for --plot alone
 
         matplotlib.use("Agg")
-        drawn = table.plot(metric=args.metric)
+        drawn = table.plot(metric=args.metric, log=args.log)
         # The figure lays itself out (constrained layout).
         drawn[0].figure.savefig(args.plot)
     if interrupted:
@@ -940,164 +948,12 @@ _RANDOM_BLOCK = 1 << 14
 
 def _cmd_scramble(args: argparse.Namespace) -> int:
     start = Board.goal(_shape(args) or (4, 4))
-    for index in range(args.count):
-        seed = None if args.seed is None else args.seed + index
-        print(scramble(start, args.moves, rng=seed).to_string())
+    # One stream of random numbers from the seed, as `random` draws its boards (before: board
+    # k was scramble(rng=S + k), so the two commands' --seed meant different things).
+    generator = np.random.default_rng(args.seed)
+    for _ in range(args.count):
+        print(scramble(start, args.moves, rng=generator).to_string())
     return 0
-
-
-def _cmd_pdb(args: argparse.Namespace) -> int:
-    if args.action != "clear" and (args.all or args.dry_run):
-        raise UsageError(f"--all and --dry-run go with pdb clear, not pdb {args.action}")
-    if args.action == "build":
-        goal_blank = None if args.goal_blank is None else int(args.goal_blank)
-        shape = _shape(args)
-        partition = "6-6-3" if args.partition is None else args.partition
-        if partition in COMPOUNDS.get(shape or (5, 5), {}):
-            for path in build_compound(
-                partition, shape, goal_blank, args.cache_dir, force=args.force
-            ):
-                print(path)
-            return 0
-        path = pdb.build_pdb(partition, shape, goal_blank, args.cache_dir, force=args.force)
-        print(path)
-        database = pdb.load_pdb(partition, shape, goal_blank, args.cache_dir)
-        if (
-            database is not None
-            and database.shape[0] * database.shape[1] > 16
-            and not database.zero_aware
-        ):
-            # Past 16 cells long searches read the tables on the dual board too, with one more
-            # table (see fastpuzzle.pdb.dual), built here with the rest; never zero-aware ones.
-            for extra in dual_tables(database, args.cache_dir, build=True) or ():
-                if extra is not None and extra.path is not None:
-                    print(extra.path)
-    elif args.action == "info":
-        print(f"cache directory: {pdb.pdb_cache_dir(args.cache_dir)}")
-        entries = pdb.pdb_info(args.cache_dir)
-        for entry in entries:
-            state = "ok" if entry["valid"] else f"INVALID ({entry.get('problem', '')})"
-            if entry.get("temporary"):
-                state = f"TEMPORARY ({entry['problem']})"
-            print(f"{entry['path']}  {entry['bytes']:,} bytes  {state}")
-            if "partition" in entry:
-                print(f"  {_table_use(entry)}")
-        print(_buildable(entries))
-    else:
-        return _clear_pdb(args)
-    return 0
-
-
-def _clear_pdb(args: argparse.Namespace) -> int:
-    """``pdb clear``: one partition's files, or with --all (or a yes at a terminal) every one."""
-    if args.partition is not None and args.all:
-        raise UsageError("pdb clear takes a PARTITION or --all, not both")
-    if args.partition is None and (args.shape is not None or args.goal_blank is not None):
-        raise UsageError("pdb clear: --shape and --goal-blank narrow a PARTITION; name one")
-    options: dict[str, Any] = {"all": args.partition is None}
-    if args.partition is not None:
-        options.update(partition=args.partition, shape=_shape(args), goal_blank=args.goal_blank)
-    planned = pdb.clear_cache(args.cache_dir, dry_run=True, **options)
-    where = pdb.pdb_cache_dir(args.cache_dir)
-    if not planned:
-        what = "table" if args.partition is None else f"{args.partition} table"
-        print(f"no {what} is built in {where}; nothing removed")
-        return 0
-    lines = [_cache_line(path, args.partition) for path in planned]
-    sizes = sum(_file_bytes(path) for path in planned)
-    total = f"{len(planned)} file(s), {sizes / 1e6:,.1f} MB"
-    if args.dry_run:
-        print("\n".join(f"would remove {line}" for line in lines))
-        print(f"would remove {total}")
-        return 0
-    if args.partition is None and not args.all:
-        if not (sys.stdin is not None and sys.stdin.isatty()):
-            raise UsageError(
-                f"pdb clear removes the table you name (e.g. `fastpuzzle pdb clear 6-6-3`); "
-                f"give --all to remove every table in {where} ({total}), --dry-run to list them"
-            )
-        print("\n".join(lines))
-        try:
-            answer = input(f"remove these {total} from {where}? [y/N] ")
-        except EOFError:  # Ctrl-D
-            answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            print("nothing removed")
-            return 0
-    removed = pdb.clear_cache(args.cache_dir, **options)
-    print("\n".join(f"removed {_cache_line(path, args.partition)}" for path in removed))
-    print(f"removed {len(removed)} file(s)")
-    return 0
-
-
-def _file_bytes(path: Path) -> int:
-    try:
-        return path.lstat().st_size
-    except OSError:
-        return 0
-
-
-def _cache_line(path: Path, partition: str | None) -> str:
-    """A file ``pdb clear`` lists: its path and size, and what it is when it is not the named
-    partition's own table."""
-    size = f"{_file_bytes(path) / 1e6:,.1f} MB"
-    if path.name.startswith("."):
-        return f"{path} ({size}; left by a build that stopped)"
-    if path.name.startswith("fsm-"):
-        return f"{path} ({size}; IDA*'s duplicate-pruning machine, rebuilt when next needed)"
-    if partition is not None and any(partition in named for named in COMPOUNDS.values()):
-        return f"{path} ({size}; a table of compound {partition})"
-    if partition is not None and "-custom-" in path.name and partition != "auto":
-        return f"{path} ({size}; a dual-lookup table of {partition})"
-    return f"{path} ({size})"
-
-
-def _table_use(entry: dict[str, Any]) -> str:
-    """What the table of ``pdb info``'s ``entry`` is for, in words: its partition, its boards,
-    and the heuristic that reads it."""
-    name, (rows, cols), blank = entry["partition"], entry["shape"], entry["goal_blank"]
-    boards = f"{rows}x{cols} boards whose goal has the blank on cell {blank}"
-    readers = [h.name for h in CATALOGUE if h.partition == name and h.fits((rows, cols))]
-    if readers:
-        return f"{name} for {boards}: heuristic {' or '.join(map(repr, readers))}"
-    if not name.startswith("custom-"):  # 7-8b: no heuristic of its own
-        return f"{name} for {boards}: solve() reads it beside 7-8 on long searches"
-    groups = tuple(tuple(group) for group in entry["groups"])
-    cells = " | ".join(" ".join(map(str, group)) for group in groups)
-    if groups == auto_partition((rows, cols), blank):
-        return (
-            f"{name}: heuristic 'pdb' (the default partition) for {boards}; groups of goal "
-            f"cells {cells}"
-        )
-    for compound_name in COMPOUNDS.get((rows, cols), {}):
-        if is_zero_compound(compound_name) != is_zero_aware(name):
-            continue  # the other compound of the same groups
-        members = compound_groups(compound_name, (rows, cols), blank)
-        if len(groups) == 1 and tuple(sorted(groups[0])) in {g for p in members for g in p}:
-            reader = next((h.name for h in CATALOGUE if h.compound == compound_name), None)
-            return (
-                f"{name}: a table of compound {compound_name} (heuristic {reader!r}) for "
-                f"{boards}; goal cells {cells}"
-            )
-    return f"{name}: a partition given to build_pdb, for {boards}; groups of goal cells {cells}"
-
-
-def _buildable(entries: list[dict[str, Any]]) -> str:
-    """The line of ``pdb info`` on what can be built, the named tables not built yet first."""
-    built = {(entry["partition"], tuple(entry["shape"])) for entry in entries if entry.get("valid")}
-    missing = [
-        f"{name} ({rows}x{cols})"
-        for (rows, cols), named in NAMED_PARTITIONS.items()
-        for name in named
-        if (name, (rows, cols)) not in built
-    ]
-    lead = f"not built yet: {', '.join(missing)}; " if missing else ""
-    return (
-        f"{lead}fastpuzzle pdb build NAME builds one (--goal-blank N for goals with the blank "
-        "elsewhere), pdb build auto --shape ROWS COLS the table of heuristic 'pdb' on any "
-        "shape of up to 25 cells, and pdb build 6-6-6-6x7 (6-6-6-6x7z) the 5x5 tables of "
-        "heuristic 'pdb24' ('pdb24z')"
-    )
 
 
 def _add_board_input(cmd: argparse.ArgumentParser, *, table_formats: bool = False) -> None:
@@ -1231,7 +1087,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="a fast solution, not guaranteed shortest (any size up to 100x100)",
     )
     solve.add_argument(
-        "--progress", action="store_true", help="show the search's bound and nodes on stderr"
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show the search's bound and nodes on stderr, and after a few seconds the table "
+        "that would make it faster (default: when stderr is a terminal)",
     )
     solve.add_argument(
         "--workers",
@@ -1241,10 +1101,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--prune",
-        type=_prune,
         default=None,
-        help="IDA*'s duplicate pruning: fsm (default), parent (the published node counts) "
-        "or a depth from 2 to 16",
+        help="IDA*'s duplicate pruning: fsm (default: on 4x4 and 5x5 the machine of depth 13), "
+        "parent (the published node counts) or a depth of 6 or 8 to 16 (a smaller depth is a "
+        "weaker machine, more nodes)",
     )
     solve.add_argument(
         "--scheduler",
@@ -1294,7 +1154,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     comp.add_argument(
         "--plot",
-        help="also draw bar charts (log scale, boards labelled B1, B2, ...) to this image file",
+        help="also draw bar charts (linear scale, boards labelled B1, B2, ...) to this image file",
+    )
+    comp.add_argument(
+        "--log",
+        action="store_true",
+        help="--plot on a log scale (for figures that span orders of magnitude)",
     )
     comp.add_argument(
         "--metric",
@@ -1383,11 +1248,16 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--count", type=_whole(0), default=1, help="how many boards (default: 1)")
         cmd.add_argument(
             "--seed",
-            type=_integer,
-            help="seed of the boards: those of fastpuzzle.random_boards(COUNT, rng=SEED) up to "
-            "16 cells (default: fresh)"
-            if name == "random"
-            else "seed of the first board, +1 for each next (default: fresh)",
+            type=_whole(0),
+            help="seed of the boards: one stream of random numbers drawn from it, the same "
+            "seed the same boards; "
+            + (
+                "those of fastpuzzle.random_boards(COUNT, rng=SEED) up to 16 cells"
+                if name == "random"
+                else "those of fastpuzzle.scramble(goal, MOVES, rng=numpy.random."
+                "default_rng(SEED)) in turn"
+            )
+            + " (default: fresh)",
         )
         if name == "scramble":
             cmd.add_argument(
@@ -1398,53 +1268,19 @@ def build_parser() -> argparse.ArgumentParser:
             )
         cmd.set_defaults(run=_cmd_random if name == "random" else _cmd_scramble)
 
-    tables = sub.add_parser(
-        "pdb",
-        help="pattern databases: build, info, clear",
-        epilog=_epilog("pdb"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    tables.add_argument(
-        "action",
-        choices=("build", "info", "clear"),
-        help="build a database, list those built, or remove one (clear PARTITION; every one "
-        "with clear --all)",
-    )
-    tables.add_argument(
-        "partition",
-        nargs="?",
-        help="5-5-5, 6-6-3 (build's default), 7-8 or 7-8b (4x4); 6-6-6-6, 6-6-6-6z "
-        "(zero-aware), or the compounds 6-6-6-6x7 and 6-6-6-6x7z (5x5); or auto (with "
-        "--shape); clear removes its file for every goal blank (or --goal-blank's) and its "
-        "dual-lookup tables (a compound: its own one-group files)",
-    )
-    tables.add_argument(
-        "--shape",
-        nargs=2,
-        type=_integer,
-        metavar=("ROWS", "COLS"),
-        help="up to 25 cells (default: the named partition's shape, else 4x4)",
-    )
-    tables.add_argument("--goal-blank", type=_integer, help="goal blank cell (default: the last)")
-    tables.add_argument("--cache-dir", help="default: $FASTPUZZLE_CACHE or ~/.cache/fastpuzzle")
-    tables.add_argument("--force", action="store_true", help="rebuild even if a good file exists")
-    tables.add_argument(
-        "--all",
-        action="store_true",
-        help="clear: remove every table in the cache (without it, a bare clear asks at a "
-        "terminal and refuses elsewhere)",
-    )
-    tables.add_argument(
-        "--dry-run", action="store_true", help="clear: list what would be removed, remove nothing"
-    )
-    tables.set_defaults(run=_cmd_pdb)
+    add_pdb_command(sub, epilog=_epilog, integer=_integer, read_shape=_shape, parser_class=_Parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 every board solved, 1 some board not
     solvable or stopped by a limit, 2 usage or input error, 130 interrupted)."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else list(argv)):
+        # A bare `fastpuzzle`: what it does and its commands, not an error about a command.
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
     if sys.stdout is None and _prints_results(args):
         # Python leaves sys.stdout None when descriptor 1 was closed (``>&-``): print() would
         # drop every result without a word, and sys.stdout.write() raise AttributeError.
@@ -1455,7 +1291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     try:
-        with _warnings_as_lines():
+        with _warnings_as_lines(), _log_as_lines():
             return int(args.run(args))
     except (FastPuzzleError, ValueError, OSError, ImportError) as error:
         if isinstance(error, BrokenPipeError):
@@ -1494,6 +1330,37 @@ def _warnings_as_lines() -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def _log_as_lines() -> Iterator[None]:
+    """The library's log records of INFO and above (a table built on first use: its start,
+    groups and end) as the command's own lines on stderr, ``fastpuzzle: <message>``; the
+    logger's level and handlers are as they were afterwards (:func:`main` runs inside other
+    programs and tests too)."""
+    logger = logging.getLogger("fastpuzzle")
+    handler = _StderrHandler()
+    handler.setFormatter(logging.Formatter("fastpuzzle: %(message)s"))
+    level = logger.level
+    if logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+class _StderrHandler(logging.Handler):
+    """A handler writing to whatever ``sys.stderr`` is when a record comes (a test's capture,
+    or stderr replaced by the program that runs :func:`main`)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            print(self.format(record), file=sys.stderr, flush=True)
+        except Exception:  # logging's rule: writing a record never raises
+            self.handleError(record)
+
+
 def _named(error: Exception, args: argparse.Namespace) -> str:
     """The message of ``error``, led by the option or argument it is about where the library's
     message does not name it."""
@@ -1504,7 +1371,8 @@ def _named(error: Exception, args: argparse.Namespace) -> str:
     leads = {
         "unknown algorithm": f"--algorithm{plural}",
         "unknown heuristic": f"--heuristic{plural}",
-        "unknown partition": "PARTITION",
+        "unknown partition": "NAME",
+        "unknown table set": "NAME",
         "expected at least 2 rows": "--shape",
         "expected at most 100 rows": "--shape",
     }

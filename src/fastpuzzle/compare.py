@@ -25,7 +25,9 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, overload
+from typing import Any, cast, overload
+
+import numpy as np
 
 from fastpuzzle._util.checks import (
     MAX_LISTED,
@@ -33,6 +35,7 @@ from fastpuzzle._util.checks import (
     check_seed,
     check_weight,
     choice,
+    flag,
     names,
     ordered,
     real,
@@ -44,10 +47,18 @@ from fastpuzzle._util.optional import require
 from fastpuzzle._util.plot import METRICS, draw
 from fastpuzzle._util.tables import MAX_ROWS, Table
 from fastpuzzle._util.units import duration, size, spread
-from fastpuzzle.algorithms import resolve_algorithm
-from fastpuzzle.board import Board, BoardLike, as_board, as_goal
+from fastpuzzle.algorithms import AlgorithmName, resolve_algorithm
+from fastpuzzle.board import (
+    Board,
+    BoardLike,
+    Shape,
+    as_board,
+    as_goal,
+    check_shape,
+    is_packed_word,
+)
 from fastpuzzle.errors import InvalidBoardError, InvalidOptionError, UnsolvableError
-from fastpuzzle.heuristics import resolve_heuristic
+from fastpuzzle.heuristics import HeuristicName, resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import SearchResult, Status
 from fastpuzzle.solve import search
@@ -251,7 +262,9 @@ class Comparison:
         return [asdict(row) for row in self.rows]
 
     def to_pandas(self) -> Any:
-        """The rows as a pandas DataFrame, one column per field of :class:`Row`.
+        """The rows as a pandas DataFrame, one column per field of :class:`Row`, and
+        ``method`` (:attr:`Row.method`, ``"astar+manhattan"``: what the printed table, the
+        plots and the CSV's readers group by) after ``heuristic``.
 
         ``length`` is pandas' nullable ``Int64`` and ``shortest`` its nullable ``boolean``,
         ``<NA>`` where there is none (no float NaN), as in
@@ -264,6 +277,7 @@ class Comparison:
         """
         pd = require("pandas", "Comparison.to_pandas", "pandas")
         frame = pd.DataFrame.from_records(self.to_records(), columns=_COLUMNS)
+        frame.insert(_COLUMNS.index("heuristic") + 1, "method", [row.method for row in self.rows])
         return frame.astype({"length": "Int64", "shortest": "boolean"})
 
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
@@ -367,11 +381,16 @@ class Comparison:
         return self._table().html(MAX_ROWS)
 
     @overload
-    def plot(self, *, metric: str = ..., ax: Any = ...) -> Any: ...
+    def plot(self, *, metric: str = ..., ax: Any = ..., log: bool = ...) -> Any: ...
     @overload
-    def plot(self, *, metric: Sequence[str], ax: Any = ...) -> list[Any]: ...
-    def plot(self, *, metric: str | Sequence[str] = "expanded", ax: Any = None) -> Any:
-        """Bar charts of a metric per method, grouped by board, on a log scale; needs matplotlib.
+    def plot(self, *, metric: Sequence[str], ax: Any = ..., log: bool = ...) -> list[Any]: ...
+    def plot(
+        self, *, metric: str | Sequence[str] = "expanded", ax: Any = None, log: bool = False
+    ) -> Any:
+        """Bar charts of a metric per method, grouped by board; needs matplotlib.
+
+        The scale is linear (a bar twice as tall is twice the figure) unless ``log=True``, for
+        figures that span orders of magnitude.
 
         Boards are labelled B1, B2, ... under the bars; the label under the chart says which
         board each is. Runs stopped by a limit are pale and hatched.
@@ -383,6 +402,8 @@ class Comparison:
             ``"seconds"`` or ``"length"``; several give one chart each, one under another.
         ax : matplotlib Axes, or a sequence of them (one per metric), optional
             Where to draw (default: a new figure).
+        log : bool
+            A log scale (the axis label says so) instead of a linear one.
 
         Returns
         -------
@@ -403,7 +424,8 @@ class Comparison:
                 raise InvalidOptionError(
                     f"expected one Axes per metric ({len(wanted)}), got {len(axes)}"
                 )
-        drawn = draw(self.rows, wanted, axes)
+        flag("log", log)
+        drawn = draw(self.rows, wanted, axes, log=log)
         return drawn[0] if isinstance(metric, str) else drawn
 
 
@@ -506,11 +528,12 @@ def _settled(group: list[Row]) -> list[Row]:
 
 
 def compare(
-    boards: str | Board | Iterable[BoardLike],
+    boards: str | Board | int | np.integer[Any] | Iterable[BoardLike],
     algorithms: str | Iterable[str],
     *,
     heuristics: str | Iterable[str] = ("manhattan",),
     goal: BoardLike | None = None,
+    shape: Shape | None = None,
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
@@ -524,7 +547,8 @@ def compare(
     ----------
     boards : str, Board or iterable of boards
         Start boards (anything :class:`~fastpuzzle.Board` accepts); a single string or Board is
-        one board.
+        one board. Packed boards (the ``uint64`` words of :func:`~fastpuzzle.random_boards`)
+        take their shape from ``shape``, else from ``goal``.
     algorithms : str or iterable of str
         Algorithm names; each informed one runs once per heuristic. A method written as
         :attr:`Row.method` writes it (``"astar+manhattan"``) runs with that heuristic only.
@@ -532,6 +556,9 @@ def compare(
         Heuristics for the informed algorithms (default: Manhattan).
     goal : BoardLike, optional
         The goal of every board (default: tiles in order, blank last).
+    shape : (rows, cols), optional
+        The boards' shape: needed for packed boards (unless ``goal`` gives it) and flat
+        sequences of tiles that are not square.
     limits : Limits, optional
         Limits of each search; searches stopped by one keep their partial statistics.
     weight, seed : optional
@@ -575,11 +602,15 @@ def compare(
     as_limits(limits)
     items: Sequence[BoardLike] = (
         [boards]
-        if isinstance(boards, (str, Board))
+        if isinstance(boards, (str, Board)) or is_packed_word(boards)
         else ordered(
             "a board or a collection of boards", boards, error=InvalidBoardError, most=MAX_LISTED
         )
     )
+    if shape is not None:
+        shape = check_shape(shape)
+    elif goal is not None and any(is_packed_word(item) for item in items):
+        shape = as_board(goal).shape  # packed boards take the goal's shape
     pairings = _methods(algorithms, heuristics)
     callback(progress, "progress(done, total)")
     check_weight(weight)
@@ -588,7 +619,7 @@ def compare(
     min_seconds = real("min_seconds", min_seconds)
     if not 0 <= min_seconds <= 60:
         raise InvalidOptionError(f"expected min_seconds from 0 to 60, got {min_seconds!r}")
-    starts = [as_board(item) for item in items]
+    starts = [as_board(item, shape) for item in items]
     pairs = [(board, as_goal(board, goal)) for board in starts]
     rows: list[Row] = []
     group: list[Row] = []
@@ -608,8 +639,9 @@ def compare(
                     search,
                     board,
                     target,
-                    algorithm=algorithm,
-                    heuristic=heuristic,
+                    # Canonical names, resolved from the catalogues by _methods.
+                    algorithm=cast(AlgorithmName, algorithm),
+                    heuristic=cast(HeuristicName | None, heuristic),
                     limits=limits,
                     weight=weight if algorithm == "wastar" else None,
                     seed=walk_seed if algorithm == "random" else None,

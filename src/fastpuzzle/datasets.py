@@ -10,9 +10,11 @@ D, L, R: the direction the blank moves.
 from __future__ import annotations
 
 import glob
+import html
 import math
 import os
 import time
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -23,11 +25,13 @@ from fastpuzzle._core._generate import random_packed
 from fastpuzzle._util.checks import flag, optional_path, random_generator, real, shown, whole
 from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
 from fastpuzzle._util.optional import require
+from fastpuzzle._util.tables import MAX_ROWS, Table
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
+from fastpuzzle.batch.export import packed_board_texts
 from fastpuzzle.batch.run import Progress, ProgressArg, check_progress
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
-from fastpuzzle.errors import BoardTooLargeError, InvalidOptionError
+from fastpuzzle.errors import BoardTooLargeError, FastPuzzleWarning, InvalidOptionError
 from fastpuzzle.generate import RandomSource
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats
@@ -348,6 +352,108 @@ class Labelled:
     distances: np.ndarray | None = None
     origins: np.ndarray | None = None
 
+    def __len__(self) -> int:
+        return len(self.boards)
+
+    def __repr__(self) -> str:
+        rows, cols = self.shape
+        lengths = f", lengths {self.lengths.min()}-{self.lengths.max()}" if len(self) else ""
+        states = "" if self.states is None else f", {len(self.states):,} path states"
+        return (
+            f"<Labelled: {len(self):,} boards of {rows}x{cols}{lengths}{states}; "
+            "to_pandas() for the rows>"
+        )
+
+    def to_pandas(self, *, states: bool = False) -> Any:
+        """The boards as a pandas DataFrame, one row a board: ``board`` (its text,
+        ``"1 2 3/4 5 6/7 8 _"``), ``packed`` (uint64), ``length``, ``first_move`` and, with
+        the mask, ``optimal_U``, ``optimal_D``, ``optimal_L``, ``optimal_R`` (1 where that
+        move starts an optimal solution).
+
+        With ``states=True`` the path states instead (``labelled(..., path=True)``): ``board``,
+        ``packed``, ``distance`` and ``origin`` (the row of the board whose path holds it).
+
+        Raises
+        ------
+        ImportError
+            Without pandas (``pip install 'fastpuzzle[pandas]'``).
+        InvalidOptionError
+            With ``states=True`` on data labelled without ``path=True``.
+        """
+        pd = require("pandas", "Labelled.to_pandas", "pandas")
+        flag("states", states)
+        if states:
+            if self.states is None or self.distances is None or self.origins is None:
+                raise InvalidOptionError(
+                    "expected data labelled with path=True for states=True: these have no "
+                    "path states"
+                )
+            return pd.DataFrame(
+                {
+                    "board": _texts(self.states, self.shape),
+                    "packed": self.states,
+                    "distance": self.distances,
+                    "origin": self.origins,
+                }
+            )
+        columns: dict[str, Any] = {
+            "board": _texts(self.boards, self.shape),
+            "packed": self.boards,
+            "length": self.lengths,
+            "first_move": self.first_moves,
+        }
+        if self.optimal_mask is not None:
+            for index, move in enumerate(MOVE_ORDER):
+                columns[f"optimal_{move}"] = self.optimal_mask[:, index]
+        return pd.DataFrame(columns)
+
+    def _repr_html_(self) -> str:
+        # A notebook shows what the data set is, then its rows as a DataFrame shows them (the
+        # first and last five past 60), not arrays.
+        rows, cols = self.shape
+        summary = {
+            "boards": f"{len(self):,} of {rows}x{cols}",
+            "distinct boards": f"{len(np.unique(self.boards)):,}",
+            "length (min / mean / max)": (
+                f"{self.lengths.min()} / {self.lengths.mean():.2f} / {self.lengths.max()}"
+                if len(self)
+                else "-"
+            ),
+        }
+        if self.states is not None:
+            summary["path states"] = f"{len(self.states):,}"
+        cells = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+            for k, v in summary.items()
+        )
+        header = (
+            "board",
+            "length",
+            "first move",
+            *(("optimal moves",) if self.optimal_mask is not None else ()),
+        )
+
+        def row(i: int) -> tuple[str, ...]:
+            board = Board.from_packed(int(self.boards[i]), self.shape).to_string()
+            first = str(self.first_moves[i]) or "-"
+            if self.optimal_mask is None:
+                return (board, str(int(self.lengths[i])), first)
+            moves = "".join(m for m, on in zip(MOVE_ORDER, self.optimal_mask[i]) if on) or "-"
+            return (board, str(int(self.lengths[i])), first, moves)
+
+        table = Table(header, len(self), row, frozenset({1})).html(MAX_ROWS)
+        return f"<div><table><caption>Labelled</caption>{cells}</table>{table}</div>"
+
+
+def _texts(words: np.ndarray, shape: Shape) -> list[str]:
+    """``Board.to_string()`` of each packed board, a block of rows per numpy pass."""
+    out: list[str] = []
+    for first in range(0, len(words), _BLOCK):
+        matrix = packed_board_texts(np.asarray(words[first : first + _BLOCK]), shape)
+        rows = np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").reshape(-1)
+        out.extend(text.replace(b"\0", b"").decode("ascii") for text in rows.tolist())
+    return out
+
 
 def _path_states(word: int, blank: int, moves: str, cols: int) -> list[int]:
     offset = {"U": -cols, "D": cols, "L": -1, "R": 1}
@@ -466,13 +572,17 @@ def labelled(
     path: bool = False,
     limits: Limits | None = None,
     workers: int | None = None,
-    unique: bool = False,
+    unique: bool | None = None,
     optimal_mask: bool = True,
 ) -> Labelled:
     """``n`` random boards solved optimally: training data for learned heuristics.
 
     The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``:
-    drawn with replacement unless ``unique=True``. Each is labelled with its optimal length,
+    by default (``unique=None``) no board twice where the space allows it (``n`` at most
+    :func:`space_size`), else drawn with replacement after a
+    :class:`~fastpuzzle.errors.FastPuzzleWarning` that says what share of the rows repeat a
+    board; ``unique=False`` draws with replacement, ``unique=True`` refuses an ``n`` past the
+    space. Each is labelled with its optimal length,
     one optimal first move and every optimal first move (``optimal_mask``: its neighbours
     are solved too, a table walk up to 9 cells, about twice the time of the lengths alone on
     3x3, and a search a neighbour past that; ``optimal_mask=False`` saves that).
@@ -507,6 +617,7 @@ def labelled(
     count = whole("n", n, low=0, high=most, why=f"labelled boards are held {memory}; "
                   "write_labelled writes more to a file")  # fmt: skip
     target = _target(shape, goal)
+    unique = _unique_by_default(unique, count, target.shape)
     boards = random_boards(count, shape, rng=rng, goal=target, unique=unique)
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)
     _all_solved(result, 0)
@@ -535,6 +646,31 @@ def labelled(
     )
 
 
+def _unique_by_default(unique: object, n: object, shape: Shape) -> bool:
+    """``unique`` of :func:`labelled` and :func:`write_labelled`, checked; None (the default):
+    True where ``n`` boards of ``shape`` can all differ, else False after a warning that says
+    what share of the rows will repeat a board (its expected value: ``n`` draws from ``S``
+    boards hold ``S (1 - (1 - 1/S)^n)`` distinct ones)."""
+    if unique is not None:
+        flag("unique", unique)
+        return bool(unique)
+    count = whole("n", n, low=0)
+    space = space_size(shape)
+    if count <= space:
+        return True
+    distinct = space * -math.expm1(count * math.log1p(-1 / space))
+    share = 1 - distinct / count
+    warnings.warn(
+        f"{count:,} boards of {shape[0]}x{shape[1]} cannot all differ: only {space:,} can reach "
+        f"the goal, so they are drawn with repeats, and about {100 * share:.0f} % of the rows "
+        "will repeat a board of an earlier row; pass unique=False to draw with repeats without "
+        "this warning, or n at most space_size(shape) for boards that all differ",
+        FastPuzzleWarning,
+        stacklevel=3,
+    )
+    return False
+
+
 #: The suffixes of a path :func:`write_labelled` writes to (none is one).
 _PARQUET_SUFFIXES = ("", ".parquet", ".pq", ".parq")
 
@@ -554,7 +690,7 @@ def write_labelled(
     limits: Limits | None = None,
     workers: int | None = None,
     progress: ProgressArg = None,
-    unique: bool = False,
+    unique: bool | None = None,
     optimal_mask: bool = True,
 ) -> Path:
     """Write ``n`` random boards solved optimally to a Parquet file, a chunk at a time.
@@ -569,10 +705,14 @@ def write_labelled(
     ``path`` never holds part of a data set; Ctrl-C (or any error) removes the temporary file,
     and the next write of ``path`` removes the one a killed writer (``kill -9``) left.
     The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``,
-    whatever ``chunk_size``: drawn with replacement unless ``unique=True`` (10 M draws of the
-    181,440 3x3 boards repeat each one 55 times on average; ``n=space_size(shape)`` with
-    ``unique=True`` writes every board once). With ``unique=True`` the boards are drawn before
-    the first chunk (8 bytes a board). Needs pyarrow (``pip install 'fastpuzzle[parquet]'``).
+    whatever ``chunk_size``. By default (``unique=None``) no board is written twice where the
+    space allows it (``n`` at most :func:`space_size`: ``n=space_size(shape)`` writes every
+    board once); past that they are drawn with replacement after a
+    :class:`~fastpuzzle.errors.FastPuzzleWarning` that says what share of the rows repeat a
+    board (10 M rows of the 181,440 3x3 boards: 98 %, each board 55 times on average).
+    ``unique=False`` draws with replacement without a word (200,000 rows of 3x3 then hold about
+    39 % repeats), ``unique=True`` refuses an ``n`` past the space. Unique boards are drawn
+    before the first chunk (8 bytes a board). Needs pyarrow (``pip install 'fastpuzzle[parquet]'``).
 
     Columns, one row a board:
 
@@ -613,8 +753,9 @@ def write_labelled(
         Threads (default: every core).
     progress : bool or callable, optional
         ``True`` shows a progress bar on stderr; a callable receives ``(done, n)``.
-    unique : bool
-        No board twice (``n`` at most :func:`space_size`).
+    unique : bool or None
+        No board twice: None (the default) where the space allows, True always (``n`` at most
+        :func:`space_size`), False never (draws with replacement).
     optimal_mask : bool
         Write the ``optimal_mask`` column.
 
@@ -640,14 +781,13 @@ def write_labelled(
 
     .. code-block:: python
 
-        fp.write_labelled("boards.parquet", fp.space_size((3, 3)), (3, 3), rng=1, unique=True)
+        fp.write_labelled("boards.parquet", fp.space_size((3, 3)), (3, 3), rng=1)
     """
     target = _target(shape, goal)
     count = whole("n", n, low=0)
     step = whole(
         "chunk_size", chunk_size, low=1, high=MAX_LABELLED, why="a chunk is held in memory"
     )
-    flag("unique", unique)
     flag("optimal_mask", optimal_mask)
     out = optional_path("path", path)
     if out is None or "\0" in str(out) or out.is_dir():
@@ -662,6 +802,7 @@ def write_labelled(
             "pandas.read_parquet)"
         )
     check_progress(progress)
+    unique = _unique_by_default(unique, count, target.shape)
     pa = require("pyarrow", "write_labelled", "parquet")
     parquet = require("pyarrow.parquet", "write_labelled", "parquet")
     generator = random_generator(rng)

@@ -42,7 +42,7 @@ from fastpuzzle._solver import pruning
 from fastpuzzle._solver.parallel import Team
 from fastpuzzle._util.optional import require
 
-__all__ = ["REMOTE_FROM", "KernelCall", "search_units", "share_with"]
+__all__ = ["REMOTE_FROM", "STOP_WAIT", "KernelCall", "running_tasks", "search_units", "share_with"]
 
 #: Iterations expected (from the growth of the last two) to expand at least this many nodes go
 #: to the cluster; smaller ones stay on the calling process's threads. A task's round trip costs
@@ -61,6 +61,20 @@ _NO_BOUND = _idastar.NO_BOUND
 
 #: A worker process's tables, by KernelCall.tables_key: read once, shared by its tasks.
 _TABLES: dict[str, Any] = {}
+
+#: Seconds the calling process waits, once it has its answer, for the tasks still running to
+#: see the stop event and end (they look every 0.25 s): a task left running when the client or
+#: the cluster closes is logged as cancelled there.
+STOP_WAIT = 5.0
+
+#: How many of this worker process's tasks are searching now.
+_running = [0]
+
+
+def running_tasks() -> int:
+    """How many :func:`search_units` tasks this process is running now (a worker's count, as
+    ``client.run(running_tasks)`` reads it)."""
+    return _running[0]
 
 
 @dataclass(frozen=True)
@@ -114,6 +128,23 @@ def search_units(
         time_limit = deadline - time.time()
         if time_limit <= 0:
             return (_STATUS_TIME_LIMIT, "", 0, 0, _NO_BOUND, [])
+    if stop_event is not None and _dask().Event(stop_event).is_set():
+        return (_STOP_ABORTED, "", 0, 0, 0, [])  # queued past the search's answer
+    _running[0] += 1
+    try:
+        return _search_units(call, bound, nodes, node_limit, time_limit, stop_event)
+    finally:
+        _running[0] -= 1
+
+
+def _search_units(
+    call: KernelCall,
+    bound: int,
+    nodes: bytes,
+    node_limit: int,
+    time_limit: float,
+    stop_event: str | None,
+) -> tuple[int, str, int, int, int, list[int]]:
     tables = _TABLES.get(call.tables_key)
     if tables is None:
         tables = _TABLES.setdefault(call.tables_key, call.tables())
@@ -266,10 +297,14 @@ class _ClusterShare:
                     # further: the iteration cannot end.
                     team.stop_with(_STATUS_NODE_LIMIT)
         finally:
-            self.client.cancel(list(futures))
+            # The tasks still running stop at the event; those queued end at once. Waited for
+            # (a few tenths of a second), so that none is still running when the caller closes
+            # its client or cluster, which would log each as a cancelled task.
             # A scheduler already gone leaves nothing running to stop.
             with contextlib.suppress(Exception):
                 stop.set()
+                dask.wait(list(futures), timeout=STOP_WAIT)
+            self.client.cancel(list(futures))
 
 
 @dataclass

@@ -7,12 +7,13 @@ know this library.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import os
-
+    # This module is below board.py, which imports it; fastpuzzle.board puts Board here once
+    # it is defined, so that typing.get_type_hints(UnsolvableError.__init__) resolves it.
     from fastpuzzle.board import Board
 
 __all__ = [

@@ -1,6 +1,7 @@
 """Random boards: uniform over solvable boards, or random walks from a board.
 
-Both take ``rng``: a seed, a :class:`numpy.random.Generator`, or None for fresh entropy.
+Both take ``rng``: a seed, a :class:`numpy.random.Generator`, or None for fresh entropy; a seed
+may be given as ``seed=`` too, the name :func:`~fastpuzzle.compare` and the command line use.
 """
 
 from __future__ import annotations
@@ -8,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from fastpuzzle._core import _board
-from fastpuzzle._util.checks import random_generator, whole
+from fastpuzzle._util.checks import random_generator, shown, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, is_solvable
+from fastpuzzle.errors import InvalidOptionError
 from fastpuzzle.moves import MOVES
 
 __all__ = ["MAX_SCRAMBLE", "random_board", "scramble"]
@@ -21,18 +23,49 @@ RandomSource = int | np.random.Generator | None
 MAX_SCRAMBLE = 1_000_000_000
 
 
+def _source(rng: RandomSource, seed: int | None) -> RandomSource:
+    """``rng``, or ``seed`` given in its place (refused when both are given)."""
+    if seed is None:
+        return rng
+    if rng is not None:
+        raise InvalidOptionError(
+            f"expected rng= or seed=, not both: got rng={shown(rng)} and seed={shown(seed)}"
+        )
+    if isinstance(seed, np.random.Generator):
+        raise InvalidOptionError(
+            f"expected seed as a non-negative integer (a Generator goes to rng=), got {shown(seed)}"
+        )
+    return seed
+
+
 def random_board(
-    shape: Shape = (4, 4), *, rng: RandomSource = None, goal: BoardLike | None = None
+    shape: Shape = (4, 4),
+    *,
+    rng: RandomSource = None,
+    goal: BoardLike | None = None,
+    seed: int | None = None,
 ) -> Board:
     """A board drawn uniformly from those that can reach ``goal`` (default: blank last).
 
     Swapping two fixed tiles maps solvable boards one-to-one onto unsolvable ones, so a uniform
     permutation, swapped when unsolvable, is uniform over the solvable half.
 
+    Parameters
+    ----------
+    shape : (rows, cols)
+        The board's shape.
+    rng : int, numpy.random.Generator or None
+        A seed, a generator (its next numbers are used), or None for fresh entropy.
+    goal : Board-like, optional
+        The goal the board can reach (default: tiles in order, blank last).
+    seed : int, optional
+        A seed, in place of ``rng`` (``random_board(seed=7) == random_board(rng=7)``).
+
     Raises
     ------
     InvalidOptionError
-        If ``rng`` is not a seed (a non-negative integer), a numpy Generator or None.
+        If ``rng`` is not a seed (a non-negative integer), a numpy Generator or None; or
+        ``seed`` is given with ``rng``, or is not a seed.
     InvalidBoardError
         If ``shape`` or ``goal`` is not valid.
 
@@ -41,7 +74,7 @@ def random_board(
     >>> random_board((3, 3), rng=7).is_solvable()
     True
     """
-    generator = random_generator(rng)
+    generator = random_generator(_source(rng, seed))
     target = as_goal(Board.goal(shape), goal)
     n = target.size
     tiles = generator.permutation(n).tolist()
@@ -54,19 +87,23 @@ def random_board(
     return board
 
 
-def scramble(board: BoardLike, moves: int, *, rng: RandomSource = None) -> Board:
+def scramble(
+    board: BoardLike, moves: int, *, rng: RandomSource = None, seed: int | None = None
+) -> Board:
     """The board after ``moves`` random blank moves, never undoing the previous one.
 
     The walk runs in a compiled loop (ten million moves take well under a second), of at most
-    :data:`MAX_SCRAMBLE` moves.
+    :data:`MAX_SCRAMBLE` moves. ``rng`` is a seed, a generator or None (fresh entropy);
+    ``seed=`` gives a seed in its place.
 
     Raises
     ------
     InvalidBoardError
         If ``board`` is not valid.
     InvalidOptionError
-        If ``moves`` is not a whole number from 0 to :data:`MAX_SCRAMBLE`, or ``rng`` is not a
-        seed (a non-negative integer), a numpy Generator or None.
+        If ``moves`` is not a whole number from 0 to :data:`MAX_SCRAMBLE`; if ``rng`` is not a
+        seed (a non-negative integer), a numpy Generator or None; or ``seed`` is given with
+        ``rng``, or is not a seed.
 
     Examples
     --------
@@ -74,7 +111,7 @@ def scramble(board: BoardLike, moves: int, *, rng: RandomSource = None) -> Board
     True
     """
     count = whole("moves", moves, low=0, high=MAX_SCRAMBLE, why="the longest walk scramble takes")
-    generator = random_generator(rng)
+    generator = random_generator(_source(rng, seed))
     walked = start = as_board(board)
     blank, last = start.blank, -1
     # The walk goes in chunks, each applied as it is drawn: memory stays a few megabytes

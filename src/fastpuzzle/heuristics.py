@@ -27,7 +27,7 @@ from typing import Literal, Protocol
 from fastpuzzle._core import _heuristics, _wide
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._problem import make_problem
-from fastpuzzle._util.checks import shown
+from fastpuzzle._util.checks import did_you_mean, shown
 from fastpuzzle.board import MAX_CELLS, BoardLike, Shape
 from fastpuzzle.errors import UnknownNameError
 
@@ -36,6 +36,7 @@ __all__ = [
     "CATALOGUE",
     "HEURISTICS",
     "Heuristic",
+    "HeuristicName",
     "Searcher",
     "evaluate",
     "heuristic_names",
@@ -238,7 +239,7 @@ CATALOGUE: tuple[Heuristic, ...] = (
         "pdb24",
         ("pdb_compound", "compound"),
         "5x5: the largest sum of seven 6-6-6-6 partitions, each with its reflection (14 tables, "
-        "896 MiB; build once: fastpuzzle pdb build 6-6-6-6x7)",
+        "851 MiB; build once: fastpuzzle pdb build 6-6-6-6x7)",
         HeuristicCode.H_PDB,
         idastar=frozenset({"wide"}),
         tables="pdb",
@@ -309,6 +310,15 @@ CATALOGUE: tuple[Heuristic, ...] = (
         max_cells=9,
     ),
 )
+
+#: The heuristics' names as a type, for editors and type checkers (``"auto"`` is taken where a
+#: search picks its best). The names are matched case-insensitively and their aliases
+#: (``"md"``, ``"lc"``) are taken as well, which a type checker does not know.
+HeuristicName = Literal[
+    "misplaced", "manhattan", "linear_conflict", "squared_difference", "walking_distance",
+    "pdb", "pdb555", "pdb663", "pdb78", "pdb6666", "pdb6666z", "pdb24", "pdb24z", "pdb_dual",
+    "pdb663_dual", "pdb78_dual", "pdb6666_dual", "table",
+]  # fmt: skip
 
 #: Every heuristic by canonical name (read-only).
 BY_NAME: Mapping[str, Heuristic] = MappingProxyType({h.name: h for h in CATALOGUE})
@@ -409,8 +419,10 @@ def resolve_heuristic(
     if entry is None:
         where = "" if algorithm is None else f" for {algorithm.name}"
         known = tuple(BY_NAME) if algorithm is None else supported_heuristics(algorithm, cells)
+        spellings = ((spelling, h.name) for spelling, h in _INDEX.items() if h.name in known)
         raise UnknownNameError(
-            f"unknown heuristic {shown(name)}{where}; expected one of {', '.join(known) or 'none'}"
+            f"unknown heuristic {shown(name)}{where}; {did_you_mean(name, spellings)}expected "
+            f"one of {', '.join(known) or 'none'}"
         )
     if shape is not None and not entry.fits(shape):
         fitting = [h.name for h in CATALOGUE if h.fits(shape)]

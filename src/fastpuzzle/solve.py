@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, cast
 
 from fastpuzzle._problem import Problem, make_problem
 from fastpuzzle._solver import policy, pruning
@@ -23,7 +23,14 @@ from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
 from fastpuzzle._solver.parallel import check_workers, resolve_workers
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import check_seed, check_weight, dask_client, flag, shown
-from fastpuzzle.algorithms import ALGORITHMS, DFS_DEPTH_HINT, Algorithm, is_auto, resolve_algorithm
+from fastpuzzle.algorithms import (
+    ALGORITHMS,
+    DFS_DEPTH_HINT,
+    Algorithm,
+    AlgorithmName,
+    is_auto,
+    resolve_algorithm,
+)
 from fastpuzzle.board import BoardLike, Shape
 from fastpuzzle.errors import (
     BoardTooLargeError,
@@ -32,7 +39,7 @@ from fastpuzzle.errors import (
     InvalidOptionError,
     TimeLimitError,
 )
-from fastpuzzle.heuristics import resolve_heuristic
+from fastpuzzle.heuristics import HeuristicName, resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import (
     ProgressCallback,
@@ -202,8 +209,8 @@ def search(
     board: BoardLike,
     goal: BoardLike | None = None,
     *,
-    algorithm: str,
-    heuristic: str | None = None,
+    algorithm: AlgorithmName,
+    heuristic: HeuristicName | None = None,
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
@@ -251,9 +258,12 @@ def search(
     prune : str or int, optional
         ``idastar`` only: which paths to the same board it skips. ``"fsm"`` (the default) never
         enters a move string with an earlier twin (a finite-state machine of the duplicates up
-        to about a dozen moves: about half the nodes of parent pruning); ``"parent"`` only
-        never undoes the last move (the published node counts); a depth from 2 to 16: the
-        machine of every twin up to that many moves. The length found is the same.
+        to about a dozen moves: about half the nodes of parent pruning; on 4x4 and 5x5 boards
+        the machine of depth 13); ``"parent"`` only never undoes the last move (the published
+        node counts); a depth of 6 or 8 to 16 (an int, or its digits as a string): the
+        machine of every twin up to that many moves. A small depth is a weaker machine (more
+        nodes); depths 2 to 5 would be parent pruning and 7 would be 6, so they are refused.
+        The length found is the same.
 
     Returns
     -------
@@ -324,8 +334,8 @@ def solve(
     board: BoardLike,
     goal: BoardLike | None = None,
     *,
-    algorithm: str = "auto",
-    heuristic: str = "auto",
+    algorithm: AlgorithmName | Literal["auto"] = "auto",
+    heuristic: HeuristicName | Literal["auto"] = "auto",
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
@@ -451,8 +461,9 @@ def _solve_named(
     result = search(
         board,
         goal,
-        algorithm=algorithm,
-        heuristic=heuristic,
+        # Names as solve() was given them; search() checks them as any caller's.
+        algorithm=cast(AlgorithmName, algorithm),
+        heuristic=cast(HeuristicName | None, heuristic),
         limits=limits,
         weight=weight,
         seed=seed,

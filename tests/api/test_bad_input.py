@@ -52,7 +52,7 @@ from fastpuzzle.moves import parse_moves
         ([], {}, r"empty board"),
         ("", {}, r"empty board"),
         (None, {}, r"expected a board"),
-        (12, {}, r"expected a board"),
+        (12, {}, r"got the integer 12: a packed board .* needs its shape"),
         (b"1 2 3 0", {}, r"expected a board"),
         (list(range(101 * 101)), {}, r"at most 10,000 tiles \(100x100\)"),
         (list(range(202)), {"shape": (2, 101)}, r"at most 100 rows and 100 columns"),
@@ -756,7 +756,7 @@ def _compare_cases() -> list[Case]:
             "compare-boards-int",
             lambda tmp: fp.compare(5, "bfs"),
             fp.InvalidBoardError,
-            r"expected a board or a collection of boards, got 5",
+            r"got the integer 5: a packed board .* needs its shape: pass shape=",
         ),
         (
             "compare-boards-set",

@@ -154,3 +154,43 @@ def test_kept_rows_are_not_read_back_from_the_chunk_files(tmp_path, monkeypatch)
     assert sorted(loaded) == [0, 1]
     assert again.lengths.tolist() == lengths and again.moves.tolist() == moves
     assert sorted(loaded) == [0, 1]
+
+
+def test_a_missing_length_is_one_missing_value_everywhere(tmp_path):
+    # Before (issue 47, item 5): -1 in a batch's CSV, JSON lines and Parquet, empty in a
+    # comparison's CSV, <NA> in to_pandas(). Now every table says "missing" the same way:
+    # empty in CSV, null in JSON and Parquet (a nullable column), None in records, <NA> in
+    # pandas; only the numpy column keeps -1 (numpy has no missing integer).
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    result = fp.solve_many(["1 2 3/4 5 6/7 _ 8", "1 2 3/4 5 6/8 7 _"], workers=1)
+    assert result.lengths.tolist() == [1, -1]
+    assert [r["length"] for r in result.to_records()] == [1, None]
+    rows = list(csv.DictReader(io.StringIO(result.to_csv())))
+    assert [r["length"] for r in rows] == ["1", ""]
+    lines = jsonl_bytes(result).decode().splitlines()
+    assert [json.loads(line)["length"] for line in lines] == [1, None]
+    assert '"length": null' in lines[1]
+    table = arrow_table(result, pa)
+    assert table.column("length").to_pylist() == [1, None]
+    assert table.schema.field("length").nullable
+    path = tmp_path / "rows.parquet"
+    pq.write_table(table, path)
+    assert pq.read_table(path).column("length").null_count == 1
+    comparison = fp.compare(["1 2 3/4 5 6/8 7 _"], ["bfs"])
+    assert next(csv.DictReader(io.StringIO(comparison.to_csv())))["length"] == ""
+    pd = pytest.importorskip("pandas")
+    assert result.to_pandas()["length"].isna().tolist() == [False, True]
+    assert pd.isna(comparison.to_pandas()["length"].iloc[0])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+def test_a_batch_with_unsolved_rows_goes_on_from_its_chunks(tmp_path, fmt):
+    # The chunk files read back (--resume) take the missing value, and -1 of older files.
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    boards = ["1 2 3/4 5 6/7 _ 8", "1 2 3/4 5 6/8 7 _"] * 3
+    out = tmp_path / "chunks"
+    first = fp.solve_many(boards, workers=1, out=out, out_format=fmt, chunk_size=2)
+    again = fp.solve_many(boards, workers=1, out=out, out_format=fmt, chunk_size=2, resume=True)
+    assert again.lengths.tolist() == first.lengths.tolist() == [1, -1] * 3

@@ -138,3 +138,45 @@ def test_numpy_sees_the_grid_and_iteration_gives_rows(shape):
     if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
         with pytest.raises(ValueError, match="must copy"):
             np.asarray(board, copy=False)
+
+
+def test_a_packed_word_is_a_board_given_its_shape() -> None:
+    # Issue 47, item 4: the words of random_boards are boards wherever a shape is given.
+    (word,) = fp.random_boards(1, (3, 3), rng=2)
+    board = fp.Board.from_packed(int(word), (3, 3))
+    assert fp.Board(word, shape=(3, 3)) == board == fp.Board(int(word), shape=(3, 3))
+    with pytest.raises(fp.InvalidBoardError, match=r"Board\.from_packed"):
+        fp.Board(word)
+    with pytest.raises(fp.InvalidBoardError):
+        fp.Board(True, shape=(3, 3))  # a bool is no word
+    # solve() and search() take the shape from a goal.
+    goal = fp.Board("1 2 3/4 5 _")
+    (start,) = fp.random_boards(1, (2, 3), rng=3, goal=goal)
+    solution = fp.solve(start, goal)
+    assert solution.board == fp.Board(start, shape=(2, 3)) and solution.verify()
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("123/456/780", "1 2 3/4 5 6/7 8 _"),
+        ("123456780", "1 2 3 4 5 6 7 8 _"),
+        ("12/3_", "1 2/3 _"),
+    ],
+)
+def test_tiles_written_without_spaces_are_refused_saying_how_to_write_them(text, written):
+    # Before (issue 47, item 8): "123/456/780" read as three tiles, 123, 456 and 780, a board
+    # of 3 rows and 1 column: "expected at least 2 rows and 2 columns, got shape (3, 1)".
+    with pytest.raises(fp.InvalidBoardError, match="separated by spaces") as info:
+        fp.Board(text)
+    assert repr(written) in str(info.value)
+    fp.Board(written)  # what it says to write is a board
+
+
+def test_seed_is_a_name_for_a_seed():
+    # Before: random_board(seed=7) was a TypeError (compare and the command line say seed).
+    assert fp.random_board((3, 3), seed=7) == fp.random_board((3, 3), rng=7)
+    board = fp.Board.goal((3, 3))
+    assert fp.scramble(board, 30, seed=3) == fp.scramble(board, 30, rng=3)
+    with pytest.raises(fp.InvalidOptionError, match="rng= or seed=, not both"):
+        fp.random_board((3, 3), rng=1, seed=1)

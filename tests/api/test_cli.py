@@ -78,6 +78,34 @@ def test_progress_shows_the_bound_on_stderr(capsys):
     assert fp.Board(board).apply(captured.out.splitlines()[0]) == fp.Board.goal((4, 4))
 
 
+@pytest.mark.parametrize(
+    ("terminal", "option", "drawn"),
+    [(True, [], True), (True, ["--no-progress"], False), (False, [], False)],
+)
+def test_solve_shows_its_progress_on_a_terminal_by_default(
+    terminal, option, drawn, monkeypatch, capsys
+):
+    # Before (issue 47, item 1): a 24-second solve printed nothing unless given --progress, so
+    # the line and its `pdb build 7-8` hint never reached the people they are for. Now a
+    # terminal gets them by default (the line cleared at the end), a pipe or file does not,
+    # and --no-progress silences them.
+    from fastpuzzle import cli
+    from fastpuzzle._util import progress
+
+    monkeypatch.setattr(progress, "on_terminal", lambda: terminal)
+    monkeypatch.setattr(cli, "on_terminal", lambda: terminal)
+    board = "12 1 10 2/7 11 4 14/5 _ 9 15/8 13 6 3"
+    argv = ["solve", "--algorithm", "idastar", "--heuristic", "manhattan", "--workers", "1"]
+    assert main([*argv, *option, board]) == 0
+    captured = capsys.readouterr()
+    assert ("\r  bound " in captured.err) is drawn
+    if drawn:  # the line is cleared once the search ends
+        assert captured.err.endswith("\r") and captured.err.rsplit("\r", 2)[1].strip() == ""
+    else:
+        assert captured.err == ""
+    assert fp.Board(board).apply(captured.out.splitlines()[0]) == fp.Board.goal((4, 4))
+
+
 def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypatch, capsys):
     # The report itself is driven here: a real search would have to run for seconds.
     from fastpuzzle import cli, pdb
@@ -132,7 +160,13 @@ def test_prune_option_reaches_ida_star(capsys):
 
 
 @pytest.mark.parametrize(
-    "args", [["--prune", "25"], ["--prune", "some"], ["--algorithm", "bfs", "--prune", "parent"]]
+    "args",
+    [
+        ["--prune", "25"],
+        ["--prune", "some"],
+        ["--prune", "4"],  # would be parent pruning: refused as the library refuses prune=4
+        ["--algorithm", "bfs", "--prune", "parent"],
+    ],
 )
 def test_bad_prune_names_the_option(args, capsys):
     assert main(["solve", *args, "1 2 3/4 5 6/_ 7 8"]) == 2
@@ -401,11 +435,17 @@ def test_every_option_has_help():
 
     from fastpuzzle.cli import build_parser
 
-    parser = build_parser()
-    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    def commands(parser, prefix):  # type: ignore[no-untyped-def]
+        # Every command and subcommand (pdb build, pdb info, pdb clear), by its words.
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, command in action.choices.items():
+                    yield f"{prefix}{name}", command
+                    yield from commands(command, f"{prefix}{name} ")
+
     missing = [
         f"{name} {'/'.join(action.option_strings) or action.dest}"
-        for name, command in subparsers.choices.items()
+        for name, command in commands(build_parser(), "")
         for action in command._actions
         if not isinstance(action, argparse._HelpAction) and not action.help
     ]
@@ -709,7 +749,7 @@ def test_the_exit_statuses_are_those_documented(tmp_path, capsys, monkeypatch):
         (["solve", "--memory-limit", "0", "1 2/_ 3"], "--memory-limit expected a whole number"),
         (["random", "--shape", "1", "1"], "--shape: "),
         (["scramble", "--shape", "300", "300"], "--shape: "),
-        (["pdb", "build", "nosuch"], "PARTITION: "),
+        (["pdb", "build", "nosuch"], "NAME: "),
         (["batch", "/nonexistent/boards.txt"], "/nonexistent/boards.txt: No such file"),
     ],
 )
@@ -756,3 +796,60 @@ def test_dfs_without_max_depth_stops_at_once_naming_it(capsys):
     assert "no solution within --max-depth=28 moves (misplaced + Manhattan" in (
         captured.out + captured.err
     )
+
+
+def test_bench_rates_count_the_searches_own_time(monkeypatch):
+    # Before (issue 47, item 8): the rate divided the nodes by the call's wall time, loading
+    # tables included: rows whose first call loaded a table showed "0.03 M nodes/s".
+    import time
+
+    from fastpuzzle import quickbench
+
+    def loads_a_table_first(board):
+        time.sleep(0.2)  # what reading a large table costs the first call
+        return fp.search(board, algorithm="idastar", heuristic="manhattan")
+
+    row = quickbench._measure("loading", [fp.random_board((3, 3), rng=1)], loads_a_table_first)
+    assert row.seconds >= 0.2 > row.search_seconds > 0
+    assert row.nodes_per_second == row.generated / row.search_seconds
+    assert "searches' own clock" in quickbench.format_rows([row])
+
+
+def test_a_bare_command_prints_the_help(capsys):
+    # Before: `fastpuzzle` alone was an error about a missing command.
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: fastpuzzle") and "solve" in out and "pdb" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (["solve", "--algorithm", "astr"], "did you mean 'astar'"),
+        (["solve", "--algorithm", "IDA"], "did you mean 'idastar'"),
+        (["solve", "--algorithm", "astar", "--heuristic", "manhatan"], "did you mean 'manhattan'"),
+        (["compare", "--algorithms", "bfs,greedi"], "did you mean 'greedy'"),
+    ],
+)
+def test_an_unknown_name_says_which_it_is_closest_to(args, meant, capsys):
+    # Before: the list of every name, and no word of which one was meant.
+    assert main([*args, "1 2 3/4 5 6/7 _ 8"]) == 2
+    err = capsys.readouterr().err
+    assert meant in err and "expected one of" in err
+
+
+def test_random_and_scramble_seeds_mean_the_same(capsys):
+    # Before: random --seed S drew every board from one stream seeded S, scramble --seed S
+    # board k from the seed S + k; both draw from one stream now.
+    import numpy as np
+
+    argv = ["scramble", "--shape", "3", "3", "--moves", "12", "--count", "3", "--seed", "5"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out.split()
+    generator = np.random.default_rng(5)
+    goal = fp.Board.goal((3, 3))
+    expected = [fp.scramble(goal, 12, rng=generator).to_string() for _ in range(3)]
+    assert " ".join(printed) == " ".join(expected)
+    with pytest.raises(SystemExit):  # a seed is a whole number of 0 or more
+        main(["scramble", "--moves", "12", "--seed", "-1"])
+    assert "--seed: expected a whole number" in capsys.readouterr().err

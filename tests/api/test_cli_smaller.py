@@ -93,16 +93,18 @@ def test_plot_ticks_are_plain_numbers_in_one_unit():
 
     matplotlib.use("Agg")
     table = fp.compare([BOARD, "5 2 3/4 1 8/_ 7 6"], ["bfs", "astar", "greedy"])
-    axes = table.plot(metric=["length", "seconds", "peak_memory_bytes", "expanded"])
-    for ax, metric in zip(axes, ["length", "seconds", "peak_memory_bytes", "expanded"]):
-        major, minor = _tick_texts(ax)
-        texts = major + minor
-        assert texts, metric
-        assert not any("$" in t or "^" in t or "e-" in t or "e+" in t for t in texts), texts
-        if metric in ("seconds", "peak_memory_bytes"):
-            assert len({t.split()[-1] for t in texts}) == 1, texts  # one unit an axis
-        else:
-            assert all(t.replace(",", "").replace(".", "").isdigit() for t in texts), texts
+    metrics = ["length", "seconds", "peak_memory_bytes", "expanded"]
+    # Linear (the default since issue 47) and log axes alike.
+    for axes in (table.plot(metric=metrics), table.plot(metric=metrics, log=True)):
+        for ax, metric in zip(axes, metrics):
+            major, minor = _tick_texts(ax)
+            texts = major + minor
+            assert texts, metric
+            assert not any("$" in t or "^" in t or "e-" in t or "e+" in t for t in texts), texts
+            if metric in ("seconds", "peak_memory_bytes"):
+                assert len({t.split()[-1] for t in texts}) == 1, texts  # one unit an axis
+            else:
+                assert all(t.replace(",", "").replace(".", "").isdigit() for t in texts), texts
     # The short length axis is labelled between its decades.
     assert {"20", "30", "50"} <= set(_tick_texts(axes[0])[1])
     # Sizes on powers of 4, round in their unit.

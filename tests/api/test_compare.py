@@ -157,7 +157,8 @@ def test_to_pandas_has_a_column_per_field(table):
     frame = table.to_pandas()
     assert isinstance(frame, pd.DataFrame)
     assert len(frame) == len(table)
-    assert list(frame.columns) == list(table.to_records()[0])
+    fields = list(table.to_records()[0])
+    assert list(frame.columns) == [*fields[:3], "method", *fields[3:]]
     # Unsolved rows have no length: pandas' <NA> in nullable columns (before: NaN in a float
     # column), as in BatchResult.to_pandas.
     assert [None if pd.isna(v) else v for v in frame["length"]] == [row.length for row in table]
@@ -221,3 +222,30 @@ def test_a_dfs_stopped_by_its_bound_says_the_bound():
     assert fp.Comparison.from_csv(table.to_csv()) == table
     older = "\n".join(",".join(line.split(",")[:-1]) for line in table.to_csv().splitlines()) + "\n"
     assert [row.bound for row in fp.Comparison.from_csv(older)] == [None, None]
+
+
+def test_packed_boards_from_random_boards_are_compared_with_their_shape() -> None:
+    # Before (issue 47, item 4): InvalidBoardError on np.uint64(...), with no word of a shape
+    # or of Board.from_packed, and compare() had no shape= to give.
+    words = fp.random_boards(3, (3, 3), rng=1)
+    table = fp.compare(words, ["bfs"], shape=(3, 3))
+    assert [row.board for row in table] == [
+        fp.Board.from_packed(int(w), (3, 3)).to_string() for w in words
+    ]
+    assert all(row.status == "solved" for row in table)
+    # The goal gives the shape too; a single word is one board.
+    goal = "1 2 3/4 5 _"
+    two = fp.random_boards(2, (2, 3), rng=1, goal=goal)
+    assert len(fp.compare(two, ["bfs"], goal=goal)) == 2
+    assert len(fp.compare(two[0], ["bfs"], shape=(2, 3))) == 1
+    with pytest.raises(fp.InvalidBoardError, match=r"needs its shape: pass shape=\(rows, cols\)"):
+        fp.compare(words, ["bfs"])
+
+
+def test_to_pandas_has_the_method_column() -> None:
+    # Before (issue 47, item 8): the table, the plots and the CSV's readers group by method,
+    # which the DataFrame lacked.
+    pytest.importorskip("pandas")
+    frame = fp.compare(["1 2 3/4 5 6/7 _ 8"], ["bfs", "astar"]).to_pandas()
+    assert frame["method"].tolist() == ["bfs", "astar+manhattan"]
+    assert list(frame.columns[:4]) == ["board", "algorithm", "heuristic", "method"]

@@ -222,3 +222,36 @@ def test_optimal_first_moves_of_4x4_are_those_of_bfs():
         boards, result.lengths, lambda b: len(fp.solve(b, algorithm="bfs")), (4, 4)
     )
     assert mask.tolist() == expected
+
+
+def test_labelled_data_show_as_a_frame_and_a_short_repr():
+    # Before (issue 47, item 8): Labelled had no to_pandas() and no HTML view, and its repr
+    # printed every array.
+    pd = pytest.importorskip("pandas")
+    data = fp.labelled(40, (3, 3), rng=6, path=True)
+    frame = data.to_pandas()
+    assert isinstance(frame, pd.DataFrame) and len(frame) == len(data) == 40
+    assert list(frame.columns) == [
+        "board", "packed", "length", "first_move",
+        "optimal_U", "optimal_D", "optimal_L", "optimal_R",
+    ]  # fmt: skip
+    assert frame["board"].tolist() == [
+        fp.Board.from_packed(int(w), (3, 3)).to_string() for w in data.boards
+    ]
+    assert (frame["length"].to_numpy() == data.lengths).all()
+    states = data.to_pandas(states=True)
+    assert len(states) == len(data.states) and list(states.columns[2:]) == ["distance", "origin"]
+    assert repr(data).startswith("<Labelled: 40 boards of 3x3, lengths ")
+    page = data._repr_html_()
+    assert "<caption>Labelled</caption>" in page and frame["board"][0] in page
+    with pytest.raises(fp.InvalidOptionError, match="path=True"):
+        fp.labelled(5, (2, 3), rng=1).to_pandas(states=True)
+
+
+def test_board_texts_of_packed_words_are_those_of_board():
+    from fastpuzzle.datasets import _texts
+
+    words = fp.random_boards(200, (4, 4), rng=8)
+    assert _texts(words, (4, 4)) == [
+        fp.Board.from_packed(int(w), (4, 4)).to_string() for w in words
+    ]

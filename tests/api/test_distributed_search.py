@@ -297,3 +297,16 @@ def test_a_node_limit_on_the_cluster_counts_every_task(client: Any) -> None:
     serial = idastar.run(Request(make_problem(list(instance.tiles)), "manhattan", limits))
     remote = _solve_on(client, instance.tiles, "manhattan", limits)
     assert (remote.status, remote.expanded) == (serial.status, serial.expanded)
+
+
+def test_no_task_is_left_running_once_the_search_returns(client: Any) -> None:
+    # Before (issue 47, item 8): the futures were cancelled and the search returned while the
+    # tasks searching other units were still running on the workers, so closing the client
+    # or the cluster then logged each as a cancelled task. The search waits for them to see
+    # its stop event now; tasks queued past the answer end at once.
+    for instance in random50()[:4]:
+        solution = fp.solve(
+            list(instance.tiles), algorithm="idastar", heuristic="manhattan", client=client
+        )
+        assert len(solution) == instance.optimal_length
+        assert client.run(fd.running_tasks) == dict.fromkeys(client.run(fd.running_tasks), 0)

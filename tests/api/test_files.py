@@ -144,3 +144,39 @@ def test_chunk_files_are_renamed_into_place_without_a_sync(
         fp.random_boards(30, (3, 3), rng=1), shape=(3, 3), out=tmp_path / "run", chunk_size=10
     )
     assert len(synced) == 2  # the manifest only: three chunk files and three check files not
+
+
+def test_a_lock_is_taken_on_windows_too(tmp_path, monkeypatch):
+    # Before (issue 47, item 9): on Windows (no flock) try_lock took nothing and said it held
+    # the lock, so two batches could write one folder and a cleaner could not tell a running
+    # writer's file. There it locks the file's first byte (msvcrt.locking); checked here
+    # through a stand-in for msvcrt, as this machine has none.
+    import sys
+    import types
+
+    from fastpuzzle._util import files
+
+    calls = []
+    held = {"by": None}
+
+    def locking(fd, mode, count):
+        calls.append((os.lseek(fd, 0, os.SEEK_CUR), mode, count))
+        if held["by"] is not None and held["by"] != fd:
+            raise OSError(36, "resource deadlock avoided")
+        held["by"] = fd
+
+    fake = types.SimpleNamespace(LK_NBLCK=2, LK_LOCK=1, locking=locking)
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    monkeypatch.setattr(sys, "platform", "win32")
+    path = tmp_path / "lock"
+    path.write_bytes(b"0123456789")
+    first, second = os.open(path, os.O_RDWR), os.open(path, os.O_RDWR)
+    try:
+        os.lseek(first, 5, os.SEEK_SET)
+        assert files.try_lock(first) is True
+        assert os.lseek(first, 0, os.SEEK_CUR) == 5  # its position is kept
+        assert files.try_lock(second) is False  # held through another open file
+        assert calls == [(0, 2, 1), (0, 2, 1)]  # the first byte, without waiting
+    finally:
+        os.close(first)
+        os.close(second)

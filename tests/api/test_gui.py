@@ -6,6 +6,7 @@ import contextlib
 import http.client
 import json
 import os
+import pathlib
 import select
 import shutil
 import socket
@@ -1269,9 +1270,15 @@ def test_the_heuristic_list_offers_what_applies_to_the_shape(
         offered = _heuristics_offered(browser)
         idastar = fp.ALGORITHMS["idastar"]
         cells = shape[0] * shape[1]
+        from fastpuzzle._solver.tables import not_ready
         from fastpuzzle.heuristics import BY_NAME, supported_heuristics
 
-        expected = [n for n in supported_heuristics(idastar, cells) if BY_NAME[n].fits(shape)]
+        # What fits the shape and can run there (issue 47: not tables that are not built).
+        expected = [
+            n
+            for n in supported_heuristics(idastar, cells)
+            if BY_NAME[n].fits(shape) and not_ready(BY_NAME[n], shape, cells - 1) is None
+        ]
         assert offered == expected, shape
         for name in offered:  # each one the library takes for this shape
             fp.heuristics.resolve_heuristic(name, idastar, shape=shape)
@@ -1300,3 +1307,108 @@ def test_no_sideways_scroll_at_a_phones_width(browser: Any, server: PuzzleServer
         assert browser.execute_script(_SIDEWAYS) == [True, []]
     finally:
         browser.set_window_size(1400, 1100)
+
+
+def test_the_page_offers_only_heuristics_that_can_run(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before (issue 47, item 6): the list offered 5x5 tables that were not built and
+    # walking_distance on 5x5, each failing at once. The catalogue now says, per shape, which
+    # would fail and why; the page leaves those out. Checked against what a search does.
+    from fastpuzzle.gui import jobs
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))  # nothing built
+    unready = {h["name"]: h["unready"] for h in jobs.catalogue()["heuristics"]}
+    assert "fastpuzzle pdb build 6-6-6-6x7" in unready["pdb24"]["5x5"]
+    assert "5x5" in unready["walking_distance"] and "4x4" not in unready["walking_distance"]
+    assert "4x4" in unready["pdb78"] and unready["pdb663"] == {}
+    goal = fp.Board.goal((5, 5))
+    for name in ("pdb6666", "pdb24", "walking_distance"):
+        with pytest.raises(fp.FastPuzzleError):
+            fp.search(goal.apply("UL"), algorithm="idastar", heuristic=name, workers=1)
+    assert fp.search(goal.apply("UL"), algorithm="idastar", heuristic="linear_conflict").solved
+    # Built, a table is offered.
+    fp.pdb.pdb_path("7-8").write_bytes(b"")  # only the file's presence is read
+    built = {h["name"]: h["unready"] for h in jobs.catalogue()["heuristics"]}
+    assert "4x4" not in built["pdb78"]
+    page = (pathlib.Path(jobs.__file__).parent / "page.html").read_text()
+    assert "h.unready" in page
+
+
+def test_a_table_built_on_first_use_is_a_note_of_the_job(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before (issue 47, item 6): a first-use build (3x6: 8 s) showed a count that stood still
+    # and no word, the command line's sentence going to the server's terminal. The job's
+    # progress carries the build's news now, which the page shows in place of the count;
+    # records of other threads are not its.
+    import threading
+
+    from fastpuzzle.gui import jobs
+    from fastpuzzle.pdb.store import load_or_build
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    job = jobs.Job("job-1", "page", "solve")
+    seen: list[str] = []
+
+    def work() -> None:
+        with jobs._notes_of(job):
+            load_or_build([(0, 1, 2, 3)], (3, 3), 8, build=True)
+            seen.append(job.progress["note"])
+            other = threading.Thread(
+                target=load_or_build, args=([(4, 5)], (3, 3), 8), kwargs={"build": True}
+            )
+            other.start()
+            other.join()
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert seen and " ready in " in seen[0] and seen[0].startswith("pattern database custom-")
+    assert job.progress["note"] == seen[0]  # the other thread's build is not this job's
+    page = (pathlib.Path(jobs.__file__).parent / "page.html").read_text()
+    assert "p.note" in page
+
+
+_BLANK_IN_VIEW = """
+const box = document.getElementById('board-box');
+const cell = [...document.querySelectorAll('#board .cell')].find(c => c.dataset.tile === '0');
+const b = box.getBoundingClientRect(), c = cell.getBoundingClientRect();
+return [box.scrollWidth > box.clientWidth,
+        c.left >= b.left && c.right <= b.right && c.top >= b.top && c.bottom <= b.bottom];
+"""
+
+
+def test_the_board_box_follows_the_blank_as_a_solution_plays(
+    browser: Any, server: PuzzleServer
+) -> None:
+    # Before (issue 47, item 6): a board larger than its box (tiles big enough for their
+    # numbers) stayed scrolled where it was while the solution played, the moves out of sight.
+    _open(browser, server)
+    _set_shape(browser, 60, 60)
+    browser.find_element("id", "random").click()
+    _status_when(browser, ("uniformly random",))
+    browser.find_element("id", "zoom").click()  # numbers shown: the box scrolls
+    browser.execute_script(
+        "const b=document.getElementById('board-box');b.scrollLeft=0;b.scrollTop=0;"
+    )
+    _solve_on_page(browser, "fast")
+    browser.find_element("id", "last").click()  # the goal: its blank in the far corner
+    assert browser.execute_script(_BLANK_IN_VIEW) == [True, True]
+
+
+_COMPARE_METHODS = """
+return [...document.querySelectorAll('#compare-methods input')]
+  .map(i => i.dataset.algorithm + (i.dataset.heuristic ? '+' + i.dataset.heuristic : ''));
+"""
+
+
+def test_the_4x4_compare_offers_the_default_solver(browser: Any, server: PuzzleServer) -> None:
+    # Before (issue 47, item 6): the compare offered IDA* with the classic heuristics only, so
+    # the default solver's method, idastar+pdb, could not be compared on 4x4.
+    _open(browser, server)
+    _set_shape(browser, 4, 4)
+    browser.find_element("id", "new-goal").click()
+    methods = browser.execute_script(_COMPARE_METHODS)
+    assert "idastar+pdb" in methods and "astar+manhattan" in methods
+    assert "astar+pdb" not in methods

@@ -20,6 +20,7 @@ import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core import _pdb
 from fastpuzzle._problem import make_problem
+from fastpuzzle._util.units import size
 from fastpuzzle.cli import main
 from fastpuzzle.pdb import store, walking
 
@@ -351,7 +352,8 @@ def test_a_killed_builds_temporary_file_is_listed_then_removed(
     (left,) = _temporaries(tmp_path)
     assert main(["pdb", "info", "--cache-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert f"{left}  {left.stat().st_size:,} bytes  TEMPORARY (left by a build that stopped" in out
+    shown = size(left.stat().st_size)  # MiB, KiB: the unit every size of the command takes
+    assert f"{left}  {shown}  TEMPORARY (left by a build that stopped" in out
     (entry,) = pdb.pdb_info(tmp_path)
     assert entry["temporary"] is True and entry["valid"] is False
     # A build removes it once it is older than any build could leave it unlocked.

@@ -8,6 +8,7 @@ temporary directories, on 2x4 boards whose tables take milliseconds.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 from pathlib import Path
@@ -115,18 +116,20 @@ def test_file_changed_in_place_is_checked_again(tmp_path: Path) -> None:
 
 
 def test_deleted_file_is_noticed_and_rebuilt_by_solve(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    caplog.set_level(logging.INFO, logger="fastpuzzle")
     board = _boards(1)[0]
     first = _summary(board)
-    assert "building pattern database" in capsys.readouterr().err
+    assert "building pattern database" in caplog.text
+    caplog.clear()
     assert _summary(board) == first
-    assert capsys.readouterr().err == ""
+    assert caplog.text == ""
     (path,) = tmp_path.glob("pdb-*.fpdb")
     path.unlink()
     assert _summary(board) == first
-    assert "building pattern database" in capsys.readouterr().err
+    assert "building pattern database" in caplog.text
     assert path.exists()
 
 

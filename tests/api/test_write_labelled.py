@@ -35,8 +35,10 @@ def test_3x3_rows_are_random_boards_with_optimal_labels(tmp_path):
     table = pq.read_table(path)
     assert table.column_names == ["board", "tiles", "length", "moves", "first_move", "optimal_mask"]
     assert pq.ParquetFile(path).metadata.num_row_groups == 4  # a row group a chunk
-    # The boards of random_boards with the same seed, whatever the chunk size.
-    assert np.array_equal(table["board"].to_numpy(), fp.random_boards(2500, (3, 3), rng=7))
+    # The boards of random_boards with the same seed, whatever the chunk size: all different
+    # (the default where the space allows).
+    expected = fp.random_boards(2500, (3, 3), rng=7, unique=True)
+    assert np.array_equal(table["board"].to_numpy(), expected)
     distances = distances_3x3()
     words = table["board"].to_numpy().tolist()
     lengths = [distances[fp.Board.from_packed(w, (3, 3)).tiles] for w in words]
@@ -52,7 +54,7 @@ def test_any_goal_and_rectangles(tmp_path):
     assert table.num_rows == 300
     _check_rows(table, (2, 4), goal)
     # The goal itself has length 0 and no first move.
-    fp.write_labelled(tmp_path / "tiny.parquet", 200, (2, 2), rng=3)
+    fp.write_labelled(tmp_path / "tiny.parquet", 200, (2, 2), rng=3, unique=False)
     tiny = pq.read_table(tmp_path / "tiny.parquet")
     at_goal = [row for row in tiny.to_pylist() if row["length"] == 0]
     assert at_goal and all(row["moves"] == row["first_move"] == "" for row in at_goal)
@@ -134,3 +136,30 @@ def test_the_optimal_mask_can_be_left_out(tmp_path):
     fp.write_labelled(tmp_path / "lean.parquet", 50, rng=1, optimal_mask=False)
     assert "optimal_mask" not in pq.read_table(tmp_path / "lean.parquet").column_names
     assert fp.labelled(5, rng=1, optimal_mask=False).optimal_mask is None
+
+
+def test_rows_are_unique_by_default_where_the_space_allows(tmp_path):
+    # Before (issue 47, item 5): 39 % of 200,000 3x3 rows repeated a board, without a word.
+    # Now no board twice where n is at most the space; past it, a warning gives the share of
+    # rows that repeat one (its expected value), and unique=False draws with repeats silently.
+    path = tmp_path / "rows.parquet"
+    fp.write_labelled(path, 300, (2, 3), rng=1)  # 360 boards of 2x3 can reach the goal
+    words = pq.read_table(path)["board"].to_numpy()
+    assert len(set(words.tolist())) == 300
+    assert len(set(fp.labelled(300, (2, 3), rng=1).boards.tolist())) == 300
+    with pytest.warns(fp.errors.FastPuzzleWarning) as caught:
+        fp.write_labelled(path, 720, (2, 3), rng=1)
+    (warning,) = caught
+    # 720 draws from 360 boards hold 360 (1 - (1 - 1/360)^720) = 311.5 distinct: 57 % repeat.
+    assert "only 360 can reach the goal" in str(warning.message)
+    assert "about 57 % of the rows will repeat a board" in str(warning.message)
+    assert pq.read_table(path).num_rows == 720
+    with pytest.warns(fp.errors.FastPuzzleWarning, match="57 %"):
+        fp.labelled(720, (2, 3), rng=1)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fp.write_labelled(path, 720, (2, 3), rng=1, unique=False)
+    repeated = pq.read_table(path)["board"].to_numpy()
+    assert len(set(repeated.tolist())) < 360

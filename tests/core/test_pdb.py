@@ -292,18 +292,53 @@ def test_cli_pdb_build_info_clear(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "removed 1" in capsys.readouterr().out
 
 
-def test_first_use_build_reports_on_stderr(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_first_use_build_reports_to_the_library_logger(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    # Before (issue 47, item 2): a table built on first use wrote its lines on stderr, where a
+    # notebook or a service could neither silence nor route them. They are records of the
+    # "fastpuzzle" logger now (INFO: the start, each group, the end), and stderr stays empty.
+    import logging
+
     import fastpuzzle as fp
 
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     board = fp.random_board((3, 4), rng=4)
-    first = fp.solve(board, heuristic="pdb")
-    assert "building pattern database" in capsys.readouterr().err
-    second = fp.solve(board, heuristic="pdb")
+    with caplog.at_level(logging.INFO, logger="fastpuzzle"):
+        first = fp.solve(board, heuristic="pdb")
     assert capsys.readouterr().err == ""
+    messages = [r.getMessage() for r in caplog.records if r.name.startswith("fastpuzzle.")]
+    assert messages[0].startswith("building pattern database custom-")
+    assert messages[-1].endswith(" s") and " ready in " in messages[-1]
+    assert all(r.levelno == logging.INFO for r in caplog.records if r.name.startswith("fastpuzzle"))
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="fastpuzzle"):
+        second = fp.solve(board, heuristic="pdb")
+    assert capsys.readouterr().err == "" and caplog.records == []
     assert len(first) == len(second) and first.verify()
+
+
+def test_the_command_line_shows_the_library_log_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The command is the program: it shows the library's INFO records as its own lines, and
+    # leaves the logger as it found it.
+    import logging
+
+    from fastpuzzle.cli import main
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    logger = logging.getLogger("fastpuzzle")
+    handlers, level = list(logger.handlers), logger.level
+    argv = ["solve", "--algorithm", "idastar", "--heuristic", "pdb", "8 6 7/2 5 4/3 _ 1"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("fastpuzzle: building pattern database custom-")
+    assert " ready in " in err[-1]
+    assert logger.handlers == handlers and logger.level == level
 
 
 def test_threads_share_one_mapping(tmp_path: Path) -> None:

@@ -28,17 +28,52 @@ def _expected(rows: int, cols: int, depth: int) -> np.ndarray:
     return _fsm.compile(_fsm.build(rows, cols, depth, 0)[0])
 
 
-@pytest.mark.parametrize("prune", ["fsm", "FSM", "parent", "Parent", 2, 9, pruning.MAX_DEPTH])
+@pytest.mark.parametrize(
+    "prune", ["fsm", "FSM", "parent", "Parent", 6, 8, 9, np.int64(12), pruning.MAX_DEPTH]
+)
 def test_accepted_prunes(prune: object) -> None:
     assert pruning.check_prune(prune) in ("fsm", "parent", prune)
 
 
+def test_the_api_takes_a_depth_as_the_command_line_gives_it() -> None:
+    # Before (issue 47, item 7): prune="12" was refused where --prune 12 was accepted.
+    assert pruning.check_prune("12") == 12 == pruning.check_prune(" 12 ")
+
+
 @pytest.mark.parametrize(
-    "prune", ["", "dupes", 1, pruning.MAX_DEPTH + 1, 20, True, 2.0, None, [12], -3]
+    "prune", ["", "dupes", 1, pruning.MAX_DEPTH + 1, 20, True, 2.0, None, [12], -3, "1" * 40]
 )
 def test_refused_prunes_name_the_choices(prune: object) -> None:
-    with pytest.raises(InvalidOptionError, match=f"from 2 to {pruning.MAX_DEPTH}"):
+    with pytest.raises(InvalidOptionError, match=f"a depth of 6 or 8 to {pruning.MAX_DEPTH}"):
         pruning.check_prune(prune)
+
+
+@pytest.mark.parametrize("depth", [2, 3, 4, 5, 7, "4"])
+def test_depths_whose_machine_is_another_are_refused_saying_which(depth: object) -> None:
+    # Before: depths 2 to 5 were accepted and did what "parent" does, 7 what 6 does.
+    with pytest.raises(InvalidOptionError, match=r"prune='parent' does|be 6's"):
+        pruning.check_prune(depth)
+
+
+def test_the_accepted_depths_are_those_that_mean_something() -> None:
+    # What the refusals rest on: below 6 the machine forbids only parent pruning's strings, 7's
+    # is 6's, and from 8 on each depth forbids more (on a 4x4 box).
+    parent = _expected(4, 4, 2)
+    assert all(np.array_equal(_expected(4, 4, d), parent) for d in (3, 4, 5))
+    assert not np.array_equal(_expected(4, 4, 6), parent)
+    assert np.array_equal(_expected(4, 4, 7), _expected(4, 4, 6))
+    sizes = [len(_expected(4, 4, d)) for d in pruning.DEPTHS if d <= 13]
+    assert sizes == sorted(set(sizes))
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (3, 3), (2, 8)])
+def test_the_default_machine_is_one_a_depth_names(cache: Path, shape: tuple[int, int]) -> None:
+    # Before: the default looked 20 moves deep (3x3 and two-row boxes reached 17 to 19) while
+    # 16 was the deepest a caller could name. It is the machine of one of the depths now.
+    default = pruning.machine(shape, "fsm")
+    assert default is not None
+    named = [d for d in pruning.DEPTHS if np.array_equal(_expected(*shape, d), default)]
+    assert named == [{(4, 4): 13, (3, 3): 16, (2, 8): 16}[shape]]
 
 
 def test_what_each_prune_does() -> None:

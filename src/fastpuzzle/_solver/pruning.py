@@ -9,14 +9,19 @@ Every IDA* kernel takes it, with every heuristic, threads and clusters included.
 
 ``prune`` names what a search uses:
 
-- ``"fsm"`` (the default): the deepest machine within :data:`MAX_STATES` states, for a box the
-  board's shape fits (:func:`box_of`): larger machines cut a few more nodes, but each node then
-  reads a table that no longer stays in the processor's fastest caches (measured on random50 and
-  Korf and Felner's 5x5 boards, ``benchmarks/fsm_report.py``);
+- ``"fsm"`` (the default): the deepest machine of at most :data:`MAX_DEPTH` moves within
+  :data:`MAX_STATES` states, for a box the board's shape fits (:func:`box_of`): depth 13 on
+  boxes of 3x5, 4x4 and larger (up to 5x5), 15 on 3x4, 16 on 3x3 and on two-row boxes. Larger
+  machines cut a few more nodes, but each node then reads a table that no longer stays in the
+  processor's fastest caches (measured on random50 and Korf and Felner's 5x5 boards,
+  ``benchmarks/fsm_report.py``);
 - ``"parent"``: parent pruning alone, whose node counts are the published ones (Korf's 100
   with Manhattan, Korf and Felner's 6-6-6-6 counts, ``tests/data``);
-- a whole number N from 2 to :data:`MAX_DEPTH`: the machine of every twin up to N moves
-  (2 is parent pruning), however many states it has.
+- a depth N of :data:`DEPTHS` (6, or 8 to :data:`MAX_DEPTH`), as an int or a string of
+  digits: the machine of every twin up to N moves, however many states it has. A small depth
+  is a weaker machine: the shortest twins past parent pruning's are 6 moves long, so depths 2
+  to 5 would forbid only what ``"parent"`` does, and none is 7 moves long, so 7 would be 6's
+  machine; from 8 on each depth forbids more (``fsm`` on a 4x4 board is 13's machine).
 
 A machine depends only on its box and depth, so every process builds the same one: a Dask
 worker builds its own. Machines are kept in memory, and in the table cache directory
@@ -49,6 +54,7 @@ from fastpuzzle.pdb.store import pdb_cache_dir
 
 __all__ = [
     "DEFAULT",
+    "DEPTHS",
     "MAX_DEPTH",
     "MAX_STATES",
     "VERIFIED_LENGTH",
@@ -66,13 +72,17 @@ DEFAULT = "fsm"
 #: and took longer (see the module docstring).
 MAX_STATES = 16_384
 
-#: The deepest machine a caller may name: 16 moves builds in about 11 s and 1.7 GB for the 5x5
-#: box (18: 208 s and 6.6 GB, without a way to stop it), and the default is shallower anyway.
+#: The deepest machine a caller may name, and the deepest the default looks: 16 moves builds
+#: in about 11 s and 1.7 GB for the 5x5 box (18: 208 s and 6.6 GB, without a way to stop it).
 MAX_DEPTH = 16
 
+#: The depths a caller may name: those whose machine is not another's. Twins of 2 moves are
+#: parent pruning's (``"parent"``); the next are 6 moves long, and none is 7 moves long.
+DEPTHS: tuple[int, ...] = (6, *range(8, MAX_DEPTH + 1))
+
 #: How deep the default looks before :data:`MAX_STATES` stops it (small boxes reach it: a 2x3
-#: box has few strings).
-_DEFAULT_DEPTH = 20
+#: box has few strings), so that it is one of :data:`DEPTHS`' machines.
+_DEFAULT_DEPTH = MAX_DEPTH
 
 #: A machine's box holds at most this many cells: one for a 5x5 serves every larger board (a
 #: string whose box fits it fits them too), and a larger box costs more to build than it saves.
@@ -95,26 +105,39 @@ VERIFIED_LENGTH = 10
 
 
 def check_prune(prune: object) -> str | int:
-    """``prune`` checked: ``"fsm"``, ``"parent"`` (any case) or a depth from 2 to
-    :data:`MAX_DEPTH`.
+    """``prune`` checked: ``"fsm"``, ``"parent"`` (any case) or a depth of :data:`DEPTHS`
+    (an int, or a string of its digits, as the command line's ``--prune`` takes it).
 
     Raises
     ------
     InvalidOptionError
-        For anything else, saying what is expected.
+        For anything else, saying what is expected; for a depth whose machine is another's
+        (2 to 5: parent pruning's; 7: 6's), which to name instead.
     """
     if isinstance(prune, str) and prune.lower() in ("fsm", "parent"):
         return prune.lower()
-    if (
-        isinstance(prune, (int, np.integer))
-        and not isinstance(prune, (bool, np.bool_))
-        and 2 <= prune <= MAX_DEPTH
-    ):
-        return int(prune)
-    raise InvalidOptionError(
+    depth: int | None = None
+    if isinstance(prune, (int, np.integer)) and not isinstance(prune, (bool, np.bool_)):
+        depth = int(prune)
+    elif isinstance(prune, str) and prune.strip().isascii() and prune.strip().isdigit():
+        depth = int(prune.strip()) if len(prune.strip()) < 10 else None
+    if depth in DEPTHS:
+        return depth
+    expected = (
         f"expected prune='fsm' (duplicate pruning, the default), 'parent' (parent pruning "
-        f"alone) or a depth from 2 to {MAX_DEPTH}, got {shown(prune)}"
+        f"alone) or a depth of 6 or 8 to {MAX_DEPTH}"
     )
+    if depth is not None and 2 <= depth <= 5:
+        raise InvalidOptionError(
+            f"{expected}, got {shown(prune)}: twins shorter than 6 moves are parent pruning's, "
+            "so that machine would do what prune='parent' does"
+        )
+    if depth == 7:
+        raise InvalidOptionError(
+            f"{expected}, got {shown(prune)}: no twins are 7 moves long, so that machine would "
+            "be 6's: name 6, or 8 for a stronger one"
+        )
+    raise InvalidOptionError(f"{expected}, got {shown(prune)}")
 
 
 def box_of(shape: tuple[int, int]) -> tuple[int, int]:
@@ -148,7 +171,7 @@ def machine(shape: tuple[int, int], prune: str | int) -> np.ndarray | None:
     shape : tuple of int
         The board's rows and columns; the machine's box is :func:`box_of` it.
     prune : str or int
-        ``"fsm"``, ``"parent"`` or a depth from 2 to :data:`MAX_DEPTH`.
+        ``"fsm"``, ``"parent"`` or a depth of :data:`DEPTHS`.
 
     Returns
     -------

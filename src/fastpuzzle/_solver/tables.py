@@ -13,10 +13,11 @@ from __future__ import annotations
 from fastpuzzle._solver import policy
 from fastpuzzle._solver.request import Request
 from fastpuzzle.errors import UnknownNameError
-from fastpuzzle.pdb.compound import Compound, compound_for
+from fastpuzzle.heuristics import Heuristic
+from fastpuzzle.pdb.compound import Compound, compound_built, compound_for
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout
-from fastpuzzle.pdb.store import load_pdb
+from fastpuzzle.pdb.store import load_pdb, pdb_path
 from fastpuzzle.pdb.tables import database_for
 from fastpuzzle.pdb.walking import (
     WALKING_MAX_STATES,
@@ -30,6 +31,7 @@ __all__ = [
     "compound",
     "database",
     "laid_out",
+    "not_ready",
     "walking",
     "wide_walking",
 ]
@@ -114,3 +116,34 @@ def wide_walking(request: Request) -> WalkingTables:
     if tables.vertical.next is None and tables.horizontal.next is None:
         raise refusal
     return tables
+
+
+def not_ready(entry: Heuristic, shape: tuple[int, int], goal_blank: int) -> str | None:
+    """Why a search with ``entry`` on ``shape`` (its goal's blank on ``goal_blank``) would fail
+    at once, before any node: tables that are not built and that no search builds, or
+    walking-distance tables too large to make; None where it can run (its tables are there,
+    or are built on first use). Only the files' presence is looked at, not their checks.
+    """
+    rows, cols = shape
+    if entry.tables == "walking":
+        if rows * cols > 16 and rows > WALKING_MAX_LINES and cols > WALKING_MAX_LINES:
+            return "walking-distance tables are too large for boards of more than 4x4 lines"
+        return None
+    if entry.tables != "pdb":
+        return None
+    if entry.compound is not None:
+        if not compound_built(entry.compound, shape, goal_blank):
+            return f"not built: fastpuzzle pdb build {entry.compound}"
+        return None
+    if entry.partition is not None:
+        if entry.partition in policy.FIRST_USE_PARTITIONS:
+            return None
+        if not pdb_path(entry.partition, shape, goal_blank).is_file():
+            return f"not built: fastpuzzle pdb build {entry.partition}"
+        return None
+    found = policy.tables_of(shape, goal_blank)
+    if found.build is None and not any(
+        pdb_path(partition, shape, goal_blank).is_file() for partition in found.read
+    ):
+        return f"not built: {policy.build_command(shape, goal_blank)}"
+    return None

@@ -9,6 +9,7 @@ worker or numpy.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import os
 from collections.abc import Iterable, Mapping
@@ -44,6 +45,20 @@ ErrorType = type[FastPuzzleError]
 #: order: the same call would give different results in different processes), mappings (their
 #: keys), memoryviews (raw buffers).
 UNORDERED = (bytes, bytearray, memoryview, set, frozenset, Mapping)
+
+
+def did_you_mean(name: object, spellings: Iterable[tuple[str, str]]) -> str:
+    """``"did you mean 'astar'? "`` when ``name`` is close to a spelling of
+    ``(spelling, canonical name)`` pairs (case ignored), else ``""``: the lead of an unknown
+    name's message before it lists the valid ones."""
+    if not isinstance(name, str) or not name.strip():
+        return ""
+    table: dict[str, str] = {}
+    for spelling, canonical in spellings:
+        table.setdefault(spelling.lower(), canonical)
+    close = difflib.get_close_matches(name.strip().lower(), list(table), n=3, cutoff=0.7)
+    names = list(dict.fromkeys(table[spelling] for spelling in close))
+    return f"did you mean {' or '.join(map(repr, names))}? " if names else ""
 
 
 def shown(value: object, limit: int = 80) -> str:

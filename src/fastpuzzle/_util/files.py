@@ -10,9 +10,12 @@ Reads of files that anyone may have put in a directory (a cache, a batch's outpu
 only regular files: a FIFO under a file's name would block the reader until some writer came,
 and a device could be endless.
 
-Locks are ``flock`` locks, taken without waiting: they belong to an open file, and the system
-drops them when the process ends, however it ends (``kill -9`` included), so a lock is never left
-behind by a dead process. (Where there is no ``flock``, Windows, nothing is locked.)
+Locks are taken on an open file without waiting: ``flock`` on POSIX systems, a lock of the file's
+first byte (``msvcrt.locking``) on Windows. They belong to the open file, and the system drops
+them when the process ends, however it ends (``kill -9`` included), so a lock is never left
+behind by a dead process. (filelock, which locks a path it opens itself, truncating it on
+Windows, cannot lock the very file being written, which is what tells a running writer's
+temporary file from a dead one's here.)
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -71,6 +75,9 @@ def atomic_writer(
         The open temporary file.
     """
     target = Path(path)
+    # Windows renames no open file: there the lock ends with the close, just before the rename
+    # (a cleaner also waits for the file to be minutes old).
+    renamed_open = lock and sys.platform != "win32"
     if target.is_dir():  # before anything is written (the rename would refuse it at the end)
         raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", os.fspath(path))
     try:
@@ -90,9 +97,9 @@ def atomic_writer(
             stream.flush()
             if sync:
                 os.fsync(stream.fileno())
-            if lock:
+            if renamed_open:
                 _publish(temporary, target)
-        if not lock:
+        if not renamed_open:
             _publish(temporary, target)
     except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
@@ -249,7 +256,7 @@ def try_lock(fd: int, *, wait: bool = False) -> bool:
         Whether this descriptor holds the lock now (until it is closed).
     """
     if sys.platform == "win32":
-        return True
+        return _lock_first_byte(fd, wait=wait)
     import fcntl  # POSIX only: Windows has no flock
 
     try:
@@ -257,6 +264,31 @@ def try_lock(fd: int, *, wait: bool = False) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+#: Seconds between two tries of a lock waited for on Windows (``msvcrt`` waits in steps too).
+_LOCK_RETRY = 0.05
+
+
+def _lock_first_byte(fd: int, *, wait: bool) -> bool:
+    """Windows' lock of an open file (it has no ``flock``): its first byte, locked through
+    ``fd`` (``msvcrt.locking``, the call filelock makes); the file position is kept."""
+    import msvcrt  # Windows only
+
+    position = os.lseek(fd, 0, os.SEEK_CUR)
+    os.lseek(fd, 0, os.SEEK_SET)
+    try:
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            except OSError:
+                if not wait:
+                    return False
+                time.sleep(_LOCK_RETRY)
+                continue
+            return True
+    finally:
+        os.lseek(fd, position, os.SEEK_SET)
 
 
 def _names(fd: int, path: str | os.PathLike[str]) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from fastpuzzle._problem import make_problem
 from fastpuzzle._solver.defects import check_result
 from fastpuzzle._solver.policy import auto_choice
 from fastpuzzle._solver.request import Request
-from fastpuzzle.algorithms import ALGORITHMS
+from fastpuzzle.algorithms import ALGORITHMS, AlgorithmName
 from fastpuzzle.batch.prep import prepare_packed
 from fastpuzzle.batch.result import COLUMNS, ChunkResult
 from fastpuzzle.board import MAX_CELLS, Board, Shape
@@ -31,6 +31,7 @@ from fastpuzzle.errors import (
     TimeLimitError,
     UnsolvableError,
 )
+from fastpuzzle.heuristics import HeuristicName
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.tables import exact_table
 from fastpuzzle.results import Status, stats_from_core
@@ -254,8 +255,9 @@ def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> Chunk
             solution = solve(
                 board,
                 target,
-                algorithm=spec.algorithm,
-                heuristic=spec.heuristic,
+                # The batch's names, checked as solve() checks any caller's.
+                algorithm=cast(AlgorithmName, spec.algorithm),
+                heuristic=cast(HeuristicName, spec.heuristic),
                 limits=spec.limits,
                 optimal=spec.optimal,
                 # One board per thread already: a parallel search inside would oversubscribe.

@@ -22,7 +22,14 @@ from fastpuzzle._core._text import float_reprs, integer_texts
 from fastpuzzle.batch.chunk import BoardTexts
 from fastpuzzle.batch.result import MoveStrings
 
-__all__ = ["arrow_table", "csv_bytes", "csv_text", "jsonl_bytes", "jsonl_text"]
+__all__ = [
+    "arrow_table",
+    "csv_bytes",
+    "csv_text",
+    "jsonl_bytes",
+    "jsonl_text",
+    "packed_board_texts",
+]
 
 #: Rows formatted per numpy pass: bounds the byte matrices (about 200 bytes a 4x4 row).
 _BLOCK = 1 << 16
@@ -60,6 +67,20 @@ def _integers(values: np.ndarray) -> np.ndarray:
     return out
 
 
+def _lengths(values: np.ndarray, missing: bytes) -> np.ndarray:
+    """Solution lengths as :func:`_integers` writes them, ``missing`` where a row has none
+    (-1 in the numpy column: a row not solved): the empty field of CSV, JSON's ``null``."""
+    values = np.asarray(values)
+    unsolved = values < 0
+    out = _integers(np.where(unsolved, 0, values))
+    if unsolved.any():
+        width = max(out.shape[1], len(missing))
+        out = np.pad(out, ((0, 0), (0, width - out.shape[1])))
+        out[unsolved] = 0
+        out[np.ix_(unsolved, np.arange(len(missing)))] = np.frombuffer(missing, dtype=np.uint8)
+    return out
+
+
 def _floats(values: np.ndarray) -> np.ndarray:
     # float.__repr__, as csv and json write floats (numpy's own formatting can differ), by the
     # function it calls, without a float object a value.
@@ -73,7 +94,7 @@ def _floats(values: np.ndarray) -> np.ndarray:
 _FLOAT_WIDTH = 24
 
 
-def _packed_board_texts(words: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+def packed_board_texts(words: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     """``Board.to_string()`` of valid packed boards: ``'1 2 3/4 5 6/7 8 _'``."""
     rows, cols = shape
     cells = rows * cols
@@ -107,7 +128,7 @@ def _board_texts(boards: Sequence[str], start: int, stop: int) -> tuple[np.ndarr
     tiles = np.sort((words[:, None] >> (4 * np.arange(cells, dtype=np.uint64))) & np.uint64(15))
     high = words >> np.uint64(4 * cells) if cells < 16 else np.zeros_like(words)
     plain = (tiles == np.arange(cells, dtype=np.uint64)).all(axis=1) & (high == 0)
-    matrix = _packed_board_texts(np.where(plain, words, np.uint64(0)), shape)
+    matrix = packed_board_texts(np.where(plain, words, np.uint64(0)), shape)
     if not plain.all():
         # A row that is not a board gives its input as written (BoardTexts' rule), so its text
         # is formatted one row at a time, and quoted or escaped where needed.
@@ -194,7 +215,7 @@ def csv_bytes(result: Any, *, first_index: int = 0) -> bytes | None:
                 b",",
             ]
         pieces += [
-            _integers(result.lengths[start:stop]),
+            _lengths(result.lengths[start:stop], b""),
             b",",
             _encoded(result.status[start:stop], _csv_field),
             b",",
@@ -230,7 +251,7 @@ def jsonl_bytes(result: Any, *, first_index: int = 0) -> bytes | None:
             ]
         pieces += [
             b', "length": ',
-            _integers(result.lengths[start:stop]),
+            _lengths(result.lengths[start:stop], b"null"),
             b', "status": ',
             _encoded(result.status[start:stop], json.dumps),
             b', "expanded": ',
@@ -287,11 +308,13 @@ def arrow_table(result: Any, pa: Any, *, first_index: int = 0) -> Any:
     """The table ``pa.Table.from_pylist(result.to_records())`` makes, from whole columns, rows
     numbered from ``first_index``."""
     index = np.arange(len(result), dtype=np.int64) + first_index
+    lengths = np.asarray(result.lengths, dtype=np.int64)
     columns: dict[str, Any] = {"index": pa.array(index, pa.int64())}
     if result.boards is not None:
         columns["board"] = pa.array(_board_list(result.boards), pa.string())
     columns.update(
-        length=pa.array(np.asarray(result.lengths, dtype=np.int64)),
+        # A nullable column: null where a row was not solved (-1 in the numpy column).
+        length=pa.array(lengths, mask=lengths < 0),
         status=pa.array(np.asarray(result.status, dtype=object).astype(str).tolist(), pa.string()),
         expanded=pa.array(np.asarray(result.expanded, dtype=np.int64)),
         generated=pa.array(np.asarray(result.generated, dtype=np.int64)),

@@ -454,8 +454,10 @@ class BatchResult:
     Attributes
     ----------
     lengths : numpy.ndarray
-        Solution lengths (int32), -1 where a row was not solved (numpy has no missing integer;
-        :meth:`to_pandas` gives ``<NA>`` there).
+        Solution lengths (int32), -1 where a row was not solved: numpy has no missing
+        integer. Everything else says *missing* there, as a comparison does: ``None`` in
+        :meth:`to_records`, ``<NA>`` in :meth:`to_pandas`, an empty field in CSV, ``null`` in
+        JSON lines and Parquet (a nullable column).
     status : numpy.ndarray
         ``"solved"``, or why not: ``"unsolvable"``, ``"invalid"``, ``"time_limit"``,
         ``"node_limit"``, ``"memory_limit"``, ``"depth_limit"``, ``"exhausted"``, ``"error"``,
@@ -669,7 +671,8 @@ class BatchResult:
         return np.asarray(self.status == "solved", dtype=bool)
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One dict per row (with its ``board`` after ``index`` when :attr:`boards` is known)."""
+        """One dict per row (with its ``board`` after ``index`` when :attr:`boards` is known);
+        ``length`` is None where the row was not solved."""
         columns = zip(
             self.lengths.tolist(),
             self.status.tolist(),
@@ -686,7 +689,7 @@ class BatchResult:
             if boards is not None:
                 record["board"] = boards[i]
             record.update(
-                length=int(length),
+                length=None if length < 0 else int(length),
                 status=str(status),
                 expanded=int(expanded),
                 generated=int(generated),
@@ -716,8 +719,9 @@ class BatchResult:
     def to_pandas(self) -> Any:
         """A pandas DataFrame of the rows, indexed by row number.
 
-        ``length`` is pandas' nullable ``Int64``, ``<NA>`` where a row was not solved (the
-        numpy column :attr:`lengths` and the batch's files say -1), as in
+        ``length`` is pandas' nullable ``Int64``, ``<NA>`` where a row was not solved (as
+        the batch's files say: empty in CSV, null in JSON lines and Parquet; the numpy column
+        :attr:`lengths` says -1), as in
         :meth:`Comparison.to_pandas <fastpuzzle.Comparison.to_pandas>`.
 
         Raises
@@ -731,4 +735,3 @@ class BatchResult:
         )
         frame["length"] = frame["length"].astype("Int64").mask(~self.solved)
         return frame
-

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from fastpuzzle._util.checks import (
 )
 from fastpuzzle._util.files import file_kind
 from fastpuzzle._util.progress import Meter
-from fastpuzzle.algorithms import is_auto, resolve_algorithm
+from fastpuzzle.algorithms import AlgorithmName, is_auto, resolve_algorithm
 from fastpuzzle.batch.chunk import BatchSpec, BoardTexts, solve_chunk, walks_exact_table
 from fastpuzzle.batch.result import (
     BatchInterrupted,
@@ -43,7 +43,7 @@ from fastpuzzle.batch.result import (
 from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
 from fastpuzzle.board import Board, BoardLike, Shape, check_shape
 from fastpuzzle.errors import BatchFileError, InvalidBoardError, InvalidOptionError
-from fastpuzzle.heuristics import resolve_heuristic
+from fastpuzzle.heuristics import HeuristicName, resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.solve import check_fast_method
 
@@ -181,8 +181,8 @@ def solve_many(
     goal: BoardLike | None = None,
     *,
     shape: Shape | None = None,
-    algorithm: str = "auto",
-    heuristic: str = "auto",
+    algorithm: AlgorithmName | Literal["auto"] = "auto",
+    heuristic: HeuristicName | Literal["auto"] = "auto",
     limits: Limits | None = None,
     workers: int | None = None,
     client: Any = None,

@@ -255,7 +255,9 @@ def _take_lock(directory: Path, path: str) -> int:
         )
     with contextlib.suppress(OSError):  # open read-only: the holder is only a hint
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        # Not os.pwrite, which Windows lacks; the file is this descriptor's alone.
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()}\n".encode())
     return fd
 
 
@@ -666,7 +668,9 @@ class ChunkStore:
             columns = {name: [record[name] for record in records] for name in COLUMNS}
         return ChunkResult(
             index=[int(v) for v in columns["index"]],
-            length=[int(v) for v in columns["length"]],
+            # Missing (not solved) is empty in CSV and null in JSON lines and Parquet; -1 in
+            # the chunk files of earlier versions.
+            length=[-1 if v is None or v == "" else int(v) for v in columns["length"]],
             status=[str(v) for v in columns["status"]],
             expanded=[int(v) for v in columns["expanded"]],
             generated=[int(v) for v in columns["generated"]],

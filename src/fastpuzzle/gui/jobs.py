@@ -10,22 +10,31 @@ job is kept until its page has fetched the end, then briefly; never more than
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 import json
+import logging
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from fastpuzzle._core import _interrupt
 from fastpuzzle._solver.policy import HINT_AFTER_SECONDS, faster_table_hint
-from fastpuzzle.algorithms import ALGORITHMS, resolve_algorithm
+from fastpuzzle._solver.tables import not_ready
+from fastpuzzle.algorithms import ALGORITHMS, AlgorithmName, resolve_algorithm
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board
 from fastpuzzle.compare import compare
 from fastpuzzle.errors import FastPuzzleError, SearchLimitError, UnsolvableError
 from fastpuzzle.generate import random_board, scramble
-from fastpuzzle.heuristics import CATALOGUE, resolve_heuristic, supported_heuristics
+from fastpuzzle.heuristics import (
+    CATALOGUE,
+    HeuristicName,
+    resolve_heuristic,
+    supported_heuristics,
+)
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats
 from fastpuzzle.solve import search, solve
@@ -117,6 +126,27 @@ def _limits(body: dict[str, Any]) -> Limits:
     return Limits(seconds=float(seconds), nodes=nodes, memory_bytes=MEMORY_BYTES)
 
 
+#: The largest board side the page's shape menu offers for the heuristics with tables: the
+#: shapes checked for :func:`_unready` (tables reach 25 cells; walking distance any size).
+_CHECKED_SIDE = 12
+
+
+def _unready(entry: Any) -> dict[str, str]:
+    """``{"RxC": why}`` for the shapes ``entry`` fits where a search would fail at once, its
+    goal's blank in the last cell (:func:`fastpuzzle._solver.tables.not_ready`)."""
+    if entry.tables not in ("pdb", "walking"):
+        return {}
+    out: dict[str, str] = {}
+    for rows in range(2, _CHECKED_SIDE + 1):
+        for cols in range(2, _CHECKED_SIDE + 1):
+            if not entry.fits((rows, cols)):
+                continue
+            why = not_ready(entry, (rows, cols), rows * cols - 1)
+            if why is not None:
+                out[f"{rows}x{cols}"] = why
+    return out
+
+
 def catalogue() -> dict[str, Any]:
     """The algorithms and heuristics the page offers: names and one-line help, from the
     library's registry and catalogue, and which heuristics each algorithm takes."""
@@ -127,6 +157,10 @@ def catalogue() -> dict[str, Any]:
             "admissible": h.admissible,
             "shapes": h.shapes,
             "max_cells": h.max_cells,
+            # The shapes it fits where it would fail at once (tables not built and that no
+            # search builds, walking tables too large), and why: the page offers working
+            # choices only (read anew each time the page loads its catalogue).
+            "unready": _unready(h),
         }
         for h in CATALOGUE
     ]
@@ -190,6 +224,37 @@ def check_board(body: dict[str, Any]) -> dict[str, Any]:
     board = _board(body, "board", shape)
     goal = _goal(body, shape)
     return {"tiles": list(board.tiles), "solvable": board.is_solvable(goal)}
+
+
+class _JobNotes(logging.Handler):
+    """The library's log records made on one job's thread (a table built on first use: its
+    start, each group, its end) as the job's ``progress["note"]``, which the page shows in
+    place of a count that would stand still meanwhile."""
+
+    def __init__(self, job: Job, thread: int) -> None:
+        super().__init__(logging.INFO)
+        self.job = job
+        self.thread = thread
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self.thread:
+            self.job.progress = {**self.job.progress, "note": record.getMessage()}
+
+
+@contextlib.contextmanager
+def _notes_of(job: Job) -> Iterator[None]:
+    """Collect the notes of ``job``, whose work runs on this thread, while the block runs."""
+    logger = logging.getLogger("fastpuzzle")
+    if logger.getEffectiveLevel() > logging.INFO:
+        # The page's server is the program here: it wants the library's INFO records (no
+        # handler of its own prints them; Python's last resort shows warnings only).
+        logger.setLevel(logging.INFO)
+    handler = _JobNotes(job, threading.get_ident())
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 @dataclass
@@ -396,7 +461,8 @@ class Jobs:
 
         def run() -> None:
             try:
-                job.result = _interrupt.run_stoppable(job.stop, work, job)
+                with _notes_of(job):
+                    job.result = _interrupt.run_stoppable(job.stop, work, job)
                 job.state = "done"
             except KeyboardInterrupt:
                 job.state = "stopped"
@@ -512,8 +578,9 @@ class Jobs:
                 compiled = search(
                     board,
                     goal,
-                    algorithm=algorithm,
-                    heuristic=heuristic,
+                    # The page's names, checked as search() checks any caller's.
+                    algorithm=cast(AlgorithmName, algorithm),
+                    heuristic=cast(HeuristicName | None, heuristic),
                     limits=Limits(nodes=nodes, memory_bytes=MEMORY_BYTES),
                 )
                 traces.append(

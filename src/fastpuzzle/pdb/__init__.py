@@ -7,7 +7,9 @@ and so is the same sum on the board reflected about the main diagonal when the g
 on it; IDA* takes the larger.
 
 Files live in a cache directory: the ``cache_dir`` argument, else ``$FASTPUZZLE_CACHE``, else
-``$XDG_CACHE_HOME/fastpuzzle``, else ``~/.cache/fastpuzzle``. Each file is written to a temporary
+the user's cache directory as the platform has it (``$XDG_CACHE_HOME/fastpuzzle``, else
+``~/.cache/fastpuzzle`` on Linux; ``~/Library/Caches/fastpuzzle`` on macOS;
+``%LOCALAPPDATA%\\fastpuzzle\\Cache`` on Windows). Each file is written to a temporary
 name and renamed into place, so concurrent builders end with one good file. Its header records
 the format version, shape, goal blank cell, partition and a checksum of the tables; every size
 and offset is checked against the file's real length, and a file that fails any check is never
@@ -30,6 +32,8 @@ One module per job: :mod:`~fastpuzzle.pdb.partitions` (which cells each table co
 :mod:`~fastpuzzle.pdb.database` (the loaded tables), :mod:`~fastpuzzle.pdb.fileformat` (the
 file and its checks), :mod:`~fastpuzzle.pdb.store` (the cache: building, loading, listing),
 :mod:`~fastpuzzle.pdb.compound` (several partitions at once, sharing their tables),
+:mod:`~fastpuzzle.pdb.plan` (the files a table set's name stands for, what building them takes,
+and building them as one job),
 :mod:`~fastpuzzle.pdb.tables` (what a search asks for) and :mod:`~fastpuzzle.pdb.walking`
 (walking-distance tables).
 """

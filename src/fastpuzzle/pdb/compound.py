@@ -30,7 +30,8 @@ from fastpuzzle.pdb.partitions import (
     reflection,
     shape_and_blank,
 )
-from fastpuzzle.pdb.store import build_pdb, load_or_build, pdb_path
+from fastpuzzle.pdb.plan import build_plan, plan_tables
+from fastpuzzle.pdb.store import load_or_build, pdb_path
 
 __all__ = ["Compound", "build_compound", "compound_built", "compound_for"]
 
@@ -167,16 +168,22 @@ def build_compound(
     force: bool = False,
 ) -> list[Path]:
     """Build every table of compound ``name`` that is not in the cache yet, one file at a time
-    (each as :func:`build_pdb` builds a partition: progress, Ctrl-C, the free-space check).
+    (each as :func:`build_pdb` builds a partition: progress, Ctrl-C), once the free space is
+    checked for all of them (:func:`fastpuzzle.pdb.plan.build_plan`); each file's progress
+    says ``file k of N``.
 
     Returns
     -------
     list of Path
         Its files: the base partition's (where it shares groups), then one per other group.
+
+    Raises
+    ------
+    NotEnoughSpaceError
+        Before any file is built, if the cache's file system has less free space than the
+        files to build take together.
     """
     shape, blank = shape_and_blank(name, shape, goal_blank)
-    sources = compound_sources(name, shape, blank)
-    return [
-        build_pdb(wanted, shape, blank, cache_dir, progress=progress, force=force)
-        for wanted in sources
-    ]
+    return build_plan(
+        plan_tables(name, shape, blank, cache_dir, force=force), cache_dir, progress=progress
+    )

@@ -7,6 +7,7 @@ to another goal blank cell, and checks and names explicit ones.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 
 from fastpuzzle._util.checks import is_whole, ordered, shown
@@ -15,6 +16,7 @@ from fastpuzzle.pdb.database import PatternDatabaseError
 __all__ = [
     "COMPOUNDS",
     "COMPOUND_BASE",
+    "CUSTOM_NAME",
     "MAX_PDB_CELLS",
     "NAMED_PARTITIONS",
     "PARTITIONS",
@@ -117,6 +119,10 @@ MAX_PDB_CELLS = 25
 
 
 Partition = Sequence[Sequence[int]]
+
+#: The name :func:`resolve_partition` gives groups of goal cells: a digest of them, with a
+#: ``z`` after it for zero-aware tables.
+CUSTOM_NAME = re.compile(r"custom-[0-9a-f]{12}z?")
 
 
 class ZeroAwareGroups(tuple):  # type: ignore[type-arg]

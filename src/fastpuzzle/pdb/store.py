@@ -4,6 +4,7 @@ listing and clearing it. A file is read once per process, so threads share one c
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -21,6 +22,7 @@ from pathlib import Path, PurePath
 from typing import Any, NoReturn
 
 import numpy as np
+import platformdirs
 
 from fastpuzzle._core import _pdb
 from fastpuzzle._util.checks import flag, optional_path, real
@@ -47,6 +49,7 @@ from fastpuzzle.pdb.fileformat import (
 )
 from fastpuzzle.pdb.partitions import (
     COMPOUNDS,
+    CUSTOM_NAME,
     NAMED_PARTITIONS,
     Partition,
     ZeroAwareGroups,
@@ -73,7 +76,10 @@ Progress = Callable[[str], None]
 
 
 def pdb_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """The cache directory: the argument, ``$FASTPUZZLE_CACHE``, or the user's cache dir.
+    """The cache directory: the argument, ``$FASTPUZZLE_CACHE``, or the user's cache directory
+    as the platform has it (``~/.cache/fastpuzzle`` on Linux, or under ``$XDG_CACHE_HOME``;
+    ``~/Library/Caches/fastpuzzle`` on macOS; ``%LOCALAPPDATA%\\fastpuzzle\\Cache`` on
+    Windows).
 
     Raises
     ------
@@ -86,9 +92,10 @@ def pdb_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     configured = os.environ.get("FASTPUZZLE_CACHE")
     if configured:
         return Path(configured)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "fastpuzzle"
+    # The platform's convention (platformdirs): $XDG_CACHE_HOME/fastpuzzle, else
+    # ~/.cache/fastpuzzle on Linux; ~/Library/Caches/fastpuzzle on macOS;
+    # %LOCALAPPDATA%\fastpuzzle\Cache on Windows.
+    return Path(platformdirs.user_cache_dir("fastpuzzle", appauthor=False))
 
 
 def pdb_path(
@@ -182,6 +189,21 @@ def _locate(
 
 _last_line = [0.0]
 _BAR_WIDTH = 30
+
+#: Where builds nobody asked to watch (a table built on first use by ``solve()``) report: the
+#: ``fastpuzzle`` logger's child, so that notebooks and services silence or route them as they
+#: route any library's records. Each file's start, groups and end are INFO, its levels DEBUG.
+_log = logging.getLogger(__name__)
+
+
+def _logged_progress(message: str) -> None:
+    """A build's ``progress`` that goes to :data:`_log` instead of stderr."""
+    final = message.endswith("\n")
+    _log.log(
+        logging.INFO if final else logging.DEBUG,
+        "%s",
+        message.rstrip("\n").removeprefix("fastpuzzle: "),
+    )
 
 
 def _stderr_progress(message: str) -> None:
@@ -500,10 +522,10 @@ def _failed_checks(path: Path) -> str:
     return f"{path} failed its checks ({rejected[1]}) and cannot be rebuilt: "
 
 
-def _smallest_file(shape: tuple[int, int], name: str, cells: tuple[tuple[int, ...], ...]) -> int:
+def file_bytes(shape: tuple[int, int], name: str, cells: tuple[tuple[int, ...], ...]) -> int:
     """Bytes the file of these groups takes, known before building: its tables at two entries
     a byte (every named partition packs so; a table whose values do not fit in four bits takes
-    a byte an entry, which only the write can find out) and 4 kB for its header."""
+    a byte an entry, which only the write can find out) and 4 KiB for its header."""
     tables = sum(table_bytes(shape, name, len(g), True) for g in cells)
     return tables + 64 * ALIGN
 
@@ -564,7 +586,7 @@ def _temporaries(directory: Path) -> list[Path]:
     return sorted(directory.glob(".pdb-*.tmp")) if directory.is_dir() else []
 
 
-def _remove_stale_temporaries(directory: Path) -> None:
+def remove_stale_temporaries(directory: Path) -> None:
     """Remove the temporary files of stopped builds (see :data:`STALE_AFTER`): up to 275 MiB
     each, which nothing else would remove."""
     for path in _temporaries(directory):
@@ -627,6 +649,24 @@ def build_pdb(
     BuildTimeLimitError
         If ``deadline`` passed first (nothing is written).
     """
+    return build_file(
+        partition, shape, goal_blank, cache_dir, progress=progress, force=force, deadline=deadline
+    )
+
+
+def build_file(
+    partition: str | Partition,
+    shape: tuple[int, int] | None,
+    goal_blank: int | None,
+    cache_dir: str | os.PathLike[str] | None,
+    *,
+    progress: bool | Progress = True,
+    force: bool = False,
+    deadline: float | None = None,
+    part: str = "",
+) -> Path:
+    """:func:`build_pdb`, its progress naming the file as ``part`` of a set (``"file 3 of 11
+    of pdb24"``) when given."""
     flag("force", force, error=PatternDatabaseError)
     if deadline is not None:
         real("deadline", deadline, error=PatternDatabaseError)
@@ -635,15 +675,15 @@ def build_pdb(
     path = pdb_path(partition, shape, blank, cache_dir)
     if not force and load_pdb(partition, shape, blank, cache_dir) is not None:
         return path
-    label = f"{name} for {shape[0]}x{shape[1]} (goal blank {blank})"
+    label = f"{name} for {shape[0]}x{shape[1]} (goal blank {blank})" + (f", {part}" if part else "")
     started = time.monotonic()
     hint = _how_to_build(partition, shape, blank)
     _past(deadline, started, f"pattern database {label}", hint)
     problem = _cache_problem(path.parent, path)
     if problem is not None:
         raise PatternDatabaseError(_failed_checks(path) + problem)
-    _remove_stale_temporaries(path.parent)
-    _check_space(path.parent, _smallest_file(shape, name, cells))
+    remove_stale_temporaries(path.parent)
+    _check_space(path.parent, file_bytes(shape, name, cells))
     report: Progress | None
     if progress is True:
         report = _stderr_progress
@@ -691,7 +731,17 @@ def load_or_build(
         database = load_pdb(partition, shape, goal_blank, cache_dir)
         if database is not None:
             return database
-        build_pdb(partition, shape, goal_blank, cache_dir, force=True, deadline=deadline)
+        # Nobody asked to watch this build (solve() needs the table): its lines are records of
+        # the library's logger, not text on stderr.
+        build_pdb(
+            partition,
+            shape,
+            goal_blank,
+            cache_dir,
+            force=True,
+            deadline=deadline,
+            progress=_logged_progress,
+        )
     finally:
         _BUILD_LOCK.release()
     database = load_pdb(partition, shape, goal_blank, cache_dir)
@@ -771,7 +821,9 @@ def clear_cache(
     cache_dir : path, optional
         Overrides ``$FASTPUZZLE_CACHE`` and the user's cache directory.
     partition : str or sequence of sequences of int, optional
-        The tables to delete, named as for :func:`build_pdb` (or a compound's name, as for
+        The tables to delete, named as for :func:`build_pdb` (or a file's partition name as
+        :func:`pdb_info` gives it, ``custom-<digest>``: every file of that name; or a
+        compound's name, as for
         :func:`~fastpuzzle.pdb.build_compound`: its one-group files, never its base
         partition's, which other heuristics read): that partition's file for
         ``shape`` (default: the named partition's shape, else 4x4) and ``goal_blank`` (default:
@@ -804,7 +856,11 @@ def clear_cache(
             f"clear_cache() deletes one partition's tables (partition=...) or, with all=True, "
             f"every table in {directory}: {given}"
         )
-    wanted = None if partition is None else _keys_of(partition, shape, goal_blank)
+    wanted = None
+    if isinstance(partition, str) and CUSTOM_NAME.fullmatch(partition):
+        wanted = _keys_named(directory, partition, shape, goal_blank)
+    elif partition is not None:
+        wanted = _keys_of(partition, shape, goal_blank)
     chosen: list[tuple[int, Path]] = []
     try:
         listed = sorted(directory.glob("pdb-*.fpdb")) if directory.is_dir() else []
@@ -845,6 +901,27 @@ def _rank(file: str, wanted: list[_Key]) -> int | None:
     rows, cols, blank, name, _ = match.groups()
     key = (int(rows), int(cols), int(blank), name)
     return wanted.index(key) if key in wanted else None
+
+
+def _keys_named(
+    directory: Path, name: str, shape: tuple[int, int] | None, goal_blank: int | None
+) -> list[_Key]:
+    """The keys of the files in ``directory`` whose partition is called ``name`` (a file's
+    name as :func:`pdb_info` lists it, ``custom-<digest>``), of ``shape`` and ``goal_blank``
+    where given: the files of that name, whatever shape or goal blank they were built for."""
+    keys: list[_Key] = []
+    for path in sorted(directory.glob("*pdb-v*.fpdb*")) if directory.is_dir() else []:
+        match = _FILE_NAME.fullmatch(path.name)
+        if match is None or match.group(4) != name:
+            continue
+        key = (int(match.group(1)), int(match.group(2)), int(match.group(3)), name)
+        if shape is not None and tuple(shape) != key[:2]:
+            continue
+        if goal_blank is not None and goal_blank != key[2]:
+            continue
+        if key not in keys:
+            keys.append(key)
+    return keys
 
 
 def _keys_of(
