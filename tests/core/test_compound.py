@@ -91,6 +91,28 @@ def test_the_tables_are_shared_between_partitions(tables: Compound) -> None:
     )
 
 
+def test_a_group_of_an_earlier_partition_is_read_once(tables: Compound) -> None:
+    # Laid out third, first, second: the last shares two groups with the one before it, not
+    # with the first, so its lookups come from that partition's (and the counts are the
+    # reference's, as if every table were read).
+    first, second, third = tables.partitions
+    order = dataclasses.replace(tables, partitions=(third, first, second))
+    layout = LoadedPatterns(
+        list(third), tables.reflect, 25, 5, BLANK, extra=[list(first), list(second)]
+    )
+    assert layout.shared[0] == (-1,) * 6
+    assert layout.shared[1] == (1, 1, -1, -1, -1, -1)
+    reference = Reference(order, 3)
+    for tiles in scrambles_5x5(3, (24, 34), seed=11):
+        core = search_5x5(tiles, layout)
+        length, expanded, generated = _reference_ida(reference, tiles)
+        assert (core.depth, core.expanded, core.generated) == (  # type: ignore[attr-defined]
+            length,
+            expanded,
+            generated,
+        )
+
+
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_the_kernel_value_is_the_reference_value(tables: Compound, count: int) -> None:
     layout = _layout(tables, count)

@@ -84,6 +84,8 @@ cdef class LoadedPatterns:
                         f"a compound's partitions have at most {EXTRA_MAX_GROUPS} groups"
                     )
             self.n_extra = len(extra)
+            for j in range(self.n_extra):
+                find_same(&self.extra[j], &self.pat, self.extra, j, cells)
         if dual is not None:
             load_duals(&self.duals, &self.pat, cells, bits, goal_blank, dual, arrays)
         self.arrays = arrays
@@ -97,6 +99,17 @@ cdef class LoadedPatterns:
     def mirror(self):
         """Whether the board mirrored about the diagonal is looked up too."""
         return bool(self.pat.mirror)
+
+    @property
+    def shared(self):
+        """Per partition of ``extra``, per group: the earlier partition (0: the first, j + 1:
+        ``extra[j]``) that has the same group (its table, its tiles in the same slots), whose
+        lookups the kernel takes instead of its own; -1: none."""
+        cdef int j, grp
+        return tuple(
+            tuple(self.extra[j].same_as[grp] for grp in range(self.extra[j].n_groups))
+            for j in range(self.n_extra)
+        )
 
     def __reduce__(self):
         raise TypeError("LoadedPatterns point into their tables: pickle the Database instead")
@@ -168,10 +181,44 @@ cdef LoadedPatterns patterns_for(tables, int cells, int bits, int goal_blank):
     return LoadedPatterns(tables.groups, tables.reflect, cells, bits, goal_blank, zero=zero)
 
 
+cdef bint same_group(const Patterns* a, int grp, const Patterns* b, int other,
+                     int cells) noexcept nogil:
+    # Whether group grp of a and group other of b are one group: the same table, read with the
+    # same tiles in the same slots (so one index and one entry after any move).
+    cdef int tile
+    if (a.groups[grp].data != b.groups[other].data or a.groups[grp].k != b.groups[other].k
+            or a.groups[grp].zero != b.groups[other].zero):
+        return False
+    for tile in range(1, cells):
+        if (a.group_of[tile] == grp) != (b.group_of[tile] == other):
+            return False
+        if a.group_of[tile] == grp and a.shift_of[tile] != b.shift_of[tile]:
+            return False
+    return True
+
+
+cdef void find_same(Patterns* p, const Patterns* first, const Patterns* extra, int j,
+                    int cells) noexcept nogil:
+    # p (extra[j]).same_as: for each group, the earliest partition before it with that group.
+    cdef const Patterns* earlier
+    cdef int grp, i, other
+    for grp in range(p.n_groups):
+        p.same_as[grp] = -1
+        for i in range(j + 1):
+            earlier = first if i == 0 else &extra[i - 1]
+            for other in range(earlier.n_groups):
+                if same_group(p, grp, earlier, other, cells):
+                    p.same_as[grp] = i
+                    break
+            if p.same_as[grp] >= 0:
+                break
+
+
 cdef void copy_patterns(Patterns* out, const Patterns* loaded) noexcept nogil:
     # The maps, and only the groups in use (each Group carries 25 rank weights).
     out.n_groups = loaded.n_groups
     out.mirror = loaded.mirror
+    memcpy(out.same_as, loaded.same_as, GROUP_MAX_COUNT * sizeof(int))
     memcpy(out.groups, loaded.groups, loaded.n_groups * sizeof(Group))
     memcpy(out.group_of, loaded.group_of, GROUP_MAX_CELLS * sizeof(int))
     memcpy(out.shift_of, loaded.shift_of, GROUP_MAX_CELLS * sizeof(int))

@@ -151,12 +151,19 @@ cdef struct Patterns:
     int reflect_cell[GROUP_MAX_CELLS]
     uint64_t mindex[GROUP_MAX_COUNT]    # the same on the mirrored board
     int mvalue[GROUP_MAX_COUNT]
+    # A compound's later partition: per group, the earlier partition (0: the first, j + 1: its
+    # j-th other one) that has this very group (the same table and slots), whose lookup after
+    # a move it can take instead of its own; -1: none.
+    int same_as[GROUP_MAX_COUNT]
     Group groups[GROUP_MAX_COUNT]
 
 cdef inline int load_patterns(Patterns* p, int n, int bits, int goal_blank, groups, reflect,
                               list keep, zero=None) except -1:
     # Fill p's groups (and their mirror when ``reflect`` is not None) from the tables.
+    cdef int grp
     p.n_groups = load_groups(p.groups, p.group_of, p.shift_of, n, bits, groups, keep, zero)
+    for grp in range(GROUP_MAX_COUNT):
+        p.same_as[grp] = -1
     p.mirror = 0
     if reflect is not None:
         load_mirror(p.reflect_cell, p.mgroup_of, p.mshift_of, p.group_of, p.shift_of, n,

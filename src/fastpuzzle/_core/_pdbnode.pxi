@@ -4,10 +4,11 @@
 #
 # Two heuristics: PdbOne, one partition (h = Manhattan + 2 * the larger of the plain and
 # reflected sums; every child's entries are prefetched together, and a reflected one is read
-# only for a child the plain sum keeps within reach), and PdbSeveral, the largest sum of several partitions (s.pat and s.extra[:n_extra],
-# each with its reflection), each partition read only for the children that the ones before it
-# keep within reach, one partition at a time for every child so that the cache misses overlap.
-# Only reads are saved: every count is that of reading every table.
+# only for a child the plain sum keeps within reach), and PdbSeveral, the largest sum of
+# several partitions (s.pat and s.extra[:n_extra], each with its reflection), each partition
+# read only for the children that the ones before it keep within reach, one partition at a
+# time for every child so that the cache misses overlap, and a group that an earlier partition
+# has too looked up once. Only reads are saved: every count is that of reading every table.
 #
 # A host defines, besides the engine's names:
 #   enum MAX_EXTRA, EXTRA_GROUPS        the partitions after the first, and their groups
@@ -137,21 +138,41 @@ cdef inline void first_entries(Search* s, BoardWord board, int blank, int32_t st
             prefetch(entry_address(&p.groups[grp], v.mentry[k]))
 
 
-cdef inline void extra_entries(Search* s, int j, int tile, int blank, int cell,
-                               ExtraChild* child) noexcept nogil:
-    # Partition j's indices and table entries in a child, prefetched.
+cdef inline void extra_entries(Search* s, int j, int tile, int blank, int cell, int k,
+                               PdbSeveral* v) noexcept nogil:
+    # Partition j's indices and table entries in child k, prefetched; a group that an earlier
+    # partition has too (same_as) takes that partition's, found already: a compound's
+    # partitions share about half their groups.
     cdef Patterns* p = &s.extra[j]
+    cdef ExtraChild* child = &v.children[k]
     cdef int grp = p.group_of[tile]
     cdef int mgrp = p.mgroup_of[tile] if p.mirror else -1
+    cdef int same
     if grp >= 0:
-        child.index[j][0] = plain_child_index(p, grp, tile, blank, cell)
-        child.entry[j][0] = entry_of(&p.groups[grp], child.index[j][0], cell)
-        prefetch(entry_address(&p.groups[grp], child.entry[j][0]))
+        same = p.same_as[grp]
+        if same == 0:
+            child.index[j][0] = v.index[k]
+            child.entry[j][0] = v.entry[k]
+        elif same > 0:
+            child.index[j][0] = child.index[same - 1][0]
+            child.entry[j][0] = child.entry[same - 1][0]
+        else:
+            child.index[j][0] = plain_child_index(p, grp, tile, blank, cell)
+            child.entry[j][0] = entry_of(&p.groups[grp], child.index[j][0], cell)
+            prefetch(entry_address(&p.groups[grp], child.entry[j][0]))
     if mgrp >= 0:
-        child.index[j][1] = mirrored_child_index(p, mgrp, tile, blank, cell)
-        child.entry[j][1] = entry_of(&p.groups[mgrp], child.index[j][1],
-                                     p.reflect_cell[cell])
-        prefetch(entry_address(&p.groups[mgrp], child.entry[j][1]))
+        same = p.same_as[mgrp]
+        if same == 0:
+            child.index[j][1] = v.mindex[k]
+            child.entry[j][1] = v.mentry[k]
+        elif same > 0:
+            child.index[j][1] = child.index[same - 1][1]
+            child.entry[j][1] = child.entry[same - 1][1]
+        else:
+            child.index[j][1] = mirrored_child_index(p, mgrp, tile, blank, cell)
+            child.entry[j][1] = entry_of(&p.groups[mgrp], child.index[j][1],
+                                         p.reflect_cell[cell])
+            prefetch(entry_address(&p.groups[mgrp], child.entry[j][1]))
 
 
 cdef inline int extra_sums(Search* s, int j, int tile, ExtraChild* child) noexcept nogil:
@@ -201,7 +222,7 @@ cdef void several_look_ahead(Search* s, BoardWord board, int blank, int depth, i
         for k in range(s.n_moves[blank]):
             if v.enters[k]:
                 cell = s.move_cell[blank][k]
-                extra_entries(s, j, tile_on(s, board, cell), blank, cell, &v.children[k])
+                extra_entries(s, j, tile_on(s, board, cell), blank, cell, k, v)
         for k in range(s.n_moves[blank]):
             if v.enters[k]:
                 value = base[k] + extra_sums(s, j, tile_on(s, board, s.move_cell[blank][k]),
