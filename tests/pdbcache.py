@@ -17,6 +17,7 @@ from fastpuzzle import pdb
 from fastpuzzle._core import _wide_pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import parallel
 from fastpuzzle.board import Board
 from fastpuzzle.generate import scramble
 from fastpuzzle.pdb import compound, partitions
@@ -29,8 +30,17 @@ __all__ = [
     "search_5x5",
     "small_5x5_compound",
     "small_5x5_database",
+    "threaded",
     "wide_pdb_search",
 ]
+
+
+def threaded(options: dict[str, Any]) -> dict[str, Any]:
+    """A kernel's keyword ``options``, with the threads' runner when they ask for several
+    threads (the compiled core never imports the layer that runs them: its caller hands it in)."""
+    if options.get("workers", 1) > 1 and "runner" not in options:
+        return {**options, "runner": parallel.run_team}
+    return options
 
 
 @contextmanager
@@ -74,7 +84,7 @@ def wide_pdb_search(
         problem.cols,
         problem.goal_blank,
         tables=database if mirror else dataclasses.replace(database, reflect=None),
-        **options,
+        **threaded(options),
     )
 
 
@@ -132,7 +142,7 @@ def scrambles_5x5(count: int, moves: tuple[int, int], seed: int) -> list[tuple[i
 def search_5x5(tiles: tuple[int, ...], layout: object, **options: object) -> CoreResult:
     """``_wide_pdb.idastar`` on a 5x5 board (goal blank 24) with the laid-out ``layout``."""
     cells = np.array(tiles, dtype=np.uint8)
-    return _wide_pdb.idastar(cells, tiles.index(0), 5, 5, 24, tables=layout, **options)
+    return _wide_pdb.idastar(cells, tiles.index(0), 5, 5, 24, tables=layout, **threaded(options))
 
 
 def entry_value(table: np.ndarray, nibble: bool, entry: int) -> int:

@@ -39,7 +39,7 @@ from typing import Any
 from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._core._result import SearchStatus
 from fastpuzzle._solver import pruning
-from fastpuzzle._solver.parallel import Team
+from fastpuzzle._solver.parallel import Team, run_units
 from fastpuzzle._util.optional import require
 
 __all__ = ["REMOTE_FROM", "STOP_WAIT", "KernelCall", "running_tasks", "search_units", "share_with"]
@@ -158,6 +158,7 @@ def _search_units(
             max_depth=call.max_depth,
             progress=_stop_watch(stop_event),
             units=(bound, nodes),
+            runner=run_units,
             machine=pruning.machine((call.args[2], call.args[3]), call.prune),
         )
     except _Stopped:

@@ -16,7 +16,7 @@ from fastpuzzle._core import _board, _idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar, policy, tables, two_phase
+from fastpuzzle._solver import idastar, parallel, policy, tables, two_phase
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
@@ -206,7 +206,9 @@ def test_5x5_with_reflected_dual_lookups_on_threads(tmp_path: Path) -> None:
             counts.expanded,
             counts.generated,
         )
-        shared = _wide_pdb.idastar(cells, tiles.index(0), 5, 5, 24, tables=layout, workers=2)
+        shared = _wide_pdb.idastar(
+            cells, tiles.index(0), 5, 5, 24, tables=layout, workers=2, runner=parallel.run_team
+        )
         assert shared.depth == length and board.apply(shared.moves) == fp.Board.goal((5, 5))
 
 

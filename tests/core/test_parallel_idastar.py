@@ -435,7 +435,7 @@ def test_a_search_from_a_known_bound_shares_its_first_iteration() -> None:
     with parallel.tracing() as trace:
         core = _idastar.idastar(
             problem.packed, problem.blank, rows, cols, problem.goal_blank,
-            HeuristicCode.H_MANHATTAN, workers=2, min_bound=min_bound,
+            HeuristicCode.H_MANHATTAN, workers=2, min_bound=min_bound, runner=parallel.run_team,
         )  # fmt: skip
     assert core.depth == len(core.moves) == instance.optimal_length
     assert [it.bound for it in trace] == [min_bound, instance.optimal_length]

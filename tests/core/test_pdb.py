@@ -27,6 +27,7 @@ from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import partitions
 from tests.oracle import distances_from
+from tests.pdbcache import threaded
 
 SOLVED = 0
 
@@ -513,7 +514,7 @@ def test_two_partitions_take_the_larger_sum_and_stay_optimal(
         for k, tables in enumerate((databases[0], databases[1], pair)):
             core = _idastar.idastar(
                 int(_board.pack(tiles)), tiles.index(0), 3, 3, goal_blank,
-                HeuristicCode.H_PDB, tables=tables, workers=workers,
+                HeuristicCode.H_PDB, tables=tables, **threaded({"workers": workers}),
             )  # fmt: skip
             assert core.status == SOLVED and len(core.moves) == distances[tiles], tiles
             totals[k] += core.expanded
@@ -550,7 +551,14 @@ def pair_3x3(tmp_path_factory: pytest.TempPathFactory) -> tuple[pdb.Database, pd
 def _kernel(tiles: tuple[int, ...], tables: object, **options: object) -> CoreResult:
     problem = make_problem(tiles)
     return _idastar.idastar(
-        problem.packed, problem.blank, 3, 3, 8, HeuristicCode.H_PDB, tables=tables, **options
+        problem.packed,
+        problem.blank,
+        3,
+        3,
+        8,
+        HeuristicCode.H_PDB,
+        tables=tables,
+        **threaded(options),
     )  # type: ignore[arg-type]
 
 

@@ -234,7 +234,9 @@ def test_5x5_dual_lookups_with_steals(
             cells = np.array(tiles, dtype=np.uint8)
             start = (cells, tiles.index(0), 5, 5, 24)
             serial = _wide_pdb.idastar(*start, tables=layout, machine=machine)
-            shared = _wide_pdb.idastar(*start, tables=layout, workers=3, machine=machine)
+            shared = _wide_pdb.idastar(
+                *start, tables=layout, workers=3, machine=machine, runner=parallel.run_team
+            )
             assert serial.status == shared.status == SOLVED
             assert shared.depth == len(shared.moves) == serial.depth
             assert board.apply(shared.moves) == fp.Board.goal((5, 5))

@@ -349,8 +349,13 @@ cdef object run_entry(Search** owner, Node* root, int workers, int max_depth, li
     cdef Search* s = owner[0]
     cdef int64_t switch_after
     cdef int status, i
-    # With a runner (a cluster), the large iterations are shared even with one local thread.
-    switch_after = PARALLEL_FROM if workers > 1 or runner is not None else -1
+    if runner is None and (workers > 1 or units is not None):
+        # The core never imports the layer above it: the caller hands its threads' runner in.
+        raise ValueError("a search on several threads, or of units, needs its runner: "
+                         "fastpuzzle._solver.parallel.run_team (run_units for units)")
+    # With a runner (threads or a cluster), the large iterations are shared, even with one
+    # local thread.
+    switch_after = PARALLEL_FROM if runner is not None else -1
     if switch_after >= 0 and min_bound > root.h:
         # The caller has searched up to min_bound already: this search is large, and its first
         # iteration (the switch to 7-8b's, 33 M expansions on a 74-move board) would otherwise
@@ -360,7 +365,7 @@ cdef object run_entry(Search** owner, Node* root, int workers, int max_depth, li
         # Another process's units at their bound (fastpuzzle.distributed): searched by this
         # process's threads, and their results returned as they are.
         owner[0] = NULL
-        return hand_over(s, root, workers, max_depth, keep, units, None, progress)
+        return hand_over(s, root, workers, max_depth, keep, units, runner, progress)
     with nogil:
         status = run_search(s, root, max_depth, switch_after, min_bound)
     if status == SWITCH:

@@ -638,11 +638,13 @@ def idastar(
         Threads for the large iterations (see the module docstring); 1: the serial search,
         whose node counts are exact and reproducible. Ctrl-C and the limits stop every thread.
     runner : callable, optional
-        ``runner(team, workers, progress)`` runs the shared iterations instead of
-        ``fastpuzzle._solver.parallel.run_team`` (``fastpuzzle.distributed``: on a Dask cluster).
+        ``runner(team, workers, progress)`` runs the shared iterations:
+        ``fastpuzzle._solver.parallel.run_team`` (with ``share=``: on a Dask cluster too,
+        ``fastpuzzle.distributed``). Needed with ``workers > 1``; None: the serial search.
     units : tuple, optional
         ``(bound, nodes)`` from another process's ``_Team.frontier_units()``: search only those
-        units at that bound and return ``_Team.unit_results()``'s tuple.
+        units at that bound (``runner``: ``fastpuzzle._solver.parallel.run_units``) and return
+        ``_Team.unit_results()``'s tuple.
     min_bound : int
         The first iteration's bound when it is above the start's h: the caller knows that no
         shorter solution exists (a search stopped in its iteration of that bound, say). It is

@@ -317,20 +317,13 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
 
 cdef object hand_over(Search* s, const Node* root, int workers, int max_depth, list keep,
                       units, runner, progress):
-    # A _Team takes s (the caller's pointer must be cleared first) and runs what is left:
-    # another process's units (fastpuzzle.distributed), else the shared iterations, on
-    # ``runner`` or fastpuzzle._solver.parallel.run_team.
+    # A _Team takes s (the caller's pointer must be cleared first) and runs what is left on
+    # ``runner`` (fastpuzzle._solver.parallel's run_team, or run_units): another process's
+    # units (fastpuzzle.distributed), else the shared iterations.
     cdef _Team team = _Team.__new__(_Team)
     team.adopt(s, root, workers, max_depth, keep)
     if units is not None:
-        from fastpuzzle._solver.parallel import run_units
-
         team.load_units(units[0], units[1])
-        return run_units(team, workers, progress)
-    if runner is None:
-        from fastpuzzle._solver.parallel import run_team
-
-        runner = run_team
     return runner(team, workers, progress)
 
 
