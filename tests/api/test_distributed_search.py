@@ -20,7 +20,7 @@ from fastpuzzle import distributed as fd
 from fastpuzzle import pdb
 from fastpuzzle._core import _wide_pdb
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import cluster, idastar
+from fastpuzzle._solver import cluster, cluster_tasks, idastar
 from fastpuzzle._solver.parallel import run_team, tracing
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
@@ -62,7 +62,7 @@ def client(cache: Path) -> Iterator[Any]:
 
 @pytest.fixture(autouse=True)
 def _every_iteration_remote(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fd, "REMOTE_FROM", 0)
+    monkeypatch.setattr(cluster_tasks, "REMOTE_FROM", 0)
 
 
 def _solve_on(client: Any, tiles: tuple[int, ...], heuristic: str, limits: Limits) -> Any:
@@ -80,7 +80,7 @@ def test_random50_lengths_on_the_cluster(client: Any) -> None:
         assert fp.Board(list(instance.tiles)).apply(core.moves) == fp.Board.goal((4, 4))
         assert trace, "no iteration went to the cluster"
     # Each worker process read 6-6-3 once, whatever number of tasks it ran.
-    loaded = client.run(lambda: sorted(fd._TABLES))
+    loaded = client.run(lambda: sorted(cluster_tasks._TABLES))
     assert loaded and all(keys == [next(iter(loaded.values()))[0]] for keys in loaded.values())
 
 

@@ -1,11 +1,12 @@
 """The Dask plumbing of one IDA* search: its large iterations handed to a cluster.
 
 With a client, a kernel's ``runner`` (what runs a shared iteration) becomes
-:func:`fastpuzzle.distributed.share_with`'s: iterations expected to expand at least
-:data:`fastpuzzle.distributed.REMOTE_FROM` nodes go to the cluster, the others to local threads
-(:func:`fastpuzzle._solver.parallel.run_team`). A worker process rebuilds the kernel from a
-:class:`~fastpuzzle.distributed.KernelCall`, and reads the very tables this search uses from its
-own cache (:func:`load_exactly`), never another table and never a build.
+:func:`~fastpuzzle._solver.cluster_tasks.share_with`'s: iterations expected to expand at least
+:data:`~fastpuzzle._solver.cluster_tasks.REMOTE_FROM` nodes go to the cluster, the others to
+local threads (:func:`fastpuzzle._solver.parallel.run_team`). A worker process rebuilds the
+kernel from a :class:`~fastpuzzle._solver.cluster_tasks.KernelCall`, and reads the very tables
+this search uses from its own cache (:func:`load_exactly`), never another table and never a
+build.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, Literal
 
-from fastpuzzle import distributed
+from fastpuzzle._solver import cluster_tasks
 from fastpuzzle._solver.parallel import run_team
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import CoreLimits
@@ -50,10 +51,10 @@ def runner(
             return functools.partial(run_team, time_limit=core.time_limit)
         return None
     loader, key = _worker_tables(request, databases, dual=dual)
-    call = distributed.KernelCall(kernel, args, max_depth, loader, key, request.machine_prune)
-    share = distributed.share_with(
+    call = cluster_tasks.KernelCall(kernel, args, max_depth, loader, key, request.machine_prune)
+    share = cluster_tasks.share_with(
         request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
-        remote_from=distributed.REMOTE_FROM, large=min_bound > 0,
+        remote_from=cluster_tasks.REMOTE_FROM, large=min_bound > 0,
     )  # fmt: skip
     return functools.partial(run_team, share=share, time_limit=core.time_limit)
 
