@@ -20,10 +20,10 @@ import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import Problem, make_problem
-from fastpuzzle._solver import idastar, policy, pruning, tables, two_phase
+from fastpuzzle._solver import idastar, policy, pruning, tables
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb import store
+from fastpuzzle.pdb import partitions, store
 from tests.instances import hard, random50, seed_cases
 from tests.oracle import distances_3x3, distances_from
 from tests.pdbcache import cache_holding
@@ -246,7 +246,7 @@ def test_random50_with_78_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.slow
 def test_hard_boards_with_78_and_78b_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
     # With 7-8b built beside 7-8 (each a one-time build of about 80 s), solve() takes the larger
-    # of the two partitions' sums once 7-8 alone has expanded two_phase.SECOND_FROM nodes: still
+    # of the two partitions' sums once 7-8 alone has expanded policy.SECOND_FROM nodes: still
     # optimal on random50 and hard.tsv, and never more nodes than 7-8 alone on them.
     for partition in ("7-8", "7-8b"):
         if pdb.load_pdb(partition, cache_dir=USER_CACHE) is None:
@@ -260,10 +260,43 @@ def test_hard_boards_with_78_and_78b_if_built(monkeypatch: pytest.MonkeyPatch) -
         # Below the switch, 7-8 alone; past it, the pair expands a subset of 7-8's nodes in
         # each iteration, the one cut short by the switch searched again.
         alone = run_idastar(make_problem(list(case.tiles)), "pdb78", Limits())
-        if alone.expanded < two_phase.SECOND_FROM:
+        if alone.expanded < policy.SECOND_FROM:
             assert solution.stats.expanded == alone.expanded, case.name
         else:
-            assert solution.stats.expanded <= alone.expanded + two_phase.SECOND_FROM, case.name
+            assert solution.stats.expanded <= alone.expanded + policy.SECOND_FROM, case.name
+
+
+def _named_database(name: str, shape: tuple[int, int], goal_blank: int) -> pdb.Database:
+    # A database's identity without its tables: what table_switch looks at.
+    _, cells = partitions.resolve_partition(name, shape, goal_blank)
+    return pdb.Database(shape, goal_blank, name, cells, [], None, None)
+
+
+def test_only_the_best_tables_switch_and_only_once_the_files_are_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One answer to "when does a search switch tables": 4x4's pdb with 7-8 takes 7-8b's sums
+    # past SECOND_FROM (packed kernel), 5x5's pdb reads the dual lookups past DUAL_FROM (wide
+    # kernel), each only where the files are on disk; a partition named outright never does.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    seven_eight = _named_database("7-8", (4, 4), 15)
+    pinwheel = _named_database("6-6-6-6", (5, 5), 24)
+    assert policy.table_switch("pdb", seven_eight, wide=False) is None
+    for name in ("7-8", "7-8b"):
+        pdb.pdb_path(name, (4, 4), 15).touch()
+    assert policy.table_switch("pdb", seven_eight, wide=False) == policy.Switch(
+        policy.SECOND_FROM, "pair"
+    )
+    assert policy.table_switch("pdb78", seven_eight, wide=False) is None
+    assert policy.table_switch("pdb", seven_eight, wide=True) is None
+    assert policy.table_switch("pdb", pinwheel, wide=True) is None
+    walled = (12, 17, 18, 19, 22, 23)
+    pdb.pdb_path((walled,), (5, 5), 0).touch()
+    assert policy.table_switch("pdb", pinwheel, wide=True) == policy.Switch(
+        policy.DUAL_FROM, "dual"
+    )
+    assert policy.table_switch("pdb6666", pinwheel, wide=True) is None
+    assert policy.table_switch("pdb", pinwheel, wide=False) is None
 
 
 # -----------------------------------------------------------------------------------------------

@@ -571,7 +571,6 @@ def test_large_searches_go_on_with_the_second_partition(
     switch = 40
     first, second = pair_3x3[0].loaded(), pair_3x3[1].loaded()
     monkeypatch.setattr(idastar, "second_database_for", lambda *where: pair_3x3[1])
-    monkeypatch.setattr(two_phase, "SECOND_FROM", switch)
     if workers > 1:
         monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
         monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
@@ -581,7 +580,7 @@ def test_large_searches_go_on_with_the_second_partition(
     for tiles in boards:
         # Parent pruning: the kernel calls below count with it.
         request = Request(make_problem(tiles), "pdb", Limits(), workers=workers, prune="parent")
-        result = idastar._run_then_pair(request, pair_3x3[0])
+        result = idastar._run_then_pair(request, pair_3x3[0], switch)
         assert result.status == SOLVED and result.depth == distances[tiles], tiles
         assert fp.Board(tiles, shape=(3, 3)).apply(result.moves) == fp.Board.goal((3, 3))
         alone = _kernel(tiles, first, workers=workers)
@@ -617,7 +616,6 @@ def test_the_switch_keeps_the_limits(
         return pair_3x3[1]
 
     monkeypatch.setattr(idastar, "second_database_for", second_database_for)
-    monkeypatch.setattr(two_phase, "SECOND_FROM", switch)
     monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
     monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
     distances = distances_from(GOAL_3X3, 3, 3)
@@ -629,15 +627,17 @@ def test_the_switch_keeps_the_limits(
     for workers in (1, 2):
         for nodes in (switch // 2, switch):
             request = Request(problem, "pdb", Limits(nodes=nodes), workers=workers)
-            core = idastar._run_then_pair(request, pair_3x3[0])
+            core = idastar._run_then_pair(request, pair_3x3[0], switch)
             assert core.status == node_limit and core.expanded <= nodes
     assert reads == []
     # One above it spans both parts.
-    core = idastar._run_then_pair(Request(problem, "pdb", Limits(nodes=switch + 5)), pair_3x3[0])
+    core = idastar._run_then_pair(
+        Request(problem, "pdb", Limits(nodes=switch + 5)), pair_3x3[0], switch
+    )
     assert (core.status, core.expanded, len(reads)) == (node_limit, switch + 5, 1)
     # The second table missing after all: the first goes on alone, still optimal.
     monkeypatch.setattr(idastar, "second_database_for", lambda *where: None)
-    core = idastar._run_then_pair(Request(problem, "pdb", Limits()), pair_3x3[0])
+    core = idastar._run_then_pair(Request(problem, "pdb", Limits()), pair_3x3[0], switch)
     assert (core.status, core.depth) == (SOLVED, 31)
     # Out of time while reading it: a time-limit stop at the bound the first had reached.
     reached = _kernel(tiles, first, node_limit=switch).depth
@@ -648,7 +648,7 @@ def test_the_switch_keeps_the_limits(
 
     monkeypatch.setattr(idastar, "second_database_for", slow_read)
     core = idastar._run_then_pair(
-        Request(problem, "pdb", Limits(seconds=0.1)).started(), pair_3x3[0]
+        Request(problem, "pdb", Limits(seconds=0.1)).started(), pair_3x3[0], switch
     )
     assert core.status == STATUS_CODES.index(fp.Status.TIME_LIMIT)
     assert (core.depth, core.expanded, core.moves) == (reached, switch, "")

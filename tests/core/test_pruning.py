@@ -297,3 +297,32 @@ def test_no_cache_directory_keeps_the_machine_in_memory(
     monkeypatch.setattr(pruning, "pdb_cache_dir", nowhere)
     assert np.array_equal(pruning.machine((3, 3), 8), _expected(3, 3, 8))
     assert not list(cache.glob("fsm-*"))
+
+
+@pytest.mark.parametrize(
+    ("shape", "heuristic", "options"),
+    [
+        ((4, 4), "manhattan", {}),
+        ((2, 5), "pdb", {"workers": 2}),
+        ((5, 5), "linear_conflict", {}),
+    ],
+)
+def test_a_search_fetches_its_machine_once(
+    shape: tuple[int, int],
+    heuristic: str,
+    options: dict[str, object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The machine is resolved as the search starts and travels with it to every kernel call.
+    fetched: list[tuple[tuple[int, int], object]] = []
+    fetch = pruning.machine
+
+    def counted(box: tuple[int, int], prune: str | int) -> np.ndarray | None:
+        fetched.append((box, prune))
+        return fetch(box, prune)
+
+    monkeypatch.setattr(pruning, "machine", counted)
+    board = fp.scramble(fp.Board.goal(shape), 30, rng=3)
+    solution = fp.solve(board, algorithm="idastar", heuristic=heuristic, **options)
+    assert board.apply(solution.moves) == fp.Board.goal(shape)
+    assert fetched == [(shape, "fsm")]

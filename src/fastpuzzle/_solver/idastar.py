@@ -30,7 +30,7 @@ import numpy as np
 
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult, SearchStatus
-from fastpuzzle._solver import cluster, pruning, tables, two_phase
+from fastpuzzle._solver import cluster, policy, pruning, tables, two_phase
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import shown
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
@@ -38,8 +38,8 @@ from fastpuzzle.heuristics import BY_NAME, CATALOGUE
 from fastpuzzle.limits import CoreLimits
 from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
-from fastpuzzle.pdb.dual import dual_layout, dual_tables_built
-from fastpuzzle.pdb.tables import second_database_built, second_database_for
+from fastpuzzle.pdb.dual import dual_layout
+from fastpuzzle.pdb.tables import second_database_for
 from fastpuzzle.results import CoreProgress
 
 __all__ = ["MAX_OPTIMAL_DEPTH", "PACKED_HEURISTICS", "WIDE_HEURISTICS", "run"]
@@ -111,8 +111,10 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
         )
     # A time limit covers building or reading the tables the heuristic needs, then the search.
     request = request._replace(heuristic=entry.name).started()
-    # The machine too (read from the cache, or built in about a second the first time).
-    pruning.machine((request.problem.rows, request.problem.cols), request.machine_prune)
+    # The machine too, once for the whole search (read from the cache, or built in about a
+    # second the first time).
+    shape = (request.problem.rows, request.problem.cols)
+    request = request._replace(machine=pruning.machine(shape, request.machine_prune))
     if use_wide:
         return _run_wide(request)
     return _path_memory(_run_packed(request), board_bytes=0, level_bytes=_search.FRAME_BYTES)
@@ -154,11 +156,9 @@ def _run_packed(request: Request) -> CoreResult:
         database = tables.database(request)
         found = tables.laid_out(request, database)
         databases = (database,)
-        # Only the default's 7-8 has a partner (7-8b): other tables skip looking for one on disk.
-        if entry.name == "pdb" and second_database_built(
-            database.name, database.shape, database.goal_blank
-        ):
-            return _run_then_pair(request, database)
+        switch = policy.table_switch(entry.name, database, wide=False)
+        if switch is not None:
+            return _run_then_pair(request, database, switch.after)
     core = request.limits_left()
     if core is None:
         return request.out_of_time()
@@ -192,13 +192,13 @@ def _packed_kernel(
             request, "packed", args, core.max_depth, core,
             databases=databases, dual=request.entry.dual, min_bound=min_bound,
         ),
-        machine=pruning.machine((rows, cols), request.machine_prune),
+        machine=request.machine,
     )  # fmt: skip
 
 
-def _run_then_pair(request: Request, database: Database) -> CoreResult:
-    """7-8 alone for :data:`~fastpuzzle._solver.two_phase.SECOND_FROM` expansions; past them,
-    the larger of 7-8's and 7-8b's sums, from the bound the first search had reached."""
+def _run_then_pair(request: Request, database: Database, switch_at: int) -> CoreResult:
+    """7-8 alone for ``switch_at`` expansions; past them, the larger of 7-8's and 7-8b's sums,
+    from the bound the first search had reached."""
 
     def with_tables(found: object, databases: tuple[Database, ...]) -> two_phase.Part:
         return lambda core, report, bound: _packed_kernel(
@@ -213,9 +213,7 @@ def _run_then_pair(request: Request, database: Database) -> CoreResult:
             return with_tables(first, (database,))
         return with_tables((first, second.loaded()), (database, second))
 
-    return two_phase.in_two_parts(
-        request, two_phase.SECOND_FROM, with_tables(first, (database,)), pair
-    )
+    return two_phase.in_two_parts(request, switch_at, with_tables(first, (database,)), pair)
 
 
 def _run_wide(request: Request) -> CoreResult:
@@ -255,21 +253,19 @@ def _run_wide(request: Request) -> CoreResult:
         time_limit=core.time_limit,
         max_depth=cap,
         progress=request.progress,
-        machine=pruning.machine((rows, cols), request.machine_prune),
+        machine=request.machine,
     )
 
 
 def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
-    """``_wide_pdb`` with the heuristic's tables; ``pdb`` with dual lookups past
-    :data:`~fastpuzzle._solver.two_phase.DUAL_FROM` expansions, where their extra table is on
-    disk."""
+    """``_wide_pdb`` with the heuristic's tables, switching to the dual lookups where the
+    policy says (:func:`~fastpuzzle._solver.policy.table_switch`)."""
     problem, entry = request.problem, request.entry
     database: Database | Compound
     database = tables.compound(request) if entry.compound else tables.database(request)
     args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
             problem.goal_blank)  # fmt: skip
     max_depth = min(cap, _PDB_MAX_DEPTH)
-    machine = pruning.machine((problem.rows, problem.cols), request.machine_prune)
 
     def part(dual: bool) -> two_phase.Part:
         if dual and isinstance(database, Database):
@@ -291,18 +287,15 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
                     databases=(database,), dual=dual, min_bound=bound,
                 ),
                 min_bound=bound,
-                machine=machine,
+                machine=request.machine,
             )  # fmt: skip
 
         return search
 
-    if (
-        entry.name == "pdb"
-        and isinstance(database, Database)
-        and dual_tables_built(database.cells, database.shape, database.goal_blank)
-    ):
+    switch = policy.table_switch(entry.name, database, wide=True)
+    if switch is not None:
         return two_phase.in_two_parts(
-            request, two_phase.DUAL_FROM, part(False), functools.partial(part, True)
+            request, switch.after, part(False), functools.partial(part, True)
         )
     search = part(entry.dual)
     core = request.limits_left()

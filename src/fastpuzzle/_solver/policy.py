@@ -38,22 +38,29 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Literal
 
 from fastpuzzle.board import MAX_CELLS, Shape
 from fastpuzzle.limits import Limits
+from fastpuzzle.pdb.compound import Compound
+from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_tables_built
 from fastpuzzle.pdb.partitions import MAX_PDB_CELLS, Partition, default_partition
 from fastpuzzle.pdb.store import load_pdb, pdb_path
+from fastpuzzle.pdb.tables import second_database_built
 
 __all__ = [
     "BEST_4X4",
+    "DUAL_FROM",
     "FIRST_USE",
     "FIRST_USE_PARTITIONS",
     "HINT_AFTER_SECONDS",
     "ON_DISK",
     "PROBE_NODES",
+    "SECOND_FROM",
     "WIDE_DEFAULT_SECONDS",
     "Choice",
+    "Switch",
     "Tables",
     "auto_choice",
     "auto_limits",
@@ -64,6 +71,7 @@ __all__ = [
     "limit_hint",
     "probe",
     "table_on_disk",
+    "table_switch",
     "tables_of",
 ]
 
@@ -123,6 +131,45 @@ FIRST_USE_PARTITIONS = ("5-5-5", "6-6-3")
 #: What ``pdb`` reads on 4x4, best first: 7-8 once it is built (``fastpuzzle pdb build 7-8``,
 #: never by a search), else 6-6-3, built on first use.
 BEST_4X4 = ("7-8", "6-6-3")
+
+#: A 4x4 ``pdb`` search with 7-8 takes the larger of 7-8's and 7-8b's sums (7-8b built) past
+#: this many expansions: only searches this large repay the pair's dearer lookups and reading
+#: 7-8b (measured on hard.tsv and random50.tsv: docs/performance.rst, "Switching tables").
+SECOND_FROM = 1 << 23
+
+#: A ``pdb`` search past 16 cells reads its tables on the dual board too (their extra table
+#: built) past this many expansions: four lookups a node repay only long searches
+#: (``pdb5x5_default_report.py``; docs/performance.rst, "Switching tables").
+DUAL_FROM = 1 << 27
+
+
+@dataclass(frozen=True)
+class Switch:
+    """When and to what a search switches once it is large: after ``after`` expansions, to the
+    larger of its partition's sums and its partner's (``"pair"``: 7-8b beside 7-8,
+    :func:`fastpuzzle.pdb.second_database_for`), or to its tables read on the dual board too
+    (``"dual"``, :mod:`fastpuzzle.pdb.dual`); :mod:`~fastpuzzle._solver.two_phase` switches."""
+
+    after: int
+    to: Literal["pair", "dual"]
+
+
+def table_switch(heuristic: str, database: Database | Compound, *, wide: bool) -> Switch | None:
+    """When an IDA* search with ``heuristic`` on ``database``'s tables switches to stronger
+    ones, or None when it keeps them: only the shape's best (``pdb``) switches, on the packed
+    kernel to its partner's sums where both files are on disk (4x4's 7-8 and 7-8b), on the wide
+    kernel (``wide``) to the dual lookups where their extra table is on disk."""
+    if heuristic != "pdb" or not isinstance(database, Database):
+        return None
+    shape, goal_blank = database.shape, database.goal_blank
+    if wide:
+        if dual_tables_built(database.cells, shape, goal_blank):
+            return Switch(DUAL_FROM, "dual")
+        return None
+    if second_database_built(database.name, shape, goal_blank):
+        return Switch(SECOND_FROM, "pair")
+    return None
+
 
 #: Nodes IDA* without a table spends on a board whose pattern database is not on disk, before
 #: the table is built: about a tenth of a second; 4x4 boards up to about 40 moves from their

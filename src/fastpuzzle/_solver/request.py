@@ -50,6 +50,10 @@ class Request(NamedTuple):
     #: IDA*'s duplicate pruning, checked (:func:`fastpuzzle._solver.pruning.check_prune`):
     #: ``"fsm"``, ``"parent"`` or a machine's depth.
     prune: str | int = "fsm"
+    #: The duplicate-pruning machine IDA*'s kernels carry (:func:`~fastpuzzle._solver.pruning.
+    #: machine` of :attr:`machine_prune`), fetched once as its search starts; None: parent
+    #: pruning.
+    machine: Any = None
 
     @property
     def machine_prune(self) -> str | int:

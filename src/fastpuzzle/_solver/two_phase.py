@@ -1,11 +1,11 @@
 """One IDA* search in two parts: a cheap heuristic first, a stronger one once the search is large.
 
-Two searches switch this way: 4x4 with 7-8 takes the larger of 7-8's and 7-8b's sums past
-:data:`SECOND_FROM` expansions (where 7-8b is built), and ``pdb`` past 16 cells reads its tables
-on the dual board too past :data:`DUAL_FROM` (where their extra table is built). The second part
-starts from the bound the first had reached (no shorter solution exists), with what is left of
-the limits, and reads its tables only then; :func:`in_two_parts` joins both parts into one
-result, as if one search had run.
+Which searches switch, and when, is the policy's (:func:`fastpuzzle._solver.policy.table_switch`:
+4x4 with 7-8 takes the larger of 7-8's and 7-8b's sums, ``pdb`` past 16 cells reads its tables
+on the dual board too); this module is the mechanism. The second part starts from the bound
+the first had reached (no shorter solution exists), with what is left of the limits, and reads
+its tables only then; :func:`in_two_parts` joins both parts into one result, as if one search
+had run.
 """
 
 from __future__ import annotations
@@ -17,24 +17,7 @@ from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import CoreLimits
 from fastpuzzle.results import CoreProgress
 
-__all__ = ["DUAL_FROM", "SECOND_FROM", "Part", "in_two_parts", "shifted"]
-
-#: With 7-8b built beside 7-8, a 4x4 search takes the larger of both partitions' sums once 7-8
-#: alone has expanded this many nodes. On boards 7-8 handles well the pair expands about 0.7x
-#: the nodes at 1.5x the cost a node; on boards it does not, 8x fewer (hard.tsv's 70-move board:
-#: 60 M nodes against 492 M). 7-8 alone expands at most 58 K nodes on a random50 board and
-#: 5.1-6.1 M on the 80-move boards, so those never pay for the pair, nor for reading 7-8b.
-SECOND_FROM = 1 << 23
-
-#: With the dual lookups' extra table on disk, a ``pdb`` search past 16 cells (5x5: 6-6-6-6)
-#: reads the tables on the dual board too (:mod:`fastpuzzle.pdb.dual`) once it has expanded this
-#: many nodes with the two lookups, from the bound it had reached. Four lookups cost about 1.4x
-#: as much a node; on Korf and Felner's instances they save 0.73-0.82x of the nodes on searches
-#: of 2e7 to 2e8 expansions, and 0.27x on one of 9e8 (instance 1: 2.5x faster on two threads),
-#: so searches of seconds keep the two lookups and long ones switch. With duplicate pruning
-#: (IDA*'s default) the same held on the shared instances: no slower on 25, 32, 38 and 40, 0.6x
-#: the nodes and 0.7x the time on 1 (``benchmarks/pdb5x5_default_report.py``).
-DUAL_FROM = 1 << 27
+__all__ = ["Part", "in_two_parts", "shifted"]
 
 _TIME_LIMIT = SearchStatus.STATUS_TIME_LIMIT
 _NODE_LIMIT = SearchStatus.STATUS_NODE_LIMIT
