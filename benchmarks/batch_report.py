@@ -57,6 +57,11 @@ def child(source: str, folder: str, side: int, rounds: int) -> None:
     runs with ``source`` first on its path)."""
     from fastpuzzle import cli
 
+    try:
+        from fastpuzzle.cli import batch as steps
+    except ImportError:  # a tree from before the command became a package
+        steps = cli
+
     shape = (side, side)
     text_path = f"{folder}/boards{side}.txt"
     words = np.load(f"{folder}/boards{side}.npy")
@@ -73,9 +78,9 @@ def child(source: str, folder: str, side: int, rounds: int) -> None:
         return wrapper
 
     # The command's three steps, by the names both trees give them.
-    cli._batch_input = timed("read", cli._batch_input)
-    cli._solve_batch = timed("solve", cli._solve_batch)
-    cli._write_batch = timed("write", cli._write_batch)
+    steps._batch_input = timed("read", steps._batch_input)
+    steps._solve_batch = timed("solve", steps._solve_batch)
+    steps._write_batch = timed("write", steps._write_batch)
     fp.solve_many(words[:10], shape=shape)  # tables read and threads started before timing
     api, command, steps = [], [], []
     for _ in range(rounds):

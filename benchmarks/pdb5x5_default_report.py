@@ -4,7 +4,7 @@ Usage: ``python benchmarks/pdb5x5_default_report.py [--korf 25,32,38,40] [--work
 [--prune fsm] [--first pdb]``. For each of Korf and Felner's boards
 (``tests/data/korf24_some.tsv``), in turn in one run: ``heuristic="pdb6666"`` (the two lookups,
 the board and its reflection) and ``heuristic="pdb"`` (the same until
-:data:`fastpuzzle._solver.two_phase.DUAL_FROM` expansions, then the four lookups with BPMX),
+:data:`fastpuzzle._solver.policy.DUAL_FROM` expansions, then the four lookups with BPMX),
 nodes generated and wall seconds. Needs 6-6-6-6 and its dual table built
 (``fastpuzzle pdb build 6-6-6-6``).
 """

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle.cli import MAX_LINE, main
+from fastpuzzle.cli import main
+from fastpuzzle.cli.boards import MAX_LINE
 
 
 def _boards(tmp_path: Path) -> Path:

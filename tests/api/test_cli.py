@@ -89,11 +89,11 @@ def test_solve_shows_its_progress_on_a_terminal_by_default(
     # the line and its `pdb build 7-8` hint never reached the people they are for. Now a
     # terminal gets them by default (the line cleared at the end), a pipe or file does not,
     # and --no-progress silences them.
-    from fastpuzzle import cli
     from fastpuzzle._util import progress
+    from fastpuzzle.cli import solve as solve_command
 
     monkeypatch.setattr(progress, "on_terminal", lambda: terminal)
-    monkeypatch.setattr(cli, "on_terminal", lambda: terminal)
+    monkeypatch.setattr(solve_command, "on_terminal", lambda: terminal)
     board = "12 1 10 2/7 11 4 14/5 _ 9 15/8 13 6 3"
     argv = ["solve", "--algorithm", "idastar", "--heuristic", "manhattan", "--workers", "1"]
     assert main([*argv, *option, board]) == 0
@@ -109,6 +109,7 @@ def test_solve_shows_its_progress_on_a_terminal_by_default(
 def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypatch, capsys):
     # The report itself is driven here: a real search would have to run for seconds.
     from fastpuzzle import cli, pdb
+    from fastpuzzle.cli import solve as solve_command
     from fastpuzzle.formats import Job
     from fastpuzzle.results import SearchStats
 
@@ -117,8 +118,8 @@ def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypa
         ["solve", "--progress", "1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"]
     )
     job = Job(fp.Board("1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"))
-    show = cli._progress_printer(job, args)
-    for seconds in (0.5, cli.HINT_AFTER_SECONDS, cli.HINT_AFTER_SECONDS + 1):
+    show = solve_command._progress_printer(job, args)
+    for seconds in (0.5, solve_command.HINT_AFTER_SECONDS, solve_command.HINT_AFTER_SECONDS + 1):
         show(SearchStats(depth=50, seconds=seconds))
     lines = capsys.readouterr().err.splitlines()
     assert [line for line in lines if "pdb build 7-8" in line] == [lines[1]]
@@ -127,8 +128,8 @@ def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypa
     paths = [pdb.pdb_path(name, (4, 4), 15) for name in ("7-8", "7-8b")]
     paths[0].parent.mkdir(parents=True, exist_ok=True)
     paths[0].write_bytes(b"")
-    show = cli._progress_printer(job, args)
-    show(SearchStats(seconds=cli.HINT_AFTER_SECONDS + 1))
+    show = solve_command._progress_printer(job, args)
+    show(SearchStats(seconds=solve_command.HINT_AFTER_SECONDS + 1))
     assert "hint: `fastpuzzle pdb build 7-8b`" in capsys.readouterr().err
     # With both on disk, or on another shape, or with another heuristic: no hint.
     paths[1].write_bytes(b"")
@@ -136,13 +137,15 @@ def test_progress_names_the_78_build_once_after_a_few_seconds(tmp_path, monkeypa
         (["solve", "--progress"], "1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"),
         (["solve", "--progress"], "1 2 3/4 5 6/7 _ 8"),
     ]:
-        show = cli._progress_printer(Job(fp.Board(board)), cli.build_parser().parse_args(argv))
-        show(SearchStats(seconds=cli.HINT_AFTER_SECONDS + 1))
+        show = solve_command._progress_printer(
+            Job(fp.Board(board)), cli.build_parser().parse_args(argv)
+        )
+        show(SearchStats(seconds=solve_command.HINT_AFTER_SECONDS + 1))
     for path in paths:
         path.unlink()
     argv = ["solve", "--progress", "--heuristic", "manhattan"]
-    show = cli._progress_printer(job, cli.build_parser().parse_args(argv))
-    show(SearchStats(seconds=cli.HINT_AFTER_SECONDS + 1))
+    show = solve_command._progress_printer(job, cli.build_parser().parse_args(argv))
+    show(SearchStats(seconds=solve_command.HINT_AFTER_SECONDS + 1))
     assert "7-8" not in capsys.readouterr().err
 
 
@@ -685,13 +688,14 @@ def test_progress_is_drawn_at_most_10_times_a_second_with_one_count(terminal, mo
     # terminal), counting generated nodes where the solution's line counts expanded ones.
     from fastpuzzle import cli
     from fastpuzzle._util import progress
+    from fastpuzzle.cli import solve as solve_command
     from fastpuzzle.formats import Job
     from fastpuzzle.results import SearchStats
 
     monkeypatch.setattr(progress, "on_terminal", lambda: terminal)
-    monkeypatch.setattr(cli, "on_terminal", lambda: terminal)
+    monkeypatch.setattr(solve_command, "on_terminal", lambda: terminal)
     argv = ["solve", "--progress", "--heuristic", "manhattan", "1 2 3/4 5 6/7 _ 8"]
-    show = cli._progress_printer(
+    show = solve_command._progress_printer(
         Job(fp.Board("1 2 3/4 5 6/7 _ 8")), cli.build_parser().parse_args(argv)
     )
     for report in range(2000):  # 2,000 reports in 3 s of search

@@ -38,9 +38,9 @@ def test_random_prints_the_boards_of_random_boards(capsys, shape):
 
 
 def test_random_in_blocks_is_one_draw(capsys, monkeypatch):
-    from fastpuzzle import cli
+    from fastpuzzle.cli import generate
 
-    monkeypatch.setattr(cli, "_RANDOM_BLOCK", 7)
+    monkeypatch.setattr(generate, "_RANDOM_BLOCK", 7)
     assert main(["random", "--seed", "2", "--count", "30", "--shape", "3", "3"]) == 0
     expected = [
         fp.Board.from_packed(int(w), (3, 3)).to_string()

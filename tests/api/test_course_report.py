@@ -251,7 +251,7 @@ def test_cli_ctrl_c_writes_the_rows_finished_and_exits_130(monkeypatch, capsys, 
 
 def test_cli_progress_line_on_a_terminal(monkeypatch, capsys):
     # Before: a three-board comparison ran 55 s with nothing on the screen.
-    monkeypatch.setattr("fastpuzzle.cli.on_terminal", lambda: True)
+    monkeypatch.setattr("fastpuzzle.cli.compare.on_terminal", lambda: True)
     assert main(["compare", "--algorithms", "bfs,astar", *BOARDS]) == 0
     captured = capsys.readouterr()
     assert "\r" in captured.err

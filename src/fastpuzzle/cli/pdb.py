@@ -14,13 +14,13 @@ import argparse
 import difflib
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fastpuzzle import pdb
 from fastpuzzle._solver import policy
 from fastpuzzle._util.units import size
+from fastpuzzle.cli.arguments import Parser, Subcommands, epilog, integer_arg, shape_option
 from fastpuzzle.heuristics import CATALOGUE, lookup_heuristic
 from fastpuzzle.pdb.database import PatternDatabaseError
 from fastpuzzle.pdb.partitions import (
@@ -34,7 +34,7 @@ from fastpuzzle.pdb.partitions import (
 )
 from fastpuzzle.pdb.plan import Plan, build_plan, plan_tables
 
-__all__ = ["add_pdb_command"]
+__all__ = ["add_pdb_parser", "resolve_set"]
 
 
 class TableSetError(PatternDatabaseError):
@@ -115,7 +115,7 @@ def _plan(args: argparse.Namespace, shape: tuple[int, int] | None) -> Plan:
 
 
 def _build(args: argparse.Namespace) -> int:
-    plan = _plan(args, args.read_shape(args))
+    plan = _plan(args, shape_option(args))
     directory = pdb.pdb_cache_dir(args.cache_dir)
     print("\n".join(plan.lines(directory)), flush=True)
     if args.dry_run:
@@ -136,7 +136,7 @@ def _info(args: argparse.Namespace) -> int:
                 print(f"no file of {args.name} is in {directory}")
                 return 0
         else:
-            plan = _plan(args, args.read_shape(args))
+            plan = _plan(args, shape_option(args))
             print("\n".join(plan.lines(directory)))
             paths = {str(file.path) for file in plan.files}
             entries = [e for e in entries if e["path"] in paths]
@@ -156,7 +156,7 @@ def _clear(args: argparse.Namespace) -> int:
     """``pdb clear``: one table set's files, or with --all (or a yes at a terminal) every one."""
     if args.name is not None and args.all:
         raise _UsageError("pdb clear takes a NAME or --all, not both")
-    shape = args.read_shape(args)
+    shape = shape_option(args)
     if args.name is None and (shape is not None or args.goal_blank is not None):
         raise _UsageError("pdb clear: --shape and --goal-blank narrow a NAME; name one")
     options: dict[str, Any] = {"all": args.name is None}
@@ -288,14 +288,7 @@ def _wrapped(text: str) -> str:
     return textwrap.fill(text, width=96)
 
 
-def add_pdb_command(
-    sub: Any,
-    *,
-    epilog: Callable[[str], str],
-    integer: Callable[[str], int],
-    read_shape: Callable[[argparse.Namespace], tuple[int, int] | None],
-    parser_class: type[argparse.ArgumentParser],
-) -> None:
+def add_pdb_parser(sub: Subcommands) -> None:
     """Add ``pdb`` and its subcommands ``build``, ``info`` and ``clear`` (each with its own
     ``--help``) to the subparsers ``sub``."""
     tables = sub.add_parser(
@@ -312,7 +305,7 @@ def add_pdb_command(
         dest="action",
         required=True,
         metavar="{build,info,clear}",
-        parser_class=parser_class,
+        parser_class=Parser,
         help="what to do (each has its own --help)",
     )
 
@@ -320,17 +313,19 @@ def add_pdb_command(
         cmd.add_argument(
             "--shape",
             nargs=2,
-            type=integer,
+            type=integer_arg,
             metavar=("ROWS", "COLS"),
             help="up to 25 cells (default: the set's shape, else 4x4)",
         )
-        cmd.add_argument("--goal-blank", type=integer, help="goal blank cell (default: the last)")
+        cmd.add_argument(
+            "--goal-blank", type=integer_arg, help="goal blank cell (default: the last)"
+        )
         cmd.add_argument(
             "--cache-dir",
             help="default: $FASTPUZZLE_CACHE, else the user's cache directory "
             "(~/.cache/fastpuzzle on Linux)",
         )
-        cmd.set_defaults(run=_run, read_shape=read_shape)
+        cmd.set_defaults(run=_run)
 
     build = actions.add_parser(
         "build",
