@@ -45,7 +45,7 @@ from fastpuzzle._util.checks import (
 from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.plot import METRICS, draw
-from fastpuzzle._util.tables import MAX_ROWS, Table
+from fastpuzzle._util.text_tables import MAX_ROWS, Table
 from fastpuzzle._util.units import duration, size, spread
 from fastpuzzle.algorithms import AlgorithmName, resolve_algorithm
 from fastpuzzle.board import (

@@ -25,7 +25,7 @@ from fastpuzzle._core._generate import random_packed
 from fastpuzzle._util.checks import flag, optional_path, random_generator, real, shown, whole
 from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
 from fastpuzzle._util.optional import require
-from fastpuzzle._util.tables import MAX_ROWS, Table
+from fastpuzzle._util.text_tables import MAX_ROWS, Table
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.batch.export import packed_board_texts

@@ -55,7 +55,7 @@ from fastpuzzle.board import Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.errors import InvalidOptionError, UnsolvableError
 from fastpuzzle.generate import MAX_SCRAMBLE, random_board, scramble
 from fastpuzzle.moves import MOVES
-from fastpuzzle.pdb.tables import exact_table
+from fastpuzzle.pdb.search_tables import exact_table
 from fastpuzzle.solve import solve
 
 try:

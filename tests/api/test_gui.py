@@ -1270,7 +1270,7 @@ def test_the_heuristic_list_offers_what_applies_to_the_shape(
         offered = _heuristics_offered(browser)
         idastar = fp.ALGORITHMS["idastar"]
         cells = shape[0] * shape[1]
-        from fastpuzzle._solver.tables import not_ready
+        from fastpuzzle._solver.heuristic_tables import not_ready
         from fastpuzzle.heuristics import BY_NAME, supported_heuristics
 
         # What fits the shape and can run there (issue 47: not tables that are not built).

@@ -20,7 +20,7 @@ import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import Problem, make_problem
-from fastpuzzle._solver import idastar, policy, pruning, tables
+from fastpuzzle._solver import heuristic_tables, idastar, policy, pruning
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import partitions, store
@@ -147,7 +147,7 @@ def test_4x4_other_goals_with_555(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         goal = fp.Board([*tiles[:blank], 0, *tiles[blank:]], shape=(4, 4))
         board = fp.scramble(goal, 36, rng=blank)
         problem = make_problem(board, goal)
-        database = tables.database(Request(problem, "pdb555", Limits()))
+        database = heuristic_tables.database(Request(problem, "pdb555", Limits()))
         assert (database.reflect is not None) == (blank in (0, 5))
         by_pdb = run_idastar(problem, "pdb555", Limits())
         by_lc = run_idastar(problem, "linear_conflict", Limits())

@@ -16,7 +16,7 @@ from fastpuzzle._core import _board, _idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar, parallel, policy, tables
+from fastpuzzle._solver import heuristic_tables, idastar, parallel, policy
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
@@ -276,7 +276,7 @@ def test_pdb_past_16_cells_switches_to_dual_lookups(
     # "pdb" on 5x5 goes on with the dual lookups past DUAL_FROM expansions when their tables
     # are on disk (these small tables need none), from the bound it had reached.
     database = small_5x5_database(tmp_path)
-    monkeypatch.setattr(tables, "database_for", lambda *args, **kw: database)
+    monkeypatch.setattr(heuristic_tables, "database_for", lambda *args, **kw: database)
     monkeypatch.setattr(policy, "DUAL_FROM", 2_000)
     board = fp.scramble(fp.Board.goal((5, 5)), 44, rng=21)
     optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))

@@ -16,7 +16,7 @@ from fastpuzzle import pdb
 from fastpuzzle._core import _board, _heuristics, _idastar
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import Problem, make_problem
-from fastpuzzle._solver import idastar, tables
+from fastpuzzle._solver import heuristic_tables, idastar
 from fastpuzzle._solver.request import Request
 from fastpuzzle.heuristics import BY_NAME
 from fastpuzzle.limits import Limits
@@ -42,7 +42,7 @@ def run_idastar(
 
 def _database(problem: Problem, heuristic: str) -> pdb.Database:
     """The tables ``heuristic`` reads for ``problem``."""
-    return tables.database(Request(problem, heuristic, Limits()))
+    return heuristic_tables.database(Request(problem, heuristic, Limits()))
 
 
 @pytest.fixture(autouse=True)

@@ -2,8 +2,8 @@
 
 No user imports it; :func:`fastpuzzle.solve`, :func:`fastpuzzle.search` and the batches do.
 ``request`` (what every driver takes), ``idastar`` (IDA* for every board size: which kernel,
-and the calls into it), ``tables`` (the tables a heuristic reads: the one place that maps a
-heuristic to its partition), ``two_phase`` (a search that switches to stronger tables once it
+and the calls into it), ``heuristic_tables`` (the tables a heuristic reads: the one place that
+maps a heuristic to its partition), ``two_phase`` (a search that switches to stronger tables once it
 is large), ``cluster`` (the Dask plumbing of one search) and ``cluster_tasks`` (its tasks on
 the workers, whose public names :mod:`fastpuzzle.distributed` shows), ``policy`` (what ``auto``
 runs for a shape and goal), ``pruning`` (the duplicate-pruning machine IDA* carries),

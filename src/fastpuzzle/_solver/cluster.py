@@ -22,8 +22,8 @@ from fastpuzzle.limits import CoreLimits
 from fastpuzzle.pdb.compound import Compound, compound_for
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.dual import dual_layout
+from fastpuzzle.pdb.search_tables import exact_table
 from fastpuzzle.pdb.store import load_pdb
-from fastpuzzle.pdb.tables import exact_table
 from fastpuzzle.pdb.walking import walking_tables
 
 __all__ = ["load_exactly", "runner"]

@@ -11,8 +11,8 @@ picks a specialised kernel:
   additive pattern databases of up to 25 cells.
 
 The request travels down to the kernel calls as one object. The tables come from
-:mod:`fastpuzzle._solver.tables`; a search that switches to stronger tables once it is large
-runs in two parts (:mod:`fastpuzzle._solver.two_phase`). ``workers > 1`` shares the large
+:mod:`fastpuzzle._solver.heuristic_tables`; a search that switches to stronger tables once it is
+large runs in two parts (:mod:`fastpuzzle._solver.two_phase`). ``workers > 1`` shares the large
 iterations of ``_idastar`` and ``_wide_pdb`` among threads (:mod:`fastpuzzle._solver.parallel`);
 ``_wide.idastar`` has no parallel version and runs serially. With a Dask client, their largest
 iterations go to the cluster (:mod:`fastpuzzle._solver.cluster`).
@@ -30,7 +30,7 @@ import numpy as np
 
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult, SearchStatus
-from fastpuzzle._solver import cluster, policy, pruning, tables, two_phase
+from fastpuzzle._solver import cluster, heuristic_tables, policy, pruning, two_phase
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import shown
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
@@ -39,7 +39,7 @@ from fastpuzzle.limits import CoreLimits
 from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout
-from fastpuzzle.pdb.tables import second_database_for
+from fastpuzzle.pdb.search_tables import second_database_for
 from fastpuzzle.results import CoreProgress
 
 __all__ = ["MAX_OPTIMAL_DEPTH", "PACKED_HEURISTICS", "WIDE_HEURISTICS", "run"]
@@ -151,10 +151,10 @@ def _run_packed(request: Request) -> CoreResult:
     found: object = None
     databases: tuple[Database, ...] = ()
     if entry.tables == "walking":
-        found = tables.walking(request)
+        found = heuristic_tables.walking(request)
     elif entry.tables is not None:
-        database = tables.database(request)
-        found = tables.laid_out(request, database)
+        database = heuristic_tables.database(request)
+        found = heuristic_tables.laid_out(request, database)
         databases = (database,)
         switch = policy.table_switch(entry.name, database, wide=False)
         if switch is not None:
@@ -236,7 +236,7 @@ def _run_wide(request: Request) -> CoreResult:
         found = _run_wide_pdb(request, cap)
         # Its board: a byte a cell, changed in place; its path: a move byte a level.
         return _path_memory(found, board_bytes=len(cells), level_bytes=1)
-    walking = tables.wide_walking(request) if entry.tables == "walking" else None
+    walking = heuristic_tables.wide_walking(request) if entry.tables == "walking" else None
     core = request.limits_left()
     if core is None:
         return request.out_of_time()
@@ -262,7 +262,9 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
     policy says (:func:`~fastpuzzle._solver.policy.table_switch`)."""
     problem, entry = request.problem, request.entry
     database: Database | Compound
-    database = tables.compound(request) if entry.compound else tables.database(request)
+    database = (
+        heuristic_tables.compound(request) if entry.compound else heuristic_tables.database(request)
+    )
     args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
             problem.goal_blank)  # fmt: skip
     max_depth = min(cap, _PDB_MAX_DEPTH)

@@ -1,9 +1,9 @@
 """The ``auto`` policy: which optimal search and which table for a shape and goal.
 
 The one place that answers "what does ``solve()`` do by default?", for :func:`fastpuzzle.solve`
-and for batches (:func:`fastpuzzle.solve_many`), so the two never disagree; the search's tables
-(:mod:`fastpuzzle._solver.tables`), ``solve()``'s first search and its limit messages, and the
-hints of the command line and the puzzle page ask it too. A shape is one line of
+and for batches (:func:`fastpuzzle.solve_many`), so the two never disagree; the search's
+tables (:mod:`fastpuzzle._solver.heuristic_tables`), ``solve()``'s first search and its limit
+messages, and the hints of the command line and the puzzle page ask it too. A shape is one line of
 :data:`FIRST_USE` or :data:`ON_DISK` (either way round: 8x2 is 2x8):
 
 - up to 9 cells (3x3, 2x4, 2x3, ...): IDA* on the exact distance table, built in memory once
@@ -46,8 +46,8 @@ from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_tables_built
 from fastpuzzle.pdb.partitions import MAX_PDB_CELLS, Partition, default_partition
+from fastpuzzle.pdb.search_tables import second_database_built
 from fastpuzzle.pdb.store import load_pdb, pdb_path
-from fastpuzzle.pdb.tables import second_database_built
 
 __all__ = [
     "BEST_4X4",

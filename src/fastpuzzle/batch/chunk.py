@@ -33,7 +33,7 @@ from fastpuzzle.errors import (
 )
 from fastpuzzle.heuristics import HeuristicName
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb.tables import exact_table
+from fastpuzzle.pdb.search_tables import exact_table
 from fastpuzzle.results import Status, stats_from_core
 from fastpuzzle.solve import solve
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle._util.optional import require
-from fastpuzzle._util.tables import MAX_ROWS, Table
+from fastpuzzle._util.text_tables import MAX_ROWS, Table
 from fastpuzzle._util.units import duration
 from fastpuzzle.moves import MOVES
 

@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
 from fastpuzzle._core import _interrupt
+from fastpuzzle._solver.heuristic_tables import not_ready
 from fastpuzzle._solver.policy import HINT_AFTER_SECONDS, faster_table_hint
-from fastpuzzle._solver.tables import not_ready
 from fastpuzzle.algorithms import ALGORITHMS, AlgorithmName, resolve_algorithm
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board
 from fastpuzzle.compare import compare
@@ -133,7 +133,7 @@ _CHECKED_SIDE = 12
 
 def _unready(entry: Any) -> dict[str, str]:
     """``{"RxC": why}`` for the shapes ``entry`` fits where a search would fail at once, its
-    goal's blank in the last cell (:func:`fastpuzzle._solver.tables.not_ready`)."""
+    goal's blank in the last cell (:func:`fastpuzzle._solver.heuristic_tables.not_ready`)."""
     if entry.tables not in ("pdb", "walking"):
         return {}
     out: dict[str, str] = {}

@@ -34,7 +34,7 @@ file and its checks), :mod:`~fastpuzzle.pdb.store` (the cache: building, loading
 :mod:`~fastpuzzle.pdb.compound` (several partitions at once, sharing their tables),
 :mod:`~fastpuzzle.pdb.plan` (the files a table set's name stands for, what building them takes,
 and building them as one job),
-:mod:`~fastpuzzle.pdb.tables` (what a search asks for) and :mod:`~fastpuzzle.pdb.walking`
+:mod:`~fastpuzzle.pdb.search_tables` (what a search asks for) and :mod:`~fastpuzzle.pdb.walking`
 (walking-distance tables).
 """
 
@@ -47,6 +47,12 @@ from fastpuzzle.pdb.database import (
 )
 from fastpuzzle.pdb.fileformat import FORMAT_VERSION
 from fastpuzzle.pdb.partitions import PARTITIONS, PARTITIONS_5X5, default_partition
+from fastpuzzle.pdb.search_tables import (
+    database_for,
+    exact_table,
+    second_database_built,
+    second_database_for,
+)
 from fastpuzzle.pdb.store import (
     build_pdb,
     clear_cache,
@@ -54,12 +60,6 @@ from fastpuzzle.pdb.store import (
     pdb_cache_dir,
     pdb_info,
     pdb_path,
-)
-from fastpuzzle.pdb.tables import (
-    database_for,
-    exact_table,
-    second_database_built,
-    second_database_for,
 )
 from fastpuzzle.pdb.walking import (
     WalkingSide,

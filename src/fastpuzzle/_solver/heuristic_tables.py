@@ -17,8 +17,8 @@ from fastpuzzle.heuristics import Heuristic
 from fastpuzzle.pdb.compound import Compound, compound_built, compound_for
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout
+from fastpuzzle.pdb.search_tables import database_for
 from fastpuzzle.pdb.store import load_pdb, pdb_path
-from fastpuzzle.pdb.tables import database_for
 from fastpuzzle.pdb.walking import (
     WALKING_MAX_STATES,
     WalkingTables,
