@@ -1345,6 +1345,7 @@ def test_a_table_built_on_first_use_is_a_note_of_the_job(
     import threading
 
     from fastpuzzle.gui import jobs
+    from fastpuzzle.pdb.partitions import resolve
     from fastpuzzle.pdb.store import load_or_build
 
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
@@ -1353,10 +1354,10 @@ def test_a_table_built_on_first_use_is_a_note_of_the_job(
 
     def work() -> None:
         with jobs._notes_of(job):
-            load_or_build([(0, 1, 2, 3)], (3, 3), 8, build=True)
+            load_or_build(resolve([(0, 1, 2, 3)], (3, 3), 8), build=True)
             seen.append(job.progress["note"])
             other = threading.Thread(
-                target=load_or_build, args=([(4, 5)], (3, 3), 8), kwargs={"build": True}
+                target=load_or_build, args=(resolve([(4, 5)], (3, 3), 8),), kwargs={"build": True}
             )
             other.start()
             other.join()

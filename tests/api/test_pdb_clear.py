@@ -10,13 +10,13 @@ import pytest
 
 from fastpuzzle import pdb
 from fastpuzzle.cli import main
-from fastpuzzle.pdb.partitions import resolve_partition, walled_off
+from fastpuzzle.pdb.partitions import resolve, walled_off
 
 
 def _companions(name: str, shape: tuple[int, int], cache: Path) -> list[Path]:
     """The files of ``name``'s dual lookups (the groups that wall the goal blank in)."""
     blank = shape[0] * shape[1] - 1
-    _, groups = resolve_partition(name, shape, blank)
+    groups = resolve(name, shape, blank).groups
     return [
         pdb.pdb_path((tuple(cells),), shape, region, cache)
         for cells, region in zip(groups, walled_off(shape, blank, groups))

@@ -24,6 +24,7 @@ from fastpuzzle._solver import heuristic_tables, idastar, policy, pruning
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import partitions, store
+from fastpuzzle.pdb.partitions import ResolvedPartition
 from tests.instances import hard, random50, seed_cases
 from tests.oracle import distances_3x3, distances_from
 from tests.pdbcache import cache_holding
@@ -268,7 +269,7 @@ def test_hard_boards_with_78_and_78b_if_built(monkeypatch: pytest.MonkeyPatch) -
 
 def _named_database(name: str, shape: tuple[int, int], goal_blank: int) -> pdb.Database:
     # A database's identity without its tables: what table_switch looks at.
-    _, cells = partitions.resolve_partition(name, shape, goal_blank)
+    cells = partitions.resolve(name, shape, goal_blank).groups
     return pdb.Database(shape, goal_blank, name, cells, [], None, None)
 
 
@@ -390,15 +391,16 @@ def test_the_callers_limits_hold_for_the_first_search(no_table_built):
 
 
 def _counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every build_pdb the searches start, recorded (the build itself goes on)."""
+    """Every table file the searches build, recorded by the name it was asked by (the build
+    itself goes on)."""
     built: list[object] = []
-    original = store.build_pdb
+    original = store.build_file
 
-    def counting(*args: object, **kwargs: object) -> Path:
-        built.append(args[0])
-        return original(*args, **kwargs)  # type: ignore[arg-type]
+    def counting(partition: ResolvedPartition, *args: object, **kwargs: object) -> Path:
+        built.append(partition.asked)
+        return original(partition, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "build_pdb", counting)
+    monkeypatch.setattr(store, "build_file", counting)
     return built
 
 

@@ -19,7 +19,7 @@ from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import heuristic_tables, idastar, parallel, policy
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb import dual
+from fastpuzzle.pdb import dual, partitions
 from tests.dual_reference import DualLookups, ida_bpmx, tables_of
 from tests.instances import hard, korf24, random50
 from tests.oracle import distances_from
@@ -151,7 +151,7 @@ def _play(tiles: tuple[int, ...], swaps: list[tuple[int, int]]) -> tuple[int, ..
 
 
 def test_dual_search_reference_solves_optimally(tmp_path: Path) -> None:
-    # Dual search (DIDA*) in plain Python, the measure of benchmarks/dual_report.py: optimal
+    # Dual search (DIDA*) in plain Python, the measure of benchmarks/studies/dual_report.py: optimal
     # lengths, and its pieces unwound into moves that solve the board.
     shape, partition, goal_blank = (3, 3), ((0, 1, 3, 4), (2, 5, 6, 7)), 8
     _, _, reference = _setup(shape, partition, goal_blank, tmp_path)
@@ -286,6 +286,32 @@ def test_pdb_past_16_cells_switches_to_dual_lookups(
     assert switched.depth == len(switched.moves) == optimum
     assert board.apply(switched.moves) == fp.Board.goal((5, 5))
     assert switched.expanded > 2_000
+
+
+def test_a_search_parses_no_partition_past_the_one_it_resolved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A partition is resolved once, where it enters pdb; asking whether the search switches to
+    # the dual lookups (every "pdb" search past 16 cells asks) reads the database's resolved
+    # partition instead of checking and naming its groups again. Before: each search parsed the
+    # groups twice or more (dual_tables_built, then a path per walled-in group).
+    database = small_5x5_database(tmp_path)
+    monkeypatch.setattr(heuristic_tables, "database_for", lambda *args, **kw: database)
+    parsed: list[object] = []
+    check = partitions.shape_and_blank
+
+    def counted(partition: object, shape: object, goal_blank: object) -> object:
+        parsed.append(partition)
+        return check(partition, shape, goal_blank)  # type: ignore[arg-type]
+
+    board = fp.scramble(fp.Board.goal((5, 5)), 20, rng=4)
+    request = Request(make_problem(board), "pdb", Limits(), workers=1)
+    first = idastar.run(request)
+    monkeypatch.setattr(partitions, "shape_and_blank", counted)
+    again = idastar.run(request)
+    assert parsed == []
+    assert again.depth == first.depth == len(again.moves)
+    assert board.apply(again.moves) == fp.Board.goal((5, 5))
 
 
 def test_5x5_hint_names_the_dual_table_until_it_is_built(tmp_path: Path) -> None:

@@ -274,7 +274,8 @@ def test_bad_partitions_are_refused(tmp_path: Path) -> None:
 
 
 def test_named_partitions_follow_the_goal_blank() -> None:
-    name, cells = partitions.resolve_partition("6-6-3", (4, 4), 0)
+    resolved = partitions.resolve("6-6-3", (4, 4), 0)
+    name, cells = resolved.name, resolved.groups
     assert name == "6-6-3"
     flat = sorted(c for group in cells for c in group)
     assert flat == list(range(1, 16))
@@ -362,14 +363,14 @@ def test_threads_needing_a_missing_table_build_it_once(
 
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     built: list[str] = []
-    original = pdb.build_pdb
+    original = store.build_file
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         built.append("x")
         return original(*args, **kwargs)
 
-    # The build on first use calls build_pdb of the module that owns the cache.
-    monkeypatch.setattr(store, "build_pdb", counting)
+    # The build on first use calls build_file of the module that owns the cache.
+    monkeypatch.setattr(store, "build_file", counting)
     partition = pdb.default_partition((2, 5), 9)
     with ThreadPoolExecutor(4) as pool:
         found = list(pool.map(lambda _: pdb.database_for(partition, (2, 5), 9), range(8)))
@@ -570,7 +571,7 @@ def test_large_searches_go_on_with_the_second_partition(
     # SECOND_FROM expansions, then the pair from the bound reached. Lengths from BFS.
     switch = 40
     first, second = pair_3x3[0].loaded(), pair_3x3[1].loaded()
-    monkeypatch.setattr(idastar, "second_database_for", lambda *where: pair_3x3[1])
+    monkeypatch.setattr(idastar, "partner_of", lambda *where: pair_3x3[1])
     if workers > 1:
         monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
         monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
@@ -611,11 +612,11 @@ def test_the_switch_keeps_the_limits(
     switch, first = 40, pair_3x3[0].loaded()
     reads: list[int] = []
 
-    def second_database_for(*where: object) -> pdb.Database | None:
+    def partner_of(*where: object) -> pdb.Database | None:
         reads.append(1)
         return pair_3x3[1]
 
-    monkeypatch.setattr(idastar, "second_database_for", second_database_for)
+    monkeypatch.setattr(idastar, "partner_of", partner_of)
     monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
     monkeypatch.setattr(_idastar, "FRONTIER_PER_WORKER", 3)
     distances = distances_from(GOAL_3X3, 3, 3)
@@ -636,7 +637,7 @@ def test_the_switch_keeps_the_limits(
     )
     assert (core.status, core.expanded, len(reads)) == (node_limit, switch + 5, 1)
     # The second table missing after all: the first goes on alone, still optimal.
-    monkeypatch.setattr(idastar, "second_database_for", lambda *where: None)
+    monkeypatch.setattr(idastar, "partner_of", lambda *where: None)
     core = idastar._run_then_pair(Request(problem, "pdb", Limits()), pair_3x3[0], switch)
     assert (core.status, core.depth) == (SOLVED, 31)
     # Out of time while reading it: a time-limit stop at the bound the first had reached.
@@ -646,7 +647,7 @@ def test_the_switch_keeps_the_limits(
         time.sleep(0.3)
         return pair_3x3[1]
 
-    monkeypatch.setattr(idastar, "second_database_for", slow_read)
+    monkeypatch.setattr(idastar, "partner_of", slow_read)
     core = idastar._run_then_pair(
         Request(problem, "pdb", Limits(seconds=0.1)).started(), pair_3x3[0], switch
     )

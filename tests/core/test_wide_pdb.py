@@ -149,7 +149,8 @@ def test_5x5_pdb_heuristics_need_their_database(tmp_path: Path, monkeypatch: pyt
 
 
 def test_named_5x5_partition_covers_every_tile_once():
-    name, groups = partitions.resolve_partition("6-6-6-6", (5, 5), 24)
+    resolved = partitions.resolve("6-6-6-6", (5, 5), 24)
+    name, groups = resolved.name, resolved.groups
     flat = sorted(c for group in groups for c in group)
     assert name == "6-6-6-6" and flat == list(range(24))
     assert [len(g) for g in groups] == [6, 6, 6, 6]

@@ -78,12 +78,12 @@ def test_the_tables_are_zero_aware_files_of_their_own(
         monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], name, SMALL_COMPOUND)
     monkeypatch.setattr(partitions, "ZERO_COMPOUNDS", frozenset({"test-x3z"}))
     names = [
-        partitions.resolve_partition(s, SHAPE, BLANK)[0]
+        partitions.resolve(s, SHAPE, BLANK).name
         for s in partitions.compound_sources("test-x3z", SHAPE, BLANK)
     ]
     assert len(names) == 16 and all(n.endswith("z") and partitions.is_zero_aware(n) for n in names)
     plain_names = {
-        partitions.resolve_partition(s, SHAPE, BLANK)[0]
+        partitions.resolve(s, SHAPE, BLANK).name
         for s in partitions.compound_sources("test-x3", SHAPE, BLANK)
     }
     assert {n[:-1] for n in names} == plain_names  # the same groups, the other files

@@ -39,7 +39,8 @@ from fastpuzzle.limits import CoreLimits
 from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout
-from fastpuzzle.pdb.search_tables import second_database_for
+from fastpuzzle.pdb.partitions import partition_of
+from fastpuzzle.pdb.search_tables import partner_of
 from fastpuzzle.results import CoreProgress
 
 __all__ = ["MAX_OPTIMAL_DEPTH", "PACKED_HEURISTICS", "WIDE_HEURISTICS", "run"]
@@ -208,7 +209,7 @@ def _run_then_pair(request: Request, database: Database, switch_at: int) -> Core
     first = database.loaded()
 
     def pair() -> two_phase.Part:
-        second = second_database_for(database.name, database.shape, database.goal_blank)
+        second = partner_of(partition_of(database))
         if second is None:
             return with_tables(first, (database,))
         return with_tables((first, second.loaded()), (database, second))

@@ -25,7 +25,7 @@ conflict. Past 16 cells the search stops after :data:`WIDE_DEFAULT_SECONDS` unle
 sets limits. A search stopped by a limit names what would help on its shape
 (:func:`limit_hint`).
 
-Why these lines (``benchmarks/rect_report.py``: 10 random boards a shape, 20 s a search, one
+Why these lines (``benchmarks/studies/rect_report.py``: 10 random boards a shape, 20 s a search, one
 thread; docs/heuristics.rst has the table): with its table IDA* solved every board of 2x7, 2x8,
 3x5 and 3x6 in a median of 0.005 to 0.11 s, where linear conflict (the old default) left 3, 9,
 0 and 3 of 10 unsolved in 20 s (medians 2.9 s, over 20 s, 0.15 s, 7.4 s); on 4x5 it solved 5
@@ -44,9 +44,9 @@ from fastpuzzle.board import MAX_CELLS, Shape
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
-from fastpuzzle.pdb.dual import dual_tables_built
-from fastpuzzle.pdb.partitions import MAX_PDB_CELLS, Partition, default_partition
-from fastpuzzle.pdb.search_tables import second_database_built
+from fastpuzzle.pdb.dual import dual_files_built, dual_tables_built
+from fastpuzzle.pdb.partitions import MAX_PDB_CELLS, Partition, default_partition, partition_of
+from fastpuzzle.pdb.search_tables import partner_built
 from fastpuzzle.pdb.store import load_pdb, pdb_path
 
 __all__ = [
@@ -99,9 +99,9 @@ _WALKING = Choice("idastar", "walking_distance")
 _LINEAR_CONFLICT = Choice("idastar", "linear_conflict")
 
 #: Shapes (fewer rows first; 8x2 is 2x8) whose ``auto`` builds the pattern database on first
-#: use, with what building it took in ``benchmarks/rect_report.py`` (seconds on one core of a
-#: busy two-core machine, then MiB on disk; 4x4: 6-6-3, on the same machine), which the first
-#: use's message quotes.
+#: use, with what building it took in ``benchmarks/studies/rect_report.py`` (seconds on one core
+#: of a busy two-core machine, then MiB on disk; 4x4: 6-6-3, on the same machine), which the
+#: first use's message quotes.
 FIRST_USE: dict[Shape, tuple[float, float]] = {
     (2, 7): (0.19, 0.6),
     (3, 5): (0.41, 1.0),
@@ -161,12 +161,11 @@ def table_switch(heuristic: str, database: Database | Compound, *, wide: bool) -
     kernel (``wide``) to the dual lookups where their extra table is on disk."""
     if heuristic != "pdb" or not isinstance(database, Database):
         return None
-    shape, goal_blank = database.shape, database.goal_blank
     if wide:
-        if dual_tables_built(database.cells, shape, goal_blank):
+        if dual_files_built(partition_of(database)):
             return Switch(DUAL_FROM, "dual")
         return None
-    if second_database_built(database.name, shape, goal_blank):
+    if partner_built(partition_of(database)):
         return Switch(SECOND_FROM, "pair")
     return None
 

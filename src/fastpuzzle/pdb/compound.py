@@ -28,6 +28,7 @@ from fastpuzzle.pdb.partitions import (
     compound_sources,
     is_zero_compound,
     reflection,
+    resolve,
     shape_and_blank,
 )
 from fastpuzzle.pdb.plan import build_plan, plan_tables
@@ -109,9 +110,8 @@ def compound_for(
     table_of: dict[Cells, Group] = {}
     databases = []
     for wanted in sources:
-        database = load_or_build(
-            wanted, shape, goal_blank, build=build, cache_dir=cache_dir, deadline=deadline
-        )
+        source = resolve(wanted, shape, goal_blank)
+        database = load_or_build(source, build=build, cache_dir=cache_dir, deadline=deadline)
         if database is None:
             where = "" if goal_blank == shape[0] * shape[1] - 1 else f" --goal-blank {goal_blank}"
             raise PatternDatabaseError(

@@ -27,11 +27,12 @@ from typing import Any
 
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
-from fastpuzzle.pdb.partitions import free_regions, resolve_partition, walled_off
-from fastpuzzle.pdb.store import load_or_build, pdb_path
+from fastpuzzle.pdb.partitions import ResolvedPartition, free_regions, resolve, walled_off
+from fastpuzzle.pdb.store import load_or_build, locate
 
 __all__ = [
     "DualPlan",
+    "dual_files_built",
     "dual_layout",
     "dual_plan",
     "dual_tables",
@@ -68,14 +69,8 @@ def dual_tables(
         if region is None:
             out.append(None)
             continue
-        alt = load_or_build(
-            (tuple(cells),),
-            database.shape,
-            region,
-            build=build,
-            cache_dir=cache_dir,
-            deadline=deadline,
-        )
+        alone = resolve((tuple(cells),), database.shape, region)
+        alt = load_or_build(alone, build=build, cache_dir=cache_dir, deadline=deadline)
         if alt is None:
             return None
         out.append(alt)
@@ -90,10 +85,17 @@ def dual_tables_built(
 ) -> bool:
     """Whether every table :func:`dual_tables` needs for a partition has a file in the cache
     (its checks come with reading it); the partition's own tables are not read."""
-    _, groups = resolve_partition(partition, shape, goal_blank)
+    return dual_files_built(resolve(partition, shape, goal_blank), cache_dir)
+
+
+def dual_files_built(
+    partition: ResolvedPartition, cache_dir: str | os.PathLike[str] | None = None
+) -> bool:
+    """:func:`dual_tables_built` of a resolved partition."""
+    shape, groups = partition.shape, partition.groups
     return all(
-        region is None or pdb_path((tuple(cells),), shape, region, cache_dir).is_file()
-        for cells, region in zip(groups, walled_off(shape, goal_blank, groups))
+        region is None or os.path.isfile(locate(resolve((cells,), shape, region), cache_dir))
+        for cells, region in zip(groups, walled_off(shape, partition.goal_blank, groups))
     )
 
 

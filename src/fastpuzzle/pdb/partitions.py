@@ -1,7 +1,9 @@
 """Partitions: which goal cells each table of an additive pattern database covers.
 
-Named partitions are written for the blank in the last cell; :func:`resolve_partition` moves them
-to another goal blank cell, and checks and names explicit ones.
+Named partitions are written for the blank in the last cell; :func:`resolve` moves them to
+another goal blank cell, and checks and names explicit ones. A partition is resolved once, where
+it enters :mod:`fastpuzzle.pdb` (a public function's arguments), into one
+:class:`ResolvedPartition` that the rest of the package passes on.
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from fastpuzzle._util.checks import is_whole, ordered, shown
-from fastpuzzle.pdb.database import PatternDatabaseError
+from fastpuzzle.pdb.database import Database, PatternDatabaseError
 
 __all__ = [
     "COMPOUNDS",
@@ -25,6 +29,7 @@ __all__ = [
     "ZERO_AWARE",
     "ZERO_COMPOUNDS",
     "Partition",
+    "ResolvedPartition",
     "ZeroAwareGroups",
     "auto_partition",
     "compound_groups",
@@ -33,7 +38,8 @@ __all__ = [
     "free_regions",
     "is_zero_aware",
     "is_zero_compound",
-    "resolve_partition",
+    "partition_of",
+    "resolve",
     "shape_of_partition",
     "walled_off",
 ]
@@ -120,7 +126,7 @@ MAX_PDB_CELLS = 25
 
 Partition = Sequence[Sequence[int]]
 
-#: The name :func:`resolve_partition` gives groups of goal cells: a digest of them, with a
+#: The name :func:`resolve` gives groups of goal cells: a digest of them, with a
 #: ``z`` after it for zero-aware tables.
 CUSTOM_NAME = re.compile(r"custom-[0-9a-f]{12}z?")
 
@@ -136,7 +142,7 @@ class ZeroAwareGroups(tuple):  # type: ignore[type-arg]
 
 
 def is_zero_aware(name: str) -> bool:
-    """Whether the partition named ``name`` (as :func:`resolve_partition` names it) has
+    """Whether the partition named ``name`` (as :func:`resolve` names it) has
     zero-aware tables."""
     # A digest is hex, so no plain custom name ends in "z".
     return name in ZERO_AWARE or (name.startswith("custom-") and name.endswith("z"))
@@ -202,11 +208,95 @@ def tile_of(cell: int, goal_blank: int) -> int:
     return cell + 1 if cell < goal_blank else cell
 
 
-def resolve_partition(
+@dataclass(frozen=True)
+class ResolvedPartition:
+    """A partition resolved for one board shape and goal: what names its file and what its
+    tables cover. :func:`resolve` makes it once, where a partition enters
+    :mod:`fastpuzzle.pdb`; everything past that takes it as it is.
+
+    Attributes
+    ----------
+    name : str
+        ``"6-6-3"``, ``"6-6-6-6z"``, or ``custom-<digest>`` for groups of goal cells.
+    shape : tuple of int
+        Rows and columns.
+    goal_blank : int
+        The goal's blank cell.
+    groups : tuple of tuple of int
+        The goal cells of each group (a named partition's moved to ``goal_blank``).
+    asked : str or None
+        The name it was asked by (a named partition, or ``"auto"``), which the commands that
+        build it take; None for groups of cells. Not part of its identity.
+    """
+
+    name: str
+    shape: tuple[int, int]
+    goal_blank: int
+    groups: tuple[tuple[int, ...], ...]
+    asked: str | None = field(default=None, compare=False)
+
+    @property
+    def zero_aware(self) -> bool:
+        """Whether its tables are zero-aware (:data:`ZERO_AWARE`)."""
+        return is_zero_aware(self.name)
+
+
+def resolve(
+    partition: str | Partition | ResolvedPartition,
+    shape: object = None,
+    goal_blank: object = None,
+) -> ResolvedPartition:
+    """``partition`` for ``shape`` and ``goal_blank``, checked, with their defaults filled in
+    (:func:`shape_and_blank`): a named partition (``"auto"``: the shape's default) moved to
+    the goal blank cell, or groups of goal cells checked and named. A
+    :class:`ResolvedPartition` is returned as it is (its shape and goal blank are its own).
+
+    Raises
+    ------
+    PatternDatabaseError
+        If the shape, goal blank or partition is not one a table can be built for.
+    """
+    if isinstance(partition, ResolvedPartition):
+        return partition
+    if isinstance(partition, (str, tuple)) and _keys_a_memo(shape) and _keys_a_memo(goal_blank):
+        try:
+            return _resolved(partition, shape, goal_blank)
+        except TypeError:  # a tuple holding something unhashable: resolved (or refused) below
+            pass
+    return _resolve_now(partition, shape, goal_blank)
+
+
+def partition_of(database: Database) -> ResolvedPartition:
+    """The resolved partition whose tables ``database`` holds (nothing is parsed again)."""
+    return ResolvedPartition(database.name, database.shape, database.goal_blank, database.cells)
+
+
+def _keys_a_memo(value: object) -> bool:
+    # Plain values whose equality is their identity as an argument (no list, no array).
+    return value is None or isinstance(value, (int, tuple))
+
+
+@lru_cache(maxsize=256, typed=True)
+def _resolved(
+    partition: str | tuple[Sequence[int], ...], shape: object, goal_blank: object
+) -> ResolvedPartition:
+    # Every search resolves its partition: a named one's groups are worked out once.
+    return _resolve_now(partition, shape, goal_blank)
+
+
+def _resolve_now(
+    partition: str | Partition, shape: object, goal_blank: object
+) -> ResolvedPartition:
+    checked, blank = shape_and_blank(partition, shape, goal_blank)
+    asked = partition if isinstance(partition, str) else None
+    name, groups = _named_groups(partition, checked, blank)
+    return ResolvedPartition(name, checked, blank, groups, asked)
+
+
+def _named_groups(
     partition: str | Partition, shape: tuple[int, int], goal_blank: int
 ) -> tuple[str, tuple[tuple[int, ...], ...]]:
     """``(name, goal cells per group)`` for a named or explicit partition, checked."""
-    shape, goal_blank = shape_and_blank(partition, shape, goal_blank)
     rows, cols = shape
     cells = rows * cols
     # Only a str is compared: == on an array of groups would compare each cell.
@@ -266,7 +356,7 @@ def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, 
 
     Tiles of a wide board travel mostly along its rows, and the moves of tiles that must pass
     each other there are what a group's table counts; blocks across the short side count far
-    more of them (``benchmarks/rect_report.py``'s boards: 2x7 solved with 46x fewer nodes,
+    more of them (``benchmarks/studies/rect_report.py``'s boards: 2x7 solved with 46x fewer nodes,
     3x5 with 6x, 3x6 with 60x; 4x5 with 1.1x).
     """
     rows, cols = shape
@@ -361,8 +451,8 @@ def compound_groups(
 def compound_sources(
     name: str, shape: tuple[int, int], goal_blank: int
 ) -> list[str | Sequence[Cells]]:
-    """The partitions whose files hold compound ``name``'s tables, as :func:`resolve_partition`
-    takes them: the shape's :data:`COMPOUND_BASE` (:data:`ZERO_COMPOUND_BASE` for a zero-aware
+    """The partitions whose files hold compound ``name``'s tables, as :func:`resolve` takes
+    them: the shape's :data:`COMPOUND_BASE` (:data:`ZERO_COMPOUND_BASE` for a zero-aware
     compound) where it shares groups with the compound, then each other group alone (as
     :class:`ZeroAwareGroups` for a zero-aware compound)."""
     wanted = [group for groups in compound_groups(name, shape, goal_blank) for group in groups]
@@ -371,7 +461,7 @@ def compound_sources(
     zero = is_zero_compound(name)
     base = (ZERO_COMPOUND_BASE if zero else COMPOUND_BASE).get(shape)
     if base is not None:
-        _, base_cells = resolve_partition(base, shape, goal_blank)
+        base_cells = resolve(base, shape, goal_blank).groups
         if set(base_cells) & set(wanted):
             sources.append(base)
             seen.update(base_cells)

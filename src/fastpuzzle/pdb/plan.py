@@ -27,17 +27,17 @@ from fastpuzzle.pdb.fileformat import table_bytes
 from fastpuzzle.pdb.partitions import (
     COMPOUNDS,
     Partition,
+    ResolvedPartition,
     compound_sources,
-    is_zero_aware,
-    resolve_partition,
+    resolve,
     shape_and_blank,
     walled_off,
 )
 from fastpuzzle.pdb.store import (
     build_file,
     file_bytes,
-    load_pdb,
-    pdb_path,
+    load,
+    locate,
     remove_stale_temporaries,
 )
 
@@ -76,8 +76,8 @@ class FilePlan:
 
     Attributes
     ----------
-    partition : str or groups of goal cells
-        As :func:`~fastpuzzle.pdb.build_pdb` takes it.
+    partition : ResolvedPartition
+        Its partition, resolved for its shape and goal blank.
     goal_blank : int
         The goal blank cell its tables are built for (a dual lookup's table: the walled-off
         region's cell).
@@ -101,7 +101,7 @@ class FilePlan:
         What it is to the set: ``"tables"``, ``"dual lookups"`` or ``"one group"``.
     """
 
-    partition: str | Partition
+    partition: ResolvedPartition
     goal_blank: int
     name: str
     path: Path
@@ -231,15 +231,16 @@ def _free_bytes(directory: Path) -> int | None:
 
 
 def _file_plan(
-    partition: str | Partition,
+    partition: str | Partition | ResolvedPartition,
     shape: tuple[int, int],
     goal_blank: int,
     cache_dir: str | os.PathLike[str] | None,
     role: str,
 ) -> FilePlan:
-    name, groups = resolve_partition(partition, shape, goal_blank)
+    resolved = resolve(partition, shape, goal_blank)
+    name, groups = resolved.name, resolved.groups
     cells = shape[0] * shape[1]
-    zero = is_zero_aware(name)
+    zero = resolved.zero_aware
     sizes = [len(group) for group in groups]
     placements = [int(_pdb.level_length(cells, k, False)) for k in sizes]
     tables = [table_bytes(shape, name, k, True) for k in sizes]
@@ -254,16 +255,16 @@ def _file_plan(
         peak = max(peak, count * (1 + word) + zero_levels + sum(tables[:index]))
     rate = MEASURED_RATES[_kind(cells, zero)][0]
     return FilePlan(
-        partition=partition,
+        partition=resolved,
         goal_blank=goal_blank,
         name=name,
-        path=pdb_path(partition, shape, goal_blank, cache_dir),
+        path=Path(locate(resolved, cache_dir)),
         groups=groups,
         bytes=file_bytes(shape, name, groups),
         build_bytes=peak,
         placements=sum(placements),
         seconds_on_two=sum(placements) / rate,
-        built=load_pdb(partition, shape, goal_blank, cache_dir) is not None,
+        built=load(resolved, cache_dir) is not None,
         role=role,
     )
 
@@ -306,12 +307,13 @@ def plan_tables(
             role = "tables" if number == 0 and isinstance(source, str) else "one group"
             files.append(_file_plan(source, checked, blank, cache_dir, role))
     else:
-        label, groups = resolve_partition(partition, checked, blank)
+        resolved = resolve(partition, checked, blank)
+        label, groups = resolved.name, resolved.groups
         what = f"partition {label} for {board}"
         if isinstance(partition, str) and partition == "auto":
             what = f"the default partition ({label}) for {board}"
-        files.append(_file_plan(partition, checked, blank, cache_dir, "tables"))
-        if checked[0] * checked[1] > 16 and not is_zero_aware(label):
+        files.append(_file_plan(resolved, checked, blank, cache_dir, "tables"))
+        if checked[0] * checked[1] > 16 and not resolved.zero_aware:
             # Past 16 cells long searches read the tables on the dual board too, with the table
             # of each group that walls the goal blank in (fastpuzzle.pdb.dual).
             for cells, region in zip(groups, walled_off(checked, blank, groups)):
@@ -349,8 +351,6 @@ def build_plan(
         if file in missing:
             build_file(
                 file.partition,
-                plan.shape,
-                file.goal_blank,
                 cache_dir,
                 progress=progress,
                 force=plan.force,

@@ -9,13 +9,20 @@ from functools import lru_cache
 
 from fastpuzzle._core import _pdb
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
-from fastpuzzle.pdb.partitions import Partition, shape_of_partition
-from fastpuzzle.pdb.store import load_or_build, load_pdb, pdb_path
+from fastpuzzle.pdb.partitions import (
+    Partition,
+    ResolvedPartition,
+    resolve,
+    shape_of_partition,
+)
+from fastpuzzle.pdb.store import load, load_or_build, locate
 
 __all__ = [
     "SECOND_PARTITION",
     "database_for",
     "exact_table",
+    "partner_built",
+    "partner_of",
     "second_database_built",
     "second_database_for",
 ]
@@ -36,9 +43,7 @@ def second_database_for(
 ) -> Database | None:
     """The database of :data:`SECOND_PARTITION`'s partner of ``partition``, or None when either
     file is not on disk (or the partner fails its checks)."""
-    if not second_database_built(partition, shape, goal_blank, cache_dir):
-        return None
-    return load_pdb(SECOND_PARTITION[partition], shape, goal_blank, cache_dir)
+    return partner_of(resolve(partition, shape, goal_blank), cache_dir)
 
 
 def second_database_built(
@@ -48,12 +53,36 @@ def second_database_built(
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> bool:
     """Whether :func:`second_database_for` has a file to read (its checks come with reading)."""
-    second = SECOND_PARTITION.get(partition)
-    if second is None:
+    if partition not in SECOND_PARTITION:
         return False
-    return all(
-        pdb_path(name, shape, goal_blank, cache_dir).is_file() for name in (partition, second)
-    )
+    return partner_built(resolve(partition, shape, goal_blank), cache_dir)
+
+
+def partner_of(
+    partition: ResolvedPartition, cache_dir: str | os.PathLike[str] | None = None
+) -> Database | None:
+    """:func:`second_database_for` of a resolved partition."""
+    partner = _partner(partition)
+    if partner is None or not partner_built(partition, cache_dir):
+        return None
+    return load(partner, cache_dir)
+
+
+def partner_built(
+    partition: ResolvedPartition, cache_dir: str | os.PathLike[str] | None = None
+) -> bool:
+    """:func:`second_database_built` of a resolved partition."""
+    partner = _partner(partition)
+    if partner is None:
+        return False
+    return all(os.path.isfile(locate(p, cache_dir)) for p in (partition, partner))
+
+
+def _partner(partition: ResolvedPartition) -> ResolvedPartition | None:
+    second = SECOND_PARTITION.get(partition.name)
+    if second is None:
+        return None
+    return resolve(second, partition.shape, partition.goal_blank)
 
 
 @lru_cache(maxsize=16)
@@ -104,20 +133,19 @@ def database_for(
             raise PatternDatabaseError(
                 f"partition {partition} is for {wanted[0]}x{wanted[1]} boards, not {rows}x{cols}"
             )
-    database = load_or_build(
-        partition, shape, goal_blank, build=build, cache_dir=cache_dir, deadline=deadline
-    )
+    resolved = resolve(partition, shape, goal_blank)
+    database = load_or_build(resolved, build=build, cache_dir=cache_dir, deadline=deadline)
     if database is None:
-        raise PatternDatabaseError(_missing(partition, shape, goal_blank))
+        raise PatternDatabaseError(_missing(resolved))
     return database
 
 
-def _missing(partition: str | Partition, shape: tuple[int, int], goal_blank: int) -> str:
-    rows, cols = shape
+def _missing(partition: ResolvedPartition) -> str:
+    (rows, cols), goal_blank = partition.shape, partition.goal_blank
     other_blank = goal_blank != rows * cols - 1
-    if isinstance(partition, str) and partition != "auto":
-        command = f"fastpuzzle pdb build {partition}"
-        call = f"fastpuzzle.build_pdb({partition!r}"
+    if partition.asked is not None and partition.asked != "auto":
+        command = f"fastpuzzle pdb build {partition.asked}"
+        call = f"fastpuzzle.build_pdb({partition.asked!r}"
     else:
         command = f"fastpuzzle pdb build auto --shape {rows} {cols}"
         call = f"fastpuzzle.build_pdb('auto', ({rows}, {cols})"

@@ -52,11 +52,11 @@ from fastpuzzle.pdb.partitions import (
     CUSTOM_NAME,
     NAMED_PARTITIONS,
     Partition,
+    ResolvedPartition,
     ZeroAwareGroups,
     compound_sources,
     is_sparse,
-    is_zero_aware,
-    resolve_partition,
+    resolve,
     shape_and_blank,
     tile_of,
     walled_off,
@@ -106,81 +106,52 @@ def pdb_path(
 ) -> Path:
     """Where the file of a partition lives in the cache directory (``shape`` as for
     :func:`build_pdb`)."""
-    shape, blank = shape_and_blank(partition, shape, goal_blank)
-    return Path(_locate(partition, shape, blank, cache_dir)[0])
+    return Path(locate(resolve(partition, shape, goal_blank), cache_dir))
 
 
-_Located = tuple[str, str, tuple[tuple[int, ...], ...]]
-
-
-def _locate_now(
-    partition: str | Partition,
-    shape: tuple[int, int],
-    goal_blank: int,
-    cache_dir: str | os.PathLike[str] | None,
-) -> _Located:
-    # ``(file, partition name, goal cells per group)``; the name is checked before the directory.
-    name, cells = resolve_partition(partition, shape, goal_blank)
+def _locate_now(partition: ResolvedPartition, cache_dir: str | os.PathLike[str] | None) -> str:
+    rows, cols = partition.shape
     file = pdb_cache_dir(cache_dir) / (
-        f"pdb-v{FORMAT_VERSION}-{shape[0]}x{shape[1]}-blank{goal_blank}-{name}.fpdb"
+        f"pdb-v{FORMAT_VERSION}-{rows}x{cols}-blank{partition.goal_blank}-{partition.name}.fpdb"
     )
-    return str(file), name, cells
+    return str(file)
 
 
 @lru_cache(maxsize=64, typed=True)
 def _located(
-    partition: str | Partition,
-    shape: tuple[int, int],
-    goal_blank: int,
+    partition: ResolvedPartition,
     cache_dir: str | PurePath | None,
     environment: tuple[str | None, ...] | None,
-) -> _Located:
+) -> str:
     # ``environment`` only keys the memo: it holds the values _locate_now is about to read.
-    return _locate_now(partition, shape, goal_blank, cache_dir)
+    return _locate_now(partition, cache_dir)
 
 
-def _hashable(value: object) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
+def locate(partition: ResolvedPartition, cache_dir: str | os.PathLike[str] | None) -> str:
+    """The file of ``partition`` in the cache directory, memoised where the answer depends on
+    nothing else.
 
-
-def _locate(
-    partition: str | Partition,
-    shape: tuple[int, int],
-    goal_blank: int,
-    cache_dir: str | os.PathLike[str] | None,
-) -> _Located:
-    """:func:`_locate_now`, memoised where its answer depends on nothing else.
-
-    Every solve looks its database up, and resolving the partition and building the path with
-    pathlib cost several times the search of an easy board. The environment is read on every
-    call, so a changed ``$FASTPUZZLE_CACHE`` (tests point it at temporary directories) takes
-    effect at once. Lists of groups cannot key a memo, another path-like may change what it
-    names, and without ``$HOME`` the home directory comes from the password database: those
-    are worked out each time.
+    Every solve looks its database up, and building the path with pathlib cost several times
+    the search of an easy board. The environment is read on every call, so a changed
+    ``$FASTPUZZLE_CACHE`` (tests point it at temporary directories) takes effect at once.
+    Another path-like may change what it names, and without ``$HOME`` the home directory comes
+    from the password database: those are worked out each time.
     """
-    if (
-        (isinstance(partition, str) or _hashable(partition))
-        and isinstance(goal_blank, int)
-        and (cache_dir is None or isinstance(cache_dir, (str, PurePath)))
-    ):
+    if cache_dir is None or isinstance(cache_dir, (str, PurePath)):
         if cache_dir is not None:
-            return _located(partition, shape, goal_blank, cache_dir, None)
+            return _located(partition, cache_dir, None)
         # Only the variables pdb_cache_dir reads, in its order: each absent one costs a KeyError.
         environ = os.environ
         configured = environ.get("FASTPUZZLE_CACHE")
         if configured:
-            return _located(partition, shape, goal_blank, None, (configured,))
+            return _located(partition, None, (configured,))
         xdg = environ.get("XDG_CACHE_HOME")
         if xdg:
-            return _located(partition, shape, goal_blank, None, (configured, xdg))
+            return _located(partition, None, (configured, xdg))
         home = environ.get("HOME")
         if home is not None:
-            return _located(partition, shape, goal_blank, None, (configured, xdg, home))
-    return _locate_now(partition, shape, goal_blank, cache_dir)
+            return _located(partition, None, (configured, xdg, home))
+    return _locate_now(partition, cache_dir)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,11 +205,12 @@ def _stopped(started: float, what: str, hint: str) -> NoReturn:
     )
 
 
-def _how_to_build(partition: str | Partition, shape: tuple[int, int], goal_blank: int) -> str:
-    if not isinstance(partition, str):
+def _how_to_build(partition: ResolvedPartition) -> str:
+    if partition.asked is None:
         return "fastpuzzle.build_pdb() with these groups"
-    command = f"fastpuzzle pdb build {partition} --shape {shape[0]} {shape[1]}"
-    if goal_blank != shape[0] * shape[1] - 1:
+    (rows, cols), goal_blank = partition.shape, partition.goal_blank
+    command = f"fastpuzzle pdb build {partition.asked} --shape {rows} {cols}"
+    if goal_blank != rows * cols - 1:
         command += f" --goal-blank {goal_blank}"
     return f"`{command}`"
 
@@ -370,10 +342,19 @@ def load_pdb(
     and the read goes on, for the next call (the first search of a process with a 0.05 s limit
     waited 0.2 s for 6-6-3's 16 MiB, 575 MiB for 7-8 take seconds).
     """
-    shape, blank = shape_and_blank(partition, shape, goal_blank)
-    file, name, cells = _locate(partition, shape, blank, cache_dir)
+    return load(resolve(partition, shape, goal_blank), cache_dir, deadline=deadline)
+
+
+def load(
+    partition: ResolvedPartition,
+    cache_dir: str | os.PathLike[str] | None = None,
+    *,
+    deadline: float | None = None,
+) -> Database | None:
+    """:func:`load_pdb` of a resolved partition."""
+    file = locate(partition, cache_dir)
     if deadline is None:
-        return _load(file, shape, blank, name, cells)
+        return _load(file, partition)
     kept = _kept(file)
     if kept is not None:
         return kept
@@ -391,7 +372,7 @@ def load_pdb(
         # not wait for a read nobody waits for.
         threading.Thread(
             target=_read_into_future,
-            args=(reading, file, shape, blank, name, cells),
+            args=(reading, file, partition),
             name="fastpuzzle.pdb.read",
             daemon=True,
         ).start()
@@ -399,8 +380,9 @@ def load_pdb(
         return reading.result(timeout=max(0.0, deadline - waiting))
     except FutureTimeoutError:
         spent = time.monotonic() - waiting
+        rows, cols = partition.shape
         raise BuildTimeLimitError(
-            f"pattern database {name} for {shape[0]}x{shape[1]} was not read within the time "
+            f"pattern database {partition.name} for {rows}x{cols} was not read within the time "
             f"limit (waited {spent:.2f} s for {file}); its read goes on, for the next search",
             spent,
         ) from None
@@ -425,16 +407,11 @@ def _kept(file: str) -> Database | None:
 
 
 def _read_into_future(
-    future: Future[Database | None],
-    file: str,
-    shape: tuple[int, int],
-    blank: int,
-    name: str,
-    cells: tuple[tuple[int, ...], ...],
+    future: Future[Database | None], file: str, partition: ResolvedPartition
 ) -> None:
     future.set_running_or_notify_cancel()
     try:
-        future.set_result(_load(file, shape, blank, name, cells))
+        future.set_result(_load(file, partition))
     except BaseException as error:  # the waiting search raises it
         future.set_exception(error)
 
@@ -445,13 +422,7 @@ def _read_ended(file: str, done: Future[Database | None]) -> None:
             del _READS[file]
 
 
-def _load(
-    file: str,
-    shape: tuple[int, int],
-    blank: int,
-    name: str,
-    cells: tuple[tuple[int, ...], ...],
-) -> Database | None:
+def _load(file: str, partition: ResolvedPartition) -> Database | None:
     """:func:`load_pdb` of a located file: kept, read and checked, or None."""
     with _LOCK:
         try:
@@ -467,7 +438,9 @@ def _load(
         if rejected is not None and rejected[0] == file_identity(status):
             return None
         try:
-            database, identity = read_valid(Path(file), shape, blank, name, cells)
+            database, identity = read_valid(
+                Path(file), partition.shape, partition.goal_blank, partition.name, partition.groups
+            )
         except FileCheckError as error:
             _REJECTED[file] = (file_identity(status), str(error))
             return None
@@ -649,15 +622,15 @@ def build_pdb(
     BuildTimeLimitError
         If ``deadline`` passed first (nothing is written).
     """
-    return build_file(
-        partition, shape, goal_blank, cache_dir, progress=progress, force=force, deadline=deadline
-    )
+    flag("force", force, error=PatternDatabaseError)
+    if deadline is not None:
+        real("deadline", deadline, error=PatternDatabaseError)
+    resolved = resolve(partition, shape, goal_blank)
+    return build_file(resolved, cache_dir, progress=progress, force=force, deadline=deadline)
 
 
 def build_file(
-    partition: str | Partition,
-    shape: tuple[int, int] | None,
-    goal_blank: int | None,
+    partition: ResolvedPartition,
     cache_dir: str | os.PathLike[str] | None,
     *,
     progress: bool | Progress = True,
@@ -665,19 +638,17 @@ def build_file(
     deadline: float | None = None,
     part: str = "",
 ) -> Path:
-    """:func:`build_pdb`, its progress naming the file as ``part`` of a set (``"file 3 of 11
-    of pdb24"``) when given."""
-    flag("force", force, error=PatternDatabaseError)
-    if deadline is not None:
-        real("deadline", deadline, error=PatternDatabaseError)
-    shape, blank = shape_and_blank(partition, shape, goal_blank)
-    name, cells = resolve_partition(partition, shape, blank)
-    path = pdb_path(partition, shape, blank, cache_dir)
-    if not force and load_pdb(partition, shape, blank, cache_dir) is not None:
+    """:func:`build_pdb` of a resolved partition, its progress naming the file as ``part`` of a
+    set (``"file 3 of 11 of pdb24"``) when given."""
+    shape, blank, name, cells = (
+        partition.shape, partition.goal_blank, partition.name, partition.groups,
+    )  # fmt: skip
+    path = Path(locate(partition, cache_dir))
+    if not force and load(partition, cache_dir) is not None:
         return path
     label = f"{name} for {shape[0]}x{shape[1]} (goal blank {blank})" + (f", {part}" if part else "")
     started = time.monotonic()
-    hint = _how_to_build(partition, shape, blank)
+    hint = _how_to_build(partition)
     _past(deadline, started, f"pattern database {label}", hint)
     problem = _cache_problem(path.parent, path)
     if problem is not None:
@@ -693,7 +664,7 @@ def build_file(
         report = None
     if report is not None:
         report(f"fastpuzzle: building pattern database {label} into {path.parent}\n")
-    tables = _build_tables(shape, blank, cells, label, report, deadline, hint, is_zero_aware(name))
+    tables = _build_tables(shape, blank, cells, label, report, deadline, hint, partition.zero_aware)
     try:
         write_file(path, shape, blank, name, cells, tables)
     except OSError as error:
@@ -707,15 +678,14 @@ def build_file(
 
 
 def load_or_build(
-    partition: str | Partition,
-    shape: tuple[int, int],
-    goal_blank: int,
+    partition: ResolvedPartition,
     *,
     build: bool,
     cache_dir: str | os.PathLike[str] | None = None,
     deadline: float | None = None,
 ) -> Database | None:
-    database = load_pdb(partition, shape, goal_blank, cache_dir, deadline=deadline)
+    """The tables of ``partition``, loaded, or (``build``) built into the cache first."""
+    database = load(partition, cache_dir, deadline=deadline)
     if database is not None or not build:
         return database
     # Threads of one process (solve_many) wait for one build instead of each starting one, but
@@ -724,31 +694,24 @@ def load_or_build(
     if not _BUILD_LOCK.acquire(timeout=-1 if deadline is None else max(0.0, deadline - waiting)):
         _stopped(
             waiting,
-            f"pattern database {partition!r} (being built by another thread)",
-            _how_to_build(partition, shape, goal_blank),
+            f"pattern database {partition.asked or partition.name!r} (being built by another "
+            "thread)",
+            _how_to_build(partition),
         )
     try:
-        database = load_pdb(partition, shape, goal_blank, cache_dir)
+        database = load(partition, cache_dir)
         if database is not None:
             return database
         # Nobody asked to watch this build (solve() needs the table): its lines are records of
         # the library's logger, not text on stderr.
-        build_pdb(
-            partition,
-            shape,
-            goal_blank,
-            cache_dir,
-            force=True,
-            deadline=deadline,
-            progress=_logged_progress,
-        )
+        build_file(partition, cache_dir, force=True, deadline=deadline, progress=_logged_progress)
     finally:
         _BUILD_LOCK.release()
-    database = load_pdb(partition, shape, goal_blank, cache_dir)
+    database = load(partition, cache_dir)
     if database is None:
         raise PatternDatabaseError(
-            f"pattern database {partition!r} failed its checks after a build "
-            f"({pdb_path(partition, shape, goal_blank, cache_dir)})"
+            f"pattern database {partition.asked or partition.name!r} failed its checks after a "
+            f"build ({locate(partition, cache_dir)})"
         )
     return database
 
@@ -778,7 +741,8 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
             spec = named if named in NAMED_PARTITIONS.get(shape, {}) else header["cells"]
             if header.get("zero_aware") is True and not isinstance(spec, str):
                 spec = ZeroAwareGroups(spec)
-            name, cells = resolve_partition(spec, shape, blank)
+            resolved = resolve(spec, shape, blank)
+            name, cells = resolved.name, resolved.groups
             entry.update(partition=name, shape=shape, goal_blank=blank, groups=cells)
             read_valid(path, shape, blank, name, cells, keep=False)
             entry["valid"] = True
@@ -942,17 +906,18 @@ def _keys_of(
         for cell in blanks:
             for source in compound_sources(partition, checked, cell):
                 if not isinstance(source, str):
-                    mains.append((rows, cols, cell, resolve_partition(source, checked, cell)[0]))
+                    mains.append((rows, cols, cell, resolve(source, checked, cell).name))
         return mains
     for cell in blanks:
-        name, groups = resolve_partition(partition, checked, cell)
+        resolved = resolve(partition, checked, cell)
+        name, groups = resolved.name, resolved.groups
         mains.append((rows, cols, cell, name))
-        if is_zero_aware(name):
+        if resolved.zero_aware:
             # Dual lookups read plain tables only: the companions of the same groups are the
             # plain partition's (6-6-6-6's for 6-6-6-6z), not this one's.
             continue
         for cells, region in zip(groups, walled_off(checked, cell, groups)):
             if region is not None:
-                alone = resolve_partition((cells,), checked, region)[0]
+                alone = resolve((cells,), checked, region).name
                 companions.append((rows, cols, region, alone))
     return mains + companions
