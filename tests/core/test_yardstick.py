@@ -1,4 +1,5 @@
-"""The benchmarks' C baseline (``benchmarks/ida_manhattan.c``) reproduces random50's node counts.
+"""The benchmarks' C baseline (``benchmarks/baselines/ida_manhattan.c``) reproduces random50's
+node counts.
 
 The ratio reports divide fastpuzzle's node rate by this program's, so the program must do exactly
 the search that random50.tsv counts: same lengths, same generated nodes.
@@ -14,7 +15,7 @@ import pytest
 
 from tests.instances import random50
 
-SOURCE = Path(__file__).resolve().parents[2] / "benchmarks" / "ida_manhattan.c"
+SOURCE = Path(__file__).resolve().parents[2] / "benchmarks" / "baselines" / "ida_manhattan.c"
 
 #: The boards the baseline solves in well under a second together.
 QUICK_NODES = 5_000_000

@@ -12,7 +12,7 @@ threads), ``finish()`` (calling thread; True when the search is over), ``abort()
 ``snapshot()``, ``units()``, ``balance()`` and ``result()``.
 
 :func:`tracing` records the units of work each shared iteration handed out, so that the balance
-of a P-thread run can be judged on any machine (``benchmarks/scaling_report.py``); with
+of a P-thread run can be judged on any machine (``benchmarks/studies/scaling_report.py``); with
 ``lockstep=True`` the P threads run as P virtual cores and each iteration's critical path is
 measured rather than replayed (see :func:`tracing`).
 """

@@ -14,7 +14,7 @@ Every IDA* kernel takes it, with every heuristic, threads and clusters included.
   boxes of 3x5, 4x4 and larger (up to 5x5), 15 on 3x4, 16 on 3x3 and on two-row boxes. Larger
   machines cut a few more nodes, but each node then reads a table that no longer stays in the
   processor's fastest caches (measured on random50 and Korf and Felner's 5x5 boards,
-  ``benchmarks/fsm_report.py``);
+  ``benchmarks/studies/fsm_report.py``);
 - ``"parent"``: parent pruning alone, whose node counts are the published ones (Korf's 100
   with Manhattan, Korf and Felner's 6-6-6-6 counts, ``tests/data``);
 - a depth N of :data:`DEPTHS` (6, or 8 to :data:`MAX_DEPTH`), as an int or a string of
