@@ -1,14 +1,17 @@
 """Bad input and bad arguments: a typed error that quotes them, raised before any work.
 
 Never a crash, a plain ValueError or TypeError, or a wrong board. One section each for boards,
-any argument to any public function, the arguments of the fault audit (item 2) and the input of
-the hostile-input review (issue 14).
+any argument to any public function, the arguments of the fault audit (item 2), the input of
+the hostile-input review (issue 14), arguments checked before any input is read (issue 37) and
+inputs read within bounds (issue 43).
 """
 
 from __future__ import annotations
 
 import inspect
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,10 +25,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import InvalidBoardError
+from fastpuzzle import InvalidBoardError, datasets, generate
 from fastpuzzle._core import _board
-from fastpuzzle._util.checks import shown
+from fastpuzzle._util.checks import MAX_LISTED, shown
+from fastpuzzle.board import MAX_TILES
+from fastpuzzle.cli import main
+from fastpuzzle.cli.boards import MAX_LINE
 from fastpuzzle.moves import parse_moves
+from fastpuzzle.render import board_rgb
 
 # -----------------------------------------------------------------------------------------------
 # Boards: every bad input form raises InvalidBoardError quoting it.
@@ -1281,3 +1288,264 @@ def test_moves_from_unordered_containers_are_refused(moves):
     assert (
         board.apply(["U", "L"]) == board.apply(iter("UL")) == board.apply({"U": 1, "L": 2}.keys())
     )
+
+
+# -----------------------------------------------------------------------------------------------
+# Arguments checked up front, and inputs read within bounds (issue 37, items 5 and 6): ``--shape``
+# before any line is read, ``solve_many(out=...)`` before any board is solved, and a batch file
+# without line ends refused (``scramble`` in bounded memory: test_generate.py).
+
+
+def _boards(tmp_path: Path) -> Path:
+    source = tmp_path / "boards.txt"
+    source.write_text("1 2 3/4 5 6/7 _ 8\n1 2 3/4 5 6/_ 7 8\n")
+    return source
+
+
+@pytest.mark.parametrize(
+    ("shape", "says"),
+    [
+        (["99999999999999999999", "2"], "at most 100 rows"),
+        (["3", "99999999999999999999"], "at most 100 rows"),
+        (["0", "3"], "at least 2 rows"),
+        (["-3", "3"], "at least 2 rows"),
+    ],
+)
+@pytest.mark.parametrize("command", ["batch", "solve", "compare", "random", "scramble"])
+def test_a_shape_out_of_range_is_one_error_before_any_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shape: list[str], says: str, command: str
+) -> None:
+    source = str(_boards(tmp_path))
+    args = {"batch": [source], "solve": ["1 2 3/4 5 6/7 _ 8"], "compare": ["1 2 3/4 5 6/7 _ 8"]}
+    assert main([command, *args.get(command, []), "--shape", *shape]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert lines == [f"fastpuzzle: error: --shape: {lines[0].split('--shape: ', 1)[1]}"]
+    assert says in lines[0] and captured.out == ""
+
+
+def _run_batch(source: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "fastpuzzle", "batch", source],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="/dev/zero")
+def test_a_batch_file_without_line_ends_is_refused_not_read_forever() -> None:
+    started = time.monotonic()
+    done = _run_batch("/dev/zero")
+    assert done.returncode == 2
+    assert b"line 1 is longer than 1,048,576 characters" in done.stderr
+    assert b"Traceback" not in done.stderr
+    assert time.monotonic() - started < 30
+    piped = _run_batch("-", stdin=b"1 2 3/4 5 6/7 _ 8\n" + b"7" * (MAX_LINE + 5))
+    assert piped.returncode == 2 and b"line 2 is longer" in piped.stderr
+
+
+def test_long_lines_up_to_the_bound_are_read(tmp_path: Path) -> None:
+    # A 100x100 board on one line is far below the bound.
+    board = fp.random_board((100, 100), rng=3)
+    assert len(board.to_string()) < MAX_LINE // 10
+    source = tmp_path / "wide.txt"
+    source.write_text(" " * (MAX_LINE - 20) + "1 2 3/4 5 6/7 _ 8\n")
+    assert main(["batch", str(source), "--no-progress"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("out", "error", "says"),
+    [
+        ("", fp.InvalidOptionError, "non-empty"),
+        ("bad\0name", fp.InvalidOptionError, "non-empty"),
+        ("afile", fp.BatchFileError, "is a file, not a directory"),
+        ("afile/sub", fp.BatchFileError, "cannot create the out= directory"),
+        ("fifo", fp.BatchFileError, "is a FIFO, not a directory"),
+    ],
+)
+def test_an_out_that_is_no_directory_is_refused_typed_before_solving(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, out: str, error: type, says: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    os.mkfifo(tmp_path / "fifo")
+    boards = np.array([fp.random_board((3, 3), rng=1).packed], dtype=np.uint64)
+    with pytest.raises(error, match=says):
+        fp.solve_many(boards, shape=(3, 3), out=out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "fifo"]
+
+
+def test_a_cache_dir_of_no_name_is_refused() -> None:
+    with pytest.raises(fp.pdb.PatternDatabaseError, match="non-empty"):
+        fp.pdb_cache_dir("")
+
+
+# -----------------------------------------------------------------------------------------------
+# Inputs read within bounds and counts checked before numpy sees them (issue 43, items 1, 2 and
+# 5): a board, a goal or a list of boards from an endless iterator or a huge ``range`` ends in the
+# library's typed error after a bounded read; counts past a documented bound are refused by name;
+# ``write_labelled`` into a folder that does not exist says so before any work.
+
+
+START = "1 2 3/4 5 6/7 _ 8"
+
+
+class Endless:
+    """An iterator of ``item`` that counts its reads and fails the test past ``most`` of them
+    (before the bound, ``list()`` read on until the process ran out of memory)."""
+
+    def __init__(self, item: Any, most: int) -> None:
+        self.item, self.most, self.read = item, most, 0
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        self.read += 1
+        if self.read > self.most:
+            raise AssertionError(f"read past {self.most:,} items")
+        return self.item(self.read) if callable(self.item) else self.item
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda tiles: fp.Board(tiles),
+        lambda tiles: fp.solve(START, goal=tiles),
+        lambda tiles: fp.is_solvable(START, tiles),
+    ],
+    ids=["board", "solve-goal", "is_solvable-goal"],
+)
+def test_an_endless_iterator_of_tiles_is_read_to_one_past_the_largest_board(
+    call: Callable[[Any], Any],
+) -> None:
+    tiles = Endless(lambda k: k - 1, most=2 * MAX_TILES)
+    with pytest.raises(fp.InvalidBoardError, match=r"at most 10,000 tiles \(100x100\)"):
+        call(tiles)
+    assert tiles.read == MAX_TILES + 1
+
+
+@pytest.mark.parametrize(
+    "tiles",
+    [
+        range(10**12),
+        np.zeros(MAX_TILES + 1, dtype=np.int64),
+        [[0] * (MAX_TILES + 1)],
+        "1 " * (MAX_TILES + 1),
+    ],
+    ids=["range", "array", "one-row", "text"],
+)
+def test_more_tiles_than_the_largest_board_is_a_typed_error(tiles: Any) -> None:
+    # range(10**12) raised a bare MemoryError (its list was asked for whole).
+    with pytest.raises(fp.InvalidBoardError, match="at most 10,000 tiles"):
+        fp.Board(tiles)
+    with pytest.raises(fp.InvalidBoardError, match="at most 10,000 tiles"):
+        fp.solve(START, goal=tiles)
+
+
+def test_the_largest_board_still_reads_from_an_iterator() -> None:
+    tiles = [*range(1, MAX_TILES), 0]
+    assert fp.Board(iter(tiles)) == fp.Board.goal((100, 100))
+    assert fp.Board(" ".join(map(str, tiles)), shape=(100, 100)) == fp.Board.goal((100, 100))
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda boards: fp.solve_many(boards, workers=1), fp.InvalidBoardError),
+        (lambda boards: fp.compare(boards, ["bfs"]), fp.InvalidBoardError),
+        (lambda moves: fp.Board(START).apply(moves), fp.InvalidMoveError),
+    ],
+    ids=["solve_many", "compare", "apply"],
+)
+def test_an_endless_collection_of_boards_or_moves_is_read_to_its_bound(
+    call: Callable[[Any], Any], error: type[Exception]
+) -> None:
+    items = Endless(START if error is fp.InvalidBoardError else "R", most=MAX_LISTED + 2)
+    with pytest.raises(error, match=f"at most {MAX_LISTED:,} items"):
+        call(items)
+    assert items.read == MAX_LISTED + 1
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (lambda: fp.random_boards(2**40, (3, 3)), "n as a whole number from 0 to 1,073,741,824"),
+        (
+            lambda: fp.random_boards(datasets.MAX_BOARDS + 1, (3, 3)),
+            "n as a whole number from 0 to 1,073,741,824",
+        ),
+        (lambda: fp.labelled(2**63, (3, 3)), "n as a whole number from 0 to 10,000,000"),
+        (
+            lambda: fp.labelled(datasets.MAX_LABELLED_PATHS + 1, (3, 3), path=True),
+            "n as a whole number from 0 to 1,000,000",
+        ),
+        (
+            lambda: fp.scramble(fp.Board.goal((3, 3)), 2**63),
+            "moves as a whole number from 0 to 1,000,000,000",
+        ),
+        (
+            lambda: fp.scramble(fp.Board.goal((3, 3)), generate.MAX_SCRAMBLE + 1),
+            "moves as a whole number from 0 to 1,000,000,000",
+        ),
+        (
+            lambda: board_rgb(fp.Board.goal((4, 4)), cell=2**40),
+            "cell as a whole number from 8 to 4,096",
+        ),
+    ],
+    ids=[
+        "random_boards-2**40",
+        "random_boards-bound",
+        "labelled",
+        "labelled-path",
+        "scramble-2**63",
+        "scramble-bound",
+        "board_rgb",
+    ],
+)
+def test_a_count_past_its_bound_is_refused_by_name(call: Callable[[], Any], says: str) -> None:
+    # Before: numpy's _ArrayMemoryError (8 TiB asked for), numpy's ValueError "Maximum allowed
+    # dimension exceeded", or a walk that never ended.
+    with pytest.raises(fp.InvalidOptionError, match=says):
+        call()
+
+
+def test_write_labelled_refuses_a_chunk_past_its_bound(tmp_path: Path) -> None:
+    path = tmp_path / "boards.parquet"
+    with pytest.raises(fp.InvalidOptionError, match="chunk_size as a whole number from 1 to 10,"):
+        fp.write_labelled(path, 10, chunk_size=2**40)
+    assert not path.exists()
+
+
+def test_counts_at_their_bounds_pass_the_check() -> None:
+    # The bound itself is allowed (not drawn here: 8 GiB), one past it is not.
+    assert generate.MAX_SCRAMBLE == 10**9
+    assert fp.scramble(fp.Board.goal((3, 3)), 0) == fp.Board.goal((3, 3))
+    assert board_rgb(fp.Board.goal((2, 2)), cell=8).shape == (16, 16, 3)
+    assert fp.random_boards(0, (3, 3)).shape == (0,)
+
+
+@pytest.mark.parametrize("command", [["scramble", "--moves"], ["compare", START, "--random"]])
+def test_the_commands_refuse_a_count_past_its_bound(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # compare --random N built N random boards in a list before the first search.
+    with pytest.raises(SystemExit) as stopped:
+        main([*command, str(2**63)])
+    assert stopped.value.code == 2
+    assert "expected a whole number from 0 to" in capsys.readouterr().err
+
+
+def test_write_labelled_into_a_missing_folder_says_so_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: a bare FileNotFoundError once the file was opened, after the boards were drawn.
+    def no_draw(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("boards drawn before the path was checked")
+
+    monkeypatch.setattr(datasets, "random_boards", no_draw)
+    path = tmp_path / "missing" / "boards.parquet"
+    with pytest.raises(fp.InvalidOptionError, match=r"missing is not a directory, so .* cannot"):
+        fp.write_labelled(path, 10, rng=1, unique=True)
+    assert not (tmp_path / "missing").exists()

@@ -1,5 +1,7 @@
-"""Random boards and scrambles: solvable, reproducible, uniform."""
+"""Random boards and scrambles: solvable, reproducible, uniform; a long scramble in bounded
+memory."""
 
+import tracemalloc
 from collections import Counter
 
 import numpy as np
@@ -66,3 +68,38 @@ def test_scramble_rejects_bad_counts():
         with pytest.raises(fp.InvalidOptionError, match="expected moves as a whole number"):
             fp.scramble(fp.Board.goal((3, 3)), bad)  # type: ignore[arg-type]
     assert fp.scramble(fp.Board.goal((3, 3)), 0) == fp.Board.goal((3, 3))
+
+
+# -----------------------------------------------------------------------------------------------
+# Arguments checked up front, and inputs read within bounds (issue 37, items 5 and 6): ``--shape``
+# before any line is read, ``solve_many(out=...)`` before any board is solved, ``scramble`` in
+# bounded memory, and a batch file without line ends refused.
+
+
+def test_a_long_scramble_takes_bounded_memory() -> None:
+    # It held about 4.4 bytes a move: 10**9 moves ran out of memory (an untyped MemoryError).
+    moves = 20_000_000
+    tracemalloc.start()
+    try:
+        walked = fp.scramble(fp.Board.goal((4, 4)), moves, rng=5)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 2**20, peak
+    assert walked.is_solvable()
+
+
+def test_a_scramble_in_chunks_is_the_walk_drawn_in_one_piece() -> None:
+    from fastpuzzle import generate
+    from fastpuzzle._core import _board
+
+    start, count, chunk = fp.Board.goal((4, 4)), 3 * 2**20 + 7, 1 << 20
+    generator = np.random.default_rng(5)
+    codes = np.empty(count, dtype=np.uint8)
+    blank, last = start.blank, -1
+    for first in range(0, count, chunk):
+        part = codes[first : first + chunk]
+        draws = generator.integers(0, 2**64, size=len(part), dtype=np.uint64, endpoint=False)
+        blank, last = _board.random_walk_codes(4, 4, blank, draws, part, last)
+    whole = start.apply(codes.tobytes().translate(generate._LETTERS).decode("ascii"))
+    assert fp.scramble(start, count, rng=5) == whole

@@ -1,13 +1,18 @@
 """Limits, Ctrl-C and progress: searches stop promptly, with the right status and partial stats,
-and every value of a Limits is checked when it is made.
+and every value of a Limits is checked when it is made; a time limit holds while a search's
+tables are read from the cache.
 """
 
 from __future__ import annotations
 
 import math
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,6 +24,7 @@ from fastpuzzle._solver import pruning
 from fastpuzzle.cli import main
 from fastpuzzle.errors import FastPuzzleError, InvalidLimitsError
 from fastpuzzle.limits import MAX_DEPTH, MAX_NODES, as_limits
+from fastpuzzle.pdb import store
 from fastpuzzle.pdb.walking import walking_tables
 from tests.interrupts import interrupt_latency
 
@@ -451,3 +457,62 @@ def test_a_time_limit_covers_building_the_tables(tmp_path, monkeypatch):
     result = fp.search(board, algorithm="idastar", heuristic="pdb663", limits=limits)
     assert result.status is fp.Status.TIME_LIMIT and result.solution is None
     assert not list(tmp_path.glob("*.fpdb"))  # nothing half-built was kept
+
+
+# -----------------------------------------------------------------------------------------------
+# A time limit holds while a search's tables are read from the cache (issue 43, item 5): the first
+# search of a process with a 0.05 s limit and 6-6-3 ended at up to 0.207 s, the rest of the limit
+# spent reading the table's 16 MiB. The read now goes on in the background past the limit, for the
+# next search, which finds the table read.
+
+
+BOARD = "8 6 7/2 5 4/3 _ 1"
+
+
+@pytest.fixture
+def slow_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """A cache of its own whose table reads wait for the event the test sets (set at the end
+    too, so that no read is left waiting)."""
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    fp.search(BOARD, algorithm="idastar", heuristic="pdb")  # built once, without a limit
+    monkeypatch.setattr(store, "_LOADED", {})
+    release = threading.Event()
+    reads: list[str] = []
+    read = store.read_valid
+
+    def waiting_read(*args: Any, **kwargs: Any) -> Any:
+        reads.append(threading.current_thread().name)
+        release.wait(5)
+        reads.append("read")
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(store, "read_valid", waiting_read)
+    release.reads = reads  # type: ignore[attr-defined]
+    yield release
+    release.set()
+
+
+def test_a_time_limit_ends_the_wait_for_a_table_being_read(slow_reads: threading.Event) -> None:
+    result = fp.search(BOARD, algorithm="idastar", heuristic="pdb", limits=fp.Limits(seconds=0.05))
+    # Before: the search waited for the read, however long it took (here, for the event).
+    assert result.status is fp.Status.TIME_LIMIT
+    assert "read" not in slow_reads.reads  # type: ignore[attr-defined]
+    # The read goes on: the next search finds the table, read once.
+    slow_reads.set()
+    solved = fp.search(BOARD, algorithm="idastar", heuristic="pdb", limits=fp.Limits(seconds=30))
+    assert len(solved.unwrap()) == 31
+    reads = slow_reads.reads  # type: ignore[attr-defined]
+    assert len(reads) == 2 and reads[0] == "fastpuzzle.pdb.read"
+
+
+def test_solve_says_the_table_was_not_read_in_time(slow_reads: threading.Event) -> None:
+    with pytest.raises(fp.TimeLimitError, match="was not read within the time limit"):
+        fp.solve(BOARD, heuristic="pdb", limits=fp.Limits(seconds=0.05))
+
+
+def test_without_a_time_limit_the_table_is_read_in_the_calling_thread(
+    slow_reads: threading.Event,
+) -> None:
+    slow_reads.set()
+    assert len(fp.solve(BOARD, heuristic="pdb")) == 31
+    assert slow_reads.reads == [threading.current_thread().name, "read"]  # type: ignore[attr-defined]
