@@ -25,8 +25,8 @@ from fastpuzzle._util.optional import require
 __all__ = ["REMOTE_FROM", "STOP_WAIT", "KernelCall", "running_tasks", "search_units", "share_with"]
 
 #: Iterations expected (from the growth of the last two) to expand at least this many nodes go
-#: to the cluster; smaller ones stay on the calling process's threads. A task's round trip costs
-#: milliseconds; at 2**22 expansions an iteration takes about 0.1 s on one core.
+#: to the cluster; smaller ones stay on the calling process's threads, where a task's round trip
+#: would cost more than the iteration (``cluster_report.py``).
 REMOTE_FROM = 1 << 22
 
 #: Tasks per worker thread in an iteration: enough to even out chunks of uneven work.

@@ -56,9 +56,9 @@ __all__ = [
 #: more cores (:func:`max_workers`); :func:`check_workers` refuses more. Past the cores, threads
 #: only share them (:func:`tracing` runs them as virtual cores to measure balance), and each
 #: costs its search state (about 0.4 MB), 32 units of the frontier the calling thread prepares
-#: alone, and its turn at the GIL whenever an iteration starts or stops. At this count, on two
-#: busy cores, a hard search with a 2 s limit returned 0.03-0.15 s past it (at 1,024 threads,
-#: 0.5-0.8 s past it), and ``tests/core/test_thread_bound.py`` holds it to 0.5 s.
+#: alone, and its turn at the GIL whenever an iteration starts or stops: at this count a time
+#: limit still holds within a fraction of a second (docs/performance.rst, "Where the constants
+#: come from"), and ``tests/core/test_parallel_idastar.py`` holds it to 0.5 s.
 MAX_WORKERS = 256
 
 #: How often the calling thread wakes while the pool searches, to report progress and look at

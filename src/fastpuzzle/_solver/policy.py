@@ -25,13 +25,10 @@ conflict. Past 16 cells the search stops after :data:`WIDE_DEFAULT_SECONDS` unle
 sets limits. A search stopped by a limit names what would help on its shape
 (:func:`limit_hint`).
 
-Why these lines (``benchmarks/studies/rect_report.py``: 10 random boards a shape, 20 s a search, one
-thread; docs/heuristics.rst has the table): with its table IDA* solved every board of 2x7, 2x8,
-3x5 and 3x6 in a median of 0.005 to 0.11 s, where linear conflict (the old default) left 3, 9,
-0 and 3 of 10 unsolved in 20 s (medians 2.9 s, over 20 s, 0.15 s, 7.4 s); on 4x5 it solved 5
-of 10 (median 12 s) against 4; those tables build in 0.2 to 12 s (3x6's six-tile groups on 18
-cells take twice 4x4's 6-6-3). 2x5, 2x6 and 3x4 boards take milliseconds without a table;
-4x6's table takes 104 s to build, 5x5's minutes.
+Why these lines: with its table IDA* solves the boards of :data:`FIRST_USE`'s shapes many times
+faster than linear conflict, and those tables build in seconds; 2x5, 2x6 and 3x4 boards take
+milliseconds without one, and 4x6's and 5x5's take minutes to build (``rect_report.py``; the
+figures are in docs/heuristics.rst).
 """
 
 from __future__ import annotations
@@ -124,8 +121,8 @@ ON_DISK: dict[Shape, tuple[float, float]] = {
 }
 
 #: Named partitions built on first use when a heuristic names them (``pdb555``, ``pdb663``):
-#: seconds. 7-8 and 7-8b (80 s each) and 6-6-6-6 (90 s) are built only by ``fastpuzzle pdb
-#: build`` (or :func:`fastpuzzle.build_pdb`).
+#: they build in seconds; 7-8, 7-8b and 6-6-6-6 take minutes and are built only by
+#: ``fastpuzzle pdb build`` (or :func:`fastpuzzle.build_pdb`).
 FIRST_USE_PARTITIONS = ("5-5-5", "6-6-3")
 
 #: What ``pdb`` reads on 4x4, best first: 7-8 once it is built (``fastpuzzle pdb build 7-8``,
@@ -134,12 +131,13 @@ BEST_4X4 = ("7-8", "6-6-3")
 
 #: A 4x4 ``pdb`` search with 7-8 takes the larger of 7-8's and 7-8b's sums (7-8b built) past
 #: this many expansions: only searches this large repay the pair's dearer lookups and reading
-#: 7-8b (measured on hard.tsv and random50.tsv: docs/performance.rst, "Switching tables").
+#: 7-8b (measured on hard.tsv and random50.tsv: docs/performance.rst, "Where the constants come
+#: from").
 SECOND_FROM = 1 << 23
 
 #: A ``pdb`` search past 16 cells reads its tables on the dual board too (their extra table
 #: built) past this many expansions: four lookups a node repay only long searches
-#: (``pdb5x5_default_report.py``; docs/performance.rst, "Switching tables").
+#: (``pdb5x5_default_report.py``; docs/performance.rst, "Where the constants come from").
 DUAL_FROM = 1 << 27
 
 
@@ -171,8 +169,8 @@ def table_switch(heuristic: str, database: Database | Compound, *, wide: bool) -
 
 
 #: Nodes IDA* without a table spends on a board whose pattern database is not on disk, before
-#: the table is built: about a tenth of a second; 4x4 boards up to about 40 moves from their
-#: goal mostly finish within it, and the build it saves takes up to seconds.
+#: the table is built: a fraction of the build it may save, within which easy boards finish
+#: (docs/performance.rst, "Where the constants come from").
 PROBE_NODES = 1 << 21
 
 #: An optimal 4x4 search that runs this long (seconds) shows :func:`faster_table_hint`, if any:
@@ -228,7 +226,7 @@ def auto_choice(shape: Shape, goal_blank: int) -> Choice:
 def probe(shape: Shape) -> Choice:
     """The search ``auto`` runs without a table: before building one (:data:`PROBE_NODES`
     nodes), and where none is on disk. Walking-distance tables of lines up to 4 long build in a
-    blink and beat linear conflict there (3x4: fewer nodes, ~2x faster); longer lines make them
+    blink and beat linear conflict there (fewer nodes, faster); longer lines make them
     slow to build or too big."""
     rows, cols = shape
     if rows * cols <= MAX_CELLS and rows <= 4 and cols <= 4:

@@ -67,13 +67,13 @@ __all__ = [
 #: What a search uses when it is not told.
 DEFAULT = "fsm"
 
-#: The largest default machine, in states (16 bytes each: 256 KiB). On random50 with 6-6-3 and
-#: Korf and Felner's 5x5 boards with 6-6-6-6, larger machines cut a few per cent more nodes
-#: and took longer (see the module docstring).
+#: The largest default machine, in states (16 bytes each: 256 KiB): larger ones cut a few more
+#: nodes but take longer, their table out of the fastest caches (``fsm_report.py``).
 MAX_STATES = 16_384
 
-#: The deepest machine a caller may name, and the deepest the default looks: 16 moves builds
-#: in about 11 s and 1.7 GB for the 5x5 box (18: 208 s and 6.6 GB, without a way to stop it).
+#: The deepest machine a caller may name, and the deepest the default looks: deeper ones take
+#: minutes and gigabytes to build, with no way to stop them (docs/performance.rst, "Where the
+#: constants come from").
 MAX_DEPTH = 16
 
 #: The depths a caller may name: those whose machine is not another's. Twins of 2 moves are
@@ -99,7 +99,7 @@ _MAGIC = int.from_bytes(b"FSM3", "little")
 _HEADER_ROWS = 2
 
 #: Move strings up to this length are checked against a machine built afresh whenever a file is
-#: read (10 moves: 340 forbidden strings on the 4x4 and 5x5 boxes, built in 10-20 ms; every box's
+#: read (340 forbidden strings on the 4x4 and 5x5 boxes, built in milliseconds; every box's
 #: default machine reaches 13 moves or more).
 VERIFIED_LENGTH = 10
 
@@ -292,7 +292,7 @@ def _same_strings(first: np.ndarray, second: np.ndarray, length: int) -> bool:
         pairs = np.sort(after_first[allowed] * size + after_second[allowed])
         if len(pairs) == 0:
             break
-        # Each pair once (np.unique would import numpy.ma, 0.1 s, inside a search's time limit).
+        # Each pair once (np.unique would import numpy.ma, inside a search's time limit).
         pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]
     return True
 

@@ -165,9 +165,9 @@ def _default_chunk_size(total: int, quick: bool) -> int:
     # From the batch's boards and options only, never the workers or the cluster: a resume with
     # other workers (or none of a lost manifest) cuts the same chunks. 64 chunks keep up to 8
     # threads busy to the end; 4096 rows bound what a chunk holds in memory. ``quick`` chunks
-    # (boards solved in a microsecond) have at least 2048 rows: with 157 (10,000 3x3 boards)
-    # each chunk's handling held the GIL longer than its walk ran without it, and two threads
-    # took 27 ms where 2048-row chunks take 16 ms.
+    # (boards solved in a microsecond) have at least 2048 rows: smaller ones held the GIL longer
+    # for their handling than their walk ran without it (``batch_report.py``; docs/performance.rst,
+    # "Where the constants come from").
     smallest = _MIN_QUICK_CHUNK if quick else 1
     return max(1, min(_MAX_DEFAULT_CHUNK, max(smallest, -(-total // 64))))
 

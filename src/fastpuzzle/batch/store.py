@@ -559,7 +559,7 @@ class ChunkStore:
         packed = PackedChunk.from_columns(first, size, result)  # raises on rows that do not fit
         body = self._encode(packed, rows)
         digest = hashlib.sha256(body)
-        # Not synced (a sync is 6 ms a file here, a third of a 3x3 chunk's time): a chunk is
+        # Not synced (a sync costs a third of a 3x3 chunk's time): a chunk is
         # reused only when its check file is whole JSON that names it and its bytes hash to the
         # check file's sum, so files a system crash left empty or part-written are solved again.
         with atomic_writer(self.path(chunk), sync=False) as stream:

@@ -78,9 +78,9 @@ MAX_CONNECTIONS = 256
 #: quarters of the slots are taken (the read timeout otherwise).
 CROWDED_IDLE = 0.5
 #: Seconds a request that has begun to arrive has, from its first byte, to arrive whole while
-#: three quarters of the slots are taken (the read timeout otherwise). The page sends each
-#: request at once; 300 slow clients (a few bytes, then more now and then) held their slots for
-#: the whole read timeout, and kept a page's request waiting up to 7.1 s.
+#: three quarters of the slots are taken (the read timeout otherwise): the page sends each
+#: request at once, so slow clients must not hold their slots for the whole read timeout
+#: (``gui_load.py``; docs/performance.rst, "Where the constants come from").
 CROWDED_REQUEST = 1.0
 _IDLE_POLL = 0.1
 
@@ -291,9 +291,9 @@ class _DeadlineReader(io.RawIOBase):
     # every few seconds hold the thread for ever.
     #
     # While the server is crowded, a connection gives its slot up sooner: after CROWDED_IDLE
-    # seconds if it has sent nothing of its request yet (`idle_since` set: 1,100 silent
-    # connections, each holding a slot for the whole read timeout, kept a page's request
-    # waiting 38 s for one), after CROWDED_REQUEST seconds from the request's first byte
+    # seconds if it has sent nothing of its request yet (`idle_since` set: silent connections,
+    # each holding a slot for the whole read timeout, kept a page's request waiting for one;
+    # see CROWDED_IDLE), after CROWDED_REQUEST seconds from the request's first byte
     # (`begun`) if it has not arrived whole by then.
 
     def __init__(self, sock: socket.socket, server: PuzzleServer) -> None:

@@ -356,8 +356,8 @@ def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, 
 
     Tiles of a wide board travel mostly along its rows, and the moves of tiles that must pass
     each other there are what a group's table counts; blocks across the short side count far
-    more of them (``benchmarks/studies/rect_report.py``'s boards: 2x7 solved with 46x fewer nodes,
-    3x5 with 6x, 3x6 with 60x; 4x5 with 1.1x).
+    more of them (fewer nodes on every shape of ``rect_report.py``'s boards; the figures are in
+    docs/performance.rst).
     """
     rows, cols = shape
     if cols > rows:

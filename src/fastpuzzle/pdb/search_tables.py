@@ -28,10 +28,9 @@ __all__ = [
 ]
 
 #: A partition whose sums a search may take the larger of beside another's, once both are built:
-#: 7-8b beside 7-8 (``fastpuzzle pdb build 7-8b``, the same size). With both, searches expand
-#: about 30% fewer nodes but spend 1.5x as long on each, while boards 7-8 alone finds hard take
-#: far less (hard.tsv's 70-move board: 8.1x fewer nodes), so a search takes the pair only once
-#: it has grown large.
+#: 7-8b beside 7-8 (``fastpuzzle pdb build 7-8b``, the same size), made for the boards 7-8 alone
+#: finds hard. When a search takes the pair is the policy's
+#: (:func:`fastpuzzle._solver.policy.table_switch`).
 SECOND_PARTITION = {"7-8": "7-8b"}
 
 
