@@ -260,7 +260,7 @@ def resolve(
         return partition
     if isinstance(partition, (str, tuple)) and _keys_a_memo(shape) and _keys_a_memo(goal_blank):
         try:
-            return _resolved(partition, shape, goal_blank)
+            return _resolved(partition, shape, goal_blank, _named_now(partition))
         except TypeError:  # a tuple holding something unhashable: resolved (or refused) below
             pass
     return _resolve_now(partition, shape, goal_blank)
@@ -276,9 +276,17 @@ def _keys_a_memo(value: object) -> bool:
     return value is None or isinstance(value, (int, tuple))
 
 
+def _named_now(partition: object) -> object:
+    # What a name stands for as the memo is asked: a name's groups are part of its key, so a
+    # partition registered again under the same name (tests do) is resolved afresh.
+    if not isinstance(partition, str):
+        return None
+    return tuple(named.get(partition) for named in NAMED_PARTITIONS.values())
+
+
 @lru_cache(maxsize=256, typed=True)
 def _resolved(
-    partition: str | tuple[Sequence[int], ...], shape: object, goal_blank: object
+    partition: str | tuple[Sequence[int], ...], shape: object, goal_blank: object, named: object
 ) -> ResolvedPartition:
     # Every search resolves its partition: a named one's groups are worked out once.
     return _resolve_now(partition, shape, goal_blank)
