@@ -5,10 +5,10 @@
 # Two heuristics: PdbOne, one partition (h = Manhattan + 2 * the larger of the plain and
 # reflected sums; every child's entries are prefetched together, and a reflected one is read
 # only for a child the plain sum keeps within reach), and PdbSeveral, the largest sum of
-# several partitions (s.pat and s.extra[:n_extra], each with its reflection), each partition
-# read only for the children that the ones before it keep within reach, one partition at a
-# time for every child so that the cache misses overlap, and a group that an earlier partition
-# has too looked up once. Only reads are saved: every count is that of reading every table.
+# several partitions (s.pat and s.extra[:n_extra], each with its reflection): the first read for
+# every child, the others together for the children the first keeps within reach (their cache
+# misses overlapping), and a group that an earlier partition has too looked up once. Only reads
+# are saved: every count is that of reading every table.
 #
 # A host defines, besides the engine's names:
 #   enum MAX_EXTRA, EXTRA_GROUPS        the partitions after the first, and their groups
@@ -192,9 +192,8 @@ cdef inline int extra_sums(Search* s, int j, int tile, ExtraChild* child) noexce
 
 cdef void several_look_ahead(Search* s, BoardWord board, int blank, int depth, int32_t state,
                              PdbSeveral* v) noexcept nogil:
-    # Which children a compound reads in full: a child whose f (from the partitions read so
-    # far) is out of reach is cut whatever the later ones say, so partition j is read only for
-    # the children the ones before it keep.
+    # Which children a compound reads in full: a child whose f from the first partition is out
+    # of reach is cut whatever the others say, so they are read only for the children it keeps.
     cdef Patterns* p = &s.pat
     cdef int k, j, cell, tile, grp, mgrp, child_plain, value
     cdef int base[4]
@@ -218,18 +217,23 @@ cdef void several_look_ahead(Search* s, BoardWord board, int blank, int depth, i
         base[k] = depth + 1 + v.md + manhattan_change(s, tile, cell, blank)
         v.f[k] = base[k] + 2 * value
         v.enters[k] = within_reach(s, v.f[k])
-    for j in range(s.n_extra):
-        for k in range(s.n_moves[blank]):
-            if v.enters[k]:
-                cell = s.move_cell[blank][k]
-                extra_entries(s, j, tile_on(s, board, cell), blank, cell, k, v)
-        for k in range(s.n_moves[blank]):
-            if v.enters[k]:
-                value = base[k] + extra_sums(s, j, tile_on(s, board, s.move_cell[blank][k]),
-                                             &v.children[k])
+    # Every other partition's entries for the children the first keeps, requested at once: a
+    # round of misses a partition (read, then cut) made a chain of n_extra memory latencies a
+    # node; most of those children are entered and read every partition anyway.
+    for k in range(s.n_moves[blank]):
+        if v.enters[k]:
+            cell = s.move_cell[blank][k]
+            tile = tile_on(s, board, cell)
+            for j in range(s.n_extra):
+                extra_entries(s, j, tile, blank, cell, k, v)
+    for k in range(s.n_moves[blank]):
+        if v.enters[k]:
+            tile = tile_on(s, board, s.move_cell[blank][k])
+            for j in range(s.n_extra):
+                value = base[k] + extra_sums(s, j, tile, &v.children[k])
                 if value > v.f[k]:
                     v.f[k] = value
-                v.enters[k] = within_reach(s, v.f[k])
+            v.enters[k] = within_reach(s, v.f[k])
 
 
 cdef inline void pdb_look_ahead(Search* s, BoardWord board, int blank, int depth, int32_t state,
