@@ -157,3 +157,22 @@ def test_errors_are_raised_on_every_call() -> None:
             pdb.load_pdb("6-6-3", (3, 3))
         with pytest.raises(pdb.PatternDatabaseError, match="expected disjoint non-empty groups"):
             pdb.load_pdb(((0, 1), (1, 2)), SHAPE)
+
+
+@pytest.mark.parametrize(
+    "valid, refused",
+    [
+        ((PARTITION, SHAPE), (PARTITION, (2.0, 4.0))),
+        ((PARTITION, SHAPE), (((False, 1, 4), (2, 3, 5, 6)), SHAPE)),
+        (("auto", (3, 3)), ("auto", (3.0, 3.0))),
+    ],
+    ids=["float-sides", "bool-cell", "auto-float-sides"],
+)
+def test_a_value_equal_to_a_remembered_one_is_still_checked(
+    tmp_path: Path, valid: tuple[object, object], refused: tuple[object, object]
+) -> None:
+    # 2.0 == 2 and False == 0 as keys: the memo must not answer for an argument the checks
+    # refuse, however recently an equal valid one was resolved.
+    pdb.pdb_path(*valid, cache_dir=tmp_path)  # type: ignore[arg-type]
+    with pytest.raises(pdb.PatternDatabaseError, match="expected"):
+        pdb.pdb_path(*refused, cache_dir=tmp_path)  # type: ignore[arg-type]

@@ -258,11 +258,8 @@ def resolve(
     """
     if isinstance(partition, ResolvedPartition):
         return partition
-    if isinstance(partition, (str, tuple)) and _keys_a_memo(shape) and _keys_a_memo(goal_blank):
-        try:
-            return _resolved(partition, shape, goal_blank, _named_now(partition))
-        except TypeError:  # a tuple holding something unhashable: resolved (or refused) below
-            pass
+    if (type(partition) is str or _keys_a_memo(partition)) and _keys_a_memo((shape, goal_blank)):
+        return _resolved(partition, shape, goal_blank, _named_now(partition))
     return _resolve_now(partition, shape, goal_blank)
 
 
@@ -272,8 +269,11 @@ def partition_of(database: Database) -> ResolvedPartition:
 
 
 def _keys_a_memo(value: object) -> bool:
-    # Plain values whose equality is their identity as an argument (no list, no array).
-    return value is None or isinstance(value, (int, tuple))
+    # None, ints and tuples of them, each exactly an int: a key equal to another is then the same
+    # argument (3.0 and True equal 3 and 1 as keys, but are refused as cells and sides).
+    if value is None or type(value) is int:
+        return True
+    return type(value) is tuple and all(_keys_a_memo(item) for item in value)
 
 
 def _named_now(partition: object) -> object:
