@@ -244,6 +244,23 @@ def test_random50_with_78_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
         assert run_idastar(problem, "pdb78", Limits(max_depth=0)).depth <= case.optimal_length
 
 
+@pytest.mark.parametrize(
+    "partition, shape, goal_blank",
+    [
+        ("exact", (3, 3), 8),
+        ("6-6-6-6x7", (5, 5), 24),
+        ("no-such", (4, 4), 15),
+        ("6-6-3", (4, 4), 15),
+    ],
+)
+def test_a_partition_without_a_partner_has_no_second_database(
+    partition: str, shape: tuple[int, int], goal_blank: int, tmp_path: Path
+) -> None:
+    # None, as second_database_built says False: only SECOND_PARTITION's names have a partner.
+    assert pdb.second_database_for(partition, shape, goal_blank, tmp_path) is None
+    assert not pdb.second_database_built(partition, shape, goal_blank, tmp_path)
+
+
 @pytest.mark.slow
 def test_hard_boards_with_78_and_78b_if_built(monkeypatch: pytest.MonkeyPatch) -> None:
     # With 7-8b built beside 7-8 (each a one-time build of about 80 s), solve() takes the larger

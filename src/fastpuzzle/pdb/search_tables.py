@@ -42,6 +42,8 @@ def second_database_for(
 ) -> Database | None:
     """The database of :data:`SECOND_PARTITION`'s partner of ``partition``, or None when either
     file is not on disk (or the partner fails its checks)."""
+    if partition not in SECOND_PARTITION:
+        return None
     return partner_of(resolve(partition, shape, goal_blank), cache_dir)
 
 
