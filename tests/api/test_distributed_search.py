@@ -62,7 +62,14 @@ def client(cache: Path) -> Iterator[Any]:
 
 @pytest.fixture(autouse=True)
 def _every_iteration_remote(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cluster_tasks, "REMOTE_FROM", 0)
+    monkeypatch.setattr(fd, "REMOTE_FROM", 0)
+
+
+def test_the_public_settings_are_the_ones_the_search_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # fastpuzzle.distributed is the face; the engine room's code reads its own copy.
+    monkeypatch.setattr(fd, "REMOTE_FROM", 12_345)
+    monkeypatch.setattr(fd, "STOP_WAIT", 0.5)
+    assert (cluster_tasks.REMOTE_FROM, cluster_tasks.STOP_WAIT) == (12_345, 0.5)
 
 
 def _solve_on(client: Any, tiles: tuple[int, ...], heuristic: str, limits: Limits) -> Any:
