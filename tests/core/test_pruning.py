@@ -11,8 +11,11 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle._core import _fsm
-from fastpuzzle._solver import pruning
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar, pruning
+from fastpuzzle._solver.request import Request
 from fastpuzzle.errors import InternalError, InvalidOptionError
+from fastpuzzle.limits import Limits
 
 
 @pytest.fixture
@@ -326,3 +329,18 @@ def test_a_search_fetches_its_machine_once(
     solution = fp.solve(board, algorithm="idastar", heuristic=heuristic, **options)
     assert board.apply(solution.moves) == fp.Board.goal(shape)
     assert fetched == [(shape, "fsm")]
+
+
+def test_a_request_no_search_started_prunes_as_it_asks() -> None:
+    # A kernel called with a request that idastar.run() did not start fetches its machine
+    # itself: the same nodes as through run(), fewer than parent pruning's.
+    board = fp.scramble(fp.Board.goal((4, 4)), 40, rng=8)
+    counts: dict[str, int] = {}
+    for prune in ("fsm", "parent"):
+        request = Request(make_problem(list(board.tiles)), "manhattan", Limits(), prune=prune)
+        alone = idastar._run_packed(request)
+        started = idastar.run(request)
+        assert alone.depth == started.depth
+        assert (alone.expanded, alone.generated) == (started.expanded, started.generated)
+        counts[prune] = alone.generated
+    assert counts["fsm"] < counts["parent"]

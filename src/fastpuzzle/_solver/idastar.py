@@ -193,7 +193,7 @@ def _packed_kernel(
             request, "packed", args, core.max_depth, core,
             databases=databases, dual=request.entry.dual, min_bound=min_bound,
         ),
-        machine=request.machine,
+        machine=request.kernel_machine(),
     )  # fmt: skip
 
 
@@ -254,7 +254,7 @@ def _run_wide(request: Request) -> CoreResult:
         time_limit=core.time_limit,
         max_depth=cap,
         progress=request.progress,
-        machine=request.machine,
+        machine=request.kernel_machine(),
     )
 
 
@@ -290,7 +290,7 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
                     databases=(database,), dual=dual, min_bound=bound,
                 ),
                 min_bound=bound,
-                machine=request.machine,
+                machine=request.kernel_machine(),
             )  # fmt: skip
 
         return search

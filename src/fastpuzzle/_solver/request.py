@@ -24,6 +24,10 @@ __all__ = ["Request"]
 
 _TIME_LIMIT = SearchStatus.STATUS_TIME_LIMIT
 
+#: What :attr:`Request.machine` holds until a search start fetches the machine (None would mean
+#: parent pruning).
+UNFETCHED: Any = object()
+
 
 class Request(NamedTuple):
     """The problem and the checked options of one search.
@@ -52,8 +56,15 @@ class Request(NamedTuple):
     prune: str | int = "fsm"
     #: The duplicate-pruning machine IDA*'s kernels carry (:func:`~fastpuzzle._solver.pruning.
     #: machine` of :attr:`machine_prune`), fetched once as its search starts; None: parent
-    #: pruning.
-    machine: Any = None
+    #: pruning; :data:`UNFETCHED` until then (:meth:`kernel_machine`).
+    machine: Any = UNFETCHED
+
+    def kernel_machine(self) -> Any:
+        """The machine the kernels carry: :attr:`machine`, or fetched now for a request that no
+        search start has fetched it for (a kernel called on its own prunes as asked too)."""
+        if self.machine is UNFETCHED:
+            return pruning.machine((self.problem.rows, self.problem.cols), self.machine_prune)
+        return self.machine
 
     @property
     def machine_prune(self) -> str | int:
