@@ -1028,8 +1028,8 @@ def _pdb_cases() -> list[Case]:
 
 
 def _property_cases() -> list[Case]:
-    """Found by the property test of test_any_arguments.py: scalars among rows, flags of the
-    wrong type, names and shapes quoting an int too long to print."""
+    """Found by test_any_arguments_raise_a_typed_error_or_succeed (above): scalars among rows,
+    flags of the wrong type, names and shapes quoting an int too long to print."""
     return [
         (
             "board-row-of-a-0d-array",
