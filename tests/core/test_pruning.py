@@ -3,6 +3,7 @@ cache that never trusts a file that is not a whole, valid machine."""
 
 from __future__ import annotations
 
+import time
 import zipfile
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle._core import _fsm
+from fastpuzzle._core import _fsm, _pdb
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import idastar, pruning
 from fastpuzzle._solver.request import Request
@@ -320,9 +321,11 @@ def test_a_search_fetches_its_machine_once(
     fetched: list[tuple[tuple[int, int], object]] = []
     fetch = pruning.machine
 
-    def counted(box: tuple[int, int], prune: str | int) -> np.ndarray | None:
+    def counted(
+        box: tuple[int, int], prune: str | int, deadline: float | None = None
+    ) -> np.ndarray | None:
         fetched.append((box, prune))
-        return fetch(box, prune)
+        return fetch(box, prune, deadline=deadline)
 
     monkeypatch.setattr(pruning, "machine", counted)
     board = fp.scramble(fp.Board.goal(shape), 30, rng=3)
@@ -344,3 +347,33 @@ def test_a_request_no_search_started_prunes_as_it_asks() -> None:
         assert (alone.expanded, alone.generated) == (started.expanded, started.generated)
         counts[prune] = alone.generated
     assert counts["fsm"] < counts["parent"]
+
+
+def test_a_deep_machine_is_built_within_the_search_time_limit_and_said(
+    cache: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # 16 moves on 5x5 take about 11 s to build: a search with a 0.3 s limit stops building at
+    # its deadline (a time-limit result, no file left), and the build is announced as it starts.
+    board = fp.scramble(fp.Board.goal((5, 5)), 30, rng=2)
+    with caplog.at_level("INFO", logger="fastpuzzle"):
+        result = fp.search(
+            board,
+            algorithm="idastar",
+            heuristic="linear_conflict",
+            prune=16,
+            limits=Limits(seconds=0.3),
+        )
+    assert result.status == fp.Status.TIME_LIMIT and result.solution is None
+    assert "building the 16-move pruning machine of the 5x5 box" in caplog.text
+    assert not list(cache.glob("fsm-*"))
+
+
+def test_a_deadline_already_past_stops_a_build_before_it_starts(cache: Path) -> None:
+    with pytest.raises(_pdb.DeadlinePassed):
+        _fsm.build(3, 3, 10, 0, time.monotonic() - 1)
+    with pytest.raises(fp.pdb.BuildTimeLimitError, match="12-move pruning machine of the 3x3 box"):
+        pruning.machine((3, 3), 12, deadline=time.monotonic() - 1)
+    with pytest.raises(fp.pdb.BuildTimeLimitError, match="the pruning machine of the 3x3 box"):
+        pruning.machine((3, 3), "fsm", deadline=time.monotonic() - 1)
+    assert not list(cache.glob("fsm-*"))
+    assert _fsm.build(3, 3, 10, 0, time.monotonic() + 600)[1] == _fsm.build(3, 3, 10)[1]

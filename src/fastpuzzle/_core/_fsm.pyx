@@ -28,10 +28,15 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
+from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._engine cimport FORBIDDEN
 from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U
 
+from time import monotonic
+
 import numpy as np
+
+from fastpuzzle._core._pdb import DeadlinePassed
 
 cdef enum:
     MAX_SIDE = 12           # the box's longest side (the virtual board is 2 * side - 1)
@@ -338,10 +343,12 @@ cdef int push(uint64_t** items, size_t* count, size_t* capacity, uint64_t item) 
     return 0
 
 
-def build(int rows, int cols, int depth, size_t max_states=0):
+def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
     """Find the forbidden move strings of a ``rows`` x ``cols`` box up to ``depth`` moves.
 
     With ``max_states``, stops at the last length whose machine has at most that many states.
+    With ``deadline`` (``time.monotonic()`` seconds), raises DeadlinePassed once it has passed
+    (looked at every 65,536 strings: the deep machines take seconds to minutes).
 
     Parameters
     ----------
@@ -366,6 +373,8 @@ def build(int rows, int cols, int depth, size_t max_states=0):
         For a box or depth out of range.
     MemoryError
         When the search's tables cannot grow.
+    DeadlinePassed
+        When ``deadline`` passed first.
     """
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise ValueError(f"expected a box of 1 to {MAX_SIDE} a side, got {rows}x{cols}")
@@ -385,7 +394,10 @@ def build(int rows, int cols, int depth, size_t max_states=0):
     cdef size_t n_frontier = 1, n_following, cap_frontier = 1, cap_following = 0
     cdef size_t n_forbidden = 0, cap_forbidden = 0, i, swap_size, level_start = 0
     cdef uint64_t code, child
-    cdef int move, state, child_state, kept, failed = 0, over = 0
+    cdef int move, state, child_state, kept, failed = 0, over = 0, late = 0
+    cdef double stop_at = 0.0 if deadline is None else float(deadline)
+    if deadline is not None and monotonic() >= stop_at:
+        raise DeadlinePassed()
     levels = [1]
     v.rows = scratch.rows = 2 * rows - 1
     v.cols = scratch.cols = 2 * cols - 1
@@ -424,6 +436,9 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                     break
                 n_following = 0
                 for i in range(n_frontier):
+                    if stop_at > 0 and (i & 0xFFFF) == 0 and monotonic_seconds() >= stop_at:
+                        late = 1
+                        break
                     code = frontier[i]
                     state = walk_state(delta, code)
                     replay(&v, &parent, code)
@@ -459,7 +474,7 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                             break
                     if failed or over:
                         break
-                if failed:
+                if failed or late:
                     break
                 if over:
                     # This length's strings would take the machine past max_states (its trie's
@@ -478,6 +493,8 @@ def build(int rows, int cols, int depth, size_t max_states=0):
                     levels.append(n_frontier)
         if failed:
             raise MemoryError()
+        if late:
+            raise DeadlinePassed()
         codes = np.empty(n_forbidden, dtype=np.uint64)
         for i in range(n_forbidden):
             codes[i] = forbidden[i]

@@ -115,7 +115,8 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
     # The machine too, once for the whole search (read from the cache, or built in about a
     # second the first time).
     shape = (request.problem.rows, request.problem.cols)
-    request = request._replace(machine=pruning.machine(shape, request.machine_prune))
+    machine = pruning.machine(shape, request.machine_prune, deadline=request.deadline)
+    request = request._replace(machine=machine)
     if use_wide:
         return _run_wide(request)
     return _path_memory(_run_packed(request), board_bytes=0, level_bytes=_search.FRAME_BYTES)

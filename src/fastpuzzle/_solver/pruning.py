@@ -41,15 +41,20 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import logging
 import os
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
 
 from fastpuzzle._core import _fsm
+from fastpuzzle._core._pdb import DeadlinePassed
 from fastpuzzle._util.checks import shown
 from fastpuzzle._util.files import atomic_writer, open_regular
 from fastpuzzle.errors import InvalidOptionError
+from fastpuzzle.pdb.database import BuildTimeLimitError
 from fastpuzzle.pdb.store import pdb_cache_dir
 
 __all__ = [
@@ -162,7 +167,9 @@ def in_effect(prune: str | int, *, exact: bool = False) -> str | int:
     return prune
 
 
-def machine(shape: tuple[int, int], prune: str | int) -> np.ndarray | None:
+def machine(
+    shape: tuple[int, int], prune: str | int, *, deadline: float | None = None
+) -> np.ndarray | None:
     """The machine IDA* carries on boards of ``shape`` for ``prune`` (checked, and as
     :func:`in_effect` gives it); None for parent pruning, which the kernels hold themselves.
 
@@ -172,18 +179,42 @@ def machine(shape: tuple[int, int], prune: str | int) -> np.ndarray | None:
         The board's rows and columns; the machine's box is :func:`box_of` it.
     prune : str or int
         ``"fsm"``, ``"parent"`` or a depth of :data:`DEPTHS`.
+    deadline : float, optional
+        A :func:`time.monotonic` time by which a machine that is neither in memory nor on disk
+        must be built (a deep one takes seconds: 16 moves on 5x5 about 11 s).
 
     Returns
     -------
     numpy.ndarray or None
         The read-only ``int32`` table, one row of four next states a state (-1: forbidden).
+
+    Raises
+    ------
+    fastpuzzle.pdb.BuildTimeLimitError
+        When the deadline passes while the machine is built (nothing is kept).
     """
     if prune == "parent" or prune == 2:
         return None
     rows, cols = box_of(shape)
-    if prune == "fsm":
-        return _kept(rows, cols, _DEFAULT_DEPTH, MAX_STATES, _directory())
-    return _kept(rows, cols, int(prune), 0, _directory())
+    _asked.deadline = deadline
+    try:
+        if prune == "fsm":
+            return _kept(rows, cols, _DEFAULT_DEPTH, MAX_STATES, _directory())
+        return _kept(rows, cols, int(prune), 0, _directory())
+    finally:
+        _asked.deadline = None
+
+
+#: The deadline of the :func:`machine` call running on this thread, for its build (kept out of
+#: :func:`_kept`'s arguments, which are its memo's key).
+_asked = threading.local()
+
+#: A machine built on first use from this depth on is announced (INFO on the ``fastpuzzle``
+#: logger, a line on the command line): 14 moves take about 0.4 s on 4x4, 1.6 s on 5x5, and
+#: each depth more several times that.
+_ANNOUNCED_FROM = 14
+
+_log = logging.getLogger(__name__)
 
 
 def _directory() -> str:
@@ -201,12 +232,34 @@ def _kept(rows: int, cols: int, depth: int, max_states: int, directory: str) -> 
     path = Path(directory) / name if directory else None
     table = None if path is None else _read(path, rows, cols, depth, max_states)
     if table is None:
-        forbidden, levels = _fsm.build(rows, cols, depth, max_states)
+        forbidden, levels = _build(rows, cols, depth, max_states)
         table = _fsm.compile(forbidden)
         if path is not None:
             _write(path, _header(rows, cols, depth, max_states, len(levels) - 1, table), table)
     table.setflags(write=False)
     return table
+
+
+def _build(rows: int, cols: int, depth: int, max_states: int) -> tuple[np.ndarray, list[int]]:
+    deadline = getattr(_asked, "deadline", None)
+    if depth >= _ANNOUNCED_FROM:
+        _log.info(
+            "building the %d-move pruning machine of the %dx%d box (once: it is kept in the cache)",
+            depth, rows, cols,
+        )  # fmt: skip
+    started = time.monotonic()
+    try:
+        return _fsm.build(rows, cols, depth, max_states, deadline)
+    except DeadlinePassed:
+        spent = time.monotonic() - started
+        # The default machine stops at a state bound, not at its depth: named without one.
+        which = "the pruning machine" if max_states else f"the {depth}-move pruning machine"
+        raise BuildTimeLimitError(
+            f"{which} of the {rows}x{cols} box was not ready within the time limit (stopped "
+            f"after {spent:.1f} s of building; a search without a time limit builds it once "
+            "and keeps it)",
+            spent,
+        ) from None
 
 
 def _header(
