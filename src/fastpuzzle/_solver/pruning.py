@@ -209,9 +209,10 @@ def machine(
 #: :func:`_kept`'s arguments, which are its memo's key).
 _asked = threading.local()
 
-#: A machine built on first use from this depth on is announced (INFO on the ``fastpuzzle``
-#: logger, a line on the command line): 14 moves take about 0.4 s on 4x4, 1.6 s on 5x5, and
-#: each depth more several times that.
+#: A machine named by its depth and built on first use is announced from this depth on (INFO
+#: on the ``fastpuzzle`` logger, a line on the command line): 14 moves take about 0.4 s on 4x4,
+#: 1.6 s on 5x5, and each depth more several times that (the default, bounded by its states,
+#: builds within a second).
 _ANNOUNCED_FROM = 14
 
 _log = logging.getLogger(__name__)
@@ -242,7 +243,7 @@ def _kept(rows: int, cols: int, depth: int, max_states: int, directory: str) -> 
 
 def _build(rows: int, cols: int, depth: int, max_states: int) -> tuple[np.ndarray, list[int]]:
     deadline = getattr(_asked, "deadline", None)
-    if depth >= _ANNOUNCED_FROM:
+    if not max_states and depth >= _ANNOUNCED_FROM:
         _log.info(
             "building the %d-move pruning machine of the %dx%d box (once: it is kept in the cache)",
             depth, rows, cols,
