@@ -44,17 +44,15 @@ import hashlib
 import logging
 import os
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
 
 from fastpuzzle._core import _fsm
-from fastpuzzle._core._pdb import DeadlinePassed
 from fastpuzzle._util.checks import shown
 from fastpuzzle._util.files import atomic_writer, open_regular
 from fastpuzzle.errors import InvalidOptionError
-from fastpuzzle.pdb.database import BuildTimeLimitError
+from fastpuzzle.pdb.database import stopped_at_deadline
 from fastpuzzle.pdb.store import pdb_cache_dir
 
 __all__ = [
@@ -248,19 +246,13 @@ def _build(rows: int, cols: int, depth: int, max_states: int) -> tuple[np.ndarra
             "building the %d-move pruning machine of the %dx%d box (once: it is kept in the cache)",
             depth, rows, cols,
         )  # fmt: skip
-    started = time.monotonic()
-    try:
+    # The default machine stops at a state bound, not at its depth: named without one.
+    which = "the pruning machine" if max_states else f"the {depth}-move pruning machine"
+    with stopped_at_deadline(
+        f"{which} of the {rows}x{cols} box was",
+        "; a search without a time limit builds it once and keeps it",
+    ):
         return _fsm.build(rows, cols, depth, max_states, deadline)
-    except DeadlinePassed:
-        spent = time.monotonic() - started
-        # The default machine stops at a state bound, not at its depth: named without one.
-        which = "the pruning machine" if max_states else f"the {depth}-move pruning machine"
-        raise BuildTimeLimitError(
-            f"{which} of the {rows}x{cols} box was not ready within the time limit (stopped "
-            f"after {spent:.1f} s of building; a search without a time limit builds it once "
-            "and keeps it)",
-            spent,
-        ) from None
 
 
 def _header(

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastpuzzle._core._patterns import LoadedPatterns
+from fastpuzzle._core._pdb import DeadlinePassed
 from fastpuzzle.errors import FastPuzzleError, TimeLimitError
 from fastpuzzle.results import SearchStats
 
@@ -48,6 +52,22 @@ class BuildTimeLimitError(PatternDatabaseError, TimeLimitError):
 
     def __init__(self, message: str, seconds: float) -> None:
         super().__init__(message, SearchStats(seconds=seconds))
+
+
+@contextlib.contextmanager
+def stopped_at_deadline(subject: str, remedy: str = "") -> Iterator[None]:
+    """A compiled build's ``DeadlinePassed`` as a :class:`BuildTimeLimitError`: "``subject``
+    not ready within the time limit (stopped after N s of building``remedy``)"."""
+    started = time.monotonic()
+    try:
+        yield
+    except DeadlinePassed:
+        spent = time.monotonic() - started
+        raise BuildTimeLimitError(
+            f"{subject} not ready within the time limit (stopped after {spent:.1f} s of "
+            f"building{remedy})",
+            spent,
+        ) from None
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,6 @@ tile to its goal row (column), over states that count the tiles of each goal row
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -12,7 +11,7 @@ from typing import Any, NamedTuple
 
 from fastpuzzle._core import _pdb
 from fastpuzzle._problem import Problem
-from fastpuzzle.pdb.database import BuildTimeLimitError
+from fastpuzzle.pdb.database import stopped_at_deadline
 
 __all__ = [
     "WALKING_MAX_STATES",
@@ -122,18 +121,10 @@ def _walking(lines: int, width: int, goal_line: int, deadline: float | None) -> 
             return _BUILT[key]
     found: _Tables | None = None
     if _walking_states(lines, width, WALKING_MAX_STATES) <= WALKING_MAX_STATES:
-        started = time.monotonic()
-        try:
+        with stopped_at_deadline(f"walking-distance tables of {lines} lines of {width} were"):
             states, nxt, dist = _pdb.walking_table(
                 lines, width, goal_line, WALKING_MAX_STATES, deadline=deadline
             )
-        except _pdb.DeadlinePassed:
-            spent = time.monotonic() - started
-            raise BuildTimeLimitError(
-                f"walking-distance tables of {lines} lines of {width} were not ready within the "
-                f"time limit (stopped after {spent:.1f} s of building)",
-                spent,
-            ) from None
         nxt.setflags(write=False)
         dist.setflags(write=False)
         found = (states, nxt, dist)
