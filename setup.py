@@ -91,6 +91,10 @@ def compiled_core() -> list:
         and all(generated_c(path).is_file() for path in sources)
     ):
         return [extension(path, generated_c(path)) for path in sources]
+    if real_cython and only:
+        # A partial build regenerates some modules' C from sources the stamp does not describe
+        # (say, an experiment since reverted): the stamp no longer vouches for that C.
+        FINGERPRINT.unlink(missing_ok=True)
     modules = cythonize(
         extensions,
         compiler_directives=directives,

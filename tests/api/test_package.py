@@ -163,6 +163,16 @@ def test_setup_reuses_the_generated_c_while_the_sources_stay_the_same(monkeypatc
     cython.__version__ = "3.9.10"  # type: ignore[attr-defined]
     assert build_sources() == ["cythonized"] and len(calls) == 3
     assert build_sources() != ["cythonized"] and len(calls) == 3
+    # A partial build (FASTPUZZLE_MODULES) of changed sources, which are then put back: the C
+    # now holds the change, so the next build regenerates it although the stamp's sources are
+    # back.
+    (core / "_a.pyx").write_text("x = 2\n")
+    monkeypatch.setenv("FASTPUZZLE_MODULES", "_a")
+    assert build_sources() == ["cythonized"] and len(calls) == 4
+    monkeypatch.delenv("FASTPUZZLE_MODULES")
+    (core / "_a.pyx").write_text("x = 1\n")
+    assert build_sources() == ["cythonized"] and len(calls) == 5
+    assert build_sources() != ["cythonized"] and len(calls) == 5
 
 
 def test_license_is_mit_and_ships_in_the_sdist():
