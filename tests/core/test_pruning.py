@@ -3,6 +3,7 @@ cache that never trusts a file that is not a whole, valid machine."""
 
 from __future__ import annotations
 
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -11,12 +12,13 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle._core import _fsm, _pdb
+from fastpuzzle._core import _fsm, _interrupt, _pdb
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import idastar, pruning
 from fastpuzzle._solver.request import Request
 from fastpuzzle.errors import InternalError, InvalidOptionError
 from fastpuzzle.limits import Limits
+from tests.interrupts import latency_of
 
 
 @pytest.fixture
@@ -366,6 +368,32 @@ def test_a_deep_machine_is_built_within_the_search_time_limit_and_said(
     assert result.status == fp.Status.TIME_LIMIT and result.solution is None
     assert "building the 16-move pruning machine of the 5x5 box" in caplog.text
     assert not list(cache.glob("fsm-*"))
+
+
+def test_ctrl_c_stops_a_deep_machine_build(cache: Path) -> None:
+    # The 16-move machine of the 5x5 box takes about 11 s to build, in a loop without the GIL:
+    # Ctrl-C 0.3 s in used to wait for its end; the builder now looks every 65,536 strings.
+    board = fp.scramble(fp.Board.goal((5, 5)), 30, rng=2)
+    latency = latency_of(
+        0.3,
+        lambda: fp.search(board, algorithm="idastar", heuristic="linear_conflict", prune=16),
+        "machine build",
+    )
+    assert latency < 5.0
+    assert not list(cache.glob("fsm-*"))
+
+
+def test_a_batch_threads_stop_event_stops_a_machine_build(cache: Path) -> None:
+    # A batch stops its worker threads through an event (their Ctrl-C, see _interrupt.pyx).
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(KeyboardInterrupt):
+        _interrupt.run_stoppable(stop, pruning.machine, (5, 5), 16)
+    assert not list(cache.glob("fsm-*"))
+    # Unset, the same build (a shallow one here) runs to its end.
+    stop.clear()
+    built = _interrupt.run_stoppable(stop, _fsm.build, 3, 3, 10)
+    assert built[1] == _fsm.build(3, 3, 10)[1]
 
 
 def test_a_deadline_already_past_stops_a_build_before_it_starts(cache: Path) -> None:

@@ -30,6 +30,7 @@ from libc.string cimport memcpy
 
 from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._engine cimport FORBIDDEN
+from fastpuzzle._core._interrupt cimport check_interrupt
 from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U
 
 from time import monotonic
@@ -347,8 +348,9 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
     """Find the forbidden move strings of a ``rows`` x ``cols`` box up to ``depth`` moves.
 
     With ``max_states``, stops at the last length whose machine has at most that many states.
-    With ``deadline`` (``time.monotonic()`` seconds), raises DeadlinePassed once it has passed
-    (looked at every 65,536 strings: the deep machines take seconds to minutes).
+    With ``deadline`` (``time.monotonic()`` seconds), raises DeadlinePassed once it has passed;
+    Ctrl-C (or the stop event of a batch's thread, see _interrupt.pyx) raises KeyboardInterrupt.
+    Both are looked at every 65,536 strings: the deep machines take seconds to minutes.
 
     Parameters
     ----------
@@ -375,6 +377,8 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
         When the search's tables cannot grow.
     DeadlinePassed
         When ``deadline`` passed first.
+    KeyboardInterrupt
+        On Ctrl-C (nothing is kept).
     """
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise ValueError(f"expected a box of 1 to {MAX_SIDE} a side, got {rows}x{cols}")
@@ -436,9 +440,12 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
                     break
                 n_following = 0
                 for i in range(n_frontier):
-                    if stop_at > 0 and (i & 0xFFFF) == 0 and monotonic_seconds() >= stop_at:
-                        late = 1
-                        break
+                    if (i & 0xFFFF) == 0:
+                        if stop_at > 0 and monotonic_seconds() >= stop_at:
+                            late = 1
+                            break
+                        with gil:
+                            check_interrupt()
                     code = frontier[i]
                     state = walk_state(delta, code)
                     replay(&v, &parent, code)
