@@ -58,6 +58,10 @@ JOBS = os.cpu_count() or 1
 
 CYTHON_DIR = Path("build/cython")
 FINGERPRINT = CYTHON_DIR / "fingerprint"
+# The C files a build limited by FASTPUZZLE_MODULES generated since the last full build: from
+# sources that may since have been put back, perhaps with timestamps older than the C (cp -p,
+# tar), so the next build generates them again whatever Cython's timestamp check would say.
+PARTIAL = CYTHON_DIR / "partial"
 
 
 def fingerprint() -> str:
@@ -88,13 +92,13 @@ def compiled_core() -> list:
         real_cython
         and FINGERPRINT.is_file()
         and FINGERPRINT.read_text() == current
+        and not PARTIAL.exists()
         and all(generated_c(path).is_file() for path in sources)
     ):
         return [extension(path, generated_c(path)) for path in sources]
-    if real_cython and only:
-        # A partial build regenerates some modules' C from sources the stamp does not describe
-        # (say, an experiment since reverted): the stamp no longer vouches for that C.
-        FINGERPRINT.unlink(missing_ok=True)
+    partial = PARTIAL.read_text().split() if real_cython and PARTIAL.is_file() else []
+    for name in partial:
+        Path(name).unlink(missing_ok=True)
     modules = cythonize(
         extensions,
         compiler_directives=directives,
@@ -102,12 +106,22 @@ def compiled_core() -> list:
         include_path=["src"],
         nthreads=JOBS,
     )
-    if real_cython and not only:
-        # Written whole or not at all: a stamp that lies would skip a needed regeneration.
-        partial = FINGERPRINT.with_suffix(".partial")
-        partial.write_text(current)
-        partial.replace(FINGERPRINT)
+    if real_cython:
+        # Each written whole or not at all: a stamp that lies would skip a needed regeneration.
+        if only:
+            _write_whole(
+                PARTIAL, "\n".join(sorted({*partial, *map(str, map(generated_c, sources))}))
+            )
+        else:
+            _write_whole(FINGERPRINT, current)
+            PARTIAL.unlink(missing_ok=True)
     return modules
+
+
+def _write_whole(path: Path, text: str) -> None:
+    written = path.with_suffix(".partial-write")
+    written.write_text(text)
+    written.replace(path)
 
 
 setup(

@@ -123,8 +123,11 @@ def test_setup_reuses_the_generated_c_while_the_sources_stay_the_same(monkeypatc
     import types
 
     calls: list[list[str]] = []
+    found: list[bool] = []  # per call, whether _a's C was there when cythonize began
 
     def cythonize(extensions, **kw):
+        c_file = Path(kw["build_dir"]) / "src" / "fastpuzzle" / "_core" / "_a.c"
+        found.append(c_file.is_file())
         for ext in extensions:
             c_file = Path(kw["build_dir"]) / Path(ext[0][1][0]).with_suffix(".c")
             c_file.parent.mkdir(parents=True, exist_ok=True)
@@ -164,14 +167,15 @@ def test_setup_reuses_the_generated_c_while_the_sources_stay_the_same(monkeypatc
     assert build_sources() == ["cythonized"] and len(calls) == 3
     assert build_sources() != ["cythonized"] and len(calls) == 3
     # A partial build (FASTPUZZLE_MODULES) of changed sources, which are then put back: the C
-    # now holds the change, so the next build regenerates it although the stamp's sources are
-    # back.
+    # now holds the change, so the next build generates it again although the stamp's sources
+    # are back, and from nothing (its C removed first), whatever the timestamps of a source put
+    # back with an older one (cp -p) would tell Cython.
     (core / "_a.pyx").write_text("x = 2\n")
     monkeypatch.setenv("FASTPUZZLE_MODULES", "_a")
     assert build_sources() == ["cythonized"] and len(calls) == 4
     monkeypatch.delenv("FASTPUZZLE_MODULES")
     (core / "_a.pyx").write_text("x = 1\n")
-    assert build_sources() == ["cythonized"] and len(calls) == 5
+    assert build_sources() == ["cythonized"] and len(calls) == 5 and not found[-1]
     assert build_sources() != ["cythonized"] and len(calls) == 5
 
 
