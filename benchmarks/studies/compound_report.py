@@ -83,20 +83,22 @@ def main(argv: list[str] | None = None) -> int:
     base_prune = "parent" if args.base_prune == "parent" else None
     base_label = f"{base} ({args.base_prune})"
     heuristics = [base, *others]
+    wanted = {f"korf24-{k}" for k in args.korf.split(",")}
+    boards = [instance for instance in korf24() if instance.name in wanted]
+    if len(boards) != len(wanted):
+        known = ", ".join(instance.name.split("-")[1] for instance in korf24())
+        parser.error(f"--korf takes some of {known}, got {args.korf!r}")
     if not all(_tables_ready(h) for h in dict.fromkeys(heuristics)):
         return 1
     for index, heuristic in enumerate(heuristics):
         # Loaded (and laid out) before anything is timed.
         _run(heuristic, fp.scramble(fp.Board.goal((5, 5)), 6, rng=1), args.workers,
              base_prune if index == 0 else None)  # fmt: skip
-    wanted = {f"korf24-{k}" for k in args.korf.split(",")}
     totals = [[0, 0.0] for _ in heuristics]
     published = 0
     print(f"{args.workers} threads; {base_label} beside {', '.join(others)} "
-          "(duplicate pruning by the machine): nodes generated, wall s")  # fmt: skip
-    for instance in korf24():
-        if instance.name not in wanted:
-            continue
+          "(theirs by the machine): nodes generated, wall s")  # fmt: skip
+    for instance in boards:
         row = []
         for index, heuristic in enumerate(heuristics):
             started = time.perf_counter()
