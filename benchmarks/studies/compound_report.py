@@ -53,11 +53,16 @@ def _tables_ready(heuristic: str) -> bool:
     return True
 
 
-def _run(heuristic: str, tiles: list[int], workers: int, prune: str | None):
-    """One search: a heuristic with IDA* (``prune``: its duplicate pruning), or ``solve()``."""
+def _run(heuristic: str, tiles: list[int], workers: int, prune: str | None) -> tuple[int, int]:
+    """One search: a heuristic with IDA* (``prune``: its duplicate pruning), or ``solve()``.
+    Returns the solution's length and the nodes generated."""
     if heuristic == DEFAULT:
-        return fp.solve(tiles, workers=workers, limits=fp.Limits(seconds=24 * 3600))
-    return fp.search(tiles, algorithm="idastar", heuristic=heuristic, workers=workers, prune=prune)
+        solution = fp.solve(tiles, workers=workers, limits=fp.Limits(seconds=24 * 3600))
+        return len(solution.moves), solution.stats.generated
+    result = fp.search(
+        tiles, algorithm="idastar", heuristic=heuristic, workers=workers, prune=prune
+    )
+    return len(result.unwrap()), result.stats.generated
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,9 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [h for h in others if h not in (*HEURISTICS, DEFAULT)]
     if unknown or not others:
         parser.error(f"unknown heuristic {unknown or args.heuristic!r}")
-    base_prune = "parent" if args.base_prune == "parent" else None
     base_label = f"{base} ({args.base_prune})"
     heuristics = [base, *others]
+    # The base's pruning as asked; the others' the default machine.
+    prunes = ["parent" if args.base_prune == "parent" else None] + [None] * len(others)
     wanted = {f"korf24-{k}" for k in args.korf.split(",")}
     boards = [instance for instance in korf24() if instance.name in wanted]
     if len(boards) != len(wanted):
@@ -90,27 +96,23 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--korf takes some of {known}, got {args.korf!r}")
     if not all(_tables_ready(h) for h in dict.fromkeys(heuristics)):
         return 1
-    for index, heuristic in enumerate(heuristics):
+    for heuristic, prune in zip(heuristics, prunes):
         # Loaded (and laid out) before anything is timed.
-        _run(heuristic, fp.scramble(fp.Board.goal((5, 5)), 6, rng=1), args.workers,
-             base_prune if index == 0 else None)  # fmt: skip
+        _run(heuristic, fp.scramble(fp.Board.goal((5, 5)), 6, rng=1), args.workers, prune)
     totals = [[0, 0.0] for _ in heuristics]
     published = 0
     print(f"{args.workers} threads; {base_label} beside {', '.join(others)} "
           "(theirs by the machine): nodes generated, wall s")  # fmt: skip
     for instance in boards:
         row = []
-        for index, heuristic in enumerate(heuristics):
+        for index, (heuristic, prune) in enumerate(zip(heuristics, prunes)):
             started = time.perf_counter()
-            result = _run(heuristic, list(instance.tiles), args.workers,
-                          base_prune if index == 0 else None)  # fmt: skip
+            length, generated = _run(heuristic, list(instance.tiles), args.workers, prune)
             seconds = time.perf_counter() - started
-            assert len(result.moves if heuristic == DEFAULT else result.unwrap()) == (
-                instance.optimal_length
-            )
-            totals[index][0] += result.stats.generated
+            assert length == instance.optimal_length
+            totals[index][0] += generated
             totals[index][1] += seconds
-            row.append((result.stats.generated, seconds))
+            row.append((generated, seconds))
         known = instance.published_nodes
         published += known or 0
         (n1, s1) = row[0]
