@@ -19,9 +19,7 @@ from fastpuzzle._core import _board, _idastar
 from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import cluster, pruning
-from fastpuzzle._solver.request import Request
 from fastpuzzle.heuristics import BY_NAME, HeuristicCode
-from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import PatternDatabaseError, compound, partitions, store
 from fastpuzzle.pdb.compound import Compound
 from tests.dual_reference import Table
@@ -243,9 +241,9 @@ def test_a_worker_process_loads_the_compound_from_its_cache(
     assert name is not None
     monkeypatch.setitem(partitions.COMPOUNDS[SHAPE], name, PARTITIONS)
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
-    request = Request(make_problem(fp.Board.goal(SHAPE)), heuristic, Limits(), workers=1)
     named = dataclasses.replace(tables, name=name)
-    loader, key = cluster._worker_tables(request, (named,), dual=False)
+    problem = make_problem(fp.Board.goal(SHAPE))
+    loader, key = cluster._worker_tables(BY_NAME[heuristic], problem, (named,), dual=False)
     assert key == f"compound:5x5:24:{name}"
     with pytest.raises(PatternDatabaseError, match=f"pdb build {name}"):
         loader()

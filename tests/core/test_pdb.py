@@ -22,7 +22,8 @@ from fastpuzzle._core import _board, _heuristics, _idastar
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar, two_phase
+from fastpuzzle._solver import idastar, pruning, two_phase
+from fastpuzzle._solver.prepared import Prepared, deadline_from_now
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import partitions
@@ -563,6 +564,18 @@ def _kernel(tiles: tuple[int, ...], tables: object, **options: object) -> CoreRe
     )  # type: ignore[arg-type]
 
 
+def _then_pair(request: Request, database: pdb.Database, switch: int) -> CoreResult:
+    """The two-part search of 7-8 then the pair, prepared as solve() prepares it, with
+    ``database`` as the first table and a switch after ``switch`` expansions."""
+    machine = pruning.machine(request.problem.board.shape, request.prune)
+    deadline = deadline_from_now(request.limits.seconds)
+    prepared = Prepared(
+        request, request.entry, "packed", request.prune, machine, deadline,
+        database.loaded(), (database,), switch,
+    )  # fmt: skip
+    return idastar._run_then_pair(prepared, request.problem)
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_large_searches_go_on_with_the_second_partition(
     pair_3x3: tuple[pdb.Database, pdb.Database], monkeypatch: pytest.MonkeyPatch, workers: int
@@ -581,7 +594,7 @@ def test_large_searches_go_on_with_the_second_partition(
     for tiles in boards:
         # Parent pruning: the kernel calls below count with it.
         request = Request(make_problem(tiles), "pdb", Limits(), workers=workers, prune="parent")
-        result = idastar._run_then_pair(request, pair_3x3[0], switch)
+        result = _then_pair(request, pair_3x3[0], switch)
         assert result.status == SOLVED and result.depth == distances[tiles], tiles
         assert fp.Board(tiles, shape=(3, 3)).apply(result.moves) == fp.Board.goal((3, 3))
         alone = _kernel(tiles, first, workers=workers)
@@ -628,17 +641,15 @@ def test_the_switch_keeps_the_limits(
     for workers in (1, 2):
         for nodes in (switch // 2, switch):
             request = Request(problem, "pdb", Limits(nodes=nodes), workers=workers)
-            core = idastar._run_then_pair(request, pair_3x3[0], switch)
+            core = _then_pair(request, pair_3x3[0], switch)
             assert core.status == node_limit and core.expanded <= nodes
     assert reads == []
     # One above it spans both parts.
-    core = idastar._run_then_pair(
-        Request(problem, "pdb", Limits(nodes=switch + 5)), pair_3x3[0], switch
-    )
+    core = _then_pair(Request(problem, "pdb", Limits(nodes=switch + 5)), pair_3x3[0], switch)
     assert (core.status, core.expanded, len(reads)) == (node_limit, switch + 5, 1)
     # The second table missing after all: the first goes on alone, still optimal.
     monkeypatch.setattr(idastar, "partner_of", lambda *where: None)
-    core = idastar._run_then_pair(Request(problem, "pdb", Limits()), pair_3x3[0], switch)
+    core = _then_pair(Request(problem, "pdb", Limits()), pair_3x3[0], switch)
     assert (core.status, core.depth) == (SOLVED, 31)
     # Out of time while reading it: a time-limit stop at the bound the first had reached.
     reached = _kernel(tiles, first, node_limit=switch).depth
@@ -648,9 +659,7 @@ def test_the_switch_keeps_the_limits(
         return pair_3x3[1]
 
     monkeypatch.setattr(idastar, "partner_of", slow_read)
-    core = idastar._run_then_pair(
-        Request(problem, "pdb", Limits(seconds=0.1)).started(), pair_3x3[0], switch
-    )
+    core = _then_pair(Request(problem, "pdb", Limits(seconds=0.1)), pair_3x3[0], switch)
     assert core.status == STATUS_CODES.index(fp.Status.TIME_LIMIT)
     assert (core.depth, core.expanded, core.moves) == (reached, switch, "")
 

@@ -336,19 +336,24 @@ def test_a_search_fetches_its_machine_once(
     assert fetched == [(shape, "fsm")]
 
 
-def test_a_request_no_search_started_prunes_as_it_asks() -> None:
-    # A kernel called with a request that idastar.run() did not start fetches its machine
-    # itself: the same nodes as through run(), fewer than parent pruning's.
-    board = fp.scramble(fp.Board.goal((4, 4)), 40, rng=8)
-    counts: dict[str, int] = {}
+def test_a_search_prepared_once_prunes_every_board_as_it_asks() -> None:
+    # One preparation run on several boards (as a batch chunk runs it) carries the machine it
+    # fetched: each board the same nodes as its own run(), and fewer than parent pruning's.
+    boards = [fp.scramble(fp.Board.goal((4, 4)), 40, rng=seed) for seed in (8, 9, 10)]
+    generated: dict[str, int] = {}
     for prune in ("fsm", "parent"):
-        request = Request(make_problem(list(board.tiles)), "manhattan", Limits(), prune=prune)
-        alone = idastar._run_packed(request)
-        started = idastar.run(request)
-        assert alone.depth == started.depth
-        assert (alone.expanded, alone.generated) == (started.expanded, started.generated)
-        counts[prune] = alone.generated
-    assert counts["fsm"] < counts["parent"]
+        first = Request(make_problem(list(boards[0].tiles)), "manhattan", Limits(), prune=prune)
+        prepared = idastar.prepare(first)
+        assert (prepared.machine is None) == (prune == "parent")
+        generated[prune] = 0
+        for board in boards:
+            problem = make_problem(list(board.tiles))
+            alone = idastar.search(prepared, problem)
+            started = idastar.run(first._replace(problem=problem))
+            assert alone.depth == started.depth
+            assert (alone.expanded, alone.generated) == (started.expanded, started.generated)
+            generated[prune] += alone.generated
+    assert generated["fsm"] < generated["parent"]
 
 
 def test_a_deep_machine_is_built_within_the_search_time_limit_and_said(

@@ -15,9 +15,11 @@ import functools
 from collections.abc import Callable
 from typing import Any, Literal
 
+from fastpuzzle._problem import Problem
 from fastpuzzle._solver import cluster_tasks
 from fastpuzzle._solver.parallel import run_team
-from fastpuzzle._solver.request import Request
+from fastpuzzle._solver.prepared import Prepared
+from fastpuzzle.heuristics import Heuristic
 from fastpuzzle.limits import CoreLimits
 from fastpuzzle.pdb.compound import Compound, compound_for
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
@@ -30,7 +32,8 @@ __all__ = ["load_exactly", "runner"]
 
 
 def runner(
-    request: Request,
+    prepared: Prepared,
+    problem: Problem,
     kernel: Literal["packed", "wide_pdb"],
     args: tuple[Any, ...],
     max_depth: int,
@@ -40,18 +43,20 @@ def runner(
     dual: bool = False,
     min_bound: int = 0,
 ) -> Any:
-    """The kernel's ``runner`` for ``request``: without a client, shared iterations on local
-    threads (None for one thread); with one, large iterations on the cluster too (from the
-    first, for a search that starts at a known bound). ``databases``: the tables behind the
-    kernel's (a worker reads the same ones), with their dual lookups when ``dual``."""
+    """The kernel's ``runner`` for a search of ``problem`` with ``prepared``: without a client,
+    shared iterations on local threads (None for one thread); with one, large iterations on
+    the cluster too (from the first, for a search that starts at a known bound).
+    ``databases``: the tables behind the kernel's (a worker reads the same ones), with their
+    dual lookups when ``dual``."""
+    request = prepared.request
     if request.client is None:
         # Local threads: the calling thread watches the time limit too (run_team); one thread
         # takes no runner (a runner would share the iterations even then).
         if request.workers > 1:
             return functools.partial(run_team, time_limit=core.time_limit)
         return None
-    loader, key = _worker_tables(request, databases, dual=dual)
-    call = cluster_tasks.KernelCall(kernel, args, max_depth, loader, key, request.machine_prune)
+    loader, key = _worker_tables(prepared.entry, problem, databases, dual=dual)
+    call = cluster_tasks.KernelCall(kernel, args, max_depth, loader, key, prepared.machine_prune)
     share = cluster_tasks.share_with(
         request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
         remote_from=cluster_tasks.REMOTE_FROM, large=min_bound > 0,
@@ -60,13 +65,17 @@ def runner(
 
 
 def _worker_tables(
-    request: Request, databases: tuple[Database | Compound, ...], *, dual: bool
+    entry: Heuristic,
+    problem: Problem,
+    databases: tuple[Database | Compound, ...],
+    *,
+    dual: bool,
 ) -> tuple[Callable[[], Any], str]:
-    """How a worker process reads the very tables this search uses, and their cache key."""
-    problem = request.problem
+    """How a worker process reads the very tables a search of ``problem`` with ``entry``'s
+    heuristic uses, and their cache key."""
     rows, cols = problem.board.shape
     where = f"{rows}x{cols}:{problem.goal_blank}"
-    if request.entry.tables == "walking":
+    if entry.tables == "walking":
         return functools.partial(walking_tables, problem), f"walking:{where}"
     if not databases:
         return _no_tables, "none"

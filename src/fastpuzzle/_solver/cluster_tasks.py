@@ -77,7 +77,7 @@ class KernelCall:
         Names those tables in the worker's cache.
     prune : str or int
         The search's duplicate pruning as the calling process does it
-        (``Request.machine_prune``): a worker builds or reads the same machine, whose states the
+        (``Prepared.machine_prune``): a worker builds or reads the same machine, whose states the
         units carry.
     """
 

@@ -10,6 +10,7 @@ names.
 
 from __future__ import annotations
 
+from fastpuzzle._problem import Problem
 from fastpuzzle._solver import policy
 from fastpuzzle._solver.request import Request
 from fastpuzzle.errors import UnknownNameError
@@ -41,13 +42,13 @@ __all__ = [
 WALKING_MAX_LINES = 4
 
 
-def database(request: Request) -> Database:
+def database(request: Request, *, deadline: float | None = None) -> Database:
     """The pattern database (or exact table) of ``request``'s heuristic for its problem, loaded,
-    or built before the request's deadline where the policy builds it on first use."""
+    or built before ``deadline`` (a :func:`time.monotonic` time) where the policy builds it on
+    first use."""
     problem = request.problem
     shape, blank = problem.board.shape, problem.goal_blank
     entry = request.entry
-    deadline = request.deadline
     if entry.tables == "exact":
         return database_for("exact", shape, blank)
     if entry.partition is not None:
@@ -76,19 +77,19 @@ def compound(request: Request) -> Compound:
     return compound_for(name, problem.board.shape, problem.goal_blank, build=False)
 
 
-def laid_out(request: Request, database: Database) -> object:
+def laid_out(entry: Heuristic, database: Database, *, deadline: float | None = None) -> object:
     """``database`` as the kernels read it: with its dual lookups when the heuristic asks."""
-    if request.entry.dual:
-        return dual_layout(database, deadline=request.deadline)
+    if entry.dual:
+        return dual_layout(database, deadline=deadline)
     return database.loaded()
 
 
-def walking(request: Request) -> WalkingTables:
+def walking(problem: Problem, *, deadline: float | None = None) -> WalkingTables:
     """The walking-distance tables of a board of up to 16 cells."""
-    return walking_tables(request.problem, deadline=request.deadline)
+    return walking_tables(problem, deadline=deadline)
 
 
-def wide_walking(request: Request) -> WalkingTables:
+def wide_walking(problem: Problem, *, deadline: float | None = None) -> WalkingTables:
     """The walking-distance tables of a board past 16 cells, where one side's are small enough.
 
     Raises
@@ -96,7 +97,6 @@ def wide_walking(request: Request) -> WalkingTables:
     UnknownNameError
         When neither side has tables (walking distance would be plain Manhattan there).
     """
-    problem = request.problem
     rows, cols = problem.rows, problem.cols
     refusal = UnknownNameError(
         f"walking distance on {rows}x{cols}: the abstraction of each side has over "
@@ -111,7 +111,7 @@ def wide_walking(request: Request) -> WalkingTables:
         problem.goal_blank,
         problem.wide_cells().tolist(),
         problem.blank,
-        deadline=request.deadline,
+        deadline=deadline,
     )
     if tables.vertical.next is None and tables.horizontal.next is None:
         raise refusal

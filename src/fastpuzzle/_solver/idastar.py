@@ -10,7 +10,10 @@ picks a specialised kernel:
   conflict and walking distance (weighted IDA* too, on any board), ``_wide_pdb.idastar`` for
   additive pattern databases of up to 25 cells.
 
-The request travels down to the kernel calls as one object. The tables come from
+:func:`prepare` resolves what a search needs before any board (the kernel, the tables, the
+pruning machine, the deadline) into a :class:`~fastpuzzle._solver.prepared.Prepared`, and
+:func:`search` runs it on a board: a single search does both once, a batch chunk prepares once
+and searches every board with it. The tables come from
 :mod:`fastpuzzle._solver.heuristic_tables`; a search that switches to stronger tables once it is
 large runs in two parts (:mod:`fastpuzzle._solver.two_phase`). ``workers > 1`` shares the large
 iterations of ``_idastar`` and ``_wide_pdb`` among threads (:mod:`fastpuzzle._solver.parallel`);
@@ -24,17 +27,17 @@ the direction the **blank** moves.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult, SearchStatus
+from fastpuzzle._problem import Problem
 from fastpuzzle._solver import cluster, heuristic_tables, policy, pruning, two_phase
+from fastpuzzle._solver.prepared import Kernel, Prepared, deadline_from_now
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import shown
 from fastpuzzle.errors import InvalidOptionError, UnknownNameError
-from fastpuzzle.heuristics import BY_NAME, CATALOGUE
+from fastpuzzle.heuristics import BY_NAME, CATALOGUE, Heuristic
 from fastpuzzle.limits import CoreLimits
 from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
@@ -43,7 +46,7 @@ from fastpuzzle.pdb.partitions import partition_of
 from fastpuzzle.pdb.search_tables import partner_of
 from fastpuzzle.results import CoreProgress
 
-__all__ = ["MAX_OPTIMAL_DEPTH", "PACKED_HEURISTICS", "WIDE_HEURISTICS", "run"]
+__all__ = ["MAX_OPTIMAL_DEPTH", "PACKED_HEURISTICS", "WIDE_HEURISTICS", "prepare", "run", "search"]
 
 #: The longest path the wide IDA* follows (its recursion depth). A board whose Manhattan lower
 #: bound is above it is refused at once with :attr:`Status.DEPTH_LIMIT`: no optimal search of
@@ -88,6 +91,36 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
 
     ``wide=True`` runs the wide kernel on a board of up to 16 cells too.
     """
+    kernel, entry = _kernel(request, wide=wide)
+    if kernel != "packed":
+        # A board no path within the depth cap can solve is refused before any table is read.
+        refused = _beyond_cap(request.problem, _depth_cap(request))
+        if refused is not None:
+            return refused
+    return search(_prepared(request, kernel, entry), request.problem)
+
+
+def prepare(request: Request, *, wide: bool = False) -> Prepared:
+    """What a search of ``request`` needs before any board, fetched once: its kernel, its
+    tables (read, or built within the time limit where the policy builds them on first use),
+    its pruning machine and its deadline (from now). :func:`search` runs it on boards of the
+    request's shape and goal."""
+    kernel, entry = _kernel(request, wide=wide)
+    return _prepared(request, kernel, entry)
+
+
+def search(prepared: Prepared, problem: Problem) -> CoreResult:
+    """IDA* on ``problem`` (of the shape and goal ``prepared`` was made for) with what
+    ``prepared`` holds."""
+    if prepared.kernel == "packed":
+        return _path_memory(
+            _run_packed(prepared, problem), board_bytes=0, level_bytes=_search.FRAME_BYTES
+        )
+    return _run_wide(prepared, problem)
+
+
+def _kernel(request: Request, *, wide: bool) -> tuple[Kernel, Heuristic]:
+    """The kernel that runs ``request`` and its heuristic's catalogue entry, checked."""
     entry = BY_NAME.get(request.heuristic or "manhattan")
     weighted = request.weight is not None and request.weight != 1
     use_wide = request.problem.wide or wide or weighted
@@ -110,16 +143,51 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
         raise InvalidOptionError(
             f"a search on a Dask cluster past 16 cells takes a pattern database, got {entry.name}"
         )
-    # A time limit covers building or reading the tables the heuristic needs, then the search.
-    request = request._replace(heuristic=entry.name).started()
-    # The machine too, once for the whole search (read from the cache, or built in about a
-    # second the first time).
-    shape = (request.problem.rows, request.problem.cols)
-    machine = pruning.machine(shape, request.machine_prune, deadline=request.deadline)
-    request = request._replace(machine=machine)
-    if use_wide:
-        return _run_wide(request)
-    return _path_memory(_run_packed(request), board_bytes=0, level_bytes=_search.FRAME_BYTES)
+    if weighted and entry.tables == "pdb":
+        raise InvalidOptionError(
+            f"weighted IDA* takes manhattan or linear_conflict, not a pattern database, got "
+            f"heuristic={entry.name!r} with weight={shown(request.weight)}"
+        )
+    if not use_wide:
+        return "packed", entry
+    return ("wide_pdb" if entry.tables == "pdb" else "wide"), entry
+
+
+def _prepared(request: Request, kernel: Kernel, entry: Heuristic) -> Prepared:
+    # A time limit covers building or reading the tables the heuristic needs, then the search;
+    # the machine too, fetched once for the whole search (read from the cache, or built in
+    # about a second the first time).
+    request = request._replace(heuristic=entry.name)
+    deadline = deadline_from_now(request.limits.seconds)
+    problem = request.problem
+    machine_prune = pruning.in_effect(request.prune, exact=entry.tables == "exact")
+    machine = pruning.machine(problem.board.shape, machine_prune, deadline=deadline)
+    tables: object = None
+    databases: tuple[Database | Compound, ...] = ()
+    switch_after = None
+    if kernel == "packed":
+        if entry.tables == "walking":
+            tables = heuristic_tables.walking(problem, deadline=deadline)
+        elif entry.tables is not None:
+            database = heuristic_tables.database(request, deadline=deadline)
+            tables = heuristic_tables.laid_out(entry, database, deadline=deadline)
+            databases = (database,)
+            switch = policy.table_switch(entry.name, database, wide=False)
+            switch_after = None if switch is None else switch.after
+    elif kernel == "wide_pdb":
+        found: Database | Compound
+        if entry.compound:
+            found = heuristic_tables.compound(request)
+        else:
+            found = heuristic_tables.database(request, deadline=deadline)
+        databases = (found,)
+        switch = policy.table_switch(entry.name, found, wide=True)
+        switch_after = None if switch is None else switch.after
+        dual = entry.dual and switch is None and isinstance(found, Database)
+        tables = dual_layout(found, deadline=deadline) if dual else found.loaded()
+    return Prepared(
+        request, entry, kernel, machine_prune, machine, deadline, tables, databases, switch_after
+    )
 
 
 def _path_memory(core: CoreResult, *, board_bytes: int, level_bytes: int) -> CoreResult:
@@ -148,39 +216,32 @@ def _path_memory(core: CoreResult, *, board_bytes: int, level_bytes: int) -> Cor
     )
 
 
-def _run_packed(request: Request) -> CoreResult:
-    entry = request.entry
-    found: object = None
-    databases: tuple[Database, ...] = ()
-    if entry.tables == "walking":
-        found = heuristic_tables.walking(request)
-    elif entry.tables is not None:
-        database = heuristic_tables.database(request)
-        found = heuristic_tables.laid_out(request, database)
-        databases = (database,)
-        switch = policy.table_switch(entry.name, database, wide=False)
-        if switch is not None:
-            return _run_then_pair(request, database, switch.after)
-    core = request.limits_left()
+def _run_packed(prepared: Prepared, problem: Problem) -> CoreResult:
+    if prepared.switch_after is not None:
+        return _run_then_pair(prepared, problem)
+    core = prepared.limits_left()
     if core is None:
-        return request.out_of_time()
-    return _packed_kernel(request, found, core, request.progress, databases=databases)
+        return prepared.out_of_time()
+    return _packed_kernel(
+        prepared, problem, prepared.tables, core, prepared.request.progress,
+        databases=prepared.databases,
+    )  # fmt: skip
 
 
 def _packed_kernel(
-    request: Request,
+    prepared: Prepared,
+    problem: Problem,
     found: object,
     core: CoreLimits,
     progress: CoreProgress | None,
     *,
     min_bound: int = 0,
-    databases: tuple[Database, ...] = (),
+    databases: tuple[Database | Compound, ...] = (),
 ) -> CoreResult:
-    """``_idastar.idastar`` on the request's problem with the tables ``found``; ``databases``:
-    the tables behind them (a cluster's workers read the very same ones)."""
-    problem = request.problem
+    """``_idastar.idastar`` on ``problem`` with the tables ``found``; ``databases``: the tables
+    behind them (a cluster's workers read the very same ones)."""
     rows, cols = problem.board.shape
-    args = (problem.packed, problem.blank, rows, cols, problem.goal_blank, request.entry.code)
+    args = (problem.packed, problem.blank, rows, cols, problem.goal_blank, prepared.entry.code)
     return _idastar.idastar(
         *args,
         tables=found,
@@ -188,26 +249,28 @@ def _packed_kernel(
         time_limit=core.time_limit,
         max_depth=core.max_depth,
         progress=progress,
-        workers=request.workers,
+        workers=prepared.request.workers,
         min_bound=min_bound,
         runner=cluster.runner(
-            request, "packed", args, core.max_depth, core,
-            databases=databases, dual=request.entry.dual, min_bound=min_bound,
+            prepared, problem, "packed", args, core.max_depth, core,
+            databases=databases, dual=prepared.entry.dual, min_bound=min_bound,
         ),
-        machine=request.kernel_machine(),
+        machine=prepared.machine,
     )  # fmt: skip
 
 
-def _run_then_pair(request: Request, database: Database, switch_at: int) -> CoreResult:
-    """7-8 alone for ``switch_at`` expansions; past them, the larger of 7-8's and 7-8b's sums,
-    from the bound the first search had reached."""
+def _run_then_pair(prepared: Prepared, problem: Problem) -> CoreResult:
+    """7-8 alone for ``switch_after`` expansions; past them, the larger of 7-8's and 7-8b's
+    sums, from the bound the first search had reached."""
+    (database,) = prepared.databases
+    assert isinstance(database, Database) and prepared.switch_after is not None
 
     def with_tables(found: object, databases: tuple[Database, ...]) -> two_phase.Part:
         return lambda core, report, bound: _packed_kernel(
-            request, found, core, report, min_bound=bound, databases=databases
+            prepared, problem, found, core, report, min_bound=bound, databases=databases
         )
 
-    first = database.loaded()
+    first = prepared.tables
 
     def pair() -> two_phase.Part:
         second = partner_of(partition_of(database))
@@ -215,38 +278,48 @@ def _run_then_pair(request: Request, database: Database, switch_at: int) -> Core
             return with_tables(first, (database,))
         return with_tables((first, second.loaded()), (database, second))
 
-    return two_phase.in_two_parts(request, switch_at, with_tables(first, (database,)), pair)
+    return two_phase.in_two_parts(
+        prepared, prepared.switch_after, with_tables(first, (database,)), pair
+    )
 
 
-def _run_wide(request: Request) -> CoreResult:
-    entry, problem, weight = request.entry, request.problem, request.weight
-    weighted = weight is not None and weight != 1
-    if weighted and entry.tables == "pdb":
-        raise InvalidOptionError(
-            f"weighted IDA* takes manhattan or linear_conflict, not a pattern database, got "
-            f"heuristic={entry.name!r} with weight={shown(weight)}"
-        )
+def _depth_cap(request: Request) -> int:
+    """The longest path the wide kernels follow for ``request``'s limits."""
     max_depth = request.limits.core(stores_nodes=False).max_depth
-    cap = MAX_OPTIMAL_DEPTH if max_depth < 0 else min(MAX_OPTIMAL_DEPTH, max_depth)
-    rows, cols = problem.rows, problem.cols
+    return MAX_OPTIMAL_DEPTH if max_depth < 0 else min(MAX_OPTIMAL_DEPTH, max_depth)
+
+
+def _beyond_cap(problem: Problem, cap: int) -> CoreResult | None:
+    """The refusal of a board whose Manhattan distance is above ``cap`` (no path within it),
+    else None."""
     cells = problem.wide_cells()
-    lower = _wide.heuristic(BY_NAME["manhattan"].code, cells, rows, cols, problem.goal_blank)
-    if lower > cap:
-        # No path within the cap: refused before any search.
-        return CoreResult(_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0)
-    if entry.tables == "pdb":
-        found = _run_wide_pdb(request, cap)
+    code = BY_NAME["manhattan"].code
+    lower = _wide.heuristic(code, cells, problem.rows, problem.cols, problem.goal_blank)
+    return CoreResult(_DEPTH_LIMIT, "", 0, 0, 0, 0, 0.0, lower, 0) if lower > cap else None
+
+
+def _run_wide(prepared: Prepared, problem: Problem) -> CoreResult:
+    request = prepared.request
+    cap = _depth_cap(request)
+    refused = _beyond_cap(problem, cap)
+    if refused is not None:
+        return refused
+    if prepared.kernel == "wide_pdb":
+        found = _run_wide_pdb(prepared, problem, cap)
         # Its board: a byte a cell, changed in place; its path: a move byte a level.
-        return _path_memory(found, board_bytes=len(cells), level_bytes=1)
-    walking = heuristic_tables.wide_walking(request) if entry.tables == "walking" else None
-    core = request.limits_left()
+        return _path_memory(found, board_bytes=problem.rows * problem.cols, level_bytes=1)
+    entry, weight = prepared.entry, request.weight
+    walking = None
+    if entry.tables == "walking":
+        walking = heuristic_tables.wide_walking(problem, deadline=prepared.deadline)
+    core = prepared.limits_left()
     if core is None:
-        return request.out_of_time()
+        return prepared.out_of_time()
     return _wide.idastar(
-        cells,
+        problem.wide_cells(),
         problem.blank,
-        rows,
-        cols,
+        problem.rows,
+        problem.cols,
         problem.goal_blank,
         heuristic=entry.code,
         weight=1.0 if weight is None else float(weight),
@@ -255,28 +328,20 @@ def _run_wide(request: Request) -> CoreResult:
         time_limit=core.time_limit,
         max_depth=cap,
         progress=request.progress,
-        machine=request.kernel_machine(),
+        machine=prepared.machine,
     )
 
 
-def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
+def _run_wide_pdb(prepared: Prepared, problem: Problem, cap: int) -> CoreResult:
     """``_wide_pdb`` with the heuristic's tables, switching to the dual lookups where the
     policy says (:func:`~fastpuzzle._solver.policy.table_switch`)."""
-    problem, entry = request.problem, request.entry
-    database: Database | Compound
-    database = (
-        heuristic_tables.compound(request) if entry.compound else heuristic_tables.database(request)
-    )
+    request = prepared.request
+    (database,) = prepared.databases
     args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
             problem.goal_blank)  # fmt: skip
     max_depth = min(cap, _PDB_MAX_DEPTH)
 
-    def part(dual: bool) -> two_phase.Part:
-        if dual and isinstance(database, Database):
-            found = dual_layout(database, deadline=request.deadline)
-        else:
-            found = database.loaded()
-
+    def part(found: object, dual: bool) -> two_phase.Part:
         def search(core: CoreLimits, report: CoreProgress | None, bound: int) -> CoreResult:
             return _wide_pdb.idastar(
                 *args,
@@ -287,22 +352,25 @@ def _run_wide_pdb(request: Request, cap: int) -> CoreResult:
                 progress=report,
                 workers=request.workers,
                 runner=cluster.runner(
-                    request, "wide_pdb", args, max_depth, core,
+                    prepared, problem, "wide_pdb", args, max_depth, core,
                     databases=(database,), dual=dual, min_bound=bound,
                 ),
                 min_bound=bound,
-                machine=request.kernel_machine(),
+                machine=prepared.machine,
             )  # fmt: skip
 
         return search
 
-    switch = policy.table_switch(entry.name, database, wide=True)
-    if switch is not None:
-        return two_phase.in_two_parts(
-            request, switch.after, part(False), functools.partial(part, True)
-        )
-    search = part(entry.dual)
-    core = request.limits_left()
+    if prepared.switch_after is not None:
+
+        def dual_part() -> two_phase.Part:
+            assert isinstance(database, Database)
+            return part(dual_layout(database, deadline=prepared.deadline), True)
+
+        first = part(prepared.tables, False)
+        return two_phase.in_two_parts(prepared, prepared.switch_after, first, dual_part)
+    core = prepared.limits_left()
     if core is None:
-        return request.out_of_time()
-    return search(core, request.progress, 0)
+        return prepared.out_of_time()
+    dual = prepared.entry.dual and isinstance(database, Database)
+    return part(prepared.tables, dual)(core, request.progress, 0)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fastpuzzle._core._result import CoreResult, SearchStatus
-from fastpuzzle._solver.request import Request
+from fastpuzzle._solver.prepared import Prepared
 from fastpuzzle.limits import CoreLimits
 from fastpuzzle.results import CoreProgress
 
@@ -27,27 +27,27 @@ Part = Callable[[CoreLimits, "CoreProgress | None", int], CoreResult]
 
 
 def in_two_parts(
-    request: Request, switch_at: int, first: Part, then: Callable[[], Part]
+    prepared: Prepared, switch_at: int, first: Part, then: Callable[[], Part]
 ) -> CoreResult:
     """``first`` for ``switch_at`` expansions; past them, the part ``then()`` gives (reading its
     tables only then), from the bound the first had reached (no shorter solution exists)."""
-    core = request.limits_left()
+    core = prepared.limits_left()
     if core is None:
-        return request.out_of_time()
-    wanted = core.node_limit
-    alone = first(core._replace(node_limit=_least_limit(wanted, switch_at)), request.progress, 0)
+        return prepared.out_of_time()
+    wanted, progress = core.node_limit, prepared.request.progress
+    alone = first(core._replace(node_limit=_least_limit(wanted, switch_at)), progress, 0)
     # A user's limit at or below the switch is what stopped it (threads that hand back unspent
     # grants can stop short of the limit itself).
     if alone.status != _NODE_LIMIT or (wanted and wanted <= switch_at):
         return alone
     second = then()
-    core = request.limits_left()
+    core = prepared.limits_left()
     if core is None:
         # Out of time while reading the second part's tables: stopped at the bound reached.
         return _replace_status(alone, _TIME_LIMIT)
     rest = second(
         core._replace(node_limit=wanted - alone.expanded if wanted else 0),
-        shifted(request.progress, alone),
+        shifted(progress, alone),
         alone.depth,
     )
     return _joined(alone, rest)

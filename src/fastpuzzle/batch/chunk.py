@@ -13,10 +13,12 @@ import numpy as np
 
 from fastpuzzle._core import _batch
 from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import idastar
 from fastpuzzle._solver.defects import check_result
 from fastpuzzle._solver.policy import auto_choice
+from fastpuzzle._solver.prepared import Prepared
 from fastpuzzle._solver.request import Request
-from fastpuzzle.algorithms import ALGORITHMS, AlgorithmName
+from fastpuzzle.algorithms import AlgorithmName
 from fastpuzzle.batch.prep import prepare_packed
 from fastpuzzle.batch.result import COLUMNS, ChunkResult
 from fastpuzzle.board import MAX_CELLS, Board, Shape
@@ -187,12 +189,17 @@ def _walk_exact(
 def _run_each(goal: Board, words: np.ndarray, heuristic: str, limits: Limits) -> ChunkResult:
     """Larger boards: the default solver board by board (the core releases the GIL), each on one
     thread (``Request.workers`` is 1: the batch runs one board per thread)."""
-    idastar = ALGORITHMS["idastar"]
     out = ChunkResult()
+    prepared: Prepared | None = None
     for word in words.tolist():
         board = Board.from_packed(word, shape=goal.shape)
         problem = make_problem(board, goal, check_solvable=False)
-        core = idastar.driver(Request(problem, heuristic, limits))
+        # Prepared once for the chunk (tables, machine), each board with its own time budget.
+        if prepared is None:
+            prepared = idastar.prepare(Request(problem, heuristic, limits))
+        else:
+            prepared = prepared.restarted()
+        core = idastar.search(prepared, problem)
         check_result(core, problem, method="idastar", complete=True)
         status = Status.from_code(core.status)
         stats = stats_from_core(core)
