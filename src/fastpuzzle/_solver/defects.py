@@ -10,15 +10,14 @@ costs a correct search nothing but one status comparison.
 
 from __future__ import annotations
 
-from fastpuzzle._core._result import CoreResult
+from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem
 from fastpuzzle.board import solvable_pair
 from fastpuzzle.errors import InternalError
-from fastpuzzle.results import Status
 
 __all__ = ["check_result"]
 
-_EXHAUSTED = list(Status).index(Status.EXHAUSTED)
+_EXHAUSTED = SearchStatus.STATUS_EXHAUSTED
 
 
 def check_result(core: CoreResult, problem: Problem, *, method: str, complete: bool) -> None:

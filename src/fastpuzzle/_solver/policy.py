@@ -42,9 +42,15 @@ from fastpuzzle.limits import Limits
 from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_files_built, dual_tables_built
-from fastpuzzle.pdb.partitions import MAX_PDB_CELLS, Partition, default_partition, partition_of
+from fastpuzzle.pdb.partitions import (
+    MAX_PDB_CELLS,
+    Partition,
+    default_partition,
+    partition_of,
+    resolve,
+)
 from fastpuzzle.pdb.search_tables import partner_built
-from fastpuzzle.pdb.store import load_pdb, pdb_path
+from fastpuzzle.pdb.store import load_pdb, locate, pdb_path
 
 __all__ = [
     "BEST_4X4",
@@ -238,7 +244,8 @@ def table_on_disk(shape: Shape, goal_blank: int) -> bool:
     """Whether one of the pattern databases ``auto`` reads on ``shape`` towards a goal with its
     blank on ``goal_blank`` is in the cache (a file there: its checks come with reading), so
     that solving builds nothing."""
-    return any(pdb_path(p, shape, goal_blank).is_file() for p in tables_of(shape, goal_blank).read)
+    read = tables_of(shape, goal_blank).read
+    return any(os.path.isfile(locate(resolve(p, shape, goal_blank), None)) for p in read)
 
 
 def _pdb_on_disk(shape: Shape, goal_blank: int) -> bool:

@@ -219,6 +219,16 @@ _log = logging.getLogger(__name__)
 def _directory() -> str:
     """The cache directory as a string, or "" (keep machines in memory only) where there is
     none: a machine costs a second to build, never a search."""
+    environ = os.environ
+    return _directory_under(
+        environ.get("FASTPUZZLE_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME")
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _directory_under(configured: str | None, xdg: str | None, home: str | None) -> str:
+    # The variables only key the memo (pdb_cache_dir reads them): the platform's cache folder
+    # took several times an easy board's search to work out, and every search fetches a machine.
     try:
         return os.fspath(pdb_cache_dir())
     except (RuntimeError, OSError, KeyError):  # no home directory to put it under
