@@ -16,11 +16,13 @@ import warnings
 from typing import Any, Literal, NoReturn, cast
 
 from fastpuzzle._problem import Problem, make_problem
+from fastpuzzle._solver import idastar as ida
 from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle._solver.defects import check_result
 from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
 from fastpuzzle._solver.parallel import check_workers, resolve_workers
+from fastpuzzle._solver.prepared import Prepared
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import check_seed, check_weight, dask_client, flag, shown
 from fastpuzzle.algorithms import (
@@ -155,20 +157,17 @@ def _run(
     workers: int = 1,
     client: Any = None,
     prune: str | int = pruning.DEFAULT,
+    prepared: Prepared | None = None,
 ) -> SearchResult:
-    """Every search's one path: a request to the algorithm's driver, its result as a record."""
-    request = Request(
-        problem,
-        heuristic,
-        _NO_LIMITS if limits is None else limits,
-        None if weight is None else float(weight),
-        seed,
-        core_progress(progress),
-        workers,
-        client,
-        prune=prune,
-    )
-    core = algorithm.driver(request)
+    """Every search's one path: a request to the algorithm's driver, its result as a record
+    (``prepared``: an IDA* search of this request already prepared, run as it is)."""
+    if prepared is None:
+        request = _request(
+            problem, heuristic, limits, weight, seed, progress, workers, client, prune
+        )
+        core = algorithm.driver(request)
+    else:
+        core = ida.search(prepared, problem)
     check_result(core, problem, method=algorithm.name, complete=algorithm.complete)
     # A weight of 1 is no weight: wastar is then A*, and IDA* keeps its promise.
     unweighted = weight is None or weight == 1
@@ -178,6 +177,30 @@ def _run(
         optimal = algorithm.optimal and unweighted
     name = algorithm.name if label is None else label
     return result_from_core(problem.board, problem.goal, core, name, heuristic, optimal)
+
+
+def _request(
+    problem: Problem,
+    heuristic: str | None,
+    limits: Limits | None,
+    weight: float | None,
+    seed: int | None,
+    progress: ProgressCallback | None,
+    workers: int,
+    client: Any,
+    prune: str | int,
+) -> Request:
+    return Request(
+        problem,
+        heuristic,
+        _NO_LIMITS if limits is None else limits,
+        None if weight is None else float(weight),
+        seed,
+        core_progress(progress),
+        workers,
+        client,
+        prune,
+    )
 
 
 def _pruning(algorithm: Algorithm, prune: object) -> str | int:
@@ -502,13 +525,20 @@ def _solve_auto(
     problem = make_problem(board, goal)
     shape = problem.board.shape
     idastar = ALGORITHMS["idastar"]
+    prepared = None
     if heuristic is None:
         choice = policy.auto_choice(shape, problem.goal_blank)
         label, name = choice.algorithm, choice.heuristic
         if name == "pdb" and policy.builds_first(shape) and client is None:
-            first, limits = _before_building(problem, limits, progress, threads, prune)
-            if first is not None:
-                return first
+            # One look at the cache: the search prepared where its table is there, else a
+            # search without it first.
+            run_limits = policy.auto_limits(shape, limits)
+            asked = _request(problem, name, run_limits, None, None, progress, threads, None, prune)
+            prepared = ida.prepare_if_built(asked)
+            if prepared is None:
+                first, limits = _before_building(problem, limits, progress, threads, prune)
+                if first is not None:
+                    return first
     else:
         label, name = idastar.name, resolve_heuristic(heuristic, idastar, shape=shape).name
     run_limits = policy.auto_limits(shape, limits)
@@ -522,6 +552,7 @@ def _solve_auto(
         workers=threads,
         client=client,
         prune=prune,
+        prepared=prepared,
     )
     # What would help: for auto's own choice, or a pattern database named; a heuristic the
     # caller chose gets no advice on another.
@@ -547,15 +578,14 @@ def _before_building(
     prune: str | int,
 ) -> tuple[Solution | None, Limits | None]:
     """A board of a shape whose pattern database the policy builds on first use, while none is
-    on disk for its goal's blank cell: solved without it (optimal too, with
+    on disk for its goal's blank cell (:func:`~fastpuzzle._solver.idastar.prepare_if_built`
+    found none): solved without it (optimal too, with
     :func:`~fastpuzzle._solver.policy.probe`'s heuristic) when that takes at most
     :data:`~fastpuzzle._solver.policy.PROBE_NODES` nodes (or the caller's node limit, if
     lower). Else, after a :class:`~fastpuzzle.errors.FastPuzzleWarning` that the table is
     being built: None, and what is left of the caller's limits for the search with it. The
     caller's depth and time limits apply, and its node limit when lower."""
     shape, goal_blank = problem.board.shape, problem.goal_blank
-    if policy.table_on_disk(shape, goal_blank):
-        return None, limits
     given = limits or Limits()
     budget = policy.PROBE_NODES if given.nodes is None else min(given.nodes, policy.PROBE_NODES)
     probe = dataclasses.replace(given, nodes=budget)

@@ -370,7 +370,7 @@ def test_a_hard_board_gets_the_table_and_an_optimal_answer(monkeypatch):
     swap = {1: 2, 2: 1}
     board = fp.Board([swap.get(t, t) for t in case.tiles])
     goal = fp.Board([swap.get(t, t) for t in fp.Board.goal((4, 4)).tiles])
-    monkeypatch.setattr(policy, "table_on_disk", lambda shape, blank: False)
+    monkeypatch.setattr(idastar, "prepare_if_built", lambda request: None)
     monkeypatch.setattr(policy, "PROBE_NODES", 1000)
     announced = "no solution within 1,000 nodes of walking distance; building the 6-6-3"
     with pytest.warns(fp.errors.FastPuzzleWarning, match=announced) as caught:
@@ -384,7 +384,7 @@ def test_the_command_line_shows_the_warning_as_its_own_line(monkeypatch, capsys)
     from fastpuzzle.cli import main
 
     case = random50()[1]
-    monkeypatch.setattr(policy, "table_on_disk", lambda shape, blank: False)
+    monkeypatch.setattr(idastar, "prepare_if_built", lambda request: None)
     monkeypatch.setattr(policy, "PROBE_NODES", 1000)
     assert main(["solve", fp.Board(list(case.tiles)).to_string()]) == 0
     err = capsys.readouterr().err

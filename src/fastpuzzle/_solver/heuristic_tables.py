@@ -19,7 +19,7 @@ from fastpuzzle.pdb.compound import Compound, compound_built, compound_for
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout
 from fastpuzzle.pdb.search_tables import database_for
-from fastpuzzle.pdb.store import load_pdb, pdb_path
+from fastpuzzle.pdb.store import cache_root, load_pdb, pdb_path
 from fastpuzzle.pdb.walking import (
     WALKING_MAX_STATES,
     WalkingTables,
@@ -29,6 +29,7 @@ from fastpuzzle.pdb.walking import (
 
 __all__ = [
     "WALKING_MAX_LINES",
+    "built_database",
     "compound",
     "database",
     "laid_out",
@@ -54,15 +55,33 @@ def database(request: Request, *, deadline: float | None = None) -> Database:
     if entry.partition is not None:
         build = entry.partition in policy.FIRST_USE_PARTITIONS
         return database_for(entry.partition, shape, blank, build=build, deadline=deadline)
+    found = _policy_database(shape, blank, deadline=deadline, build=True)
+    assert found is not None
+    return found
+
+
+def built_database(request: Request, *, deadline: float | None = None) -> Database | None:
+    """The policy's pattern database (``pdb``) for ``request``'s problem where one loads from
+    the cache, or None where it would have to be built first; never builds."""
+    problem = request.problem
+    return _policy_database(problem.board.shape, problem.goal_blank, deadline=deadline, build=False)
+
+
+def _policy_database(
+    shape: tuple[int, int], blank: int, *, deadline: float | None, build: bool
+) -> Database | None:
     # The policy's tables, best first: those it never builds only where their file loads (a
-    # damaged one is passed over, never rebuilt), then the one it builds on first use.
-    found = policy.tables_of(shape, blank)
+    # damaged one is passed over, never rebuilt), then the one it builds on first use. The
+    # cache folder is read from the environment once for all of them.
+    found, root = policy.tables_of(shape, blank), cache_root()
     for partition in found.read:
-        if partition == found.build:
-            return database_for(partition, shape, blank, build=True, deadline=deadline)
-        loaded = load_pdb(partition, shape, blank, deadline=deadline)
+        if partition == found.build and build:
+            return database_for(partition, shape, blank, root, build=True, deadline=deadline)
+        loaded = load_pdb(partition, shape, blank, root, deadline=deadline)
         if loaded is not None:
             return loaded
+    if not build:
+        return None
     # Nothing to build on first use: the error names the command that builds the best one.
     return database_for(found.read[0], shape, blank, build=False)
 

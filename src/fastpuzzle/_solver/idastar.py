@@ -46,7 +46,15 @@ from fastpuzzle.pdb.partitions import partition_of
 from fastpuzzle.pdb.search_tables import partner_of
 from fastpuzzle.results import CoreProgress
 
-__all__ = ["MAX_OPTIMAL_DEPTH", "PACKED_HEURISTICS", "WIDE_HEURISTICS", "prepare", "run", "search"]
+__all__ = [
+    "MAX_OPTIMAL_DEPTH",
+    "PACKED_HEURISTICS",
+    "WIDE_HEURISTICS",
+    "prepare",
+    "prepare_if_built",
+    "run",
+    "search",
+]
 
 #: The longest path the wide IDA* follows (its recursion depth). A board whose Manhattan lower
 #: bound is above it is refused at once with :attr:`Status.DEPTH_LIMIT`: no optimal search of
@@ -109,6 +117,20 @@ def prepare(request: Request, *, wide: bool = False) -> Prepared:
     return _prepared(request, kernel, entry)
 
 
+def prepare_if_built(request: Request) -> Prepared | None:
+    """:func:`prepare` for the policy's pattern database (``heuristic="pdb"``) where it loads
+    from the cache, or None where it would have to be built first (nothing is built). One
+    look at the cache both answers whether the table is there and prepares the search."""
+    kernel, entry = _kernel(request, wide=False)
+    if entry.name != "pdb":
+        raise ValueError(f"prepare_if_built takes heuristic='pdb', got {entry.name!r}")
+    deadline = deadline_from_now(request.limits.seconds)
+    database = heuristic_tables.built_database(request, deadline=deadline)
+    if database is None:
+        return None
+    return _prepared(request, kernel, entry, deadline=deadline, database=database)
+
+
 def search(prepared: Prepared, problem: Problem) -> CoreResult:
     """IDA* on ``problem`` (of the shape and goal ``prepared`` was made for) with what
     ``prepared`` holds."""
@@ -153,12 +175,21 @@ def _kernel(request: Request, *, wide: bool) -> tuple[Kernel, Heuristic]:
     return ("wide_pdb" if entry.tables == "pdb" else "wide"), entry
 
 
-def _prepared(request: Request, kernel: Kernel, entry: Heuristic) -> Prepared:
+def _prepared(
+    request: Request,
+    kernel: Kernel,
+    entry: Heuristic,
+    *,
+    deadline: float | None = None,
+    database: Database | None = None,
+) -> Prepared:
     # A time limit covers building or reading the tables the heuristic needs, then the search;
     # the machine too, fetched once for the whole search (read from the cache, or built in
-    # about a second the first time).
+    # about a second the first time). ``database``: the heuristic's, already loaded (with
+    # ``deadline`` set when it was asked for).
     request = request._replace(heuristic=entry.name)
-    deadline = deadline_from_now(request.limits.seconds)
+    if database is None:
+        deadline = deadline_from_now(request.limits.seconds)
     problem = request.problem
     machine_prune = pruning.in_effect(request.prune, exact=entry.tables == "exact")
     machine = pruning.machine(problem.board.shape, machine_prune, deadline=deadline)
@@ -169,14 +200,17 @@ def _prepared(request: Request, kernel: Kernel, entry: Heuristic) -> Prepared:
         if entry.tables == "walking":
             tables = heuristic_tables.walking(problem, deadline=deadline)
         elif entry.tables is not None:
-            database = heuristic_tables.database(request, deadline=deadline)
+            if database is None:
+                database = heuristic_tables.database(request, deadline=deadline)
             tables = heuristic_tables.laid_out(entry, database, deadline=deadline)
             databases = (database,)
             switch = policy.table_switch(entry.name, database, wide=False)
             switch_after = None if switch is None else switch.after
     elif kernel == "wide_pdb":
         found: Database | Compound
-        if entry.compound:
+        if database is not None:
+            found = database
+        elif entry.compound:
             found = heuristic_tables.compound(request)
         else:
             found = heuristic_tables.database(request, deadline=deadline)

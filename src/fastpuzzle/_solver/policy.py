@@ -50,7 +50,7 @@ from fastpuzzle.pdb.partitions import (
     resolve,
 )
 from fastpuzzle.pdb.search_tables import partner_built
-from fastpuzzle.pdb.store import load_pdb, locate, pdb_path
+from fastpuzzle.pdb.store import cache_root, load_pdb, locate, pdb_path
 
 __all__ = [
     "BEST_4X4",
@@ -244,8 +244,8 @@ def table_on_disk(shape: Shape, goal_blank: int) -> bool:
     """Whether one of the pattern databases ``auto`` reads on ``shape`` towards a goal with its
     blank on ``goal_blank`` is in the cache (a file there: its checks come with reading), so
     that solving builds nothing."""
-    read = tables_of(shape, goal_blank).read
-    return any(os.path.isfile(locate(resolve(p, shape, goal_blank), None)) for p in read)
+    read, root = tables_of(shape, goal_blank).read, cache_root()
+    return any(os.path.isfile(locate(resolve(p, shape, goal_blank), root)) for p in read)
 
 
 def _pdb_on_disk(shape: Shape, goal_blank: int) -> bool:

@@ -42,7 +42,6 @@ import contextlib
 import functools
 import hashlib
 import logging
-import os
 import threading
 from pathlib import Path
 
@@ -53,7 +52,7 @@ from fastpuzzle._util.checks import shown
 from fastpuzzle._util.files import atomic_writer, open_regular
 from fastpuzzle.errors import InvalidOptionError
 from fastpuzzle.pdb.database import stopped_at_deadline
-from fastpuzzle.pdb.store import pdb_cache_dir
+from fastpuzzle.pdb.store import cache_root
 
 __all__ = [
     "DEFAULT",
@@ -219,18 +218,8 @@ _log = logging.getLogger(__name__)
 def _directory() -> str:
     """The cache directory as a string, or "" (keep machines in memory only) where there is
     none: a machine costs a second to build, never a search."""
-    environ = os.environ
-    return _directory_under(
-        environ.get("FASTPUZZLE_CACHE"), environ.get("XDG_CACHE_HOME"), environ.get("HOME")
-    )
-
-
-@functools.lru_cache(maxsize=8)
-def _directory_under(configured: str | None, xdg: str | None, home: str | None) -> str:
-    # The variables only key the memo (pdb_cache_dir reads them): the platform's cache folder
-    # took several times an easy board's search to work out, and every search fetches a machine.
     try:
-        return os.fspath(pdb_cache_dir())
+        return cache_root()
     except (RuntimeError, OSError, KeyError):  # no home directory to put it under
         return ""
 

@@ -140,18 +140,45 @@ def locate(partition: ResolvedPartition, cache_dir: str | os.PathLike[str] | Non
     if cache_dir is None or isinstance(cache_dir, (str, PurePath)):
         if cache_dir is not None:
             return _located(partition, cache_dir, None)
-        # Only the variables pdb_cache_dir reads, in its order: each absent one costs a KeyError.
-        environ = os.environ
-        configured = environ.get("FASTPUZZLE_CACHE")
-        if configured:
-            return _located(partition, None, (configured,))
-        xdg = environ.get("XDG_CACHE_HOME")
-        if xdg:
-            return _located(partition, None, (configured, xdg))
-        home = environ.get("HOME")
-        if home is not None:
-            return _located(partition, None, (configured, xdg, home))
+        environment = _environment()
+        if environment is not None:
+            return _located(partition, None, environment)
     return _locate_now(partition, cache_dir)
+
+
+def cache_root() -> str:
+    """:func:`pdb_cache_dir` (no argument) as a string, from the environment as it is now.
+
+    A search that looks up several files (its tables, its pruning machine) reads the
+    environment once and passes this on as their ``cache_dir``: each read of an unset
+    variable costs about as much as an easy board's search.
+    """
+    environment = _environment()
+    if environment is None:
+        return os.fspath(pdb_cache_dir())
+    return _root_under(environment)
+
+
+def _environment() -> tuple[str | None, ...] | None:
+    # Only the variables pdb_cache_dir reads, in its order (each absent one costs a KeyError),
+    # as the key of the memos that depend on them; None: no home either, nothing to key on.
+    environ = os.environ
+    configured = environ.get("FASTPUZZLE_CACHE")
+    if configured:
+        return (configured,)
+    xdg = environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return (configured, xdg)
+    home = environ.get("HOME")
+    if home is not None:
+        return (configured, xdg, home)
+    return None
+
+
+@lru_cache(maxsize=16)
+def _root_under(environment: tuple[str | None, ...]) -> str:
+    # ``environment`` only keys the memo: it holds the values pdb_cache_dir is about to read.
+    return os.fspath(pdb_cache_dir())
 
 
 # ---------------------------------------------------------------------------------------------
