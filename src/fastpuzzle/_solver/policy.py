@@ -47,10 +47,9 @@ from fastpuzzle.pdb.partitions import (
     Partition,
     default_partition,
     partition_of,
-    resolve,
 )
 from fastpuzzle.pdb.search_tables import partner_built
-from fastpuzzle.pdb.store import cache_root, load_pdb, locate, pdb_path
+from fastpuzzle.pdb.store import load_pdb, pdb_path
 
 __all__ = [
     "BEST_4X4",
@@ -73,7 +72,6 @@ __all__ = [
     "first_use_message",
     "limit_hint",
     "probe",
-    "table_on_disk",
     "table_switch",
     "tables_of",
 ]
@@ -238,14 +236,6 @@ def probe(shape: Shape) -> Choice:
     if rows * cols <= MAX_CELLS and rows <= 4 and cols <= 4:
         return _WALKING
     return _LINEAR_CONFLICT
-
-
-def table_on_disk(shape: Shape, goal_blank: int) -> bool:
-    """Whether one of the pattern databases ``auto`` reads on ``shape`` towards a goal with its
-    blank on ``goal_blank`` is in the cache (a file there: its checks come with reading), so
-    that solving builds nothing."""
-    read, root = tables_of(shape, goal_blank).read, cache_root()
-    return any(os.path.isfile(locate(resolve(p, shape, goal_blank), root)) for p in read)
 
 
 def _pdb_on_disk(shape: Shape, goal_blank: int) -> bool:
