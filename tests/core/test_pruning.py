@@ -297,10 +297,10 @@ def test_a_cache_that_cannot_be_written_costs_only_a_build(
 def test_no_cache_directory_keeps_the_machine_in_memory(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def nowhere(*args: object) -> Path:
+    def nowhere(*args: object) -> str:
         raise RuntimeError("Could not determine home directory.")
 
-    monkeypatch.setattr(pruning, "pdb_cache_dir", nowhere)
+    monkeypatch.setattr(pruning, "cache_root", nowhere)
     assert np.array_equal(pruning.machine((3, 3), 8), _expected(3, 3, 8))
     assert not list(cache.glob("fsm-*"))
 

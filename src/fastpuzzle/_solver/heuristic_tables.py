@@ -10,6 +10,8 @@ names.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from fastpuzzle._problem import Problem
 from fastpuzzle._solver import policy
 from fastpuzzle._solver.request import Request
@@ -29,9 +31,11 @@ from fastpuzzle.pdb.walking import (
 
 __all__ = [
     "WALKING_MAX_LINES",
+    "SearchTables",
     "built_database",
     "compound",
     "database",
+    "for_search",
     "laid_out",
     "not_ready",
     "walking",
@@ -41,6 +45,58 @@ __all__ = [
 #: Sides of more lines than this never get walking-distance tables past 16 cells (5 lines of 5
 #: already have 65,650,495 states), so such boards are refused without trying.
 WALKING_MAX_LINES = 4
+
+
+class SearchTables(NamedTuple):
+    """What an IDA* search reads for its heuristic, as :func:`for_search` fetched it."""
+
+    #: What the kernel reads: laid-out pattern-database tables, walking-distance tables, or
+    #: None (Manhattan, linear conflict; walking distance past 16 cells, made per board).
+    tables: object = None
+    #: The databases behind :attr:`tables` (a cluster's workers read the very same ones).
+    databases: tuple[Database | Compound, ...] = ()
+    #: Expansions after which the search changes tables (:func:`~fastpuzzle._solver.policy.
+    #: table_switch`), or None: it never does.
+    switch_after: int | None = None
+
+
+def for_search(
+    request: Request,
+    *,
+    wide: bool,
+    deadline: float | None = None,
+    loaded: Database | None = None,
+) -> SearchTables:
+    """The tables an IDA* search of ``request`` reads, on the packed kernel or (``wide``) on
+    the wide ones, fetched (or built) before ``deadline``; ``loaded``: the heuristic's
+    pattern database, already loaded."""
+    entry, problem = request.entry, request.problem
+    if not wide:
+        if entry.tables == "walking":
+            return SearchTables(walking(problem, deadline=deadline))
+        if entry.tables is None:
+            return SearchTables()
+        if loaded is None:
+            loaded = database(request, deadline=deadline)
+        switch = policy.table_switch(entry.name, loaded, wide=False)
+        tables = laid_out(entry, loaded, deadline=deadline)
+        return SearchTables(tables, (loaded,), None if switch is None else switch.after)
+    if entry.tables != "pdb":
+        return SearchTables()
+    found: Database | Compound
+    if loaded is not None:
+        found = loaded
+    elif entry.compound:
+        found = compound(request)
+    else:
+        found = database(request, deadline=deadline)
+    switch = policy.table_switch(entry.name, found, wide=True)
+    dual = entry.dual and switch is None
+    if dual and isinstance(found, Database):
+        tables = dual_layout(found, deadline=deadline)
+    else:
+        tables = found.loaded()
+    return SearchTables(tables, (found,), None if switch is None else switch.after)
 
 
 def database(request: Request, *, deadline: float | None = None) -> Database:

@@ -32,7 +32,7 @@ import numpy as np
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem
-from fastpuzzle._solver import cluster, heuristic_tables, policy, pruning, two_phase
+from fastpuzzle._solver import cluster, heuristic_tables, pruning, two_phase
 from fastpuzzle._solver.prepared import Kernel, Prepared, deadline_from_now
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import shown
@@ -99,13 +99,7 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
 
     ``wide=True`` runs the wide kernel on a board of up to 16 cells too.
     """
-    kernel, entry = _kernel(request, wide=wide)
-    if kernel != "packed":
-        # A board no path within the depth cap can solve is refused before any table is read.
-        refused = _beyond_cap(request.problem, _depth_cap(request))
-        if refused is not None:
-            return refused
-    return search(_prepared(request, kernel, entry), request.problem)
+    return search(prepare(request, wide=wide), request.problem)
 
 
 def prepare(request: Request, *, wide: bool = False) -> Prepared:
@@ -193,35 +187,13 @@ def _prepared(
     problem = request.problem
     machine_prune = pruning.in_effect(request.prune, exact=entry.tables == "exact")
     machine = pruning.machine(problem.board.shape, machine_prune, deadline=deadline)
-    tables: object = None
-    databases: tuple[Database | Compound, ...] = ()
-    switch_after = None
-    if kernel == "packed":
-        if entry.tables == "walking":
-            tables = heuristic_tables.walking(problem, deadline=deadline)
-        elif entry.tables is not None:
-            if database is None:
-                database = heuristic_tables.database(request, deadline=deadline)
-            tables = heuristic_tables.laid_out(entry, database, deadline=deadline)
-            databases = (database,)
-            switch = policy.table_switch(entry.name, database, wide=False)
-            switch_after = None if switch is None else switch.after
-    elif kernel == "wide_pdb":
-        found: Database | Compound
-        if database is not None:
-            found = database
-        elif entry.compound:
-            found = heuristic_tables.compound(request)
-        else:
-            found = heuristic_tables.database(request, deadline=deadline)
-        databases = (found,)
-        switch = policy.table_switch(entry.name, found, wide=True)
-        switch_after = None if switch is None else switch.after
-        dual = entry.dual and switch is None and isinstance(found, Database)
-        tables = dual_layout(found, deadline=deadline) if dual else found.loaded()
-    return Prepared(
-        request, entry, kernel, machine_prune, machine, deadline, tables, databases, switch_after
+    read = heuristic_tables.for_search(
+        request, wide=kernel != "packed", deadline=deadline, loaded=database
     )
+    return Prepared(
+        request, entry, kernel, machine_prune, machine, deadline, read.tables, read.databases,
+        read.switch_after,
+    )  # fmt: skip
 
 
 def _path_memory(core: CoreResult, *, board_bytes: int, level_bytes: int) -> CoreResult:
