@@ -208,7 +208,7 @@ def test_compare_table_csv_and_plot(tmp_path, capsys):
 
 
 def test_bench_says_why_a_board_was_not_solved():
-    from fastpuzzle import quickbench
+    from fastpuzzle.cli import quickbench
 
     boards = [fp.random_board((4, 4), rng=seed) for seed in range(3)] + [fp.Board.goal((4, 4))]
 
@@ -808,7 +808,7 @@ def test_bench_rates_count_the_searches_own_time(monkeypatch):
     # tables included: rows whose first call loaded a table showed "0.03 M nodes/s".
     import time
 
-    from fastpuzzle import quickbench
+    from fastpuzzle.cli import quickbench
 
     def loads_a_table_first(board):
         time.sleep(0.2)  # what reading a large table costs the first call

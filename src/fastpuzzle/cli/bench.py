@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from fastpuzzle import quickbench
+from fastpuzzle.cli import quickbench
 from fastpuzzle.cli.arguments import Subcommands, epilog
 
 __all__ = ["add_bench_parser"]
