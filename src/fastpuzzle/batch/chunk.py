@@ -192,7 +192,13 @@ def _run_each(goal: Board, words: np.ndarray, heuristic: str, limits: Limits) ->
     for word in words.tolist():
         board = Board.from_packed(word, shape=goal.shape)
         problem = make_problem(board, goal, check_solvable=False)
-        core = idastar.driver(Request(problem, heuristic, limits))
+        try:
+            core = idastar.driver(Request(problem, heuristic, limits))
+        except TimeLimitError as error:
+            # Tables not ready within the board's time limit (pdb.BuildTimeLimitError): the
+            # row's status, as for any board the limit stopped, not the batch's end.
+            out.add(0, -1, "time_limit", error.stats, "", str(error))
+            continue
         check_result(core, problem, method="idastar", complete=True)
         status = Status.from_code(core.status)
         stats = stats_from_core(core)
