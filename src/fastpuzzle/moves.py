@@ -71,6 +71,10 @@ def parse_moves(moves: str | Iterable[str]) -> str:
     >>> parse_moves("up, left d r")
     'ULDR'
     """
+    if isinstance(moves, str) and len(moves) <= MAX_LISTED and moves.isalpha():
+        letters = moves.upper()
+        if not letters.strip(MOVES):  # a run of moves, the form solutions take: as it is
+            return letters
     out: list[str] = []
     # Joined every few thousand parts: a list of one-letter strings takes 8 bytes a move.
     done: list[str] = []
