@@ -419,7 +419,8 @@ class Comparison:
         elif isinstance(metric, str):
             axes = [ax]
         else:
-            axes = list(ax)
+            # Read to one past the metrics: an endless iterable of Axes is refused, not listed.
+            axes = ordered("ax as one Axes per metric", ax, most=len(wanted))
             if len(axes) != len(wanted):
                 raise InvalidOptionError(
                     f"expected one Axes per metric ({len(wanted)}), got {len(axes)}"

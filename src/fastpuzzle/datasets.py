@@ -26,12 +26,18 @@ from fastpuzzle._util.checks import flag, optional_path, random_generator, real,
 from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import MAX_ROWS, Table
+from fastpuzzle._util.units import size
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.batch.export import packed_board_texts
 from fastpuzzle.batch.run import Progress, ProgressArg, check_progress
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
-from fastpuzzle.errors import BoardTooLargeError, FastPuzzleWarning, InvalidOptionError
+from fastpuzzle.errors import (
+    BoardTooLargeError,
+    FastPuzzleWarning,
+    InvalidOptionError,
+    OutOfMemoryError,
+)
 from fastpuzzle.generate import RandomSource
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats
@@ -140,6 +146,9 @@ def random_boards(
         If ``n`` is not a whole number from 0 to :data:`MAX_BOARDS` (at most
         :func:`space_size` with ``unique=True``), or ``rng`` not a seed, a numpy Generator or
         None.
+    OutOfMemoryError
+        If the system would not give the result's memory (8 bytes a board: 8 GiB at the
+        bound), naming how much.
     BoardTooLargeError
         If the shape has more than 16 cells (packed words hold at most 16).
 
@@ -180,7 +189,15 @@ def random_boards(
 def _draw(count: int, target: Board, generator: np.random.Generator) -> np.ndarray:
     bits = generator.bit_generator
     goal_word = target.packed
-    out = np.empty(count, dtype=np.uint64)
+    try:
+        out = np.empty(count, dtype=np.uint64)
+    except MemoryError:
+        # numpy's refusal says nothing of what asked for the memory, or how to ask for less.
+        raise OutOfMemoryError(
+            f"random_boards(n={count:,}) needs {size(8 * count)} for its packed boards (8 bytes "
+            "a board), which the system would not give: draw fewer at a time, or write them to "
+            "a file with write_labelled"
+        ) from None
     # Python runs a Ctrl-C's handler only between calls: one call a block lets it stop the draw.
     for first in range(0, count, _BLOCK):
         block = out[first : first + _BLOCK]

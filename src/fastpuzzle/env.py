@@ -179,8 +179,13 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
 
         Raises
         ------
+        gymnasium.error.Error
+            If ``seed`` is not None or a non-negative Python int (Gymnasium's own check, which
+            every environment's ``reset`` runs; its message quotes the seed).
         InvalidOptionError
             If ``options`` is not a dict (or None), or names another key than ``"board"``.
+        InvalidBoardError
+            If the board of ``options`` is not a board of the environment's shape.
         UnsolvableError
             If the board of ``options`` cannot reach the goal.
         """
@@ -198,7 +203,14 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         """Move the blank in the direction of ``action`` (0..3 = U, D, L, R); off the board,
-        the board stays."""
+        the board stays.
+
+        Raises
+        ------
+        gymnasium.error.InvalidAction
+            If ``action`` is not in the action space (0, 1, 2 or 3): Gymnasium's error for an
+            action an environment cannot take, which its wrappers and checkers expect.
+        """
         if not self.action_space.contains(action):
             raise gym.error.InvalidAction(f"expected an action 0..3 (U, D, L, R), got {action!r}")
         move = ACTIONS[int(action)]

@@ -31,6 +31,7 @@ __all__ = [
     "InvalidOptionError",
     "MemoryLimitError",
     "NodeLimitError",
+    "OutOfMemoryError",
     "SearchLimitError",
     "ThreadStartError",
     "TimeLimitError",
@@ -132,6 +133,14 @@ class ThreadStartError(FastPuzzleError, RuntimeError):
     threads that had started are stopped before it is raised; fewer workers may fit.
 
     It is a ``RuntimeError``, as Python's own ``can't start new thread`` is.
+    """
+
+
+class OutOfMemoryError(FastPuzzleError, MemoryError):
+    """The system would not give the memory a call needs at once (``n`` boards of
+    :func:`~fastpuzzle.random_boards`: 8 bytes each); the message says how much was asked for.
+
+    It is a ``MemoryError``, as numpy's own refusal is; a smaller call may fit.
     """
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from fastpuzzle._util.checks import whole
 from fastpuzzle._util.units import duration, size
-from fastpuzzle.board import Board
+from fastpuzzle.board import Board, BoardLike, as_board, as_goal
 
 if TYPE_CHECKING:
     from fastpuzzle.results import SearchResult, SearchStats, Solution
@@ -56,19 +56,33 @@ _STROKE = "#5b4a2f"
 _BACKGROUND = "#3d3a35"
 
 
-def board_svg(board: Board, *, cell: int = 48, goal: Board | None = None) -> str:
+def board_svg(board: BoardLike, *, cell: int = 48, goal: BoardLike | None = None) -> str:
     """An SVG picture of ``board``; tiles already on their ``goal`` cell are drawn green.
 
     Parameters
     ----------
-    board : Board
-        The board to draw.
+    board : Board-like
+        The board to draw: a :class:`~fastpuzzle.Board` or anything it takes.
     cell : int
-        Side of one cell in pixels.
-    goal : Board, optional
+        Side of one cell in pixels, at least 1.
+    goal : Board-like, optional
         Goal used to colour tiles that are home (default: blank-last goal).
+
+    Raises
+    ------
+    InvalidBoardError
+        If ``board`` or ``goal`` is not a board, or the goal's shape is not the board's.
+    InvalidOptionError
+        If ``cell`` is not a whole number of at least 1.
+
+    Examples
+    --------
+    >>> board_svg("1 2/3 _").startswith("<svg")
+    True
     """
-    target = goal if goal is not None else Board.goal(board.shape)
+    board = as_board(board)
+    target = as_goal(board, goal)
+    cell = whole("cell", cell, low=1)
     gap = max(2, cell // 16)
     width, height = board.cols * cell + gap, board.rows * cell + gap
     parts = [
@@ -96,7 +110,7 @@ def board_svg(board: Board, *, cell: int = 48, goal: Board | None = None) -> str
     return "".join(parts)
 
 
-def board_rgb(board: Board, *, cell: int = 48, goal: Board | None = None) -> np.ndarray:
+def board_rgb(board: BoardLike, *, cell: int = 48, goal: BoardLike | None = None) -> np.ndarray:
     """An RGB picture of ``board``, drawn as :func:`board_svg` draws it, without a font.
 
     For video frames (the Gymnasium environment's ``render_mode="rgb_array"``): tiles are
@@ -105,12 +119,12 @@ def board_rgb(board: Board, *, cell: int = 48, goal: Board | None = None) -> np.
 
     Parameters
     ----------
-    board : Board
-        The board to draw.
+    board : Board-like
+        The board to draw: a :class:`~fastpuzzle.Board` or anything it takes.
     cell : int
         Side of one cell in pixels: at least 8, and at most what keeps the picture within
         :data:`MAX_PIXELS`.
-    goal : Board, optional
+    goal : Board-like, optional
         Goal used to colour tiles that are home (default: blank-last goal).
 
     Returns
@@ -120,20 +134,22 @@ def board_rgb(board: Board, *, cell: int = 48, goal: Board | None = None) -> np.
 
     Raises
     ------
+    InvalidBoardError
+        If ``board`` or ``goal`` is not a board, or the goal's shape is not the board's.
     InvalidOptionError
         If ``cell`` is not a whole number in that range.
 
     Examples
     --------
-    >>> from fastpuzzle import Board
-    >>> board_rgb(Board("1 2/3 _"), cell=16).shape
+    >>> board_rgb("1 2/3 _", cell=16).shape
     (32, 32, 3)
     """
+    board = as_board(board)
+    target = as_goal(board, goal)
     # The picture is rows * cols * cell**2 pixels of 3 bytes: bounded, as numpy's allocation
     # would not be.
     most = max(8, math.isqrt(MAX_PIXELS // board.size))
     size = whole("cell", cell, low=8, high=most, why=f"a picture of at most {MAX_PIXELS:,} pixels")
-    target = goal if goal is not None else Board.goal(board.shape)
     image = np.empty((board.rows * size, board.cols * size, 3), dtype=np.uint8)
     image[:] = _rgb(_BACKGROUND)
     gap = max(1, size // 16)

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,12 +28,12 @@ from hypothesis import strategies as st
 import fastpuzzle as fp
 from fastpuzzle import InvalidBoardError, datasets, generate
 from fastpuzzle._core import _board
-from fastpuzzle._util.checks import MAX_LISTED, shown
+from fastpuzzle._util.checks import MAX_LISTED, MAX_NAMES, shown
 from fastpuzzle.board import MAX_TILES
 from fastpuzzle.cli import main
 from fastpuzzle.cli.boards import MAX_LINE
 from fastpuzzle.moves import parse_moves
-from fastpuzzle.render import board_rgb
+from fastpuzzle.render import board_rgb, board_svg
 
 # -----------------------------------------------------------------------------------------------
 # Boards: every bad input form raises InvalidBoardError quoting it.
@@ -1535,6 +1536,95 @@ def test_the_commands_refuse_a_count_past_its_bound(
         main([*command, str(2**63)])
     assert stopped.value.code == 2
     assert "expected a whole number from 0 to" in capsys.readouterr().err
+
+
+# -----------------------------------------------------------------------------------------------
+# Issue 53, items 5 and 6: names from an endless generator, long move strings and a draw the
+# system has no memory for end in typed errors after a bounded read; pictures take any board.
+
+
+@pytest.mark.parametrize(
+    ("what", "call"),
+    [
+        ("algorithms", lambda names: fp.compare([START], names)),
+        ("heuristics", lambda names: fp.compare([START], ["astar"], heuristics=names)),
+        ("metric", lambda names: fp.compare([START], ["bfs"]).plot(metric=names)),
+    ],
+    ids=["algorithms", "heuristics", "plot-metric"],
+)
+def test_endless_names_are_read_to_their_bound(what: str, call: Callable[[Any], Any]) -> None:
+    # Before: read until the process ran out of memory (3.7 GB in 5 s), then a bare MemoryError.
+    listed = Endless("expanded" if what == "metric" else "astar", most=MAX_NAMES + 2)
+    with pytest.raises(fp.InvalidOptionError, match=f"{what} .*at most {MAX_NAMES:,} items"):
+        call(listed)
+    assert listed.read == MAX_NAMES + 1
+
+
+def test_plot_reads_endless_axes_to_one_past_the_metrics() -> None:
+    axes = Endless(None, most=3)
+    with pytest.raises(fp.InvalidOptionError, match="at most 2 items"):
+        fp.compare([START], ["bfs"]).plot(metric=["expanded", "seconds"], ax=axes)
+    assert axes.read == 3
+
+
+def test_a_move_string_past_the_bound_is_refused_in_little_memory() -> None:
+    # "LR" * 10**8 peaked at 11.5 times its size (a list of one string a letter), then a bare
+    # MemoryError.
+    moves = "L" * (MAX_LISTED + 1)
+    tracemalloc.start()
+    try:
+        with pytest.raises(fp.InvalidMoveError, match=f"at most {MAX_LISTED:,} moves"):
+            parse_moves(moves)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < len(moves) // 2, f"{peak:,} bytes for a text of {len(moves):,}"
+
+
+def test_a_move_string_at_the_bound_is_read() -> None:
+    assert parse_moves("lr" * (MAX_LISTED // 2)) == "LR" * (MAX_LISTED // 2)
+    assert parse_moves(["up, l", "RIGHT", "du"]) == "ULRDU"
+    with pytest.raises(fp.InvalidMoveError, match=f"at most {MAX_LISTED:,} moves"):
+        parse_moves(["L" * MAX_LISTED, "R"])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS binds on Linux")
+def test_random_boards_the_system_has_no_memory_for_is_a_typed_error() -> None:
+    # At its bound, 2**30 boards ask numpy for 8 GiB: its bare _ArrayMemoryError said nothing
+    # of random_boards. A child process with 3 GiB of address space asks.
+    script = (
+        "import resource\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+        "import fastpuzzle as fp\n"
+        "try:\n"
+        "    fp.random_boards(fp.datasets.MAX_BOARDS, (4, 4), rng=1)\n"
+        "except fp.OutOfMemoryError as error:\n"
+        "    assert isinstance(error, MemoryError)\n"
+        "    print(error)\n"
+    )
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "random_boards(n=1,073,741,824) needs 8.00 GiB" in done.stdout
+
+
+@pytest.mark.parametrize("draw", [board_svg, board_rgb], ids=["svg", "rgb"])
+def test_pictures_take_what_board_takes_and_refuse_the_rest_typed(
+    draw: Callable[..., Any],
+) -> None:
+    # Before: AttributeError ('str' object has no attribute 'shape') on anything but a Board.
+    as_text = draw("1 2/3 _", cell=16)
+    as_board = draw(fp.Board("1 2/3 _"), cell=16)
+    assert np.array_equal(np.asarray(as_text), np.asarray(as_board))
+    assert np.array_equal(np.asarray(draw([[1, 2], [3, 0]], cell=16)), np.asarray(as_board))
+    with pytest.raises(fp.InvalidBoardError, match="got None"):
+        draw(None)
+    with pytest.raises(fp.InvalidBoardError, match="shape"):
+        draw("1 2/3 _", goal="1 2 3/4 5 6/7 8 _")
+    with pytest.raises(fp.InvalidOptionError, match="expected cell as a whole number"):
+        draw("1 2/3 _", cell="16")
 
 
 def test_write_labelled_into_a_missing_folder_says_so_before_any_work(

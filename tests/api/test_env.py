@@ -218,6 +218,28 @@ def test_reset_refuses_an_unsolvable_board_and_options_that_are_no_dict():
     assert info["distance"] >= 0
 
 
+@pytest.mark.parametrize(
+    ("method", "call"),
+    [
+        ("step", lambda env: env.step(4)),
+        ("step", lambda env: env.step("U")),
+        ("reset", lambda env: env.reset(seed=-1)),
+        ("reset", lambda env: env.reset(seed=1.5)),
+    ],
+    ids=["step-4", "step-text", "reset-negative-seed", "reset-float-seed"],
+)
+def test_gymnasiums_own_errors_are_named_in_the_docstrings(method, call):
+    # Issue 53, item 6: these raise Gymnasium's errors (what its wrappers expect), which the
+    # docstrings did not name.
+    env = SlidingPuzzleEnv()
+    env.reset(seed=1)
+    with pytest.raises(gym.error.Error) as caught:
+        call(env)
+    kind = type(caught.value)
+    raises = getattr(SlidingPuzzleEnv, method).__doc__.split("Raises", 1)[-1]
+    assert f"{kind.__module__}.{kind.__qualname__}" in raises
+
+
 @pytest.mark.slow
 def test_maskable_ppo_learns_to_solve_short_scrambles():
     # A short training loop of a common RL library (sb3-contrib's MaskablePPO on a vector env of

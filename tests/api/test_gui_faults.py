@@ -64,6 +64,64 @@ def test_other_http_versions_are_answered_with_a_status_line(version: str, statu
         assert version in error
 
 
+def _refusal(port: int, request: bytes) -> tuple[str, str, bytes]:
+    # The status line, the JSON error and the head of the answer to ``request`` sent whole.
+    answer = raw_exchange(port, request)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"<html" not in answer.lower() and b"<!doctype" not in answer.lower(), answer[:300]
+    lines = head.split(b"\r\n")
+    assert b"Content-Type: application/json" in lines, head
+    assert b"Connection: close" in lines, head
+    return lines[0].decode(), json.loads(body)["error"], head
+
+
+_REFUSALS = [
+    ("http/0.9", b"GET /\r\n", "505", "HTTP/0.9 not supported (no version in 'GET /')"),
+    ("http/0.9-post", b"POST /api/check\r\n", "505", "HTTP/0.9 not supported"),
+    ("binary", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n", "400", "bad request"),
+    ("binary-words", b"\x00\xff \x01 \xfe \x02\r\n\r\n", "400", "bad request"),
+    ("line-too-long", b"GET /" + b"a" * (65537 - 5), "414", "request line over 65,536"),
+    (
+        "header-too-long",
+        b"GET / HTTP/1.1\r\nX-Long: " + b"a" * (65537 - 8),
+        "431",
+        "request headers too large: got more than 65536 bytes",
+    ),
+    (
+        "too-many-headers",
+        b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % k for k in range(101)),
+        "431",
+        "request headers too large: got more than 100 headers",
+    ),
+    ("method", b"PUT / HTTP/1.1\r\nHost: h\r\n\r\n", "501", "method 'PUT' not supported"),
+    ("method-1.0", b"DELETE /api/job HTTP/1.0\r\n\r\n", "501", "method 'DELETE'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "request_bytes", "status", "says"), _REFUSALS, ids=[r[0] for r in _REFUSALS]
+)
+def test_every_refusal_is_a_status_line_and_a_json_error(
+    name: str, request_bytes: bytes, status: str, says: str
+) -> None:
+    # Issue 53, item 8: HTTP/0.9 was answered with the page and no status line; garbage, 414,
+    # 431 and 501 with http.server's HTML pages.
+    with _serving() as server:
+        line, error, _ = _refusal(server.server_address[1], request_bytes)
+        assert line.startswith(f"HTTP/1.1 {status} "), (name, line)
+        assert says in error, (name, error)
+
+
+def test_the_page_is_still_served_after_a_refusal() -> None:
+    with _serving() as server:
+        port = server.server_address[1]
+        _refusal(port, b"GET /\r\n")
+        answer = raw_exchange(
+            port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+        )
+        assert answer.startswith(b"HTTP/1.1 200 ")
+
+
 def test_silent_connections_give_way_to_a_request_when_the_server_is_crowded() -> None:
     # 40 silent connections on 8 slots with a 10 s read timeout: a page's request waited for
     # 5 rounds of 10 s. Crowded, a connection that sent nothing goes after half a second.

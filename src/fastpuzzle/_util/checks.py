@@ -22,6 +22,7 @@ from fastpuzzle.errors import FastPuzzleError, InvalidOptionError
 
 __all__ = [
     "MAX_LISTED",
+    "MAX_NAMES",
     "MAX_WEIGHT",
     "UNORDERED",
     "callback",
@@ -76,6 +77,8 @@ def shown(value: object, limit: int = 80) -> str:
     """
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4096:
         return f"<an integer of {value.bit_length():,} bits>"
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        value = value[:limit]  # the repr of a string of 200 MB would take as much again
     try:
         text = repr(value)
     # Any exception: a message about a bad value must be built whatever its repr does.
@@ -246,11 +249,18 @@ def ordered(
     return items
 
 
+#: The most items read from an iterable of names (algorithms, heuristics, metrics): there are 11
+#: algorithms and 18 heuristics, so a longer list is a mistake, and an endless generator must end
+#: in an error, not fill the memory (it took 3.7 GB in 5 s).
+MAX_NAMES = 1_000
+
+
 def names(name: str, value: object) -> list[Any]:
-    """A name, or an iterable of names, as a list (each item still to be resolved by name)."""
+    """A name, or an iterable of names (at most :data:`MAX_NAMES`), as a list (each item still
+    to be resolved by name)."""
     if isinstance(value, str):
         return [value]
-    return ordered(f"{name} as a name or a list of names", value)
+    return ordered(f"{name} as a name or a list of names", value, most=MAX_NAMES)
 
 
 def callback(value: object, call: str) -> None:

@@ -195,10 +195,16 @@ def _run_each(goal: Board, words: np.ndarray, heuristic: str, limits: Limits) ->
         board = Board.from_packed(word, shape=goal.shape)
         problem = make_problem(board, goal, check_solvable=False)
         # Prepared once for the chunk (tables, machine), each board with its own time budget.
-        if prepared is None:
-            prepared = idastar.prepare(Request(problem, heuristic, limits))
-        else:
-            prepared = prepared.restarted()
+        try:
+            if prepared is None:
+                prepared = idastar.prepare(Request(problem, heuristic, limits))
+            else:
+                prepared = prepared.restarted()
+        except TimeLimitError as error:
+            # Tables not ready within the board's time limit (pdb.BuildTimeLimitError): the
+            # row's status, as for any board the limit stopped, not the batch's end.
+            out.add(0, -1, "time_limit", error.stats, "", str(error))
+            continue
         core = idastar.search(prepared, problem)
         check_result(core, problem, method="idastar", complete=True)
         status = Status.from_code(core.status)

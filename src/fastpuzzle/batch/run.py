@@ -41,6 +41,7 @@ from fastpuzzle.batch.result import (
     RowSource,
 )
 from fastpuzzle.batch.store import OUT_FORMATS, ChunkStore, OutFormat, batch_lock
+from fastpuzzle.batch.tables import fetch_shared_tables
 from fastpuzzle.board import Board, BoardLike, Shape, check_shape
 from fastpuzzle.errors import BatchFileError, InvalidBoardError, InvalidOptionError
 from fastpuzzle.heuristics import HeuristicName, resolve_heuristic
@@ -208,7 +209,10 @@ def solve_many(
     algorithm, heuristic : str
         As for :func:`fastpuzzle.solve`.
     limits : Limits, optional
-        Limits applied to each row separately.
+        Limits applied to each row's search separately. A pattern database that every row
+        reads and the solver builds on first use (4x4's 6-6-3, the rectangles') is built once
+        before the rows, after a :class:`~fastpuzzle.errors.FastPuzzleWarning`, outside their
+        limits (:mod:`fastpuzzle.batch.tables`).
     workers : int, optional
         Threads for the in-process path (default: every core). The compiled searches release
         the GIL, and pattern databases are shared read-only between threads.
@@ -354,6 +358,9 @@ class _Run:
                     tracker.advance(len(chunk_rows(number)))
                 else:
                     todo.append(number)
+            if todo:
+                # Before the boards, not within each one's time limit (batch/tables.py).
+                fetch_shared_tables(rows, spec)
             if store is not None:
                 store.start()
             if self.client is not None:

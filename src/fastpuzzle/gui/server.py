@@ -28,8 +28,10 @@ this application's in any server. So, with no dependency:
   quarters of the slots are taken, one that has sent nothing is closed after
   :data:`CROWDED_IDLE` seconds, and one whose request has begun but not arrived whole after
   :data:`CROWDED_REQUEST` seconds;
-- a request line of another HTTP version than 1.x, or a Content-Length of too many digits, is
-  answered with a status line and a JSON error, as every refusal is;
+- a request line of another HTTP version than 1.x (HTTP/0.9's, without a version, included),
+  a Content-Length of too many digits, a request line or headers too long (414, 431) and a
+  method other than GET, HEAD and POST (501) are answered with a status line and a JSON error,
+  as every refusal is (the standard handler's HTML pages are never sent);
 - a client that goes away prints nothing; ended searches are not kept for long;
 - every request is checked (:mod:`fastpuzzle.gui.jobs`); errors are JSON with a 4xx status.
 """
@@ -48,6 +50,7 @@ import sys
 import threading
 import time
 from email.message import Message
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
@@ -265,6 +268,31 @@ def _header_problem(headers: Message, command: str, version: str) -> str | None:
     return None
 
 
+def _quoted(text: object, limit: int = 60) -> str:
+    # A client's text in a message: quoted, and cut (a request line may be 64 KiB).
+    shown = repr(str(text)[:limit])
+    return shown if len(str(text)) <= limit else shown + "..."
+
+
+def _refusal(code: int, command: object, message: str | None, explain: str | None) -> str:
+    """The JSON error of a refusal by the standard handler: lower-case, in this server's words
+    where it has its own, else the standard reason, quoting what it quotes."""
+    if code == HTTPStatus.REQUEST_URI_TOO_LONG:
+        return "request line over 65,536 bytes"
+    if code == HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE:
+        # explain: "got more than 100 headers", "got more than 65536 bytes when reading ..."
+        return f"request headers too large: {explain or message or 'refused'}"
+    if code == HTTPStatus.NOT_IMPLEMENTED:
+        return f"method {_quoted(command)} not supported: send GET, HEAD or POST"
+    reason = message
+    if not reason:
+        try:
+            reason = HTTPStatus(code).phrase
+        except ValueError:  # a code http.server has no phrase for
+            reason = "refused"
+    return reason[:1].lower() + reason[1:200]
+
+
 def _same_token(given: str, token: str) -> bool:
     # compare_digest takes ASCII str only (TypeError otherwise), and the token is ASCII: a
     # header that is not cannot match. Only that much is told by the time taken.
@@ -383,9 +411,17 @@ class _Handler(BaseHTTPRequestHandler):
     def _refused_version(self) -> bool:
         # The standard parser refuses an HTTP version other than 1.x (505) or a malformed one
         # (400) before it records the version, so its answer went out as HTTP/0.9's: no status
-        # line. Those are refused here, with a status line, and the connection closed.
+        # line. Those are refused here, with a status line, and the connection closed; so is an
+        # HTTP/0.9 request line ("GET /", no version), which the standard parser served with a
+        # bare body.
         self.requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
         words = self.requestline.split()
+        if len(words) == 2 and words[0].isascii() and words[0].isalpha():
+            self.command, self.request_version = words[0], "HTTP/1.1"
+            self.close_connection = True
+            line = _quoted(self.requestline)
+            self._error(505, f"HTTP/0.9 not supported (no version in {line}): send HTTP/1.1")
+            return True
         if len(words) < 3:
             return False
         version = _VERSION.fullmatch(words[-1])
@@ -398,6 +434,16 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._error(505, f"HTTP version {words[-1][:40]!r} not supported: send HTTP/1.1")
         return True
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """Every refusal of the standard handler (a request line over 64 KiB: 414, header lines
+        too long or too many: 431, a method it has no ``do_`` for: 501, a malformed line: 400)
+        as this server's: a status line and a JSON error, the connection closed."""
+        # http.server answers these with an HTML page, where the page's calls read JSON.
+        self.close_connection = True
+        if not str(getattr(self, "request_version", "")).startswith("HTTP/1."):
+            self.request_version = "HTTP/1.1"
+        self._error(code, _refusal(code, self.command, message, explain))
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the command line prints the address and errors only
