@@ -12,6 +12,7 @@ folder, which goes at the end of the session.
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import tempfile
@@ -58,3 +59,50 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if SESSION_CACHE is not None:
         shutil.rmtree(SESSION_CACHE, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Test tiers: markers given from what a test uses, so that no test file has to remember them.
+# ``python -m pytest -m "not slow and not cluster and not subprocess and not browser"`` is the
+# inner loop (README, Development); the default run is every tier but ``slow``.
+
+#: Fixtures that start a Dask cluster, and the headless browser.
+_CLUSTER_FIXTURES = frozenset({"client", "cluster", "dask_client"})
+_BROWSER_FIXTURES = frozenset({"browser"})
+
+#: What a test's code (or a helper of its module that it calls) says when it starts a process.
+_STARTS_A_PROCESS = ("subprocess.", "sys.executable", "multiprocessing", "Popen(")
+
+
+def _starts_a_process(function: object, module: object, seen: set[int]) -> bool:
+    code = getattr(function, "__code__", None)
+    if code is None or id(code) in seen:
+        return False
+    seen.add(id(code))
+    try:
+        source = inspect.getsource(function)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return False
+    if any(sign in source for sign in _STARTS_A_PROCESS):
+        return True
+    # One level of helpers: the module's own functions this one names.
+    names = vars(module) if module is not None else {}
+    return any(
+        _starts_a_process(names[name], None, seen)
+        for name in code.co_names
+        if inspect.isfunction(names.get(name))
+        and getattr(names[name], "__module__", None) == getattr(module, "__name__", None)
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & _CLUSTER_FIXTURES:
+            item.add_marker(pytest.mark.cluster)
+        if fixtures & _BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        function = getattr(item, "function", None)
+        module = getattr(item, "module", None)
+        if function is not None and _starts_a_process(function, module, set()):
+            item.add_marker(pytest.mark.subprocess)
