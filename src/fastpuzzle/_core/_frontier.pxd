@@ -152,10 +152,10 @@ cdef inline int growth_stopped(const Budget* b) noexcept nogil:
 cdef inline int table_grow(Table* t, Budget* b) noexcept nogil:
     # Rehash into four times the slots while the new table stays within TABLE_QUADRUPLE_SLOTS and
     # the budget, else twice. Every rehash moves every entry (about 10 ns each, as much as an
-    # insertion), and growing by four moves each entry a third as often as doubling does. With
-    # the lower load (tables grow at half full, not three quarters: shorter probes for the
-    # lookups A* makes), A* on the two random50 4x4 boards of the benchmarks went from 8.2 to
-    # 6.2 ms. Old and new arrays coexist for a moment; both are counted.
+    # insertion), and growing by four moves each entry a third as often as doubling does; tables
+    # grow at half full, not three quarters: shorter probes for the lookups A* makes
+    # (docs/performance.rst, "Where the constants come from"). Old and new arrays coexist for a
+    # moment; both are counted.
     cdef uint64_t old_size = t.mask + 1
     cdef int step = 2
     cdef uint64_t new_size, new_mask, i, j
@@ -177,11 +177,10 @@ cdef inline int table_grow(Table* t, Budget* b) noexcept nogil:
         return MEM_OVER_LIMIT
     if rc != MEM_OK:
         return rc
-    # Growing a big table takes long: first touches of fresh pages cost about 5 us each on the
-    # development machine (0.36 s for 256 MiB), and a search that reached 4 M boards stalled
-    # 1.3 s. So it clears and rehashes in slices and checks for signals and the time limit
-    # between them, which keeps Ctrl-C within half a second. Stopped, it leaves the table as it
-    # was.
+    # Growing a big table takes long (first touches of fresh pages: docs/performance.rst, "Where
+    # the constants come from"). So it clears and rehashes in slices and checks for signals and
+    # the time limit between them, which keeps Ctrl-C within half a second. Stopped, it leaves
+    # the table as it was.
     i = 0
     while i < new_size:
         j = new_size - i if new_size - i < TABLE_GROW_SLICE else TABLE_GROW_SLICE

@@ -884,8 +884,8 @@ cdef int run_best_first_perfect(
         note_stored(r, r.seen * (1 + sizeof(PathLength)) + bq_stored(q))
 
 # The drivers are called through pointers so that each stays a function of its own: inlined
-# together into best_first, their loops came out slower (A* on the hardest 3x3: 0.269 -> 0.255 ms
-# in the compiled search, same run).
+# together into best_first, their loops came out slower (docs/performance.rst, "Where the
+# constants come from").
 cdef int (*BEST_FIRST_SMALL_G)(
     Run*, const PermIndex*, uint8_t*, uint8_t*, BucketQueue*, uint32_t, uint32_t, bint
 ) except -1 nogil
