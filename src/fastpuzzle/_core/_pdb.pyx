@@ -1382,3 +1382,165 @@ def walking_table(
     nxt = np.asarray(transitions, dtype=np.int32).reshape(-1)
     distances = np.asarray(dist, dtype=np.uint8)
     return states, nxt, distances
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking a table read from a file: is it a breadth-first distance?
+
+cdef enum:
+    CHECK_PASSED = 0
+    CHECK_GOAL = 1          # the goal placement's value is not 0
+    CHECK_STEP = 2          # a move changes the value by more than one where it cannot
+    CHECK_NO_LOWER = 3      # a value with no neighbour below it
+
+
+cdef inline int stored_entry(const uint8_t* table, uint64_t entry, bint nibble) noexcept nogil:
+    if nibble:
+        return (table[entry >> 1] >> ((entry & 1) << 2)) & 15
+    return table[entry]
+
+
+cdef inline int value_at(const Builder* b, const int* cells, const uint8_t* table, bint nibble,
+                         const int* distance) noexcept nogil:
+    # The value the table gives the placement ``cells`` (stored: (value - Manhattan) / 2).
+    cdef uint64_t packed = 0, entry
+    cdef int slot, md = 0
+    for slot in range(b.k):
+        packed |= (<uint64_t>cells[slot]) << (b.bits * slot)
+        md += distance[slot * BUILD_MAX_CELLS + cells[slot]]
+    entry = packed if b.sparse else compact_rank_bits(packed, b.k, b.weight, b.bits)
+    return 2 * stored_entry(table, entry, nibble) + md
+
+
+cdef inline bint one_region(const Builder* b, unsigned int occupied) noexcept nogil:
+    # Whether the cells the group leaves free are one region: the blank's cell is then no
+    # matter, and the table's value (least over regions) is the state's distance.
+    cdef unsigned int free_cells = ((1u << b.n) - 1) & ~occupied
+    return free_cells == 0 or flood(b, lowest_bit(free_cells), free_cells) == free_cells
+
+
+cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bint nibble,
+                         bint zero, const int* distance) noexcept nogil:
+    # One placement against its neighbours (the same placement with one tile slid onto a free
+    # cell next to it): see check_table.
+    cdef int value = value_at(b, cells, table, nibble, distance), other, lowest = 1 << 20
+    cdef int slot, move, cell, target, row, col
+    cdef unsigned int occupied = 0, moved
+    cdef bint single, other_single
+    for slot in range(b.k):
+        occupied |= 1u << cells[slot]
+    single = one_region(b, occupied)
+    for slot in range(b.k):
+        cell = cells[slot]
+        for move in range(4):
+            row = b.row_of[cell] + (-1 if move == 0 else 1 if move == 1 else 0)
+            col = b.col_of[cell] + (-1 if move == 2 else 1 if move == 3 else 0)
+            if row < 0 or row >= b.rows or col < 0 or col >= b.cols:
+                continue
+            target = row * b.cols + col
+            if (occupied >> target) & 1:
+                continue
+            cells[slot] = target
+            other = value_at(b, cells, table, nibble, distance)
+            cells[slot] = cell
+            moved = (occupied & ~(1u << cell)) | (1u << target)
+            other_single = one_region(b, moved)
+            if other < lowest:
+                lowest = other
+            if zero:
+                # Zero-aware: the entry read is the largest region's, exact where it is the
+                # only one.
+                if single and other_single and (value > other + 1 or other > value + 1):
+                    return CHECK_STEP
+                continue
+            # The state (this placement, the blank on target) reaches (other, the blank on
+            # cell) in one move: distance(this) <= 1 + distance(other) where other's value is
+            # its distance (one region), and the same the other way round.
+            if (other_single and value > other + 1) or (single and other > value + 1):
+                return CHECK_STEP
+    if not zero and value > 0 and lowest > value - 1:
+        # Every state but the goal's is one move from a state one closer.
+        return CHECK_NO_LOWER
+    return CHECK_PASSED
+
+
+def check_table(const uint8_t[::1] table, int rows, int cols, int goal_blank, tiles,
+                bint sparse, bint nibble, bint zero=False, uint64_t samples=0,
+                uint64_t seed=0):
+    """Whether a stored table (as :func:`pack_table` makes it) can be the breadth-first distance
+    of its group: ``(0, 0)`` if so, else ``(why, rank)`` of the first placement that fails.
+
+    A distance table is 0 at the goal, and along every move of a group tile (the blank on the
+    cell the tile slides to) the distance changes by at most one, and each state but the goal
+    is one move from a state one closer. A table keeps the least over the blank's regions, so
+    only the first two hold of what it stores, and only where the states' regions are one:
+    a move into a placement whose free cells are one region raises the value by at most one,
+    and every non-zero value has a neighbour at most one below it. Zero-aware tables (whose
+    first part is read: the largest region's values) are held to the first rule between
+    placements of one region. The first rule makes a table admissible wherever the placements
+    a shortest path runs through are of one region (a raised entry breaks it where a
+    neighbour's value is exact); no check on the least-over-regions values can prove more.
+
+    Parameters
+    ----------
+    table : numpy.ndarray
+        The stored table.
+    rows, cols, goal_blank, tiles, sparse, nibble, zero
+        As the table was built and packed.
+    samples : int
+        0 or at least the placements: every placement; else this many, drawn by ``seed``.
+
+    Returns
+    -------
+    tuple of int
+        ``(why, rank)``: why 0 when every placement looked at passes; 1 the goal's value is
+        not 0, 2 a move changes it by more than one where it cannot, 3 a value with no
+        neighbour below it; rank the placement's compact rank.
+    """
+    cdef Builder b
+    cdef Decoder dec
+    cdef int distance[BUILD_MAX_CELLS * BUILD_MAX_CELLS]
+    cdef int cells[BUILD_MAX_CELLS]
+    cdef int slot, cell, why = CHECK_PASSED
+    cdef uint64_t rank = 0, i, count, state = seed, needed
+    cdef unsigned int home = 0
+    cdef bint goal_read
+    init_builder(&b, rows, cols, goal_blank, tiles, sparse)
+    if zero and sparse:
+        raise ValueError("zero-aware tables are compact, not sparse")
+    needed = level_length(b.n, b.k, sparse) if not zero else b.placements
+    if <uint64_t>table.shape[0] < ((needed + 1) // 2 if nibble else needed):
+        raise ValueError("the table is shorter than its group's")
+    for slot in range(b.k):
+        for cell in range(BUILD_MAX_CELLS):
+            distance[slot * BUILD_MAX_CELLS + cell] = (home_distance(&b, slot, cell)
+                                                       if cell < b.n else 0)
+    for slot in range(b.k):
+        cells[slot] = b.home[slot]
+        home |= 1u << b.home[slot]
+    # A zero-aware table's first part holds the goal placement's largest region, which need not
+    # be the goal blank's.
+    goal_read = not zero or one_region(&b, home)
+    count = b.placements if samples == 0 or samples >= b.placements else samples
+    reset_decoder(&b, &dec)
+    with nogil:
+        if goal_read and value_at(&b, cells, &table[0], nibble, distance) != 0:
+            why = CHECK_GOAL
+        else:
+            for i in range(count):
+                rank = i if count == b.placements else splitmix(&state) % b.placements
+                decode(&b, &dec, rank)
+                for slot in range(b.k):
+                    cells[slot] = dec.pos[slot]
+                why = check_placement(&b, cells, &table[0], nibble, zero, distance)
+                if why != CHECK_PASSED:
+                    break
+    return why, (0 if why == CHECK_GOAL else rank) if why else 0
+
+
+cdef inline uint64_t splitmix(uint64_t* state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
