@@ -1419,6 +1419,39 @@ cdef inline bint one_region(const Builder* b, unsigned int occupied) noexcept no
     return free_cells == 0 or flood(b, lowest_bit(free_cells), free_cells) == free_cells
 
 
+cdef bint reachable(const Builder* b, const int* cells, int goal_blank) noexcept nogil:
+    # Whether BFS reaches the placement: always but where the group holds every tile, and then
+    # for half of them (the board's permutation, blank included, as odd as the blank's distance
+    # from its goal cell). Tables hold 0 for the others, which no search looks up.
+    cdef int where[BUILD_MAX_CELLS]
+    cdef uint8_t seen[BUILD_MAX_CELLS]
+    cdef int slot, cell, at, blank = -1, swaps = 0, length
+    cdef unsigned int occupied = 0
+    if b.k != b.n - 1:
+        return True
+    for cell in range(b.n):
+        where[cell] = -1
+        seen[cell] = 0
+    for slot in range(b.k):
+        where[b.home[slot]] = cells[slot]
+        occupied |= 1u << cells[slot]
+    blank = lowest_bit(((1u << b.n) - 1) & ~occupied)
+    where[goal_blank] = blank
+    for cell in range(b.n):
+        # A cycle of ``length`` cells is length - 1 swaps.
+        if seen[cell]:
+            continue
+        length = 0
+        at = cell
+        while not seen[at]:
+            seen[at] = 1
+            at = where[at]
+            length += 1
+        swaps += length - 1
+    return (swaps & 1) == ((abs(b.row_of[blank] - b.row_of[goal_blank])
+                            + abs(b.col_of[blank] - b.col_of[goal_blank])) & 1)
+
+
 cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bint nibble,
                          bint zero, const int* distance) noexcept nogil:
     # One placement against its neighbours (the same placement with one tile slid onto a free
@@ -1532,6 +1565,8 @@ def check_table(const uint8_t[::1] table, int rows, int cols, int goal_blank, ti
                 decode(&b, &dec, rank)
                 for slot in range(b.k):
                     cells[slot] = dec.pos[slot]
+                if not reachable(&b, cells, goal_blank):
+                    continue
                 why = check_placement(&b, cells, &table[0], nibble, zero, distance)
                 if why != CHECK_PASSED:
                     break
