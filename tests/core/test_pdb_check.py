@@ -118,7 +118,7 @@ def test_one_raised_entry_next_to_an_exact_one_is_refused() -> None:
 def test_a_raised_goal_entry_is_refused() -> None:
     shape, goal_blank = (2, 4), 7
     built = _table(shape, goal_blank, (0, 1, 4))
-    tiles, _, table, nibble, _ = built
+    _, _, table, nibble, _ = built
     goal = sum(cell << (4 * slot) for slot, cell in enumerate((0, 1, 4)))
     assert _check(shape, goal_blank, built, _raised_by_one_move(table, nibble, goal)) == (1, 0)
 
@@ -138,3 +138,37 @@ def test_a_table_too_short_for_its_group_is_refused() -> None:
     built = _table((2, 4), 7, (0, 1, 4))
     with pytest.raises(ValueError, match="shorter"):
         _check((2, 4), 7, built, built[2][:-1])
+
+
+@pytest.mark.parametrize("part", ["first", "second"])
+def test_a_zero_aware_entry_raised_anywhere_is_refused(part: str) -> None:
+    # Zero-aware tables keep every region's distance, so each entry is held to its neighbours
+    # exactly: one raised by a move is refused once its placement is looked at, in the first
+    # part (the largest region's) or in a row of the others'.
+    shape, goal_blank, cells = (3, 6), 17, (12, 13, 14, 15, 16)
+    built = _table(shape, goal_blank, cells, zero=True)
+    tiles, _, table, nibble, levels = built
+    placements = _pdb.level_length(18, len(tiles), False)
+    if part == "first":
+        # A placement of several regions: a plain table's check could not tell.
+        entry = next(
+            rank
+            for rank in range(0, placements, 101)
+            if levels[rank] > 6 and not _one_region(set(_cells_of(rank, 18, len(tiles))), *shape)
+        )
+    else:
+        entry = placements + 7
+    raised = _raised_by_one_move(table, nibble, entry)
+    assert _check(shape, goal_blank, built, raised, zero=True)[0] in (2, 3)
+
+
+def _cells_of(rank: int, n: int, k: int) -> list[int]:
+    # A compact rank's cells: slot i's digit picks among the cells the earlier slots left free.
+    free, cells = list(range(n)), []
+    for slot in range(k):
+        weight = 1
+        for i in range(slot + 1, k):
+            weight *= n - i
+        digit, rank = divmod(rank, weight)
+        cells.append(free.pop(digit))
+    return cells
