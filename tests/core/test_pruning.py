@@ -424,7 +424,7 @@ def test_a_deep_machine_is_built_within_the_search_time_limit_and_said(
 
 def test_ctrl_c_stops_a_deep_machine_build(cache: Path) -> None:
     # The 16-move machine of the 5x5 box takes about 11 s to build, in a loop without the GIL:
-    # Ctrl-C 0.3 s in used to wait for its end; the builder now looks every 65,536 strings.
+    # Ctrl-C 0.3 s in used to wait for its end; the builder now looks every 16,384 strings.
     board = fp.scramble(fp.Board.goal((5, 5)), 30, rng=2)
     latency = latency_of(
         0.3,

@@ -26,7 +26,7 @@ is the next state, or -1 when that move would complete a forbidden string.
 
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._engine cimport FORBIDDEN
@@ -341,9 +341,9 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None, bin
     With ``max_states``, stops at the last length whose machine has at most that many states.
     With ``deadline`` (``time.monotonic()`` seconds), raises DeadlinePassed once it has passed;
     Ctrl-C (or the stop event of a batch's thread, see _interrupt.pyx) raises KeyboardInterrupt.
-    Both are looked at every 65,536 strings and every 2**20 slots of a growth of the table of
+    Both are looked at every 16,384 strings and every 2**20 slots of a growth of the table of
     effects (the deep machines take seconds to minutes; 16 moves on 5x5 grow it from 32 to 64
-    million slots in their last quarter, for about a second).
+    million slots in their last quarter, for a second or more).
 
     Parameters
     ----------
@@ -396,7 +396,7 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None, bin
     cdef size_t n_frontier = 1, n_following, cap_frontier = 1, cap_following = 0
     cdef size_t n_forbidden = 0, cap_forbidden = 0, i, swap_size, level_start = 0
     cdef size_t n_twins = 0, cap_twins = 0
-    cdef uint64_t code, child, twin = 0, part
+    cdef uint64_t code, child, twin = 0, part, end
     cdef int move, state, child_state, kept, failed = 0, over = 0, late = 0
     cdef double stop_at = 0.0 if deadline is None else float(deadline)
     if deadline is not None and monotonic() >= stop_at:
@@ -440,7 +440,7 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None, bin
                     break
                 n_following = 0
                 for i in range(n_frontier):
-                    if (i & 0xFFFF) == 0:
+                    if (i & 0x3FFF) == 0:
                         if stop_at > 0 and monotonic_seconds() >= stop_at:
                             late = 1
                             break
@@ -482,22 +482,37 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None, bin
                         # Half full (at most four entries past it: this string's children).
                         grown.mask = 2 * table.mask + 1
                         grown.count = table.count
-                        grown.keys = <uint64_t*>calloc(grown.mask + 1, sizeof(uint64_t))
+                        grown.keys = <uint64_t*>malloc((grown.mask + 1) * sizeof(uint64_t))
                         grown.codes = <uint64_t*>malloc((grown.mask + 1) * sizeof(uint64_t))
                         if grown.keys == NULL or grown.codes == NULL:
                             failed = 1
                             break
+                        # In parts, a look at the deadline and Ctrl-C between two: the new
+                        # arrays zeroed (their pages taken from the system: a second of page
+                        # faults at 64 M slots, were they touched at random by the moves), then
+                        # the entries moved.
                         part = 0
-                        while part <= table.mask:
+                        while part <= grown.mask:
                             if part:
                                 if stop_at > 0 and monotonic_seconds() >= stop_at:
                                     late = 1
                                     break
                                 with gil:
                                     check_interrupt()
-                            grow_part(&table, &grown, part,
-                                      min(part + GROW_PART, table.mask + 1))
-                            part += GROW_PART
+                            end = min(part + GROW_PART, grown.mask + 1)
+                            memset(&grown.keys[part], 0, (end - part) * sizeof(uint64_t))
+                            memset(&grown.codes[part], 0, (end - part) * sizeof(uint64_t))
+                            part = end
+                        part = 0
+                        while part <= table.mask and not late:
+                            if stop_at > 0 and monotonic_seconds() >= stop_at:
+                                late = 1
+                                break
+                            with gil:
+                                check_interrupt()
+                            end = min(part + GROW_PART, table.mask + 1)
+                            grow_part(&table, &grown, part, end)
+                            part = end
                         if late:
                             break
                         free(table.keys)
