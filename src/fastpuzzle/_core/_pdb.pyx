@@ -52,6 +52,7 @@ from fastpuzzle._core._zero cimport (
 )
 
 from fastpuzzle._core._control cimport monotonic_seconds
+from fastpuzzle._core._prefetch cimport prefetch
 from fastpuzzle._core._interrupt cimport poll_interrupt
 
 cdef extern from *:
@@ -1401,15 +1402,23 @@ cdef inline int stored_entry(const uint8_t* table, uint64_t entry, bint nibble) 
     return table[entry]
 
 
+cdef inline uint64_t entry_at(const Builder* b, const int* cells, const int* distance,
+                              int* md) noexcept nogil:
+    # The entry of the placement ``cells`` in a plain table, and (``md``) its Manhattan distance.
+    cdef uint64_t packed = 0
+    cdef int slot
+    md[0] = 0
+    for slot in range(b.k):
+        packed |= (<uint64_t>cells[slot]) << (b.bits * slot)
+        md[0] += distance[slot * BUILD_MAX_CELLS + cells[slot]]
+    return packed if b.sparse else compact_rank_bits(packed, b.k, b.weight, b.bits)
+
+
 cdef inline int value_at(const Builder* b, const int* cells, const uint8_t* table, bint nibble,
                          const int* distance) noexcept nogil:
     # The value the table gives the placement ``cells`` (stored: (value - Manhattan) / 2).
-    cdef uint64_t packed = 0, entry
-    cdef int slot, md = 0
-    for slot in range(b.k):
-        packed |= (<uint64_t>cells[slot]) << (b.bits * slot)
-        md += distance[slot * BUILD_MAX_CELLS + cells[slot]]
-    entry = packed if b.sparse else compact_rank_bits(packed, b.k, b.weight, b.bits)
+    cdef int md
+    cdef uint64_t entry = entry_at(b, cells, distance, &md)
     return 2 * stored_entry(table, entry, nibble) + md
 
 
@@ -1469,11 +1478,15 @@ cdef bint reachable(const Builder* b, const int* cells, int goal_blank) noexcept
 cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bint nibble,
                          const int* distance) noexcept nogil:
     # One placement of a plain table against its neighbours (the same placement with one tile
-    # slid onto a free cell next to it): see check_table.
+    # slid onto a free cell next to it): see check_table. The neighbours' entries are fetched
+    # ahead, all at once, so that their cache misses overlap (7-8's tables: 3x faster).
+    cdef uint64_t entry[MAX_CHILDREN]
+    cdef int md[MAX_CHILDREN]
+    cdef bint other_single[MAX_CHILDREN]
     cdef int value = value_at(b, cells, table, nibble, distance), other, lowest = 1 << 20
-    cdef int slot, move, cell, target, row, col
-    cdef unsigned int occupied = 0, moved
-    cdef bint single, other_single
+    cdef int slot, move, cell, target, row, col, count = 0, i
+    cdef unsigned int occupied = 0
+    cdef bint single
     for slot in range(b.k):
         occupied |= 1u << cells[slot]
     single = one_region(b, occupied)
@@ -1488,17 +1501,21 @@ cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bin
             if (occupied >> target) & 1:
                 continue
             cells[slot] = target
-            other = value_at(b, cells, table, nibble, distance)
+            entry[count] = entry_at(b, cells, distance, &md[count])
             cells[slot] = cell
-            moved = (occupied & ~(1u << cell)) | (1u << target)
-            other_single = one_region(b, moved)
-            if other < lowest:
-                lowest = other
-            # The state (this placement, the blank on target) reaches (other, the blank on
-            # cell) in one move: distance(this) <= 1 + distance(other) where other's value is
-            # its distance (one region), and the same the other way round.
-            if (other_single and value > other + 1) or (single and other > value + 1):
-                return CHECK_STEP
+            prefetch(&table[entry[count] >> 1] if nibble else &table[entry[count]])
+            other_single[count] = one_region(b, (occupied & ~(1u << cell)) | (1u << target))
+            count += 1
+    for i in range(count):
+        other = 2 * stored_entry(table, entry[i], nibble) + md[i]
+        if other < lowest:
+            lowest = other
+        # The state (this placement, the blank on the cell the tile moves to) reaches (the
+        # other, the blank on the cell it left) in one move: distance(this) <= 1 +
+        # distance(other) where other's value is its distance (one region), and the same the
+        # other way round.
+        if (other_single[i] and value > other + 1) or (single and other > value + 1):
+            return CHECK_STEP
     if value > 0 and lowest > value - 1:
         # Every state but the goal's is one move from a state one closer.
         return CHECK_NO_LOWER
