@@ -3,6 +3,8 @@ genuine tables pass at every placement, and tables with raised entries are refus
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -10,14 +12,18 @@ from fastpuzzle._core import _pdb
 from fastpuzzle.pdb.partitions import is_sparse, tile_of
 
 
+@functools.cache
 def _table(
     shape: tuple[int, int], goal_blank: int, cells: tuple[int, ...], zero: bool = False
 ) -> tuple[list[int], bool, np.ndarray, bool, np.ndarray]:
+    # A group's table as the builder makes it, and its levels (read-only: tests share them).
     rows, cols = shape
     tiles = [tile_of(cell, goal_blank) for cell in cells]
     sparse = is_sparse(len(tiles), rows * cols) and not zero
     levels = _pdb.build_levels(rows, cols, goal_blank, tiles, sparse, zero=zero)
     table, nibble = _pdb.pack_table(levels, rows, cols, goal_blank, tiles, sparse, zero=zero)
+    table.setflags(write=False)
+    levels.setflags(write=False)
     return tiles, sparse, table, nibble, levels
 
 
