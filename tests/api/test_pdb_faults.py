@@ -3,6 +3,8 @@ things other than files at the cache path, builds past their deadline, bad argum
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import stat
@@ -433,3 +435,41 @@ def test_a_damaged_file_in_a_read_only_cache_is_named_as_damaged(tmp_path: Path)
         if immutable:
             subprocess.run(["chattr", "-i", str(cache)], check=True)
         cache.chmod(0o755)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 53, item 2: tables that lie with a valid checksum.
+
+
+def _raised(path: Path, share: float, seed: int = 53) -> None:
+    # Entries of the tables raised (one move or more past what they were), and the checksum of
+    # the new tables written into the header, as a crafted file would.
+    data = bytearray(path.read_bytes())
+    header_length = int.from_bytes(data[8:12], "little")
+    header = json.loads(data[12 : 12 + header_length])
+    begin = header["payload_offset"]
+    payload = np.frombuffer(bytes(data[begin:]), dtype=np.uint8).copy()
+    chosen = np.random.default_rng(seed).random(len(payload)) < share
+    payload[chosen] = np.minimum(payload[chosen], 0xEE) + 0x11  # both entries of a byte
+    digest = hashlib.blake2b(payload.tobytes(), digest_size=16).hexdigest()
+    encoded = bytes(data[12 : 12 + header_length]).replace(
+        header["checksum"].encode(), digest.encode()
+    )
+    path.write_bytes(
+        bytes(data[:12]) + encoded + bytes(data[12 + header_length : begin]) + payload.tobytes()
+    )
+
+
+@pytest.mark.parametrize("share", [1.0, 0.02])
+def test_a_table_raised_under_a_recomputed_checksum_is_rebuilt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share: float
+) -> None:
+    # Before: 6-6-3 with 0x11 added to its bytes and the digest rewritten answered 8 of 8
+    # random boards too long with optimal=True (50 -> 56); 2 % of bytes raised, 8 of 30.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    path = pdb.build_pdb("5-5-5", progress=False)
+    _raised(path, share)
+    assert pdb.load_pdb("5-5-5") is None
+    solution = fp.solve(fp.Board(BOARD_4X4), algorithm="idastar", heuristic="pdb555")
+    assert solution.optimal and len(solution.moves) == LENGTH_4X4  # random50.tsv's length
+    assert pdb.load_pdb("5-5-5") is not None  # rebuilt, and checked again

@@ -9,13 +9,15 @@ counts, node for node.
 
 from __future__ import annotations
 
+import functools
 import random
+import threading
 
 import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle._core import _fsm, _heuristics, _idastar, _wide
+from fastpuzzle._core import _fsm, _heuristics, _idastar, _interrupt, _wide
 from fastpuzzle._solver import pruning
 from tests import fsm_reference as ref
 from tests.oracle import distances_3x3, distances_from
@@ -240,3 +242,84 @@ def test_boards_larger_than_their_box_keep_their_lengths(shape: tuple[int, int])
             found[prune] = (len(result.unwrap()), result.stats.generated)
         assert found["fsm"][0] == found["parent"][0]
         assert found["fsm"][1] <= found["parent"][1]
+
+
+def _code(moves: str) -> int:
+    code = 1
+    for move in moves:
+        code = code * 4 + "UDLR".index(move)
+    return code
+
+
+@pytest.mark.parametrize("box, depth", [((3, 3), 10), ((2, 4), 10), ((4, 4), 9)])
+def test_each_twin_the_builder_gives_proves_its_string_by_the_reference(
+    box: tuple[int, int], depth: int
+) -> None:
+    # What a machine file carries so that it can be checked without a build (issue 53).
+    codes, levels, twins = _fsm.build(*box, depth, twins=True)
+    assert levels == _fsm.build(*box, depth)[1]
+    for code, twin in zip(codes.tolist(), twins.tolist()):
+        string, earlier = _decode(code), _decode(twin)
+        assert _order(earlier) < _order(string)
+        assert ref.effect(earlier) == ref.effect(string)
+        assert ref.inside(ref.box(earlier), ref.box(string))
+    assert _fsm.verify(*box, depth, codes, twins) == -1
+
+
+@functools.cache
+def _twin_outside_the_box() -> tuple[str, str]:
+    # The first pair of strings of up to 10 moves (within a 3x3 box) of one effect, the earlier
+    # one's box not inside the later one's (by the reference, not by the builder).
+    seen: dict[object, list[str]] = {}
+    for length in range(11):
+        for moves in ref.strings(length):
+            box = ref.box(moves)
+            if box[1] - box[0] > 2 or box[3] - box[2] > 2:
+                continue
+            for earlier in seen.get(ref.effect(moves), []):
+                if not ref.inside(ref.box(earlier), box):
+                    return moves, earlier
+            seen.setdefault(ref.effect(moves), []).append(moves)
+    raise AssertionError("no such pair within 10 moves")
+
+
+def test_verify_refuses_every_string_its_twin_does_not_prove() -> None:
+    codes, _, twins = _fsm.build(3, 3, 10, twins=True)
+    outside, earlier = _twin_outside_the_box()
+    refused = {
+        "another effect": ("RRDD", "DDRR"),
+        "a later twin": ("DDRR", "RRDD"),
+        "the twin's box outside": (outside, earlier),
+        "wider than the box": ("RRRRLLLL", ""),
+        "deeper than the machine": ("RDLURDLURDL", "RDLURDLURDU"),
+        "no move": ("", ""),
+    }
+    for why, (string, twin) in refused.items():
+        at = len(codes) // 2
+        crafted = np.insert(codes, at, np.uint64(_code(string)))
+        crafted_twins = np.insert(twins, at, np.uint64(_code(twin)))
+        assert _fsm.verify(3, 3, 10, crafted, crafted_twins) == at, why
+    assert ref.effect(outside) == ref.effect(earlier) and _order(earlier) < _order(outside)
+    assert _fsm.verify(3, 3, 10, codes[:0], twins[:0]) == -1
+    with pytest.raises(ValueError, match="a twin for each"):
+        _fsm.verify(3, 3, 10, codes, twins[1:])
+
+
+class _CountingEvent(threading.Event):
+    # A stop event never set that counts how often a build looks at it.
+    looks = 0
+
+    def is_set(self) -> bool:
+        self.looks += 1
+        return False
+
+
+def test_a_deep_build_looks_for_ctrl_c_while_its_table_grows() -> None:
+    # Issue 53, item 7: the table of effects doubles when half full; on 16 moves of 5x5 its last
+    # growth moves 32 million slots (1.3 to 4 s on a busy machine) with no look at Ctrl-C or
+    # the deadline: only a look every 65,536 strings was made (now every 16,384, and every 2**20
+    # slots of a growth). 4x4's 15-move machine grows it to 4 M slots.
+    event = _CountingEvent()
+    _, levels = _interrupt.run_stoppable(event, _fsm.build, 4, 4, 15)
+    per_strings = sum(-(-count // 16_384) for count in levels[:-1])
+    assert event.looks > per_strings

@@ -19,6 +19,7 @@ from fastpuzzle._solver.request import Request
 from fastpuzzle.errors import InternalError, InvalidOptionError
 from fastpuzzle.limits import Limits
 from tests.interrupts import latency_of
+from tests.oracle import distances_3x3
 
 
 @pytest.fixture
@@ -112,11 +113,9 @@ HEADER = pruning._HEADER_ROWS
 
 
 def _damage_in_range(path: Path) -> None:
-    # One next state changed to another valid state: in range, so only the checksum tells.
+    # One word of a string's row changed, the checksum left as it was: only the checksum tells.
     stored = np.load(path)
-    states = stored.shape[0] - HEADER - 1
-    row = HEADER + int(np.argmax(stored[HEADER:-1, 0] >= 0))
-    stored[row, 0] = (stored[row, 0] + 1) % states
+    stored[HEADER, 0] ^= 1
     np.save(path, stored)
 
 
@@ -142,65 +141,104 @@ def _floats(path: Path) -> None:
     np.save(path, np.load(path).astype(np.float64))
 
 
-def _signed(path: Path, header: np.ndarray, table: np.ndarray) -> None:
+def _signed(path: Path, header: np.ndarray, strings: np.ndarray) -> None:
     # What a crafted file does: its checksum recomputed over what it holds.
-    body = np.vstack([header, table]).astype(np.int32)
+    body = np.vstack([header, strings]).astype(np.int32)
     np.save(path, np.vstack([body, pruning._digest_row(body)]))
 
 
+Strings = tuple[list[int], list[int]]
+
+
+def _code(moves: str) -> int:
+    code = 1
+    for move in moves:
+        code = code * 4 + "UDLR".index(move)
+    return code
+
+
 def _crafted(change):  # type: ignore[no-untyped-def]
+    # ``change(header, forbidden, twins)`` lies about the machine in a file's terms; the file
+    # is signed as the cache signs it, with the count of strings it now holds.
     def craft(path: Path) -> None:
         stored = np.load(path)
-        header, table = stored[:HEADER].copy(), stored[HEADER:-1].copy()
-        change(header, table)
-        _signed(path, header, table)
+        header = stored[:HEADER].copy()
+        forbidden, twins = pruning._unpaired(stored[HEADER:-1])
+        forbidden, twins = change(header, list(map(int, forbidden)), list(map(int, twins)))
+        header[2, 0] = len(forbidden)
+        strings = pruning._pairs(np.array(forbidden, np.uint64), np.array(twins, np.uint64))
+        _signed(path, header, strings)
 
     craft.__name__ = change.__name__
     return craft
 
 
-def forbid_every_move(header: np.ndarray, table: np.ndarray) -> None:
-    # Issue 43: "exhausted after 1 expansions" on every board.
-    table[:] = -1
+def forbid_every_move(header: np.ndarray, forbidden: list[int], twins: list[int]) -> Strings:
+    # Issue 43 ("exhausted after 1 expansions" on every board), as a file of strings: each
+    # one-move string forbidden, "proven" by the empty string.
+    return [_code(m) for m in "UDLR"] + forbidden, [1] * 4 + twins
 
 
-def forbid_a_column(header: np.ndarray, table: np.ndarray) -> None:
-    # Issue 43: a board one such move from its goal ran to the time limit.
-    table[:, 3] = -1
+def a_twin_of_another_effect(header: np.ndarray, forbidden: list[int], twins: list[int]) -> Strings:
+    # A string that is no twin's, "proven" by an earlier one of the same length.
+    return [*forbidden, _code("RRDD")], [*twins, _code("DDRR")]
 
 
-def forbid_a_move_after_the_first(header: np.ndarray, table: np.ndarray) -> None:
-    # The start state as it should be, so only the strings past it tell: R never twice.
-    table[1:, 3] = -1
+def a_later_twin(header: np.ndarray, forbidden: list[int], twins: list[int]) -> Strings:
+    # A pair turned round: the earlier string forbidden, the later one its "twin".
+    return [twins[-1], *forbidden[:-1]], [forbidden[-1], *twins[:-1]]
 
 
-def out_of_range_resigned(header: np.ndarray, table: np.ndarray) -> None:
-    table[-1, 0] = len(table)
+def a_string_wider_than_the_box(
+    header: np.ndarray, forbidden: list[int], twins: list[int]
+) -> Strings:
+    # Its replay would leave the box (and the board it is replayed on).
+    return [*forbidden, _code("RRRRLLLL")], [*twins, 1]
 
 
-def another_box(header: np.ndarray, table: np.ndarray) -> None:
+def a_string_deeper_than_the_machine(
+    header: np.ndarray, forbidden: list[int], twins: list[int]
+) -> Strings:
+    deep = "RDLU" * 2 + "R"
+    return [*forbidden, _code(deep)], [*twins, _code(deep) - 1]
+
+
+def a_short_string_left_out(header: np.ndarray, forbidden: list[int], twins: list[int]) -> Strings:
+    # Every string left is proven, but parent pruning's "UD" is gone: the strings of up to
+    # VERIFIED_LENGTH moves are compared with a fresh machine.
+    at = forbidden.index(_code("UD"))
+    return forbidden[:at] + forbidden[at + 1 :], twins[:at] + twins[at + 1 :]
+
+
+def another_box(header: np.ndarray, forbidden: list[int], twins: list[int]) -> Strings:
     # A valid machine, under the name of another box: the header tells.
     header[0, 2:] = (2, 2)
+    return forbidden, twins
 
 
-def another_depth(header: np.ndarray, table: np.ndarray) -> None:
+def another_depth(header: np.ndarray, forbidden: list[int], twins: list[int]) -> Strings:
     header[1, 0] += 1
+    return forbidden, twins
 
 
-def states_miscounted(header: np.ndarray, table: np.ndarray) -> None:
+def states_miscounted(header: np.ndarray, forbidden: list[int], twins: list[int]) -> Strings:
     header[1, 3] += 1
+    return forbidden, twins
 
 
-def stopped_short(header: np.ndarray, table: np.ndarray) -> None:
+def stopped_short(header: np.ndarray, forbidden: list[int], twins: list[int]) -> Strings:
     # A machine of fewer moves than it was asked for (and no state limit to stop it).
     header[1, 2] -= 1
+    return forbidden, twins
 
 
 CRAFTED = [
     forbid_every_move,
-    forbid_a_column,
-    forbid_a_move_after_the_first,
-    out_of_range_resigned,
+    a_twin_of_another_effect,
+    a_later_twin,
+    a_string_wider_than_the_box,
+    a_string_deeper_than_the_machine,
+    a_short_string_left_out,
     another_box,
     another_depth,
     states_miscounted,
@@ -226,11 +264,14 @@ def test_a_damaged_file_is_rebuilt_never_trusted(cache: Path, damage) -> None:  
 
 def test_the_header_names_what_the_machine_is_for(cache: Path) -> None:
     machine = pruning.machine((3, 3), 8)
-    (written,) = cache.glob("fsm-*.npy")
+    (written,) = cache.glob("fsm-v4-*.npy")
     stored = np.load(written)
-    magic = int.from_bytes(b"FSM3", "little")
-    assert stored[:HEADER].tolist() == [[magic, 3, 3, 3], [8, 0, 8, len(machine)]]
-    assert np.array_equal(stored[HEADER:-1], machine)
+    magic = int.from_bytes(b"FSM4", "little")
+    codes, _, twins = _fsm.build(3, 3, 8, twins=True)
+    header = [[magic, 4, 3, 3], [8, 0, 8, len(machine)], [len(codes), 0, 0, 0]]
+    assert stored[:HEADER].tolist() == header
+    assert np.array_equal(pruning._unpaired(stored[HEADER:-1])[0], codes)
+    assert np.array_equal(pruning._unpaired(stored[HEADER:-1])[1], twins)
 
 
 def test_a_file_moved_to_another_machines_name_is_rebuilt(cache: Path) -> None:
@@ -255,7 +296,19 @@ def test_a_crafted_default_machine_no_longer_ends_a_search(cache: Path) -> None:
         _fsm.build(4, 4, 20, pruning.MAX_STATES)[0]))  # fmt: skip
 
 
-@pytest.mark.parametrize("change", [forbid_every_move, forbid_a_column], ids=lambda c: c.__name__)
+def _every_move_forbidden(table: np.ndarray) -> None:
+    # Issue 43: "exhausted after 1 expansions" on every board.
+    table[:] = -1
+
+
+def _a_column_forbidden(table: np.ndarray) -> None:
+    # Issue 43: a board one such move from its goal ran to the time limit.
+    table[:, 3] = -1
+
+
+@pytest.mark.parametrize(
+    "change", [_every_move_forbidden, _a_column_forbidden], ids=lambda c: c.__name__.strip("_")
+)
 def test_a_search_that_runs_out_of_paths_on_a_solvable_board_is_a_defect(
     cache: Path, monkeypatch: pytest.MonkeyPatch, change
 ) -> None:  # type: ignore[no-untyped-def]
@@ -263,11 +316,10 @@ def test_a_search_that_runs_out_of_paths_on_a_solvable_board_is_a_defect(
     # board has no solution ("exhausted"), whatever its limits, and a batch stops on it rather
     # than writing the row as exhausted. Before: SearchLimitError "stopped without a solution
     # (exhausted)", and the batch's row said "exhausted".
-    pruning.machine((2, 5), "fsm")
-    (written,) = cache.glob("fsm-*.npy")
-    _crafted(change)(written)
+    crafted = pruning.machine((2, 5), "fsm").copy()
+    change(crafted)
     pruning._kept.cache_clear()
-    monkeypatch.setattr(pruning, "_valid_machine", lambda *args: True)
+    monkeypatch.setattr(pruning, "_read", lambda *args: crafted)
     board = fp.Board("1 2 3 4 5/6 7 8 _ 9")
     for limits in (None, fp.Limits(max_depth=30)):
         with pytest.raises(InternalError, match="internal defect: idastar tried every path"):
@@ -377,7 +429,7 @@ def test_a_deep_machine_is_built_within_the_search_time_limit_and_said(
 
 def test_ctrl_c_stops_a_deep_machine_build(cache: Path) -> None:
     # The 16-move machine of the 5x5 box takes about 11 s to build, in a loop without the GIL:
-    # Ctrl-C 0.3 s in used to wait for its end; the builder now looks every 65,536 strings.
+    # Ctrl-C 0.3 s in used to wait for its end; the builder now looks every 16,384 strings.
     board = fp.scramble(fp.Board.goal((5, 5)), 30, rng=2)
     latency = latency_of(
         0.3,
@@ -411,3 +463,41 @@ def test_a_deadline_already_past_stops_a_build_before_it_starts(cache: Path) -> 
         pruning.machine((3, 3), "fsm", deadline=time.monotonic() - 1)
     assert not list(cache.glob("fsm-*"))
     assert _fsm.build(3, 3, 10, 0, time.monotonic() + 600)[1] == _fsm.build(3, 3, 10)[1]
+
+
+def _deep_redirected(table: np.ndarray, from_depth: int = 10) -> np.ndarray:
+    # Issue 53, item 1: every move from a state first reached after ``from_depth`` or more moves
+    # goes to the state of another first move instead: the same strings up to ``from_depth``
+    # moves as the real machine, other ones past it.
+    depth = np.full(len(table), -1)
+    depth[0] = 0
+    level = [0]
+    while level:
+        reached = {int(t) for s in level for t in table[s] if t >= 0 and depth[t] < 0}
+        for state in reached:
+            depth[state] = depth[level[0]] + 1
+        level = sorted(reached)
+    crafted = table.copy()
+    for state in np.nonzero(depth >= from_depth)[0]:
+        for move in range(4):
+            if crafted[state, move] >= 0:
+                crafted[state, move] = table[0, (move + 1) % 4]
+    return crafted
+
+
+def test_a_machine_wrong_only_past_ten_moves_is_not_trusted(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 53, item 1: the default 3x3 machine, its moves from states ten or more moves deep
+    # redirected and the file signed as the cache signs it, was trusted (only strings of up to
+    # 10 moves were compared): solve() answered 22 moves, optimal, for a 20-move board.
+    genuine = _fsm.compile
+    monkeypatch.setattr(_fsm, "compile", lambda codes: _deep_redirected(genuine(codes)))
+    lying = pruning.machine((3, 3), "fsm")
+    assert lying is not None and list(cache.glob("fsm-*.npy"))
+    monkeypatch.setattr(_fsm, "compile", genuine)
+    pruning._kept.cache_clear()
+    board = fp.Board("7 4 5/8 _ 1/3 6 2")
+    solution = fp.solve(board, heuristic="manhattan")
+    assert solution.optimal and len(solution.moves) == distances_3x3()[board.tiles] == 20
+    assert np.array_equal(pruning.machine((3, 3), "fsm"), _expected(3, 3, 16))

@@ -26,7 +26,7 @@ is the next state, or -1 when that move would complete a forbidden string.
 
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._engine cimport FORBIDDEN
@@ -43,6 +43,7 @@ cdef enum:
     MAX_SIDE = 12           # the box's longest side (the virtual board is 2 * side - 1)
     MAX_DEPTH = 30          # a string is coded in one uint64 (2 bits a move, one sentinel bit)
     MAX_VCELLS = (2 * MAX_SIDE - 1) * (2 * MAX_SIDE - 1)
+    GROW_PART = 1 << 20     # slots moved between two looks at the deadline and Ctrl-C
 
 
 cdef inline int row_step(int move) noexcept nogil:
@@ -185,45 +186,35 @@ cdef inline bint fits_after(const Virtual* v, const Walk* w, int move, int rows,
 
 
 cdef int keep(Virtual* v, Virtual* scratch, const Walk* w, Walk* other, Table* t,
-              uint64_t code) noexcept nogil:
+              uint64_t code, uint64_t* twin) noexcept nogil:
     # 1: the string (v and w after it) is kept; 0: it is forbidden (an earlier twin covers a box
-    # inside its own); -1: no memory. The first string with an effect joins the table.
+    # inside its own; ``twin`` is set to it). The first string with an effect joins the table,
+    # which the caller grows (grow_part) once it is half full.
     cdef uint64_t key = w.hash if w.hash else 1
     cdef uint64_t* slot = table_find(t, key)
     if slot[0]:
         if same_effect(v, scratch, other, t.codes[slot - t.keys]) and inside(other, w):
+            twin[0] = t.codes[slot - t.keys]
             return 0
         return 1
     slot[0] = key
     t.codes[slot - t.keys] = code
     t.count += 1
-    if 2 * t.count > t.mask and table_grow(t) < 0:
-        return -1
     return 1
 
 
-cdef int table_grow(Table* t) noexcept nogil:
-    # Doubles the table; -1 when memory runs out.
-    cdef uint64_t old_size = t.mask + 1, size = 2 * old_size, i, slot
-    cdef uint64_t* keys = <uint64_t*>calloc(size, sizeof(uint64_t))
-    cdef uint64_t* codes = <uint64_t*>malloc(size * sizeof(uint64_t))
-    if keys == NULL or codes == NULL:
-        free(keys)
-        free(codes)
-        return -1
-    for i in range(old_size):
+cdef void grow_part(const Table* t, Table* grown, uint64_t begin, uint64_t end) noexcept nogil:
+    # Moves the entries of t's slots begin..end into ``grown`` (twice the size): a growth of a
+    # deep build's table moves tens of millions, a second or more, so it goes in parts with a
+    # look at the deadline and Ctrl-C between them.
+    cdef uint64_t i, slot
+    for i in range(begin, end):
         if t.keys[i]:
-            slot = t.keys[i] & (size - 1)
-            while keys[slot]:
-                slot = (slot + 1) & (size - 1)
-            keys[slot] = t.keys[i]
-            codes[slot] = t.codes[i]
-    free(t.keys)
-    free(t.codes)
-    t.keys = keys
-    t.codes = codes
-    t.mask = size - 1
-    return 0
+            slot = t.keys[i] & grown.mask
+            while grown.keys[slot]:
+                slot = (slot + 1) & grown.mask
+            grown.keys[slot] = t.keys[i]
+            grown.codes[slot] = t.codes[i]
 
 
 cdef inline uint64_t* table_find(Table* t, uint64_t key) noexcept nogil:
@@ -344,13 +335,15 @@ cdef int push(uint64_t** items, size_t* count, size_t* capacity, uint64_t item) 
     return 0
 
 
-def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
+def build(int rows, int cols, int depth, size_t max_states=0, deadline=None, bint twins=False):
     """Find the forbidden move strings of a ``rows`` x ``cols`` box up to ``depth`` moves.
 
     With ``max_states``, stops at the last length whose machine has at most that many states.
     With ``deadline`` (``time.monotonic()`` seconds), raises DeadlinePassed once it has passed;
     Ctrl-C (or the stop event of a batch's thread, see _interrupt.pyx) raises KeyboardInterrupt.
-    Both are looked at every 65,536 strings: the deep machines take seconds to minutes.
+    Both are looked at every 16,384 strings and every 2**20 slots of a growth of the table of
+    effects (the deep machines take seconds to minutes; 16 moves on 5x5 grow it from 32 to 64
+    million slots in their last quarter, for a second or more).
 
     Parameters
     ----------
@@ -360,6 +353,8 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
         The longest strings looked at.
     max_states : int
         0 for no bound; else the largest machine wanted, in states.
+    twins : bool
+        Also return each forbidden string's twin (see :func:`verify`).
 
     Returns
     -------
@@ -367,7 +362,8 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
         ``(forbidden, levels)``: the forbidden strings as codes (uint64 array: a sentinel bit,
         then 2 bits a move, U=0 D=1 L=2 R=3, the first move highest), in the order found; and
         per length 0..the depth reached, the number of strings kept (allowed and within the
-        box).
+        box). With ``twins``, ``(forbidden, levels, twins)``: ``twins[i]`` the earlier string
+        with the effect of ``forbidden[i]`` and a box inside its box.
 
     Raises
     ------
@@ -393,11 +389,14 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
     cdef uint64_t* following = NULL
     cdef uint64_t* swap
     cdef uint64_t* forbidden = NULL
+    cdef uint64_t* twin_codes = NULL
     cdef uint64_t* slot
+    cdef Table grown
     cdef int32_t* delta = NULL
     cdef size_t n_frontier = 1, n_following, cap_frontier = 1, cap_following = 0
     cdef size_t n_forbidden = 0, cap_forbidden = 0, i, swap_size, level_start = 0
-    cdef uint64_t code, child
+    cdef size_t n_twins = 0, cap_twins = 0
+    cdef uint64_t code, child, twin = 0, part, end
     cdef int move, state, child_state, kept, failed = 0, over = 0, late = 0
     cdef double stop_at = 0.0 if deadline is None else float(deadline)
     if deadline is not None and monotonic() >= stop_at:
@@ -416,6 +415,7 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
     trie.go = NULL
     trie.terminal = NULL
     trie.count = trie.capacity = 0
+    grown.keys = grown.codes = NULL
     frontier = <uint64_t*>malloc(sizeof(uint64_t))
     try:
         if (v.zobrist == NULL or table.keys == NULL or table.codes == NULL or frontier == NULL
@@ -440,7 +440,7 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
                     break
                 n_following = 0
                 for i in range(n_frontier):
-                    if (i & 0xFFFF) == 0:
+                    if (i & 0x3FFF) == 0:
                         if stop_at > 0 and monotonic_seconds() >= stop_at:
                             late = 1
                             break
@@ -457,12 +457,11 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
                         child = code * 4 + move
                         w = parent
                         step(&v, &w, move)
-                        kept = keep(&v, &scratch, &w, &other, &table, child)
+                        kept = keep(&v, &scratch, &w, &other, &table, child, &twin)
                         unstep(&v, &w, &parent)
-                        if kept < 0:
-                            failed = 1
-                        elif kept == 0:
-                            if push(&forbidden, &n_forbidden, &cap_forbidden, child) < 0:
+                        if kept == 0:
+                            if (push(&forbidden, &n_forbidden, &cap_forbidden, child) < 0
+                                    or push(&twin_codes, &n_twins, &cap_twins, twin) < 0):
                                 failed = 1
                                 break
                             # The trie grows now (this length's walk reads delta, compiled
@@ -474,19 +473,58 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
                                 over = 1
                                 break
                             continue
-                        if failed:
-                            break
                         if push(&following, &n_following, &cap_following, child) < 0:
                             failed = 1
                             break
                     if failed or over:
                         break
+                    if 2 * table.count > table.mask:
+                        # Half full (at most four entries past it: this string's children).
+                        grown.mask = 2 * table.mask + 1
+                        grown.count = table.count
+                        grown.keys = <uint64_t*>malloc((grown.mask + 1) * sizeof(uint64_t))
+                        grown.codes = <uint64_t*>malloc((grown.mask + 1) * sizeof(uint64_t))
+                        if grown.keys == NULL or grown.codes == NULL:
+                            failed = 1
+                            break
+                        # In parts, a look at the deadline and Ctrl-C between two: the new
+                        # arrays zeroed (their pages taken from the system: a second of page
+                        # faults at 64 M slots, were they touched at random by the moves), then
+                        # the entries moved.
+                        part = 0
+                        while part <= grown.mask:
+                            if part:
+                                if stop_at > 0 and monotonic_seconds() >= stop_at:
+                                    late = 1
+                                    break
+                                with gil:
+                                    check_interrupt()
+                            end = min(part + GROW_PART, grown.mask + 1)
+                            memset(&grown.keys[part], 0, (end - part) * sizeof(uint64_t))
+                            memset(&grown.codes[part], 0, (end - part) * sizeof(uint64_t))
+                            part = end
+                        part = 0
+                        while part <= table.mask and not late:
+                            if stop_at > 0 and monotonic_seconds() >= stop_at:
+                                late = 1
+                                break
+                            with gil:
+                                check_interrupt()
+                            end = min(part + GROW_PART, table.mask + 1)
+                            grow_part(&table, &grown, part, end)
+                            part = end
+                        if late:
+                            break
+                        free(table.keys)
+                        free(table.codes)
+                        table = grown
+                        grown.keys = grown.codes = NULL
                 if failed or late:
                     break
                 if over:
                     # This length's strings would take the machine past max_states (its trie's
                     # nodes, less the strings' ends, are its states): it stops a length short.
-                    n_forbidden = level_start
+                    n_forbidden = n_twins = level_start
                     break
                 level_start = n_forbidden
                 swap = frontier
@@ -503,8 +541,12 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
         if late:
             raise DeadlinePassed()
         codes = np.empty(n_forbidden, dtype=np.uint64)
+        earlier = np.empty(n_forbidden, dtype=np.uint64)
         for i in range(n_forbidden):
             codes[i] = forbidden[i]
+            earlier[i] = twin_codes[i]
+        if twins:
+            return codes, levels, earlier
         return codes, levels
     finally:
         free(v.zobrist)
@@ -515,6 +557,9 @@ def build(int rows, int cols, int depth, size_t max_states=0, deadline=None):
         free(frontier)
         free(following)
         free(forbidden)
+        free(twin_codes)
+        free(grown.keys)
+        free(grown.codes)
         free(delta)
 
 
@@ -580,3 +625,69 @@ def compile(const uint64_t[::1] forbidden):
         free(trie.terminal)
         free(delta)
         free(number)
+
+
+cdef bint replay_within(Virtual* v, Walk* w, uint64_t code, int rows, int cols) noexcept nogil:
+    # replay() of a string read from outside: False, the board left partly walked, as soon as
+    # its box would outgrow rows x cols (and so the virtual board).
+    cdef int i, move, n = code_length(code)
+    reset(v, w)
+    for i in range(n):
+        move = code_move(code, n, i)
+        if not fits_after(v, w, move, rows, cols):
+            return False
+        step(v, w, move)
+    return True
+
+
+def verify(int rows, int cols, int depth, const uint64_t[::1] forbidden,
+           const uint64_t[::1] twins):
+    """The first forbidden string that its twin does not prove forbidden, or -1.
+
+    ``twins[i]`` proves ``forbidden[i]`` (of at most ``depth`` moves, its box fitting ``rows`` x
+    ``cols``) forbidden when it comes earlier in the order (fewer moves, or as many and smaller:
+    a smaller code), leaves every tile where ``forbidden[i]`` does, and covers a box inside its
+    box: the rule :func:`build` forbids by, so that every machine compiled from proven strings
+    keeps a shortest path to every board (see the module's docstring). Nothing else is assumed
+    of the strings: this is how a machine read from a file is checked without building it.
+
+    Raises
+    ------
+    ValueError
+        For a box or depth out of range, or arrays of different lengths.
+    MemoryError
+        When the virtual boards cannot be made.
+    """
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise ValueError(f"expected a box of 1 to {MAX_SIDE} a side, got {rows}x{cols}")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"expected a depth of 0 to {MAX_DEPTH} moves, got {depth}")
+    if forbidden.shape[0] != twins.shape[0]:
+        raise ValueError("expected a twin for each forbidden string")
+    cdef Virtual v, scratch
+    cdef Walk w, other
+    cdef Py_ssize_t i, wrong = -1
+    cdef uint64_t string, twin
+    v.rows = scratch.rows = 2 * rows - 1
+    v.cols = scratch.cols = 2 * cols - 1
+    v.cells = scratch.cells = v.rows * v.cols
+    v.start = scratch.start = (rows - 1) * v.cols + cols - 1
+    # Effects are compared tile by tile: the hash that step() keeps is not looked at.
+    v.zobrist = <uint64_t*>calloc(v.cells * v.cells, sizeof(uint64_t))
+    scratch.zobrist = v.zobrist
+    if v.zobrist == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(forbidden.shape[0]):
+                string = forbidden[i]
+                twin = twins[i]
+                if (string < 4 or code_length(string) > depth or twin < 1 or twin >= string
+                        or not replay_within(&v, &w, string, rows, cols)
+                        or not replay_within(&scratch, &other, twin, rows, cols)
+                        or not memcmp_tiles(&v, &scratch) or not inside(&other, &w)):
+                    wrong = i
+                    break
+        return wrong
+    finally:
+        free(v.zobrist)

@@ -33,6 +33,18 @@ def pack_table(
     zero: bool = False,
 ) -> tuple[npt.NDArray[np.uint8], bool]: ...
 def table_length(cells: int, k: int, sparse: bool, nibble: bool) -> int: ...
+def check_table(
+    table: npt.NDArray[np.uint8],
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    tiles: Sequence[int],
+    sparse: bool,
+    nibble: bool,
+    zero: bool = False,
+    samples: int = 0,
+    seed: int = 0,
+) -> tuple[int, int]: ...
 def zero_layout(
     rows: int, cols: int, k: int
 ) -> tuple[npt.NDArray[np.uint8], tuple[npt.NDArray[Any], ...], int]: ...

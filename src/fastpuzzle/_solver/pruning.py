@@ -25,12 +25,22 @@ Every IDA* kernel takes it, with every heuristic, threads and clusters included.
 
 A machine depends only on its box and depth, so every process builds the same one: a Dask
 worker builds its own. Machines are kept in memory, and in the table cache directory
-(``fsm-v3-RxC-dD-sS.npy``), written whole or not at all. A file is rebuilt, never trusted, unless
-it is a valid machine for what it is read for (:func:`_read`): its header names its box, depth,
-state limit, the depth it reached and its states, and must name the ones asked for; a checksum
-covers header and table; every next state is a state or -1; and every move string of up to
-:data:`VERIFIED_LENGTH` moves is allowed or forbidden as a machine built afresh to that length
-says (the start state allows every move, a move's state forbids only its reversal...). A
+(``fsm-v4-RxC-dD-sS.npy``), written whole or not at all. A file holds the machine's forbidden
+strings, each with its twin: the earlier string, of the same effect and a box inside its box,
+that makes it forbidden. A file is rebuilt, never trusted, unless it proves a valid machine for
+what it is read for (:func:`_read`): its header names its box, depth, state limit, the depth it
+reached, its states and strings, and must name the ones asked for; a checksum covers header and
+strings (it proves only that the file is whole: anyone can recompute it); every string's twin is
+replayed beside it and must prove it forbidden (:func:`fastpuzzle._core._fsm.verify`, a few
+milliseconds for every machine up to 16 moves); the machine is compiled from those strings and
+must have the states the header says; and every move string of up to :data:`VERIFIED_LENGTH`
+moves is allowed or forbidden as a machine built afresh to that length says. So a machine read
+from a file forbids only strings whose twin keeps a path as short to every board (the argument
+of :mod:`fastpuzzle._core._fsm`): at worst a file could leave out strings past
+:data:`VERIFIED_LENGTH` moves, which costs nodes, never a wrong ``optimal=True``. Comparing with
+a machine built afresh to its full depth would cost the build (16 moves on 5x5: 11 s); the
+proof costs milliseconds at every depth. (Issue 53: a file correct to 10 moves and wrong past
+them, its checksum recomputed, was trusted and gave 22 moves, optimal, for 20-move boards.) A
 machine that forbids a string it should not could make a board unreachable: a search that then
 ran out of paths would report no solution for a solvable board, which the solver refuses as an
 internal defect (:class:`~fastpuzzle.errors.InternalError`) rather than answer.
@@ -91,18 +101,22 @@ _DEFAULT_DEPTH = MAX_DEPTH
 _BOX_CELLS = 25
 
 #: The file layout's version; files of another one are ignored (and rebuilt under a new name).
-_VERSION = 3
+#: Version 3 held the compiled table, which nothing but a build could check past a few moves.
+_VERSION = 4
 
-#: The first word of a machine file's header ("FSM3" in ASCII, little-endian).
-_MAGIC = int.from_bytes(b"FSM3", "little")
+#: The first word of a machine file's header ("FSM4" in ASCII, little-endian).
+_MAGIC = int.from_bytes(b"FSM4", "little")
 
-#: Header rows before the table (four int32 each): ``MAGIC, VERSION, rows, cols`` and
-#: ``depth, max_states, reached, states``.
-_HEADER_ROWS = 2
+#: Header rows before the strings (four int32 each): ``MAGIC, VERSION, rows, cols``,
+#: ``depth, max_states, reached, states`` and ``strings, 0, 0, 0``. Then a row a forbidden
+#: string: its code and its twin's, each a little-endian uint64 in two int32.
+_HEADER_ROWS = 3
 
 #: Move strings up to this length are checked against a machine built afresh whenever a file is
 #: read (340 forbidden strings on the 4x4 and 5x5 boxes, built in milliseconds; every box's
-#: default machine reaches 13 moves or more).
+#: default machine reaches 13 moves or more): a file cannot leave out the strings that make
+#: most of a machine's cut (parent pruning's among them). Every string, of any length, is
+#: proven by its twin.
 VERIFIED_LENGTH = 10
 
 
@@ -230,15 +244,19 @@ def _kept(rows: int, cols: int, depth: int, max_states: int, directory: str) -> 
     path = Path(directory) / name if directory else None
     table = None if path is None else _read(path, rows, cols, depth, max_states)
     if table is None:
-        forbidden, levels = _build(rows, cols, depth, max_states)
+        forbidden, levels, twins = _build(rows, cols, depth, max_states)
         table = _fsm.compile(forbidden)
         if path is not None:
-            _write(path, _header(rows, cols, depth, max_states, len(levels) - 1, table), table)
+            reached, strings = len(levels) - 1, len(forbidden)
+            header = _header(rows, cols, depth, max_states, reached, len(table), strings)
+            _write(path, header, _pairs(forbidden, twins))
     table.setflags(write=False)
     return table
 
 
-def _build(rows: int, cols: int, depth: int, max_states: int) -> tuple[np.ndarray, list[int]]:
+def _build(
+    rows: int, cols: int, depth: int, max_states: int
+) -> tuple[np.ndarray, list[int], np.ndarray]:
     deadline = getattr(_asked, "deadline", None)
     if not max_states and depth >= _ANNOUNCED_FROM:
         _log.info(
@@ -251,20 +269,37 @@ def _build(rows: int, cols: int, depth: int, max_states: int) -> tuple[np.ndarra
         f"{which} of the {rows}x{cols} box was",
         "; a search without a time limit builds it once and keeps it",
     ):
-        return _fsm.build(rows, cols, depth, max_states, deadline)
+        return _fsm.build(rows, cols, depth, max_states, deadline, twins=True)
 
 
 def _header(
-    rows: int, cols: int, depth: int, max_states: int, reached: int, table: np.ndarray
+    rows: int, cols: int, depth: int, max_states: int, reached: int, states: int, strings: int
 ) -> np.ndarray:
     """The header rows of a machine file: what the machine is for, and what it holds."""
     return np.array(
-        [[_MAGIC, _VERSION, rows, cols], [depth, max_states, reached, len(table)]], dtype=np.int32
+        [
+            [_MAGIC, _VERSION, rows, cols],
+            [depth, max_states, reached, states],
+            [strings, 0, 0, 0],
+        ],
+        dtype=np.int32,
     )
 
 
+def _pairs(forbidden: np.ndarray, twins: np.ndarray) -> np.ndarray:
+    """The rows of a machine file's strings: each forbidden string's code and its twin's."""
+    pairs = np.stack([forbidden, twins], axis=1).astype("<u8")
+    return pairs.view("<i4").astype(np.int32).reshape(-1, 4)
+
+
+def _unpaired(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The forbidden strings and their twins of a machine file's rows (:func:`_pairs`)."""
+    pairs = np.ascontiguousarray(rows, dtype="<i4").view("<u8").astype(np.uint64)
+    return np.ascontiguousarray(pairs[:, 0]), np.ascontiguousarray(pairs[:, 1])
+
+
 def _digest_row(rows: np.ndarray) -> np.ndarray:
-    """A row of four int32 holding a checksum of ``rows`` (header and table): the file's last
+    """A row of four int32 holding a checksum of ``rows`` (header and strings): the file's last
     row."""
     digest = hashlib.blake2b(np.ascontiguousarray(rows).tobytes(), digest_size=16).digest()
     return np.frombuffer(digest, dtype="<i4").astype(np.int32).reshape(1, 4)
@@ -282,17 +317,22 @@ def _read(path: Path, rows: int, cols: int, depth: int, max_states: int) -> np.n
         not isinstance(stored, np.ndarray)  # an .npz archive under this name
         or stored.dtype != np.int32
         or stored.ndim != 2
-        or stored.shape[0] < _HEADER_ROWS + 2
+        or stored.shape[0] < _HEADER_ROWS + 1
         or stored.shape[1] != 4
     ):
         return None
-    header, table = stored[:_HEADER_ROWS], np.ascontiguousarray(stored[_HEADER_ROWS:-1])
+    header, strings = stored[:_HEADER_ROWS], stored[_HEADER_ROWS:-1]
     if not np.array_equal(stored[-1:], _digest_row(stored[:-1])):
         return None
-    reached = int(header[1, 2])
-    if not np.array_equal(header, _header(rows, cols, depth, max_states, reached, table)):
+    reached, states = int(header[1, 2]), int(header[1, 3])
+    expected = _header(rows, cols, depth, max_states, reached, states, len(strings))
+    if not np.array_equal(header, expected):
         return None
-    if not _valid_machine(table, rows, cols, depth, max_states, reached):
+    forbidden, twins = _unpaired(strings)
+    if _fsm.verify(rows, cols, depth, forbidden, twins) >= 0:
+        return None
+    table = _fsm.compile(forbidden)  # proven strings: each of at least one move
+    if len(table) != states or not _valid_machine(table, rows, cols, depth, max_states, reached):
         return None
     return table
 
@@ -300,17 +340,15 @@ def _read(path: Path, rows: int, cols: int, depth: int, max_states: int) -> np.n
 def _valid_machine(
     table: np.ndarray, rows: int, cols: int, depth: int, max_states: int, reached: int
 ) -> bool:
-    """Whether ``table`` can be the machine its header says: within its state limit, every next
-    state a state or -1 (so that a kernel never reads outside it), and the same strings of up to
-    :data:`VERIFIED_LENGTH` moves allowed as a machine built afresh to that length (a machine
-    wrong by one entry would cost optimality, or every solution)."""
+    """Whether ``table``, compiled from proven strings, is the machine its header says: within
+    its state limit, and the same strings of up to :data:`VERIFIED_LENGTH` moves allowed as a
+    machine built afresh to that length (so that no file can leave out the strings that make
+    most of its cut)."""
     states = len(table)
     # The builder reaches its depth, or stops short of it for the state limit alone (every
     # box's default machine reaches past VERIFIED_LENGTH).
     full = reached == depth if max_states == 0 else min(depth, VERIFIED_LENGTH) <= reached <= depth
     if not full or (max_states and states > max_states):
-        return False
-    if int(table.min()) < -1 or int(table.max()) >= states:
         return False
     length = min(reached, VERIFIED_LENGTH)
     return _same_strings(table, _fresh(rows, cols, length), length)
@@ -342,9 +380,9 @@ def _same_strings(first: np.ndarray, second: np.ndarray, length: int) -> bool:
     return True
 
 
-def _write(path: Path, header: np.ndarray, table: np.ndarray) -> None:
+def _write(path: Path, header: np.ndarray, strings: np.ndarray) -> None:
     # A cache that cannot be written (read-only, full) only costs the next process a build.
-    body = np.vstack([header, table])
+    body = np.vstack([header, strings])
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_writer(path, suffix=".partial") as stream:
