@@ -24,6 +24,7 @@ from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
 from fastpuzzle._solver.parallel import check_workers, resolve_workers
 from fastpuzzle._solver.prepared import Prepared
 from fastpuzzle._solver.request import Request
+from fastpuzzle._solver.search_line import SearchLine
 from fastpuzzle._util.checks import check_seed, check_weight, dask_client, flag, shown
 from fastpuzzle.algorithms import (
     ALGORITHMS,
@@ -33,7 +34,7 @@ from fastpuzzle.algorithms import (
     is_auto,
     resolve_algorithm,
 )
-from fastpuzzle.board import BoardLike, Shape
+from fastpuzzle.board import BoardLike, Shape, as_board
 from fastpuzzle.errors import (
     BoardTooLargeError,
     DepthLimitError,
@@ -241,6 +242,7 @@ def search(
     workers: int | None = None,
     client: Any = None,
     prune: str | int | None = None,
+    shape: Shape | None = None,
 ) -> SearchResult:
     """Run one search algorithm and report how it ended; never raises on limits.
 
@@ -287,6 +289,9 @@ def search(
         machine of every twin up to that many moves. A small depth is a weaker machine (more
         nodes); depths 2 to 5 would be parent pruning and 7 would be 6, so they are refused.
         The length found is the same.
+    shape : tuple of int, optional
+        ``(rows, cols)`` of a flat ``board`` (and ``goal``) that is not square, as
+        :class:`~fastpuzzle.Board` takes it.
 
     Returns
     -------
@@ -314,6 +319,7 @@ def search(
     chosen = resolve_algorithm(algorithm)
     if limits is not None:
         limits = as_limits(limits)
+    board, goal = _shaped(board, goal, shape)
     problem = make_problem(board, goal)
     if chosen.max_cells is not None and problem.board.size > chosen.max_cells:
         _refuse_size(problem, chosen, heuristic)
@@ -362,11 +368,12 @@ def solve(
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     optimal: bool = True,
     workers: int | None = None,
     client: Any = None,
     prune: str | int | None = None,
+    shape: Shape | None = None,
 ) -> Solution:
     """Solve a board, optimally by default.
 
@@ -379,12 +386,16 @@ def solve(
         name :func:`search` takes.
     heuristic : str
         ``"auto"`` (the algorithm's default) or a heuristic name.
-    limits, weight, seed, progress
+    limits, weight, seed, shape
         As for :func:`search`. Past 16 cells an optimal solve without ``limits`` stops after
         60 s with a :class:`TimeLimitError` rather than run for hours. Where ``auto`` builds a
         pattern database on first use (:mod:`fastpuzzle._solver.policy`), the first search
         without it, the build and the search with it share the limits; a search stopped by a
         limit names the table that would help on the shape.
+    progress : callable or bool, optional
+        As for :func:`search`, or ``True``: the command line's display on stderr (with the
+        ``progress`` extra a ``tqdm.auto`` line, a widget in a notebook), with the hint of a
+        table to build once the default search has run for a few seconds.
     optimal : bool
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see
@@ -423,6 +434,16 @@ def solve(
     >>> solve("1 2 3/4 5 6/_ 7 8", algorithm="astar").moves
     'RR'
     """
+    board, goal = _shaped(board, goal, shape)
+    if isinstance(progress, bool):
+        line = _search_line(board, goal, algorithm, heuristic, optimal) if progress else None
+        try:
+            return solve(board, goal, algorithm=algorithm, heuristic=heuristic, limits=limits,
+                         weight=weight, seed=seed, progress=None if line is None else line.show,
+                         optimal=optimal, workers=workers, client=client, prune=prune)  # fmt: skip
+        finally:
+            if line is not None:
+                line.close()
     if limits is not None:
         limits = as_limits(limits)
     if not flag("optimal", optimal):
@@ -441,6 +462,25 @@ def solve(
         raise InvalidOptionError(f"algorithm='auto' takes no weight or seed, got {given}")
     pruned = _pruning(ALGORITHMS["idastar"], prune)
     return _solve_auto(board, goal, chosen, limits, progress, workers, client, pruned)
+
+
+def _shaped(
+    board: BoardLike, goal: BoardLike | None, shape: Shape | None
+) -> tuple[BoardLike, BoardLike | None]:
+    """``board`` and ``goal`` read as ``shape`` (None: as they are)."""
+    if shape is None:
+        return board, goal
+    return as_board(board, shape), None if goal is None else as_board(goal, shape)
+
+
+def _search_line(
+    board: BoardLike, goal: BoardLike | None, algorithm: object, heuristic: object, optimal: bool
+) -> SearchLine:
+    """``solve(progress=True)``'s display, with the hint of the default optimal search."""
+    problem = make_problem(board, goal, check_solvable=False)
+    default = optimal is True and (is_auto(algorithm) or algorithm == "idastar")
+    hint = default and (_uses_default(heuristic) or heuristic == "pdb")
+    return SearchLine(problem.board.shape, problem.goal.blank, hint=hint)
 
 
 def _solve_fast(

@@ -357,3 +357,14 @@ def test_results_print_short_in_a_terminal():
     assert eval(repr(stats), {"SearchStats": fp.SearchStats}) == fp.SearchStats(
         expanded=31, generated=40, seconds=2.995e-05, depth=31
     )
+
+
+def test_solve_and_search_take_shape():
+    # Issue 58, item 3: solve([...8 tiles]) said "pass shape=(rows, cols)", and shape= was a
+    # TypeError.
+    tiles, goal = [1, 2, 3, 4, 5, 6, 0, 7], [1, 2, 3, 4, 5, 6, 7, 0]
+    solution = fp.solve(tiles, shape=(2, 4))
+    assert solution.board.shape == (2, 4) and solution.moves == "R"
+    result = fp.search(tiles, goal, algorithm="bfs", shape=(2, 4))
+    assert result.solution is not None and result.solution.moves == "R"
+    assert fp.solve(tiles, goal, shape=(4, 2)).board.shape == (4, 2)

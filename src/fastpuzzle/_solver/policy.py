@@ -72,6 +72,7 @@ __all__ = [
     "first_use_message",
     "limit_hint",
     "probe",
+    "progress_hint",
     "table_switch",
     "tables_of",
 ]
@@ -367,6 +368,22 @@ def faster_table_hint(
     if not pdb_path("7-8b", (4, 4), goal_blank, cache_dir).is_file():
         return SECOND_TABLE_HINT
     return None
+
+
+def progress_hint(
+    shape: Shape, goal_blank: int, cache_dir: str | os.PathLike[str] | None = None
+) -> str | None:
+    """What a default optimal search on ``shape`` that has run for a while shows: the stronger
+    table to build (:func:`faster_table_hint`), or, where ``auto`` reads a table it never builds
+    and none is on disk (5x5's 6-6-6-6, 4x6's), the command that builds it (:func:`limit_hint`).
+    """
+    hint = faster_table_hint(shape, goal_blank, cache_dir)
+    if hint is not None or _key(shape) not in ON_DISK or shape[0] * shape[1] <= MAX_CELLS:
+        return hint
+    read = tables_of(shape, goal_blank).read
+    if any(pdb_path(name, shape, goal_blank, cache_dir).is_file() for name in read):
+        return None
+    return limit_hint(shape, goal_blank, probe(shape).heuristic)
 
 
 def _dual_table_hint(goal_blank: int, cache_dir: str | os.PathLike[str] | None) -> str | None:

@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastpuzzle._solver import policy
+from fastpuzzle._solver.search_line import SearchLine
 from fastpuzzle._util.optional import require
-from fastpuzzle._util.progress import Throttle, fit_line, on_terminal
+from fastpuzzle._util.progress import on_terminal
 from fastpuzzle._util.units import duration
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import Board
@@ -66,46 +67,16 @@ def _shows_progress(args: argparse.Namespace) -> bool:
     return bool(args.progress) or (args.progress is None and on_terminal())
 
 
-class _SolveLine:
-    """The progress of one solve: one line on stderr, rewritten in place on a terminal (one
-    line per report elsewhere), so long optimal searches say how far they got; past
-    :data:`HINT_AFTER_SECONDS`, a line naming the table that would make it faster, if any.
-
-    Reports come as often as the search makes them (hundreds a second); a line is drawn at most
-    ten times a second on a terminal and once a second elsewhere (:class:`Throttle`, on the
-    search's clock). It counts expanded nodes, as the solution's line does. On a terminal the
-    line is cleared once the search ends (the hint, on a line of its own, stays), so a solve
-    shows the same lines whether or not it drew its progress."""
+class _SolveLine(SearchLine):
+    """The progress of one solve (:class:`~fastpuzzle._solver.search_line.SearchLine`): its
+    hint only for the default optimal search with pattern databases, not for ``--fast``."""
 
     def __init__(self, job: Job, args: argparse.Namespace) -> None:
-        self.hint = None
         optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
-        if optimal_pdb and not args.fast:
-            goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
-            self.hint = policy.faster_table_hint(job.board.shape, goal.blank)
-        self.terminal = on_terminal()
-        self.throttle = Throttle()
-        self.drawn = False
-
-    def show(self, stats: SearchStats) -> None:
-        """Draw the report ``stats`` (when due)."""
-        if self.hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
-            # Once, on a line of its own that the next report does not overwrite.
-            line = f"  hint: {self.hint}"
-            sys.stderr.write((fit_line(line).rstrip() if self.terminal else line) + "\n")
-            self.hint = None
-        elif not self.throttle.due(stats.seconds):
-            return
-        text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {duration(stats.seconds)}"
-        sys.stderr.write(fit_line(text) if self.terminal else f"{text}\n")
-        sys.stderr.flush()
-        self.drawn = True
-
-    def close(self) -> None:
-        """End the display: a terminal's line is cleared."""
-        if self.drawn and self.terminal:
-            sys.stderr.write(fit_line("") + "\r")
-            sys.stderr.flush()
+        goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
+        super().__init__(
+            job.board.shape, goal.blank, hint=optimal_pdb and not args.fast, terminal=on_terminal()
+        )
 
 
 def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
