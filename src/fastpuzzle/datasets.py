@@ -22,7 +22,15 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle._core._generate import random_packed
-from fastpuzzle._util.checks import flag, optional_path, random_generator, real, shown, whole
+from fastpuzzle._util.checks import (
+    flag,
+    optional_path,
+    random_generator,
+    real,
+    rng_or_seed,
+    shown,
+    whole,
+)
 from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import MAX_ROWS, Table
@@ -78,7 +86,8 @@ def _target(shape: Shape, goal: BoardLike | None) -> Board:
     target = as_goal(Board.goal(shape), goal)
     if target.size > MAX_CELLS:
         raise BoardTooLargeError(
-            f"data sets hold packed boards of at most {MAX_CELLS} cells, got shape {target.shape}"
+            f"data sets hold packed boards of at most {MAX_CELLS} cells, got shape "
+            f"{target.shape}; random_board({target.shape}) draws one board of any shape"
         )
     return target
 
@@ -100,6 +109,7 @@ def random_boards(
     rng: RandomSource = None,
     goal: BoardLike | None = None,
     unique: bool = False,
+    seed: int | None = None,
 ) -> np.ndarray:
     """``n`` boards drawn uniformly from those that can reach ``goal``, as packed words.
 
@@ -128,6 +138,8 @@ def random_boards(
         No board twice. Redraws repeats while ``n`` is at most half the space; past that (on
         spaces of up to 10 cells, which :func:`all_boards` lists), a random choice among them
         all.
+    seed : int, optional
+        A seed, in place of ``rng`` (as :func:`~fastpuzzle.random_board` takes it).
 
     Notes
     -----
@@ -163,7 +175,7 @@ def random_boards(
     count = whole("n", n, low=0, high=MAX_BOARDS, why="8 bytes a board: 8 GiB at most")
     target = _target(shape, goal)
     flag("unique", unique)
-    generator = random_generator(rng)
+    generator = random_generator(rng_or_seed(rng, seed))
     if not unique:
         return _draw(count, target, generator)
     space = space_size(target.shape)
@@ -591,10 +603,12 @@ def labelled(
     workers: int | None = None,
     unique: bool | None = None,
     optimal_mask: bool = True,
+    seed: int | None = None,
 ) -> Labelled:
     """``n`` random boards solved optimally: training data for learned heuristics.
 
-    The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``:
+    The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``
+    (``seed=`` gives a seed in place of ``rng``):
     by default (``unique=None``) no board twice where the space allows it (``n`` at most
     :func:`space_size`), else drawn with replacement after a
     :class:`~fastpuzzle.errors.FastPuzzleWarning` that says what share of the rows repeat a
@@ -635,7 +649,7 @@ def labelled(
                   "write_labelled writes more to a file")  # fmt: skip
     target = _target(shape, goal)
     unique = _unique_by_default(unique, count, target.shape)
-    boards = random_boards(count, shape, rng=rng, goal=target, unique=unique)
+    boards = random_boards(count, shape, rng=rng_or_seed(rng, seed), goal=target, unique=unique)
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)
     _all_solved(result, 0)
     first = np.array([moves[:1] for moves in result.moves], dtype="<U1")
@@ -709,6 +723,7 @@ def write_labelled(
     progress: ProgressArg = None,
     unique: bool | None = None,
     optimal_mask: bool = True,
+    seed: int | None = None,
 ) -> Path:
     """Write ``n`` random boards solved optimally to a Parquet file, a chunk at a time.
 
@@ -759,7 +774,7 @@ def write_labelled(
     shape : tuple of int
         ``(rows, cols)``, at most 16 cells.
     rng : int, numpy.random.Generator or None
-        Seed or generator of the boards.
+        Seed or generator of the boards (or ``seed=``, a seed in its place).
     goal : Board-like, optional
         The goal (default: the canonical goal of ``shape``).
     chunk_size : int
@@ -822,7 +837,7 @@ def write_labelled(
     unique = _unique_by_default(unique, count, target.shape)
     pa = require("pyarrow", "write_labelled", "parquet")
     parquet = require("pyarrow.parquet", "write_labelled", "parquet")
-    generator = random_generator(rng)
+    generator = random_generator(rng_or_seed(rng, seed))
     drawn = None
     if unique:
         drawn = random_boards(count, target.shape, rng=generator, goal=target, unique=True)

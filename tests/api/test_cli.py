@@ -984,3 +984,26 @@ def test_pdb_info_says_what_each_table_is_for(tmp_path, capsys):
     assert "heuristic 'pdb' (the default partition) for 2x5 boards" in out
     assert "not built yet: 5-5-5 (4x4), 6-6-3 (4x4), 7-8 (4x4), 7-8b (4x4), 6-6-6-6 (5x5)" in out
     assert "fastpuzzle pdb build NAME" in out
+
+
+def test_solve_json_writes_the_record_batch_writes(tmp_path, capsys):
+    # Issue 58, item 3: `solve --json` had other keys and status words ("limit") than batch's
+    # JSONL (time_limit, node_limit), and an unsolvable board had no length or message.
+    from fastpuzzle.batch.result import COLUMNS, STATUSES
+
+    boards = ["1 2 3/4 5 6/8 7 _", "8 6 7/2 5 4/3 _ 1"]
+    listed = tmp_path / "boards.txt"
+    listed.write_text("".join(f"{board}\n" for board in boards))
+    out = tmp_path / "rows.jsonl"
+    main(["batch", str(listed), "--out", str(out)])
+    capsys.readouterr()
+    batch = [json.loads(line) for line in out.read_text().splitlines()]
+    assert main(["solve", "--json", *boards]) == 1
+    solved = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    keys = ["index", "board", *COLUMNS[1:]]
+    assert list(batch[0]) == keys and solved[0] == batch[0]  # the unsolvable row, whole
+    assert list(solved[1])[: len(keys)] == keys and solved[1]["length"] == batch[1]["length"]
+    assert main(["solve", "--json", "--algorithm", "bfs", "--node-limit", "100", boards[1]]) == 1
+    stopped = json.loads(capsys.readouterr().out)
+    assert list(stopped) == keys and stopped["status"] == "node_limit" in STATUSES
+    assert stopped["length"] is None and stopped["expanded"] == 100 and stopped["message"]

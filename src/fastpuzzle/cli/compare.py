@@ -50,6 +50,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             f"{args.table_format}: write the CSV to a file, or drop one of them"
         )
     table_format = "csv" if args.csv == "-" else args.table_format
+    if not args.plot and (args.log or args.metric != ["expanded"]):
+        # Before: ignored without a word, and the user looked for the chart.
+        given = "--log" if args.log else "--metric"
+        raise UsageError(f"{given} applies to --plot's charts: pass --plot FILE too")
     if args.plot:  # before any search: a path that cannot take a chart fails now
         _check_plot_path(args.plot)
     # Boards given are kept, and --random N adds N random boards after them (before: the

@@ -17,6 +17,7 @@ from fastpuzzle._util.optional import require
 from fastpuzzle._util.progress import on_terminal
 from fastpuzzle._util.units import duration
 from fastpuzzle.algorithms import ALGORITHMS
+from fastpuzzle.batch.chunk import error_status
 from fastpuzzle.board import Board
 from fastpuzzle.cli.arguments import (
     INPUT_RULES,
@@ -84,6 +85,29 @@ def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchSta
     return _SolveLine(job, args).show
 
 
+def _record(index: int, job: Job) -> dict[str, Any]:
+    """``--json``'s record of a board before its search: the keys and order of a batch's JSONL
+    record (:meth:`fastpuzzle.BatchResult.to_records`), the goal after the board when given."""
+    record: dict[str, Any] = {"index": index, "board": job.board.to_string()}
+    if job.goal is not None:
+        record["goal"] = job.goal.to_string()
+    record.update(length=None, status="", expanded=0, generated=0, seconds=0.0, moves="")
+    record["message"] = ""
+    return record
+
+
+def _counted(record: dict[str, Any], stats: SearchStats | None) -> None:
+    if stats is not None:
+        record.update(expanded=stats.expanded, generated=stats.generated, seconds=stats.seconds)
+
+
+def _failed(record: dict[str, Any], error: UnsolvableError | SearchLimitError) -> None:
+    """``record`` of a board without a solution: a batch's status word (``"time_limit"``...)
+    and its message."""
+    record.update(status=error_status(error), message=cli_words(str(error)))
+    _counted(record, getattr(error, "stats", None))
+
+
 def _cmd_solve(args: argparse.Namespace) -> int:
     if args.fast and (args.algorithm != "auto" or args.heuristic != "auto"):
         raise ValueError("--fast picks its own method: pass no --algorithm or --heuristic")
@@ -119,9 +143,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             print(f"board {number} of {len(jobs)}: {job.board.to_string()}{towards}")
         started = time.perf_counter()
         line = _SolveLine(job, args) if _shows_progress(args) else None
-        record: dict[str, Any] = {"board": job.board.to_string()}
-        if job.goal is not None:
-            record["goal"] = job.goal.to_string()
+        record = _record(number - 1, job)
         try:
             try:
                 solution = solve(
@@ -143,18 +165,18 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             finally:
                 if line is not None:
                     line.close()
-        except UnsolvableError:
+        except (UnsolvableError, SearchLimitError) as error:
             status = max(status, 1)
-            record.update(status="unsolvable", moves=None)
-            print(json.dumps(record) if args.json else NOT_SOLVABLE)
-            continue
-        except SearchLimitError as error:
-            status = max(status, 1)
-            record.update(status="limit", message=cli_words(str(error)), moves=None)
-            print(json.dumps(record) if args.json else f"No solution: {record['message']}")
+            _failed(record, error)
+            if args.json:
+                print(json.dumps(record))
+            else:
+                unsolvable = isinstance(error, UnsolvableError)
+                print(NOT_SOLVABLE if unsolvable else f"No solution: {record['message']}")
             continue
         elapsed = time.perf_counter() - started
         if args.json:
+            _counted(record, solution.stats)
             record.update(
                 status="solved",
                 moves=solution.moves,
