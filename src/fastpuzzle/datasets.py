@@ -395,9 +395,11 @@ class Labelled:
 
     def to_pandas(self, *, states: bool = False) -> Any:
         """The boards as a pandas DataFrame, one row a board: ``board`` (its text,
-        ``"1 2 3/4 5 6/7 8 _"``), ``packed`` (uint64), ``length``, ``first_move`` and, with
-        the mask, ``optimal_U``, ``optimal_D``, ``optimal_L``, ``optimal_R`` (1 where that
-        move starts an optimal solution).
+        ``"1 2 3/4 5 6/7 8 _"``), ``packed`` (uint64), ``length`` (int32), ``first_move`` and,
+        with the mask, ``optimal_U``, ``optimal_D``, ``optimal_L``, ``optimal_R`` (1 where that
+        move starts an optimal solution). The columns :func:`write_labelled`'s file shares with
+        it have its names and types (``packed``, ``length``, ``first_move``); the file writes
+        the mask as one ``optimal_mask`` list and adds ``tiles`` and ``moves``.
 
         With ``states=True`` the path states instead (``labelled(..., path=True)``): ``board``,
         ``packed``, ``distance`` and ``origin`` (the row of the board whose path holds it).
@@ -428,7 +430,7 @@ class Labelled:
         columns: dict[str, Any] = {
             "board": _texts(self.boards, self.shape),
             "packed": self.boards,
-            "length": self.lengths,
+            "length": self.lengths.astype(np.int32, copy=False),
             "first_move": self.first_moves,
         }
         if self.optimal_mask is not None:
@@ -891,10 +893,13 @@ def _remove_dead_partials(out: Path) -> None:
 
 
 def _schema(pa: Any, target: Board, optimal_mask: bool) -> Any:
+    # The names and types of Labelled.to_pandas() where both have a column: ``packed`` the
+    # uint64 board (``board`` is the text there), ``length`` int32 (stored as Parquet's INT32
+    # whether uint8 or int32, so it costs nothing on disk).
     fields = [
-        pa.field("board", pa.uint64()),
+        pa.field("packed", pa.uint64()),
         pa.field("tiles", pa.list_(pa.uint8(), target.size)),
-        pa.field("length", pa.uint8()),
+        pa.field("length", pa.int32()),
         pa.field("moves", pa.string()),
         pa.field("first_move", pa.string()),
     ]
@@ -935,7 +940,7 @@ def _labelled_table(
     columns = [
         pa.array(words, pa.uint64()),
         pa.FixedSizeListArray.from_arrays(pa.array(tiles.reshape(-1)), cells),
-        pa.array(np.asarray(result.lengths).astype(np.uint8)),
+        pa.array(np.asarray(result.lengths).astype(np.int32)),
         moves,
         first,
     ]
