@@ -41,7 +41,14 @@ def test_3x3_rows_are_random_boards_with_optimal_labels(tmp_path):
     path = tmp_path / "boards.parquet"
     assert fp.write_labelled(path, 2500, (3, 3), rng=7, chunk_size=700) == path
     table = pq.read_table(path)
-    assert table.column_names == ["packed", "tiles", "length", "moves", "first_move", "optimal_mask"]
+    assert table.column_names == [
+        "packed",
+        "tiles",
+        "length",
+        "moves",
+        "first_move",
+        "optimal_mask",
+    ]
     assert pq.ParquetFile(path).metadata.num_row_groups == 4  # a row group a chunk
     # The boards of random_boards with the same seed, whatever the chunk size: all different
     # (the default where the space allows).
