@@ -20,6 +20,7 @@ from fastpuzzle._solver import idastar as ida
 from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle._solver.defects import check_result
+from fastpuzzle._solver.heuristic_tables import not_ready
 from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
 from fastpuzzle._solver.parallel import check_workers, resolve_workers
 from fastpuzzle._solver.prepared import Prepared
@@ -42,7 +43,7 @@ from fastpuzzle.errors import (
     InvalidOptionError,
     TimeLimitError,
 )
-from fastpuzzle.heuristics import HeuristicName, resolve_heuristic
+from fastpuzzle.heuristics import BY_NAME, HeuristicName, resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import (
     ProgressCallback,
@@ -220,10 +221,21 @@ def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: object) -> N
     method = algorithm.name
     if algorithm.informed and isinstance(heuristic, str):
         method += f"+{heuristic}"
+    # Only what runs on this shape (walking distance was offered on 5x5, then refused).
+    shape = (problem.rows, problem.cols)
+    offered = [
+        name
+        for name in WIDE_HEURISTICS
+        if BY_NAME[name].fits(shape)
+        and not (
+            BY_NAME[name].tables == "walking"
+            and not_ready(BY_NAME[name], shape, problem.goal_blank) is not None
+        )
+    ]
     raise BoardTooLargeError(
         f"{method} works on boards of at most "
         f"{algorithm.max_cells} cells, got a {problem.rows}x{problem.cols} board; use idastar "
-        f"with {', '.join(WIDE_HEURISTICS)} (pattern databases up to 25 cells; 3x6's and 4x5's "
+        f"with {', '.join(offered)} (pattern databases up to 25 cells; 3x6's and 4x5's "
         "are built on first use, the others beforehand), or solve(board, optimal=False) for a "
         "fast solution"
     )

@@ -368,3 +368,22 @@ def test_solve_and_search_take_shape():
     result = fp.search(tiles, goal, algorithm="bfs", shape=(2, 4))
     assert result.solution is not None and result.solution.moves == "R"
     assert fp.solve(tiles, goal, shape=(4, 2)).board.shape == (4, 2)
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (4, 5), (6, 6)])
+def test_the_too_large_error_names_only_heuristics_that_run_there(shape):
+    # Issue 58, item 6: astar on 5x5 suggested walking_distance, which idastar then refused as
+    # unknown on 5x5.
+    import re
+
+    with pytest.raises(fp.errors.BoardTooLargeError) as refused:
+        fp.solve(fp.Board.goal(shape).apply("UL"), algorithm="astar")
+    named = re.search(r"use idastar with (.*?) \(", str(refused.value))
+    assert named is not None
+    board = fp.Board.goal(shape).apply("UL")
+    idastar = algorithms.ALGORITHMS["idastar"]
+    for name in named.group(1).split(", "):
+        # Each one is taken on the shape; those without tables to build run there.
+        entry = resolve_heuristic(name, idastar, shape=shape)
+        if entry.tables != "pdb":
+            assert fp.search(board, algorithm="idastar", heuristic=name, workers=1).solved

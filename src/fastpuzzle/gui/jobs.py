@@ -238,7 +238,10 @@ class _JobNotes(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.thread == self.thread:
-            self.job.progress = {**self.job.progress, "note": record.getMessage()}
+            # The note replaces the counts of a search that ran before the build (they stand
+            # still meanwhile); the search's next report replaces the note.
+            kept = {key: value for key, value in self.job.progress.items() if key == "hint"}
+            self.job.progress = {**kept, "note": record.getMessage()}
 
 
 @contextlib.contextmanager
