@@ -1007,3 +1007,21 @@ def test_solve_json_writes_the_record_batch_writes(tmp_path, capsys):
     stopped = json.loads(capsys.readouterr().out)
     assert list(stopped) == keys and stopped["status"] == "node_limit" in STATUSES
     assert stopped["length"] is None and stopped["expanded"] == 100 and stopped["message"]
+
+
+def test_prune_help_says_what_the_default_machine_is(capsys):
+    # Issue 58, item 6: --help said "the machine of depth 13" where the file in the cache is
+    # named d16-s16384; it says both now, and what it holds on 4x4 is what --prune 13 holds.
+    from fastpuzzle._solver import pruning
+
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert f"within {pruning.MAX_STATES:,} states" in shown and f"-d{pruning.MAX_DEPTH}-" in shown
+    board = fp.scramble(fp.Board.goal((4, 4)), 40, rng=3)  # 70,313 nodes with either
+    counts = {
+        prune: fp.search(board, algorithm="idastar", heuristic="manhattan", workers=1,
+                         prune=prune).stats.expanded
+        for prune in ("fsm", 13)
+    }  # fmt: skip
+    assert counts["fsm"] == counts[13]

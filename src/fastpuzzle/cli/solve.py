@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from fastpuzzle._solver import policy
+from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.search_line import SearchLine
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.progress import on_terminal
@@ -262,9 +262,12 @@ def add_solve_parser(sub: Subcommands) -> None:
     solve.add_argument(
         "--prune",
         default=None,
-        help="IDA*'s duplicate pruning: fsm (default: on 4x4 and 5x5 the machine of depth 13), "
-        "parent (the published node counts) or a depth of 6 or 8 to 16 (a smaller depth is a "
-        "weaker machine, more nodes)",
+        help="IDA*'s duplicate pruning: fsm (default: the deepest machine of up to "
+        f"{pruning.MAX_DEPTH} moves within {pruning.MAX_STATES:,} states, kept in the cache as "
+        f"fsm-...-d{pruning.MAX_DEPTH}-s{pruning.MAX_STATES}.npy; on 4x4 and 5x5 it holds every "
+        "twin of up to 13 moves, as --prune 13 does), parent (the published node counts) or a "
+        f"depth of 6 or 8 to {pruning.MAX_DEPTH} (a smaller depth is a weaker machine, more "
+        "nodes)",
     )
     solve.add_argument(
         "--scheduler",
