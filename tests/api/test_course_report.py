@@ -29,11 +29,13 @@ EASY = "1 2 3/4 5 6/_ 7 8"
 
 def _scripted(monkeypatch, times, status=fp.Status.SOLVED):
     """Make compare's searches return a real result whose time is the next of ``times`` (the
-    last one over and over); returns the options of every call."""
+    last one over and over); returns the options of every call but the warm-up's."""
     real = fp.search(EASY, algorithm="bfs")
     calls = []
 
     def fake(board, goal, **options):
+        if fp.Board(board) == goal.apply(goal.moves()[0]):  # each method's untimed warm-up
+            return real
         seconds = times[min(len(calls), len(times) - 1)]
         calls.append(options)
         stats = dataclasses.replace(real.stats, seconds=seconds)
