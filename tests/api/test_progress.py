@@ -157,10 +157,12 @@ def test_build_lines_are_whole_and_the_bar_label_short(
     # the long label ("fastpuzzle: 6-6-3 for 4x4 (goal blank 15) group 1/3") left tqdm's bar
     # one cell wide.
     labels: list[str] = []
+    formats: list[str] = []
 
     class Bar:
         def __init__(self, **options: Any) -> None:
             labels.append(options["desc"])
+            formats.append(options["bar_format"])
 
         def update(self, count: int) -> None:
             pass
@@ -182,9 +184,10 @@ def test_build_lines_are_whole_and_the_bar_label_short(
     _columns(monkeypatch, 40)
     path = fp.pdb.build_pdb("auto", shape=(2, 4), cache_dir=tmp_path)
     err = capsys.readouterr().err
-    # The partition's name, then the group: "custom-1d33b2901256 group 1/2".
-    assert [label.split(" ", 1)[1] for label in labels] == ["group 1/2", "group 2/2"]
-    assert all(label.startswith("custom-") and len(label) < 30 for label in labels)
+    # The group alone (a named partition's name first: "6-6-3 group 1/3"), and no rate: at 80
+    # columns the bar of a 3x5 group is 28 cells wide (it was one).
+    assert labels == ["group 1/2", "group 2/2"]
+    assert all("rate" not in format for format in formats)
     lines = err.splitlines()
     assert f"into {path.parent}" in lines[0]
     assert sum("built in" in line and line.endswith(" s") for line in lines) == 2

@@ -182,9 +182,20 @@ class Meter:
         The name of one unit (``"board"``, ``"placement"``).
     unit_scale : bool
         Show counts as 1.2M rather than 1200000.
+    rate : bool
+        Show the units a second (tqdm's bar): ``False`` leaves their room to the bar, where
+        the rate says little (a table's placements).
     """
 
-    def __init__(self, total: int, description: str, unit: str, *, unit_scale: bool = False):
+    def __init__(
+        self,
+        total: int,
+        description: str,
+        unit: str,
+        *,
+        unit_scale: bool = False,
+        rate: bool = True,
+    ):
         self.total = total
         self.n = 0
         self.description = description
@@ -194,12 +205,18 @@ class Meter:
         self._line: LiveLine | None = None
         bar_class = _tqdm()
         if bar_class is not None:
+            options: dict[str, Any] = {}
+            if not rate:
+                options["bar_format"] = (
+                    "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
+                )
             self._bar = bar_class(
                 total=total,
                 desc=description,
                 unit=f" {unit}",
                 unit_scale=unit_scale,
                 file=sys.stderr,
+                **options,
             )
         else:
             self._line = LiveLine(0.0, terminal=True)

@@ -246,7 +246,7 @@ def _group_meter(progress: Progress | None, description: str, total: int) -> Met
     # installed); a log keeps its line every 15 s, and a callable still receives the text.
     if progress is not _stderr_progress or not on_terminal():
         return None
-    return Meter(total, description, "placement", unit_scale=True)
+    return Meter(total, description, "placement", unit_scale=True, rate=False)
 
 
 def _build_tables(
@@ -269,11 +269,11 @@ def _build_tables(
         sparse = is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
         placements = _pdb.level_length(rows * cols, len(tiles), False)
-        # The bar's label is short (the lasting line above names the file): at 80 columns a
-        # long one left the bar one cell wide.
-        meter = _group_meter(
-            progress, f"{label.split(' ', 1)[0]} group {number}/{len(cells)}", placements
-        )
+        # The bar's label is short (the lasting line above names the file), a custom
+        # partition's digest left out: at 80 columns a long one left the bar one cell wide.
+        name = label.split(" ", 1)[0]
+        short = "" if name.startswith("custom-") else f"{name} "
+        meter = _group_meter(progress, f"{short}group {number}/{len(cells)}", placements)
 
         def relay(
             level: int,
