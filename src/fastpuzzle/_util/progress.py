@@ -130,9 +130,10 @@ class LiveLine:
         self.throttle = Throttle(interval)
         self.text = ""
         self._bar: Any = None
-        bar_class = _tqdm()
-        if bar_class is not None and (self.terminal or _is_notebook(bar_class)):
-            self._bar = bar_class(total=None, bar_format="{desc}", file=sys.stderr, leave=False)
+        # The bar comes with the first text: work that ends before any report draws nothing.
+        self._bar_class = _tqdm()
+        if self._bar_class is not None and not (self.terminal or _is_notebook(self._bar_class)):
+            self._bar_class = None
 
     def show(self, text: str, now: float | None = None) -> bool:
         """Draw ``text`` when a report is due at ``now`` (default: the monotonic clock);
@@ -140,6 +141,10 @@ class LiveLine:
         if not self.throttle.due(time.monotonic() if now is None else now):
             return False
         self.text = text
+        if self._bar is None and self._bar_class is not None:
+            self._bar = self._bar_class(
+                total=None, bar_format="{desc}", file=sys.stderr, leave=False
+            )
         if self._bar is not None:
             self._bar.set_description_str(text, refresh=True)
         elif self.terminal:
@@ -162,6 +167,7 @@ class LiveLine:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+        self._bar_class = None  # closed: a late report draws no new bar
         if self in _drawn:
             _drawn.remove(self)
             sys.stderr.write(fit_line("") + "\r")
