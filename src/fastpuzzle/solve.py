@@ -250,7 +250,7 @@ def search(
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     workers: int | None = None,
     client: Any = None,
     prune: str | int | None = None,
@@ -281,8 +281,10 @@ def search(
         walking distance.
     seed : int, optional
         ``random`` only: seed of the walk (default: fresh randomness).
-    progress : callable, optional
-        Called with a :class:`SearchStats` snapshot at most every 2**16 expansions.
+    progress : callable or bool, optional
+        Called with a :class:`SearchStats` snapshot at most every 2**16 expansions; ``True``:
+        the command line's line on stderr (bound, nodes, time; with the ``progress`` extra a
+        ``tqdm.auto`` line, a widget in a notebook).
     workers : int, optional
         ``idastar`` only: threads for its large iterations (None, the default: every core this
         process may use; 1: the serial search, whose node counts are reproducible). The length
@@ -342,6 +344,10 @@ def search(
         raise InvalidOptionError(
             f"only idastar runs on a Dask cluster, got client= for {chosen.name}"
         )
+    line = None
+    if isinstance(progress, bool):
+        line = SearchLine(problem.board.shape, problem.goal_blank, hint=False) if progress else None
+        progress = None if line is None else line.show
     try:
         return _run(
             problem,
@@ -369,6 +375,9 @@ def search(
             chosen.name,
             heuristic_name,
         )
+    finally:
+        if line is not None:
+            line.close()
 
 
 def solve(
@@ -405,9 +414,8 @@ def solve(
         without it, the build and the search with it share the limits; a search stopped by a
         limit names the table that would help on the shape.
     progress : callable or bool, optional
-        As for :func:`search`, or ``True``: the command line's display on stderr (with the
-        ``progress`` extra a ``tqdm.auto`` line, a widget in a notebook), with the hint of a
-        table to build once the default search has run for a few seconds.
+        As for :func:`search`; with ``True`` the line also names the table that would make the
+        default search faster, once it has run for a few seconds.
     optimal : bool
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see

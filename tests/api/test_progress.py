@@ -228,3 +228,12 @@ def test_solve_progress_true_is_a_widget_in_a_notebook(
     fp.solve(board, algorithm="idastar", heuristic="manhattan", workers=1, progress=True)
     assert shown and shown[0].startswith("  bound ") and shown[-1] == "closed"
     assert capsys.readouterr().err == ""
+
+
+def test_search_progress_true_shows_the_line_too(
+    no_tqdm: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As solve(progress=True): search() took only a callable.
+    board = "12 1 10 2/7 11 4 14/5 _ 9 15/8 13 6 3"
+    result = fp.search(board, algorithm="idastar", heuristic="manhattan", workers=1, progress=True)
+    assert result.solved and "  bound " in capsys.readouterr().err
