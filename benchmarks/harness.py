@@ -38,6 +38,7 @@ __all__ = [
     "rounds",
     "seed_cases",
     "table",
+    "tree_environment",
 ]
 
 #: The repository's root: the folder a study runs from.
@@ -102,16 +103,30 @@ def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     return Table(tuple(header), len(cells), cells.__getitem__, numeric).text()
 
 
+def tree_environment(source: str | os.PathLike[str] | None, **more: str) -> dict[str, str]:
+    """The environment of a child process that imports fastpuzzle from ``source`` (another
+    tree's ``src``, built in place), or, with None, the fastpuzzle this Python imports
+    (installed, or ``PYTHONPATH=src``), with ``more`` variables set.
+
+    The default is never ``ROOT / "src"`` itself: after ``pip install .`` that folder holds no
+    compiled modules, and a study that put it first crashed on import.
+    """
+    environment = {**os.environ, **more}
+    if source is not None:
+        inherited = os.environ.get("PYTHONPATH")
+        environment["PYTHONPATH"] = os.pathsep.join([str(source), *filter(None, [inherited])])
+    return environment
+
+
 def child(
     module: str, args: Sequence[str], *, source: str | os.PathLike[str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``python -m module args`` from the repository's root, with ``source`` (another tree's
     ``src``, say) first on the child's path where given; its output is captured, and a failure
     raises."""
-    paths = [str(source)] if source is not None else []
-    inherited = os.environ.get("PYTHONPATH")
-    environment = dict(os.environ)
-    environment["PYTHONPATH"] = os.pathsep.join([*paths, str(ROOT), *filter(None, [inherited])])
+    environment = tree_environment(source)
+    inherited = environment.get("PYTHONPATH")
+    environment["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [inherited])])
     return subprocess.run(
         [sys.executable, "-m", module, *args],
         cwd=ROOT,

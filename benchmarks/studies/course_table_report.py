@@ -17,21 +17,21 @@ import argparse
 import csv
 import io
 import math
-import os
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.harness import ROOT
+from benchmarks.harness import tree_environment
 
 ALGORITHMS = "bfs,dfs,iddfs,greedy,lookahead,random,astar,wastar,bidirectional,idastar"
 BOARDS = ["5 2 3/4 1 8/_ 7 6", "1 3 _/5 2 6/4 7 8"]
 
 
-def table(src: Path) -> list[dict[str, str]]:
-    """The table's rows as CSV records, from a fresh process running the tree at ``src``."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
+def table(src: Path | None) -> list[dict[str, str]]:
+    """The table's rows as CSV records, from a fresh process running the tree at ``src`` (None:
+    the fastpuzzle this Python imports)."""
+    env = tree_environment(src)
     command = [sys.executable, "-m", "fastpuzzle", "compare", "--algorithms", ALGORITHMS]
     command += ["--heuristics", "misplaced,manhattan", "--seed", "1", "--csv", "-", *BOARDS]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
@@ -75,12 +75,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", action="append", type=Path, help="a tree's src folder")
     args = parser.parse_args()
-    trees = args.src or [ROOT / "src"]
-    runs: dict[Path, list[list[dict[str, str]]]] = {tree: [] for tree in trees}
+    trees: list[Path | None] = args.src or [None]
+    runs: dict[Path | None, list[list[dict[str, str]]]] = {tree: [] for tree in trees}
     for _ in range(2):
         for tree in trees:
             runs[tree].append(table(tree))
-    print("\n\n".join(report(str(tree), *runs[tree]) for tree in trees))
+    print("\n\n".join(report(_name(tree), *runs[tree]) for tree in trees))
+
+
+def _name(tree: Path | None) -> str:
+    return "this Python's fastpuzzle" if tree is None else str(tree)
 
 
 if __name__ == "__main__":

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.harness import ROOT
+from benchmarks.harness import tree_environment
 
 CHILD = """
 import json, os, sys, time
@@ -42,13 +41,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--baseline", help="another checkout, built in place")
     args = parser.parse_args()
-    trees = [("this tree", ROOT)]
+    trees: list[tuple[str, Path | None]] = [("this tree", None)]
     if args.baseline:
-        trees.insert(0, ("baseline", Path(args.baseline).resolve()))
+        trees.insert(0, ("baseline", Path(args.baseline).resolve() / "src"))
     print(f"{'tree':10} {'board':18} {'length':>6} {'heuristic':>17} {'seconds':>8} tables")
     for name, tree in trees:
         with tempfile.TemporaryDirectory() as cache:
-            env = {**os.environ, "FASTPUZZLE_CACHE": cache, "PYTHONPATH": str(tree / "src")}
+            env = tree_environment(tree, FASTPUZZLE_CACHE=cache)
             done = subprocess.run(
                 [sys.executable, "-c", CHILD], env=env, check=True, capture_output=True, text=True
             )

@@ -63,7 +63,7 @@ def _in_memory(path: str, n: int, shape: tuple[int, int]) -> None:
     data = fp.labelled(n, shape, rng=1)
     table = pa.table(
         {
-            "board": data.boards,
+            "packed": data.boards,
             "length": data.lengths,
             "first_move": data.first_moves.astype(str).tolist(),
         }

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -29,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.baselines import yardstick
-from benchmarks.harness import ROOT, random50
+from benchmarks.harness import random50, tree_environment
 
 #: Runs the cases of argv[2] (JSON) on the boards of argv[1] (JSON) with the package on sys.path;
 #: prints {case: [generated, seconds]}.
@@ -53,8 +52,8 @@ print(json.dumps(out))
 """
 
 
-def _rates(src: Path, boards: list[list[int]], cases: list[str]) -> dict[str, list[float]]:
-    env = {**os.environ, "PYTHONPATH": str(src)}
+def _rates(src: Path | None, boards: list[list[int]], cases: list[str]) -> dict[str, list[float]]:
+    env = tree_environment(src)
     done = subprocess.run(
         [sys.executable, "-c", RATES, json.dumps(boards), json.dumps(cases)],
         env=env,
@@ -65,7 +64,7 @@ def _rates(src: Path, boards: list[list[int]], cases: list[str]) -> dict[str, li
     return json.loads(done.stdout)
 
 
-def node_rates(src: Path, base: Path | None, rounds: int, cases: list[str]) -> None:
+def node_rates(src: Path | None, base: Path | None, rounds: int, cases: list[str]) -> None:
     instances = yardstick.rate_boards()
     boards = [list(case.tiles) for case in instances]
     trees = {"tree": src, **({"base": base} if base else {})}
@@ -130,7 +129,7 @@ def _counted(text: str, suffix: str) -> int:
     return total
 
 
-def instructions(src: Path, base: Path | None) -> None:
+def instructions(src: Path | None, base: Path | None) -> None:
     cases = [c for c in random50() if 300_000 <= (c.manhattan_ida_nodes or 0) <= 1_500_000][:2]
     boards = [list(c.tiles) for c in cases]
     generated = sum(c.manhattan_ida_nodes or 0 for c in cases)
@@ -152,7 +151,7 @@ def instructions(src: Path, base: Path | None) -> None:
         for prune in ("parent", "fsm"):
             case = json.dumps([f"manhattan:{prune}"])
             for name, path in trees.items():
-                env = {**os.environ, "PYTHONPATH": str(path)}
+                env = tree_environment(path)
                 command = [sys.executable, str(script), json.dumps(boards), case]
                 counted = _counted(_cachegrind(command, env), "_idastar.c")
                 # The script searches boards[0] once more before the timed searches.
@@ -172,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--instructions", action="store_true")
     args = parser.parse_args(argv)
-    src = ROOT / "src"
+    src = None  # the fastpuzzle this Python imports
     node_rates(src, args.base, args.rounds, args.cases.split(","))
     if args.instructions:
         instructions(src, args.base)

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.harness import ROOT, ratio, table
+from benchmarks.harness import ROOT, ratio, table, tree_environment
 
 #: Times the two cases in a process with the package of argv[1] on its path; prints
 #: [solve seconds a call, solve_many seconds a board].
@@ -61,11 +60,11 @@ for _ in range(int(sys.argv[1])):
 """
 
 
-def _environment(src: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(src)}
+def _environment(src: Path | None) -> dict[str, str]:
+    return tree_environment(src)
 
 
-def _times(src: Path) -> list[float]:
+def _times(src: Path | None) -> list[float]:
     done = subprocess.run(
         [sys.executable, "-c", TIMES],
         env=_environment(src),
@@ -77,7 +76,7 @@ def _times(src: Path) -> list[float]:
     return list(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def _instructions(src: Path, calls: int) -> int:
+def _instructions(src: Path | None, calls: int) -> int:
     done = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
          sys.executable, "-c", CALLS, str(calls)],
@@ -95,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--instructions", action="store_true")
     args = parser.parse_args(argv)
-    trees = {"this tree": ROOT / "src"}
+    trees: dict[str, Path | None] = {"this tree": None}
     if args.base is not None:
         trees["base"] = args.base.resolve()
     best: dict[str, list[float]] = {name: [float("inf"), float("inf")] for name in trees}

@@ -34,16 +34,13 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import ROOT
-
-THIS_SRC = ROOT / "src"
+from benchmarks.harness import ROOT, tree_environment
 
 #: Seconds a child may take (one board's simulations on every P, or a set's timing round).
 CHILD_TIMEOUT = 3600
@@ -131,8 +128,8 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _spawn(src: Path, job: dict[str, Any]) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), str(ROOT)]))
+def _spawn(src: Path | None, job: dict[str, Any]) -> dict[str, Any]:
+    env = tree_environment(src)  # the child runs from ROOT, which puts it on the path
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.studies.scaling_report", "--child", json.dumps(job)],
         cwd=ROOT,
@@ -160,7 +157,10 @@ def _row(label: str, expanded: int, best: dict[int, float], sim: dict[str, Any])
 
 
 def report(
-    set_name: str, board: str | None, trees: list[tuple[str, Path, bool]], args: argparse.Namespace
+    set_name: str,
+    board: str | None,
+    trees: list[tuple[str, Path | None, bool]],
+    args: argparse.Namespace,
 ) -> None:
     """Print one row per tree for one board (or a whole set, ``board`` None)."""
     base = {
@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(child(json.loads(args.child))))
         return 0
     args.threads = [int(t) for t in args.threads.split(",")]
-    trees = [("this", THIS_SRC, args.no_steal)]
+    trees: list[tuple[str, Path | None, bool]] = [("this", None, args.no_steal)]
     if args.baseline:
         trees.append(("baseline", args.baseline.resolve(), False))
     from fastpuzzle import pdb

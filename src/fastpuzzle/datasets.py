@@ -22,7 +22,15 @@ from typing import Any
 import numpy as np
 
 from fastpuzzle._core._generate import random_packed
-from fastpuzzle._util.checks import flag, optional_path, random_generator, real, shown, whole
+from fastpuzzle._util.checks import (
+    flag,
+    optional_path,
+    random_generator,
+    real,
+    rng_or_seed,
+    shown,
+    whole,
+)
 from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import MAX_ROWS, Table
@@ -78,7 +86,8 @@ def _target(shape: Shape, goal: BoardLike | None) -> Board:
     target = as_goal(Board.goal(shape), goal)
     if target.size > MAX_CELLS:
         raise BoardTooLargeError(
-            f"data sets hold packed boards of at most {MAX_CELLS} cells, got shape {target.shape}"
+            f"data sets hold packed boards of at most {MAX_CELLS} cells, got shape "
+            f"{target.shape}; random_board({target.shape}) draws one board of any shape"
         )
     return target
 
@@ -100,6 +109,7 @@ def random_boards(
     rng: RandomSource = None,
     goal: BoardLike | None = None,
     unique: bool = False,
+    seed: int | None = None,
 ) -> np.ndarray:
     """``n`` boards drawn uniformly from those that can reach ``goal``, as packed words.
 
@@ -128,6 +138,8 @@ def random_boards(
         No board twice. Redraws repeats while ``n`` is at most half the space; past that (on
         spaces of up to 10 cells, which :func:`all_boards` lists), a random choice among them
         all.
+    seed : int, optional
+        A seed, in place of ``rng`` (as :func:`~fastpuzzle.random_board` takes it).
 
     Notes
     -----
@@ -163,7 +175,7 @@ def random_boards(
     count = whole("n", n, low=0, high=MAX_BOARDS, why="8 bytes a board: 8 GiB at most")
     target = _target(shape, goal)
     flag("unique", unique)
-    generator = random_generator(rng)
+    generator = random_generator(rng_or_seed(rng, seed))
     if not unique:
         return _draw(count, target, generator)
     space = space_size(target.shape)
@@ -383,9 +395,11 @@ class Labelled:
 
     def to_pandas(self, *, states: bool = False) -> Any:
         """The boards as a pandas DataFrame, one row a board: ``board`` (its text,
-        ``"1 2 3/4 5 6/7 8 _"``), ``packed`` (uint64), ``length``, ``first_move`` and, with
-        the mask, ``optimal_U``, ``optimal_D``, ``optimal_L``, ``optimal_R`` (1 where that
-        move starts an optimal solution).
+        ``"1 2 3/4 5 6/7 8 _"``), ``packed`` (uint64), ``length`` (int32), ``first_move`` and,
+        with the mask, ``optimal_U``, ``optimal_D``, ``optimal_L``, ``optimal_R`` (1 where that
+        move starts an optimal solution). The columns :func:`write_labelled`'s file shares with
+        it have its names and types (``packed``, ``length``, ``first_move``); the file writes
+        the mask as one ``optimal_mask`` list and adds ``tiles`` and ``moves``.
 
         With ``states=True`` the path states instead (``labelled(..., path=True)``): ``board``,
         ``packed``, ``distance`` and ``origin`` (the row of the board whose path holds it).
@@ -416,7 +430,7 @@ class Labelled:
         columns: dict[str, Any] = {
             "board": _texts(self.boards, self.shape),
             "packed": self.boards,
-            "length": self.lengths,
+            "length": self.lengths.astype(np.int32, copy=False),
             "first_move": self.first_moves,
         }
         if self.optimal_mask is not None:
@@ -591,10 +605,12 @@ def labelled(
     workers: int | None = None,
     unique: bool | None = None,
     optimal_mask: bool = True,
+    seed: int | None = None,
 ) -> Labelled:
     """``n`` random boards solved optimally: training data for learned heuristics.
 
-    The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``:
+    The boards are those of ``random_boards(n, shape, rng=rng, goal=goal, unique=unique)``
+    (``seed=`` gives a seed in place of ``rng``):
     by default (``unique=None``) no board twice where the space allows it (``n`` at most
     :func:`space_size`), else drawn with replacement after a
     :class:`~fastpuzzle.errors.FastPuzzleWarning` that says what share of the rows repeat a
@@ -635,7 +651,7 @@ def labelled(
                   "write_labelled writes more to a file")  # fmt: skip
     target = _target(shape, goal)
     unique = _unique_by_default(unique, count, target.shape)
-    boards = random_boards(count, shape, rng=rng, goal=target, unique=unique)
+    boards = random_boards(count, shape, rng=rng_or_seed(rng, seed), goal=target, unique=unique)
     result = solve_many(boards, target, shape=target.shape, limits=limits, workers=workers)
     _all_solved(result, 0)
     first = np.array([moves[:1] for moves in result.moves], dtype="<U1")
@@ -709,6 +725,7 @@ def write_labelled(
     progress: ProgressArg = None,
     unique: bool | None = None,
     optimal_mask: bool = True,
+    seed: int | None = None,
 ) -> Path:
     """Write ``n`` random boards solved optimally to a Parquet file, a chunk at a time.
 
@@ -759,7 +776,7 @@ def write_labelled(
     shape : tuple of int
         ``(rows, cols)``, at most 16 cells.
     rng : int, numpy.random.Generator or None
-        Seed or generator of the boards.
+        Seed or generator of the boards (or ``seed=``, a seed in its place).
     goal : Board-like, optional
         The goal (default: the canonical goal of ``shape``).
     chunk_size : int
@@ -822,7 +839,7 @@ def write_labelled(
     unique = _unique_by_default(unique, count, target.shape)
     pa = require("pyarrow", "write_labelled", "parquet")
     parquet = require("pyarrow.parquet", "write_labelled", "parquet")
-    generator = random_generator(rng)
+    generator = random_generator(rng_or_seed(rng, seed))
     drawn = None
     if unique:
         drawn = random_boards(count, target.shape, rng=generator, goal=target, unique=True)
@@ -876,10 +893,13 @@ def _remove_dead_partials(out: Path) -> None:
 
 
 def _schema(pa: Any, target: Board, optimal_mask: bool) -> Any:
+    # The names and types of Labelled.to_pandas() where both have a column: ``packed`` the
+    # uint64 board (``board`` is the text there), ``length`` int32 (stored as Parquet's INT32
+    # whether uint8 or int32, so it costs nothing on disk).
     fields = [
-        pa.field("board", pa.uint64()),
+        pa.field("packed", pa.uint64()),
         pa.field("tiles", pa.list_(pa.uint8(), target.size)),
-        pa.field("length", pa.uint8()),
+        pa.field("length", pa.int32()),
         pa.field("moves", pa.string()),
         pa.field("first_move", pa.string()),
     ]
@@ -920,7 +940,7 @@ def _labelled_table(
     columns = [
         pa.array(words, pa.uint64()),
         pa.FixedSizeListArray.from_arrays(pa.array(tiles.reshape(-1)), cells),
-        pa.array(np.asarray(result.lengths).astype(np.uint8)),
+        pa.array(np.asarray(result.lengths).astype(np.int32)),
         moves,
         first,
     ]

@@ -9,9 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from fastpuzzle._core import _board
-from fastpuzzle._util.checks import random_generator, shown, whole
+from fastpuzzle._util.checks import random_generator, rng_or_seed, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, is_solvable
-from fastpuzzle.errors import InvalidOptionError
 from fastpuzzle.moves import MOVES
 
 __all__ = ["MAX_SCRAMBLE", "random_board", "scramble"]
@@ -21,21 +20,6 @@ RandomSource = int | np.random.Generator | None
 #: The longest walk :func:`scramble` takes: a billion moves, about a minute (a walk of 2**63
 #: moves would never end). :func:`random_board` draws a board uniformly, in one step.
 MAX_SCRAMBLE = 1_000_000_000
-
-
-def _source(rng: RandomSource, seed: int | None) -> RandomSource:
-    """``rng``, or ``seed`` given in its place (refused when both are given)."""
-    if seed is None:
-        return rng
-    if rng is not None:
-        raise InvalidOptionError(
-            f"expected rng= or seed=, not both: got rng={shown(rng)} and seed={shown(seed)}"
-        )
-    if isinstance(seed, np.random.Generator):
-        raise InvalidOptionError(
-            f"expected seed as a non-negative integer (a Generator goes to rng=), got {shown(seed)}"
-        )
-    return seed
 
 
 def random_board(
@@ -74,7 +58,7 @@ def random_board(
     >>> random_board((3, 3), rng=7).is_solvable()
     True
     """
-    generator = random_generator(_source(rng, seed))
+    generator = random_generator(rng_or_seed(rng, seed))
     target = as_goal(Board.goal(shape), goal)
     n = target.size
     tiles = generator.permutation(n).tolist()
@@ -111,7 +95,7 @@ def scramble(
     True
     """
     count = whole("moves", moves, low=0, high=MAX_SCRAMBLE, why="the longest walk scramble takes")
-    generator = random_generator(_source(rng, seed))
+    generator = random_generator(rng_or_seed(rng, seed))
     walked = start = as_board(board)
     blank, last = start.blank, -1
     # The walk goes in chunks, each applied as it is drawn: memory stays a few megabytes

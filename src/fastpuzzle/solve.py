@@ -20,10 +20,12 @@ from fastpuzzle._solver import idastar as ida
 from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle._solver.defects import check_result
+from fastpuzzle._solver.heuristic_tables import not_ready
 from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
 from fastpuzzle._solver.parallel import check_workers, resolve_workers
 from fastpuzzle._solver.prepared import Prepared
 from fastpuzzle._solver.request import Request
+from fastpuzzle._solver.search_line import SearchLine
 from fastpuzzle._util.checks import check_seed, check_weight, dask_client, flag, shown
 from fastpuzzle.algorithms import (
     ALGORITHMS,
@@ -33,7 +35,7 @@ from fastpuzzle.algorithms import (
     is_auto,
     resolve_algorithm,
 )
-from fastpuzzle.board import BoardLike, Shape
+from fastpuzzle.board import BoardLike, Shape, as_board
 from fastpuzzle.errors import (
     BoardTooLargeError,
     DepthLimitError,
@@ -41,7 +43,7 @@ from fastpuzzle.errors import (
     InvalidOptionError,
     TimeLimitError,
 )
-from fastpuzzle.heuristics import HeuristicName, resolve_heuristic
+from fastpuzzle.heuristics import BY_NAME, HeuristicName, resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import (
     ProgressCallback,
@@ -219,10 +221,21 @@ def _refuse_size(problem: Problem, algorithm: Algorithm, heuristic: object) -> N
     method = algorithm.name
     if algorithm.informed and isinstance(heuristic, str):
         method += f"+{heuristic}"
+    # Only what runs on this shape (walking distance was offered on 5x5, then refused).
+    shape = (problem.rows, problem.cols)
+    offered = [
+        name
+        for name in WIDE_HEURISTICS
+        if BY_NAME[name].fits(shape)
+        and not (
+            BY_NAME[name].tables == "walking"
+            and not_ready(BY_NAME[name], shape, problem.goal_blank) is not None
+        )
+    ]
     raise BoardTooLargeError(
         f"{method} works on boards of at most "
         f"{algorithm.max_cells} cells, got a {problem.rows}x{problem.cols} board; use idastar "
-        f"with {', '.join(WIDE_HEURISTICS)} (pattern databases up to 25 cells; 3x6's and 4x5's "
+        f"with {', '.join(offered)} (pattern databases up to 25 cells; 3x6's and 4x5's "
         "are built on first use, the others beforehand), or solve(board, optimal=False) for a "
         "fast solution"
     )
@@ -237,10 +250,11 @@ def search(
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     workers: int | None = None,
     client: Any = None,
     prune: str | int | None = None,
+    shape: Shape | None = None,
 ) -> SearchResult:
     """Run one search algorithm and report how it ended; never raises on limits.
 
@@ -267,8 +281,10 @@ def search(
         walking distance.
     seed : int, optional
         ``random`` only: seed of the walk (default: fresh randomness).
-    progress : callable, optional
-        Called with a :class:`SearchStats` snapshot at most every 2**16 expansions.
+    progress : callable or bool, optional
+        Called with a :class:`SearchStats` snapshot at most every 2**16 expansions; ``True``:
+        the command line's line on stderr (bound, nodes, time; with the ``progress`` extra a
+        ``tqdm.auto`` line, a widget in a notebook).
     workers : int, optional
         ``idastar`` only: threads for its large iterations (None, the default: every core this
         process may use; 1: the serial search, whose node counts are reproducible). The length
@@ -287,6 +303,9 @@ def search(
         machine of every twin up to that many moves. A small depth is a weaker machine (more
         nodes); depths 2 to 5 would be parent pruning and 7 would be 6, so they are refused.
         The length found is the same.
+    shape : tuple of int, optional
+        ``(rows, cols)`` of a flat ``board`` (and ``goal``) that is not square, as
+        :class:`~fastpuzzle.Board` takes it.
 
     Returns
     -------
@@ -314,6 +333,7 @@ def search(
     chosen = resolve_algorithm(algorithm)
     if limits is not None:
         limits = as_limits(limits)
+    board, goal = _shaped(board, goal, shape)
     problem = make_problem(board, goal)
     if chosen.max_cells is not None and problem.board.size > chosen.max_cells:
         _refuse_size(problem, chosen, heuristic)
@@ -324,6 +344,10 @@ def search(
         raise InvalidOptionError(
             f"only idastar runs on a Dask cluster, got client= for {chosen.name}"
         )
+    line = None
+    if isinstance(progress, bool):
+        line = SearchLine(problem.board.shape, problem.goal_blank, hint=False) if progress else None
+        progress = None if line is None else line.show
     try:
         return _run(
             problem,
@@ -351,6 +375,9 @@ def search(
             chosen.name,
             heuristic_name,
         )
+    finally:
+        if line is not None:
+            line.close()
 
 
 def solve(
@@ -362,11 +389,12 @@ def solve(
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     optimal: bool = True,
     workers: int | None = None,
     client: Any = None,
     prune: str | int | None = None,
+    shape: Shape | None = None,
 ) -> Solution:
     """Solve a board, optimally by default.
 
@@ -379,12 +407,15 @@ def solve(
         name :func:`search` takes.
     heuristic : str
         ``"auto"`` (the algorithm's default) or a heuristic name.
-    limits, weight, seed, progress
+    limits, weight, seed, shape
         As for :func:`search`. Past 16 cells an optimal solve without ``limits`` stops after
         60 s with a :class:`TimeLimitError` rather than run for hours. Where ``auto`` builds a
         pattern database on first use (:mod:`fastpuzzle._solver.policy`), the first search
         without it, the build and the search with it share the limits; a search stopped by a
         limit names the table that would help on the shape.
+    progress : callable or bool, optional
+        As for :func:`search`; with ``True`` the line also names the table that would make the
+        default search faster, once it has run for a few seconds.
     optimal : bool
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see
@@ -423,6 +454,16 @@ def solve(
     >>> solve("1 2 3/4 5 6/_ 7 8", algorithm="astar").moves
     'RR'
     """
+    board, goal = _shaped(board, goal, shape)
+    if isinstance(progress, bool):
+        line = _search_line(board, goal, algorithm, heuristic, optimal) if progress else None
+        try:
+            return solve(board, goal, algorithm=algorithm, heuristic=heuristic, limits=limits,
+                         weight=weight, seed=seed, progress=None if line is None else line.show,
+                         optimal=optimal, workers=workers, client=client, prune=prune)  # fmt: skip
+        finally:
+            if line is not None:
+                line.close()
     if limits is not None:
         limits = as_limits(limits)
     if not flag("optimal", optimal):
@@ -441,6 +482,25 @@ def solve(
         raise InvalidOptionError(f"algorithm='auto' takes no weight or seed, got {given}")
     pruned = _pruning(ALGORITHMS["idastar"], prune)
     return _solve_auto(board, goal, chosen, limits, progress, workers, client, pruned)
+
+
+def _shaped(
+    board: BoardLike, goal: BoardLike | None, shape: Shape | None
+) -> tuple[BoardLike, BoardLike | None]:
+    """``board`` and ``goal`` read as ``shape`` (None: as they are)."""
+    if shape is None:
+        return board, goal
+    return as_board(board, shape), None if goal is None else as_board(goal, shape)
+
+
+def _search_line(
+    board: BoardLike, goal: BoardLike | None, algorithm: object, heuristic: object, optimal: bool
+) -> SearchLine:
+    """``solve(progress=True)``'s display, with the hint of the default optimal search."""
+    problem = make_problem(board, goal, check_solvable=False)
+    default = optimal is True and (is_auto(algorithm) or algorithm == "idastar")
+    hint = default and (_uses_default(heuristic) or heuristic == "pdb")
+    return SearchLine(problem.board.shape, problem.goal.blank, hint=hint)
 
 
 def _solve_fast(

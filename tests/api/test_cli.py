@@ -984,3 +984,44 @@ def test_pdb_info_says_what_each_table_is_for(tmp_path, capsys):
     assert "heuristic 'pdb' (the default partition) for 2x5 boards" in out
     assert "not built yet: 5-5-5 (4x4), 6-6-3 (4x4), 7-8 (4x4), 7-8b (4x4), 6-6-6-6 (5x5)" in out
     assert "fastpuzzle pdb build NAME" in out
+
+
+def test_solve_json_writes_the_record_batch_writes(tmp_path, capsys):
+    # Issue 58, item 3: `solve --json` had other keys and status words ("limit") than batch's
+    # JSONL (time_limit, node_limit), and an unsolvable board had no length or message.
+    from fastpuzzle.batch.result import COLUMNS, STATUSES
+
+    boards = ["1 2 3/4 5 6/8 7 _", "8 6 7/2 5 4/3 _ 1"]
+    listed = tmp_path / "boards.txt"
+    listed.write_text("".join(f"{board}\n" for board in boards))
+    out = tmp_path / "rows.jsonl"
+    main(["batch", str(listed), "--out", str(out)])
+    capsys.readouterr()
+    batch = [json.loads(line) for line in out.read_text().splitlines()]
+    assert main(["solve", "--json", *boards]) == 1
+    solved = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    keys = ["index", "board", *COLUMNS[1:]]
+    assert list(batch[0]) == keys and solved[0] == batch[0]  # the unsolvable row, whole
+    assert list(solved[1])[: len(keys)] == keys and solved[1]["length"] == batch[1]["length"]
+    assert main(["solve", "--json", "--algorithm", "bfs", "--node-limit", "100", boards[1]]) == 1
+    stopped = json.loads(capsys.readouterr().out)
+    assert list(stopped) == keys and stopped["status"] == "node_limit" in STATUSES
+    assert stopped["length"] is None and stopped["expanded"] == 100 and stopped["message"]
+
+
+def test_prune_help_says_what_the_default_machine_is(capsys):
+    # Issue 58, item 6: --help said "the machine of depth 13" where the file in the cache is
+    # named d16-s16384; it says both now, and what it holds on 4x4 is what --prune 13 holds.
+    from fastpuzzle._solver import pruning
+
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert f"within {pruning.MAX_STATES:,} states" in shown and f"-d{pruning.MAX_DEPTH}-" in shown
+    board = fp.scramble(fp.Board.goal((4, 4)), 40, rng=3)  # 70,313 nodes with either
+    counts = {
+        prune: fp.search(board, algorithm="idastar", heuristic="manhattan", workers=1,
+                         prune=prune).stats.expanded
+        for prune in ("fsm", 13)
+    }  # fmt: skip
+    assert counts["fsm"] == counts[13]

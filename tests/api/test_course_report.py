@@ -29,11 +29,13 @@ EASY = "1 2 3/4 5 6/_ 7 8"
 
 def _scripted(monkeypatch, times, status=fp.Status.SOLVED):
     """Make compare's searches return a real result whose time is the next of ``times`` (the
-    last one over and over); returns the options of every call."""
+    last one over and over); returns the options of every call but the warm-up's."""
     real = fp.search(EASY, algorithm="bfs")
     calls = []
 
     def fake(board, goal, **options):
+        if fp.Board(board) == goal.apply(goal.moves()[0]):  # each method's untimed warm-up
+            return real
         seconds = times[min(len(calls), len(times) - 1)]
         calls.append(options)
         stats = dataclasses.replace(real.stats, seconds=seconds)
@@ -309,6 +311,36 @@ def test_boards_are_labelled_short_with_a_caption(plt):
     caption = " ".join(ax.get_xlabel().split())
     for number, board in enumerate(boards, 1):
         assert f"B{number} = {board}" in caption
+
+
+def test_the_caption_never_breaks_a_board_across_lines():
+    # Issue 58, item 4: the caption was wrapped at spaces, so a 4x4 board began on one line
+    # and ended on the next.
+    from fastpuzzle._util.plot import _caption, board_labels
+
+    boards = [fp.random_board((4, 4), rng=seed).to_string() for seed in range(12)]
+    lines = _caption(board_labels(boards)).splitlines()
+    assert len(lines) > 1 and all(len(line) <= 110 for line in lines)
+    entries = [entry for line in lines for entry in line.split(";   ")]
+    assert entries == [f"B{n} = {board}" for n, board in enumerate(boards, 1)]
+
+
+def test_every_bar_says_its_figure(table, plt):
+    # Issue 58, item 4: on a linear axis every informed search was a line at zero beside BFS,
+    # with nothing to say what it was.
+    for metric in ("expanded", "seconds"):
+        ax = table.plot(metric=metric)
+        texts = [text.get_text() for text in ax.texts]
+        assert len(texts) == len(table.rows)
+        if metric == "expanded":  # drawn method by method, then board by board
+            assert sorted(texts) == sorted(f"{row.expanded:,}" for row in table.rows)
+
+
+def test_log_or_metric_without_plot_is_refused(capsys):
+    # Issue 58, item 4: `compare --log` without --plot was ignored without a word.
+    for option in (["--log"], ["--metric", "seconds"]):
+        assert main(["compare", "--algorithms", "bfs", BOARDS[0], *option]) == 2
+        assert f"{option[0]} applies to --plot" in capsys.readouterr().err
 
 
 def test_several_metrics_give_one_chart_each(table, plt, tmp_path, capsys):

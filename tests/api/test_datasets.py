@@ -255,3 +255,28 @@ def test_board_texts_of_packed_words_are_those_of_board():
     assert _texts(words, (4, 4)) == [
         fp.Board.from_packed(int(w), (4, 4)).to_string() for w in words
     ]
+
+
+def test_every_drawing_function_takes_seed_and_rng(tmp_path):
+    # Issue 58, item 3: seed= was taken by random_board, scramble and compare only, rng= by
+    # random_boards, labelled and write_labelled only.
+    assert np.array_equal(fp.random_boards(5, (3, 3), seed=4), fp.random_boards(5, (3, 3), rng=4))
+    by_seed = fp.labelled(5, (3, 3), seed=4)
+    assert np.array_equal(by_seed.boards, fp.labelled(5, (3, 3), rng=4).boards)
+    pq = pytest.importorskip("pyarrow.parquet")
+    paths = [tmp_path / "seed.parquet", tmp_path / "rng.parquet"]
+    fp.write_labelled(paths[0], 5, (3, 3), seed=4)
+    fp.write_labelled(paths[1], 5, (3, 3), rng=4)
+    assert pq.read_table(paths[0]).equals(pq.read_table(paths[1]))
+    board = "5 2 3/4 1 8/_ 7 6"
+    runs = [fp.compare([board], ["random"], min_seconds=0, **option) for option in
+            ({"seed": 3}, {"rng": 3})]  # fmt: skip
+    assert [r.rows[0].expanded for r in runs] == [runs[0].rows[0].expanded] * 2
+    with pytest.raises(fp.errors.InvalidOptionError, match="not both"):
+        fp.random_boards(5, (3, 3), rng=1, seed=1)
+
+
+def test_a_shape_too_large_for_packed_boards_names_random_board():
+    with pytest.raises(fp.errors.BoardTooLargeError, match=r"random_board\(\(5, 5\)\)"):
+        fp.random_boards(2, (5, 5))
+    assert fp.random_board((5, 5), seed=1).shape == (5, 5)

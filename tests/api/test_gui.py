@@ -1413,3 +1413,80 @@ def test_the_4x4_compare_offers_the_default_solver(browser: Any, server: PuzzleS
     methods = browser.execute_script(_COMPARE_METHODS)
     assert "idastar+pdb" in methods and "astar+manhattan" in methods
     assert "astar+pdb" not in methods
+
+
+def _algorithms_offered(browser: Any) -> list[str]:
+    script = "return [...document.getElementById('algorithm').options].map(o => o.value)"
+    return list(browser.execute_script(script))
+
+
+def test_what_a_newcomer_met_after_a_first_search(
+    browser: Any, server: PuzzleServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 58, item 2, each from a page that has already searched: a 3x6 board pasted as rows
+    # was refused ("Expected 9 tiles"), the board box stood still while a solution played, 5x5
+    # offered ten algorithms whose heuristic lists were empty, and a build's note was hidden
+    # once a search had reported its counts.
+    import logging
+    import threading
+
+    _open(browser, server)
+    _type_board(browser, "8 6 7/2 5 4/3 _ 1")
+    assert _solve_on_page(browser, "auto").startswith("Solved")
+    # Pasted rows give the shape, as Board() reads them; so do rows and columns typed first.
+    pasted = "12 2 11 15 10 7/16 14 3 4 5 8/_ 9 1 17 13 6"
+    _type_board(browser, pasted)
+    assert _tiles(browser) == list(fp.Board(pasted).tiles) and _board_text(browser) == pasted
+    _set_shape(browser, 2, 4)
+    _type_board(browser, "1 2 3 4 5 6 _ 7")
+    assert fp.Board(_board_text(browser)).shape == (2, 4)
+    # The box follows the board while a solution plays.
+    _set_shape(browser, 4, 4)
+    browser.find_element("id", "random").click()
+    _status_when(browser, ("uniformly random",))
+    assert _solve_on_page(browser, "fast").startswith("Solved")
+    start = _board_text(browser)
+    _choose(browser, "speed", "10")
+    browser.find_element("id", "play").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def moved_while_playing(driver: Any) -> bool:
+        playing = driver.find_element("id", "play").text == "pause"
+        return playing and _board_text(driver) not in ("", start)
+
+    WebDriverWait(browser, 10).until(moved_while_playing)
+    shown = fp.Board(_tiles(browser), shape=(4, 4))
+    assert fp.Board(_board_text(browser)).shape == (4, 4) and shown.is_solvable()
+    browser.find_element("id", "play").click()  # pause
+    # 5x5: only what can run, each with a heuristic to pick.
+    _set_shape(browser, 5, 5)
+    browser.find_element("id", "new-goal").click()
+    assert _algorithms_offered(browser) == ["auto", "idastar", "fast"]
+    _choose(browser, "algorithm", "idastar")
+    assert _heuristics_offered(browser)
+    _set_shape(browser, 3, 3)
+    browser.find_element("id", "new-goal").click()
+    assert "bfs" in _algorithms_offered(browser)
+    # A build's note after a search's counts: the note is shown.
+    noted = threading.Event()
+    real = jobs.solve
+
+    def solve(board: Any, goal: Any, **options: Any) -> Any:
+        progress = options.get("progress")
+        if progress is not None:
+            progress(fp.SearchStats(expanded=5000, depth=20, seconds=0.1))
+        logging.getLogger("fastpuzzle.pdb.store").info("pattern database 3x3 group 1/2 built")
+        noted.wait(10)
+        return real(board, goal, **options)
+
+    monkeypatch.setattr(jobs, "solve", solve)
+    _type_board(browser, "8 6 7/2 5 4/3 _ 1")
+    _choose(browser, "algorithm", "idastar")
+    browser.find_element("id", "solve").click()
+    try:
+        WebDriverWait(browser, 10).until(
+            lambda d: "group 1/2" in d.find_element("id", "progress").text
+        )
+    finally:
+        noted.set()
+    assert _status_when(browser, ("Solved",)).startswith("Solved")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import fastpuzzle as fp
 
 
@@ -242,3 +244,22 @@ def test_algorithm_and_heuristic_parameters_are_typed_by_their_names():
         hints = typing.get_type_hints(function)
         assert names(hints["algorithm"]) == {*ALGORITHMS, "auto"}
         assert names(hints["heuristic"]) == heuristics | {"auto"}
+
+
+def test_the_metadata_says_where_it_runs_and_has_an_all_extra():
+    # Issue 58, item 8: no [all] extra, and no Python-version, OS or status classifiers.
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    user_extras = set(extras) - {"all", "test", "docs", "lint"}
+    (everything,) = extras["all"]
+    assert everything == f"fastpuzzle[{','.join(sorted(user_extras, key=list(extras).index))}]"
+    classifiers = set(project["classifiers"])
+    # The CPython versions the wheels are built for (cibuildwheel's build line).
+    built = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["cibuildwheel"]["build"]
+    for tag in built.split():
+        minor = tag.removeprefix("cp3").removesuffix("-*")
+        assert f"Programming Language :: Python :: 3.{minor}" in classifiers
+    assert {c.split(" :: ")[0] for c in classifiers} >= {"Development Status", "Operating System"}
+    assert not any(c.startswith("License ::") for c in classifiers)  # the SPDX expression says it

@@ -141,3 +141,29 @@ def test_the_catalogue_gives_the_sizes_a_plan_computes() -> None:
         assert int(figures[0].replace(",", "")) == round(disk / 2**20), heuristic.name
         checked += 1
     assert checked >= 3 and BY_NAME["pdb24"].compound == "6-6-6-6x7"
+
+
+def test_messages_of_sets_quote_their_plan_and_list_only_listed_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 58, item 6: `pdb info` of a built set ended with "nothing to do"; did-you-mean
+    # offered pdb_6_6_3, an alias in no list; `pdb clear auto` without --shape said no auto
+    # table was built while a 2x8 one was; a missing compound's error said "30-40 s" a table.
+    cache = ["--cache-dir", str(tmp_path)]
+    assert main(["pdb", "build", "auto", "--shape", "2", "4", *cache]) == 0
+    capsys.readouterr()
+    assert main(["pdb", "info", "auto", "--shape", "2", "4", *cache]) == 0
+    info = capsys.readouterr().out
+    assert "every file is built" in info and "nothing to do" not in info
+    assert main(["pdb", "info", "pdb_6_6_4", *cache]) == 2
+    error = capsys.readouterr().err
+    offered = re.search(r"did you mean (.*?)\?", error)
+    assert offered is not None
+    listed = error.split("expected", 1)[1]
+    assert all(name in listed for name in offered.group(1).split(" or ")), error
+    assert main(["pdb", "clear", "auto", "--dry-run", *cache]) == 0
+    assert "--shape" in capsys.readouterr().out
+    empty = tmp_path / "empty"
+    with pytest.raises(pdb.PatternDatabaseError) as missing:
+        pdb.compound.compound_for("6-6-6-6x7", (5, 5), 24, empty, build=False)
+    assert plan.plan_tables("6-6-6-6x7", (5, 5), 24, empty).cost() in str(missing.value)

@@ -7,6 +7,7 @@ run solves every random50 board, most of them 50+ moves, with the default solver
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 import warnings
@@ -432,10 +433,12 @@ def test_a_rectangle_builds_its_table_once_with_one_message(
     first, second = (fp.random_board((3, 5), rng=seed) for seed in (1002, 1005))
     with pytest.warns(fp.errors.FastPuzzleWarning) as caught:
         solution = fp.solve(first, workers=1)
+    # The cost is the plan's, as `fastpuzzle pdb build auto --shape 3 5 --dry-run` prints it.
+    cost = fp.pdb.plan.plan_tables("auto", (3, 5), 14).cost()
+    assert cost.startswith("under a second on this machine's ") and cost.endswith(" on disk")
     assert [str(w.message) for w in caught] == [
         "no solution within 1,000 nodes of linear conflict; building the 3x5 pattern database "
-        "for goals with the blank on cell 14 (under a second, 1.0 MiB, once: it is kept in the "
-        "cache)"
+        f"for goals with the blank on cell 14 ({cost}, once: it is kept in the cache)"
     ]
     assert capsys.readouterr().err == ""  # the build's lines go to the library's logger
     assert built == ["auto"] and len(list(tmp_path.glob("pdb-*3x5*.fpdb"))) == 1
@@ -497,8 +500,14 @@ def test_limit_errors_name_the_remedy_of_the_shape(
     # Shapes whose table solve() never builds.
     with pytest.raises(fp.NodeLimitError, match=r"`fastpuzzle pdb build auto --shape 2 6`"):
         fp.solve(fp.random_board((2, 6), rng=1), limits=few, workers=1)
-    with pytest.raises(fp.NodeLimitError, match=r"`fastpuzzle pdb build 6-6-6-6` \(about 90 s"):
+    # Issue 58, item 6: the hint said "about 90 s, 307.0 MiB" where the plan of the build it
+    # names (`--dry-run`) said 2.6 minutes and 304 MiB: it quotes the plan now.
+    plan = fp.pdb.plan.plan_tables("6-6-6-6", (5, 5), 24)
+    with pytest.raises(fp.NodeLimitError) as stopped:
         fp.solve(fp.random_board((5, 5), rng=1), limits=few, workers=1)
+    assert f"`fastpuzzle pdb build 6-6-6-6` ({plan.cost()})" in str(stopped.value)
+    forced = dataclasses.replace(plan, force=True)  # every file to build, as for the cost
+    assert "304 MiB on disk" in plan.cost() and plan.cost().split(", ")[0] in forced.lines()[-1]
     # solve()'s own time cap past 16 cells (the pruning machine, which the cap covers too,
     # built beforehand: about 0.5 s for the 4x6 box).
     pruning.machine((4, 6), "fsm")

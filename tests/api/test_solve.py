@@ -357,3 +357,33 @@ def test_results_print_short_in_a_terminal():
     assert eval(repr(stats), {"SearchStats": fp.SearchStats}) == fp.SearchStats(
         expanded=31, generated=40, seconds=2.995e-05, depth=31
     )
+
+
+def test_solve_and_search_take_shape():
+    # Issue 58, item 3: solve([...8 tiles]) said "pass shape=(rows, cols)", and shape= was a
+    # TypeError.
+    tiles, goal = [1, 2, 3, 4, 5, 6, 0, 7], [1, 2, 3, 4, 5, 6, 7, 0]
+    solution = fp.solve(tiles, shape=(2, 4))
+    assert solution.board.shape == (2, 4) and solution.moves == "R"
+    result = fp.search(tiles, goal, algorithm="bfs", shape=(2, 4))
+    assert result.solution is not None and result.solution.moves == "R"
+    assert fp.solve(tiles, goal, shape=(4, 2)).board.shape == (4, 2)
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (4, 5), (6, 6)])
+def test_the_too_large_error_names_only_heuristics_that_run_there(shape):
+    # Issue 58, item 6: astar on 5x5 suggested walking_distance, which idastar then refused as
+    # unknown on 5x5.
+    import re
+
+    with pytest.raises(fp.errors.BoardTooLargeError) as refused:
+        fp.solve(fp.Board.goal(shape).apply("UL"), algorithm="astar")
+    named = re.search(r"use idastar with (.*?) \(", str(refused.value))
+    assert named is not None
+    board = fp.Board.goal(shape).apply("UL")
+    idastar = algorithms.ALGORITHMS["idastar"]
+    for name in named.group(1).split(", "):
+        # Each one is taken on the shape; those without tables to build run there.
+        entry = resolve_heuristic(name, idastar, shape=shape)
+        if entry.tables != "pdb":
+            assert fp.search(board, algorithm="idastar", heuristic=name, workers=1).solved

@@ -22,7 +22,7 @@ def _check_rows(table, shape, goal):
     """Every row: its tiles are its board, its moves an optimal solution, its first move theirs."""
     rows, cols = shape
     truth = distances_from(goal.tiles, rows, cols)
-    words = table["board"].to_numpy()
+    words = table["packed"].to_numpy()
     tiles = np.array(table["tiles"].to_pylist())
     cells = (words[:, None] >> (4 * np.arange(rows * cols, dtype=np.uint64))) & np.uint64(15)
     assert (tiles == cells).all()
@@ -41,14 +41,21 @@ def test_3x3_rows_are_random_boards_with_optimal_labels(tmp_path):
     path = tmp_path / "boards.parquet"
     assert fp.write_labelled(path, 2500, (3, 3), rng=7, chunk_size=700) == path
     table = pq.read_table(path)
-    assert table.column_names == ["board", "tiles", "length", "moves", "first_move", "optimal_mask"]
+    assert table.column_names == [
+        "packed",
+        "tiles",
+        "length",
+        "moves",
+        "first_move",
+        "optimal_mask",
+    ]
     assert pq.ParquetFile(path).metadata.num_row_groups == 4  # a row group a chunk
     # The boards of random_boards with the same seed, whatever the chunk size: all different
     # (the default where the space allows).
     expected = fp.random_boards(2500, (3, 3), rng=7, unique=True)
-    assert np.array_equal(table["board"].to_numpy(), expected)
+    assert np.array_equal(table["packed"].to_numpy(), expected)
     distances = distances_3x3()
-    words = table["board"].to_numpy().tolist()
+    words = table["packed"].to_numpy().tolist()
     lengths = [distances[fp.Board.from_packed(w, (3, 3)).tiles] for w in words]
     assert table["length"].to_pylist() == lengths
     _check_rows(table.slice(0, 300), (3, 3), fp.Board.goal((3, 3)))
@@ -114,7 +121,7 @@ def test_unique_rows_and_every_optimal_first_move(tmp_path):
     path = tmp_path / "unique.parquet"
     fp.write_labelled(path, 100_000, (3, 3), rng=1, unique=True, chunk_size=30_000)
     table = pq.read_table(path)
-    words = table["board"].to_numpy()
+    words = table["packed"].to_numpy()
     assert len(np.unique(words)) == 100_000
     assert np.array_equal(words, fp.random_boards(100_000, (3, 3), rng=1, unique=True))
     truth = distances_3x3()
@@ -152,7 +159,7 @@ def test_rows_are_unique_by_default_where_the_space_allows(tmp_path):
     # rows that repeat one (its expected value), and unique=False draws with repeats silently.
     path = tmp_path / "rows.parquet"
     fp.write_labelled(path, 300, (2, 3), rng=1)  # 360 boards of 2x3 can reach the goal
-    words = pq.read_table(path)["board"].to_numpy()
+    words = pq.read_table(path)["packed"].to_numpy()
     assert len(set(words.tolist())) == 300
     assert len(set(fp.labelled(300, (2, 3), rng=1).boards.tolist())) == 300
     with pytest.warns(fp.errors.FastPuzzleWarning) as caught:
@@ -169,7 +176,7 @@ def test_rows_are_unique_by_default_where_the_space_allows(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fp.write_labelled(path, 720, (2, 3), rng=1, unique=False)
-    repeated = pq.read_table(path)["board"].to_numpy()
+    repeated = pq.read_table(path)["packed"].to_numpy()
     assert len(set(repeated.tolist())) < 360
 
 
@@ -223,3 +230,18 @@ def test_a_running_writers_partial_file_is_left_to_it(tmp_path: Path) -> None:
     finally:
         child.kill()
         child.wait()
+
+
+def test_the_file_and_the_frame_share_names_and_types(tmp_path):
+    # Issue 58, item 3: the file's `board` was the packed uint64 where the frame's was the text
+    # (its packed board being `packed`), and `length` was uint8 in one, int32 in the other.
+    pd = pytest.importorskip("pandas")
+    path = fp.write_labelled(tmp_path / "boards.parquet", 50, (3, 3), rng=3)
+    from_file = pd.read_parquet(path)
+    frame = fp.labelled(50, (3, 3), rng=3).to_pandas()
+    shared = [name for name in frame.columns if name in from_file.columns]
+    assert shared == ["packed", "length", "first_move"]
+    for name in shared:
+        assert from_file[name].dtype == frame[name].dtype or name == "first_move", name
+        assert from_file[name].tolist() == frame[name].tolist(), name
+    assert "board" not in from_file.columns  # a name means one thing: the frame's text

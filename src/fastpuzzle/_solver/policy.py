@@ -48,6 +48,7 @@ from fastpuzzle.pdb.partitions import (
     default_partition,
     partition_of,
 )
+from fastpuzzle.pdb.plan import plan_tables
 from fastpuzzle.pdb.search_tables import partner_built
 from fastpuzzle.pdb.store import load_pdb, pdb_path
 
@@ -72,6 +73,7 @@ __all__ = [
     "first_use_message",
     "limit_hint",
     "probe",
+    "progress_hint",
     "table_switch",
     "tables_of",
 ]
@@ -270,14 +272,12 @@ def build_command(shape: Shape, goal_blank: int) -> str:
     return command
 
 
-def _cost(shape: Shape) -> str:
-    # What the build took in the measurements, for messages; "" for shapes not measured.
-    figures = FIRST_USE.get(_key(shape)) or ON_DISK.get(_key(shape))
-    if figures is None:
-        return ""
-    seconds, mib = figures
-    took = "under a second" if seconds < 1 else f"about {seconds:.0f} s"
-    return f"{took}, {mib:.1f} MiB"
+def _cost(shape: Shape, goal_blank: int) -> str:
+    """What building the table ``auto`` reads on ``shape`` takes, as its plan says
+    (``fastpuzzle pdb build ... --dry-run``: :meth:`~fastpuzzle.pdb.plan.Plan.cost`)."""
+    tables = tables_of(shape, goal_blank)
+    chosen = tables.build if tables.build is not None else tables.read[0]
+    return plan_tables(chosen, shape, goal_blank).cost()
 
 
 def _name(shape: Shape) -> str:
@@ -293,11 +293,10 @@ def first_use_message(shape: Shape, goal_blank: int, budget: int, searched: Choi
     """The one line ``solve()`` warns with before it builds a table on first use: the search
     without it (``searched``, ``budget`` nodes) did not finish."""
     heuristic = searched.heuristic.replace("_", " ")
-    cost = _cost(shape)
-    size = f"{cost}, " if cost else ""
     return (
         f"no solution within {budget:,} nodes of {heuristic}; building {_name(shape)} for goals "
-        f"with the blank on cell {goal_blank} ({size}once: it is kept in the cache)"
+        f"with the blank on cell {goal_blank} ({_cost(shape, goal_blank)}, once: it is kept in "
+        "the cache)"
     )
 
 
@@ -316,8 +315,7 @@ def limit_hint(shape: Shape, goal_blank: int, heuristic: str) -> str | None:
     if heuristic == "table" or not _TABLE_CELLS < rows * cols <= MAX_PDB_CELLS:
         return None
     command = build_command(shape, goal_blank)
-    cost = _cost(shape)
-    cost = f" ({cost})" if cost else ""
+    cost = f" ({_cost(shape, goal_blank)})"
     if builds_first(shape):
         return (
             f"the {rows}x{cols} pattern database makes this search far faster: build it once "
@@ -367,6 +365,22 @@ def faster_table_hint(
     if not pdb_path("7-8b", (4, 4), goal_blank, cache_dir).is_file():
         return SECOND_TABLE_HINT
     return None
+
+
+def progress_hint(
+    shape: Shape, goal_blank: int, cache_dir: str | os.PathLike[str] | None = None
+) -> str | None:
+    """What a default optimal search on ``shape`` that has run for a while shows: the stronger
+    table to build (:func:`faster_table_hint`), or, where ``auto`` reads a table it never builds
+    and none is on disk (5x5's 6-6-6-6, 4x6's), the command that builds it (:func:`limit_hint`).
+    """
+    hint = faster_table_hint(shape, goal_blank, cache_dir)
+    if hint is not None or _key(shape) not in ON_DISK or shape[0] * shape[1] <= MAX_CELLS:
+        return hint
+    read = tables_of(shape, goal_blank).read
+    if any(pdb_path(name, shape, goal_blank, cache_dir).is_file() for name in read):
+        return None
+    return limit_hint(shape, goal_blank, probe(shape).heuristic)
 
 
 def _dual_table_hint(goal_blank: int, cache_dir: str | os.PathLike[str] | None) -> str | None:

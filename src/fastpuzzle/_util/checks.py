@@ -36,6 +36,7 @@ __all__ = [
     "ordered",
     "random_generator",
     "real",
+    "rng_or_seed",
     "shown",
     "whole",
 ]
@@ -304,6 +305,22 @@ def random_generator(rng: object) -> np.random.Generator:
         "expected rng as a seed (a non-negative integer), a numpy.random.Generator or None, "
         f"got {shown(rng)}"
     )
+
+
+def rng_or_seed(rng: Any, seed: object) -> Any:
+    """``rng``, or ``seed`` given in its place: every function that draws at random takes both
+    names (``random_board(seed=7) == random_board(rng=7)``); both at once are refused."""
+    if seed is None:
+        return rng
+    if rng is not None:
+        raise InvalidOptionError(
+            f"expected rng= or seed=, not both: got rng={shown(rng)} and seed={shown(seed)}"
+        )
+    if isinstance(seed, np.random.Generator):
+        raise InvalidOptionError(
+            f"expected seed as a non-negative integer (a Generator goes to rng=), got {shown(seed)}"
+        )
+    return seed
 
 
 def dask_client(value: object) -> Any:

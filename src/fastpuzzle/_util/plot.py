@@ -5,13 +5,14 @@ default, so that a bar twice as tall is twice the figure (on a log scale a 4x di
 60x); a log scale where asked (``log=True``), for figures of one table that span orders of
 magnitude (a random walk's 390,000 moves beside A*'s 20).
 Boards are labelled B1, B2, ... under their bars, and the label under the chart says which
-board each is: a 4x4 board written out does not fit under its bars.
+board each is: a 4x4 board written out does not fit under its bars; that label breaks lines
+between boards, never inside one. Each bar is labelled with its figure: on a linear scale an
+informed search's bar beside BFS's is a line at zero, and its label says what it is.
 """
 
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -114,10 +115,34 @@ def board_labels(boards: Sequence[str]) -> dict[str, str]:
     return {board: f"B{i}" for i, board in enumerate(boards, start=1)}
 
 
-def _caption(labels: dict[str, str]) -> str:
-    """Which board each label stands for, wrapped to lines of a chart's width."""
-    entries = [f"{label} = {board}" for board, label in labels.items()]
-    return "\n".join(textwrap.wrap(";   ".join(entries), width=110, break_on_hyphens=False))
+def _caption(labels: dict[str, str], width: int = 110) -> str:
+    """Which board each label stands for, in lines of a chart's width broken between boards
+    (a board broken across lines reads as two)."""
+    lines: list[str] = []
+    for entry in (f"{label} = {board}" for board, label in labels.items()):
+        if lines and len(lines[-1]) + len(_SEPARATOR) + len(entry) <= width:
+            lines[-1] += _SEPARATOR + entry
+        else:
+            lines.append(entry)
+    return "\n".join(lines)
+
+
+_SEPARATOR = ";   "
+
+
+def _label_bars(
+    ax: Any, bars: list[tuple[float, Any]], write: Callable[[float], str], width: float
+) -> None:
+    """Each bar's figure above it, upright where bars are too narrow for a line of text."""
+    upright = width < 0.2
+    for value, container in bars:
+        ax.bar_label(
+            container,
+            labels=[write(value)],
+            fontsize="xx-small",
+            rotation=90 if upright else 0,
+            padding=1,
+        )
 
 
 class Bar(Protocol):
@@ -152,6 +177,7 @@ def draw(
     width = 0.8 / max(len(methods), 1)
     stopped_any = False
     for ax, metric in zip(axes, metrics):
+        bars: list[tuple[float, Any]] = []
         for k, method in enumerate(methods):
             color, hatch = _method_style(k)
             by_board = {row.board: row for row in rows if row.method == method}
@@ -163,16 +189,18 @@ def draw(
                 stopped_any |= stopped
                 # A run stopped by a limit: a pale, hatched bar (its height is what it did
                 # before it stopped, not what solving would take).
-                ax.bar(
+                value = getattr(row, metric) or 0
+                bars.append((value, ax.bar(
                     i + k * width,
-                    getattr(row, metric) or 0,
+                    value,
                     width,
                     color=color,
                     alpha=0.35 if stopped else 1.0,
                     hatch=("xx" if stopped else hatch) or None,
                     edgecolor="black" if stopped else "white",
                     linewidth=0.5,
-                )
+                )))  # fmt: skip
+        _label_bars(ax, bars, _tick_writer(metric, max((v for v, _ in bars), default=0)), width)
         ax.set_xticks([i + 0.4 - width / 2 for i in range(len(boards))])
         ax.set_xticklabels([labels[board] for board in boards])
         ax.set_ylabel(METRICS[metric] + (" (log scale)" if log else ""))

@@ -39,7 +39,7 @@ from fastpuzzle.pdb.search_tables import exact_table
 from fastpuzzle.results import Status, stats_from_core
 from fastpuzzle.solve import solve
 
-__all__ = ["BatchSpec", "limit_error", "solve_chunk"]
+__all__ = ["BatchSpec", "error_status", "limit_error", "solve_chunk"]
 
 # Most specific first: the first matching class names the row's status.
 _ERROR_STATUS: tuple[tuple[type[BaseException], str], ...] = (
@@ -133,7 +133,8 @@ def walks_exact_table(rows: Sequence[Any], spec: BatchSpec) -> bool:
     return auto_choice(spec.shape, goal_blank).heuristic == "table"
 
 
-def _error_status(error: FastPuzzleError) -> str:
+def error_status(error: FastPuzzleError) -> str:
+    """A batch row's status word for ``error``: ``"unsolvable"``, ``"time_limit"``..."""
     return next(name for kind, name in _ERROR_STATUS if isinstance(error, kind))
 
 
@@ -245,7 +246,7 @@ def _solve_packed_fast(first_index: int, words: np.ndarray, spec: BatchSpec) -> 
                 board = Board.from_packed(int(word), shape=spec.shape)
                 raise UnsolvableError(board, goal)
             except FastPuzzleError as error:
-                out.add(index, -1, _error_status(error), None, "", str(error))
+                out.add(index, -1, error_status(error), None, "", str(error))
             continue
         out.index.append(index)
         for name in COLUMNS[1:]:
@@ -279,7 +280,7 @@ def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> Chunk
         except InternalError:
             raise  # a defect stops the batch: it would give every row after it too
         except FastPuzzleError as error:
-            out.add(index, -1, _error_status(error), getattr(error, "stats", None), "", str(error))
+            out.add(index, -1, error_status(error), getattr(error, "stats", None), "", str(error))
         else:
             out.add(index, len(solution), "solved", solution.stats, solution.moves, "")
     return out

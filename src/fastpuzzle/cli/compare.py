@@ -13,7 +13,7 @@ from typing import Any
 from fastpuzzle._util.checks import MAX_LISTED, shown
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.plot import METRICS
-from fastpuzzle._util.progress import fit_line, on_terminal
+from fastpuzzle._util.progress import LiveLine, on_terminal
 from fastpuzzle._util.units import duration
 from fastpuzzle.algorithms import ALGORITHMS
 from fastpuzzle.board import Board
@@ -50,6 +50,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             f"{args.table_format}: write the CSV to a file, or drop one of them"
         )
     table_format = "csv" if args.csv == "-" else args.table_format
+    if not args.plot and (args.log or args.metric != ["expanded"]):
+        # Before: ignored without a word, and the user looked for the chart.
+        given = "--log" if args.log else "--metric"
+        raise UsageError(f"{given} applies to --plot's charts: pass --plot FILE too")
     if args.plot:  # before any search: a path that cannot take a chart fails now
         _check_plot_path(args.plot)
     # Boards given are kept, and --random N adds N random boards after them (before: the
@@ -152,6 +156,8 @@ class _CompareLine:
         self.methods = methods
         self.total = len(boards) * len(methods)
         self.started = time.monotonic()
+        # Drawn as each search starts: no search is skipped for a throttle.
+        self.line = LiveLine(0.0, terminal=True)
         self._show(0)
 
     def after(self, offset: int) -> Callable[[int, int], None]:
@@ -170,12 +176,10 @@ class _CompareLine:
             f"compare: search {done + 1}/{self.total}, {self.methods[method]} on "
             f"{self.boards[board]} ({duration(time.monotonic() - self.started)} so far)"
         )
-        sys.stderr.write(fit_line(text))
-        sys.stderr.flush()
+        self.line.show(text)
 
     def close(self) -> None:
-        sys.stderr.write(fit_line("") + "\r")
-        sys.stderr.flush()
+        self.line.close()
 
 
 def _metrics(text: str) -> list[str]:

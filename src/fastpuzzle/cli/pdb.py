@@ -57,10 +57,11 @@ def _set_names() -> tuple[list[str], list[str]]:
 
 
 def _unknown(name: str, *, files: bool) -> TableSetError:
-    sets, heuristics = _set_names()
-    close = difflib.get_close_matches(name, sets + heuristics, n=3, cutoff=0.6)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    sets, _ = _set_names()
     readers = [h.name for h in CATALOGUE if h.tables == "pdb"]
+    # Only names the message lists (an alias such as pdb_6_6_3 is in no list).
+    close = difflib.get_close_matches(name, sets + readers, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
     also = "; or a file's name as pdb info lists it (custom-...)" if files else ""
     return TableSetError(
         f"unknown table set {name!r}; {hint}expected a partition or compound "
@@ -137,7 +138,7 @@ def _info(args: argparse.Namespace) -> int:
                 return 0
         else:
             plan = _plan(args, shape_option(args))
-            print("\n".join(plan.lines(directory)))
+            print("\n".join(plan.lines(directory, building=False)))
             paths = {str(file.path) for file in plan.files}
             entries = [e for e in entries if e["path"] in paths]
     for entry in entries:
@@ -170,6 +171,9 @@ def _clear(args: argparse.Namespace) -> int:
     where = pdb.pdb_cache_dir(args.cache_dir)
     if not planned:
         what = "table" if args.name is None else f"{args.name} table"
+        if args.name == "auto" and shape is None:
+            # "auto" is a table per shape: without --shape, 4x4's (a 2x8 one may be built).
+            what = "auto table for 4x4 (the shape without --shape; give --shape R C for another)"
         print(f"no {what} is built in {where}; nothing removed")
         return 0
     # Sizes are taken before anything is removed (after, every file measured 0 bytes).

@@ -11,11 +11,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from fastpuzzle._solver import policy
+from fastpuzzle._solver import policy, pruning
+from fastpuzzle._solver.search_line import SearchLine
 from fastpuzzle._util.optional import require
-from fastpuzzle._util.progress import Throttle, fit_line, on_terminal
+from fastpuzzle._util.progress import on_terminal
 from fastpuzzle._util.units import duration
 from fastpuzzle.algorithms import ALGORITHMS
+from fastpuzzle.batch.chunk import error_status
 from fastpuzzle.board import Board
 from fastpuzzle.cli.arguments import (
     INPUT_RULES,
@@ -66,51 +68,44 @@ def _shows_progress(args: argparse.Namespace) -> bool:
     return bool(args.progress) or (args.progress is None and on_terminal())
 
 
-class _SolveLine:
-    """The progress of one solve: one line on stderr, rewritten in place on a terminal (one
-    line per report elsewhere), so long optimal searches say how far they got; past
-    :data:`HINT_AFTER_SECONDS`, a line naming the table that would make it faster, if any.
-
-    Reports come as often as the search makes them (hundreds a second); a line is drawn at most
-    ten times a second on a terminal and once a second elsewhere (:class:`Throttle`, on the
-    search's clock). It counts expanded nodes, as the solution's line does. On a terminal the
-    line is cleared once the search ends (the hint, on a line of its own, stays), so a solve
-    shows the same lines whether or not it drew its progress."""
+class _SolveLine(SearchLine):
+    """The progress of one solve (:class:`~fastpuzzle._solver.search_line.SearchLine`): its
+    hint only for the default optimal search with pattern databases, not for ``--fast``."""
 
     def __init__(self, job: Job, args: argparse.Namespace) -> None:
-        self.hint = None
         optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
-        if optimal_pdb and not args.fast:
-            goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
-            self.hint = policy.faster_table_hint(job.board.shape, goal.blank)
-        self.terminal = on_terminal()
-        self.throttle = Throttle()
-        self.drawn = False
-
-    def show(self, stats: SearchStats) -> None:
-        """Draw the report ``stats`` (when due)."""
-        if self.hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
-            # Once, on a line of its own that the next report does not overwrite.
-            line = f"  hint: {self.hint}"
-            sys.stderr.write((fit_line(line).rstrip() if self.terminal else line) + "\n")
-            self.hint = None
-        elif not self.throttle.due(stats.seconds):
-            return
-        text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {duration(stats.seconds)}"
-        sys.stderr.write(fit_line(text) if self.terminal else f"{text}\n")
-        sys.stderr.flush()
-        self.drawn = True
-
-    def close(self) -> None:
-        """End the display: a terminal's line is cleared."""
-        if self.drawn and self.terminal:
-            sys.stderr.write(fit_line("") + "\r")
-            sys.stderr.flush()
+        goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
+        super().__init__(
+            job.board.shape, goal.blank, hint=optimal_pdb and not args.fast, terminal=on_terminal()
+        )
 
 
 def _progress_printer(job: Job, args: argparse.Namespace) -> Callable[[SearchStats], None]:
     """The ``progress`` of one solve (:class:`_SolveLine`)."""
     return _SolveLine(job, args).show
+
+
+def _record(index: int, job: Job) -> dict[str, Any]:
+    """``--json``'s record of a board before its search: the keys and order of a batch's JSONL
+    record (:meth:`fastpuzzle.BatchResult.to_records`), the goal after the board when given."""
+    record: dict[str, Any] = {"index": index, "board": job.board.to_string()}
+    if job.goal is not None:
+        record["goal"] = job.goal.to_string()
+    record.update(length=None, status="", expanded=0, generated=0, seconds=0.0, moves="")
+    record["message"] = ""
+    return record
+
+
+def _counted(record: dict[str, Any], stats: SearchStats | None) -> None:
+    if stats is not None:
+        record.update(expanded=stats.expanded, generated=stats.generated, seconds=stats.seconds)
+
+
+def _failed(record: dict[str, Any], error: UnsolvableError | SearchLimitError) -> None:
+    """``record`` of a board without a solution: a batch's status word (``"time_limit"``...)
+    and its message."""
+    record.update(status=error_status(error), message=cli_words(str(error)))
+    _counted(record, getattr(error, "stats", None))
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -148,9 +143,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             print(f"board {number} of {len(jobs)}: {job.board.to_string()}{towards}")
         started = time.perf_counter()
         line = _SolveLine(job, args) if _shows_progress(args) else None
-        record: dict[str, Any] = {"board": job.board.to_string()}
-        if job.goal is not None:
-            record["goal"] = job.goal.to_string()
+        record = _record(number - 1, job)
         try:
             try:
                 solution = solve(
@@ -172,18 +165,18 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             finally:
                 if line is not None:
                     line.close()
-        except UnsolvableError:
+        except (UnsolvableError, SearchLimitError) as error:
             status = max(status, 1)
-            record.update(status="unsolvable", moves=None)
-            print(json.dumps(record) if args.json else NOT_SOLVABLE)
-            continue
-        except SearchLimitError as error:
-            status = max(status, 1)
-            record.update(status="limit", message=cli_words(str(error)), moves=None)
-            print(json.dumps(record) if args.json else f"No solution: {record['message']}")
+            _failed(record, error)
+            if args.json:
+                print(json.dumps(record))
+            else:
+                unsolvable = isinstance(error, UnsolvableError)
+                print(NOT_SOLVABLE if unsolvable else f"No solution: {record['message']}")
             continue
         elapsed = time.perf_counter() - started
         if args.json:
+            _counted(record, solution.stats)
             record.update(
                 status="solved",
                 moves=solution.moves,
@@ -269,9 +262,12 @@ def add_solve_parser(sub: Subcommands) -> None:
     solve.add_argument(
         "--prune",
         default=None,
-        help="IDA*'s duplicate pruning: fsm (default: on 4x4 and 5x5 the machine of depth 13), "
-        "parent (the published node counts) or a depth of 6 or 8 to 16 (a smaller depth is a "
-        "weaker machine, more nodes)",
+        help="IDA*'s duplicate pruning: fsm (default: the deepest machine of up to "
+        f"{pruning.MAX_DEPTH} moves within {pruning.MAX_STATES:,} states, kept in the cache as "
+        f"fsm-...-d{pruning.MAX_DEPTH}-s{pruning.MAX_STATES}.npy; on 4x4 and 5x5 it holds every "
+        "twin of up to 13 moves, as --prune 13 does), parent (the published node counts) or a "
+        f"depth of 6 or 8 to {pruning.MAX_DEPTH} (a smaller depth is a weaker machine, more "
+        "nodes)",
     )
     solve.add_argument(
         "--scheduler",

@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from fastpuzzle._core import _interrupt
 from fastpuzzle._solver.heuristic_tables import not_ready
-from fastpuzzle._solver.policy import HINT_AFTER_SECONDS, faster_table_hint
+from fastpuzzle._solver.policy import HINT_AFTER_SECONDS, progress_hint
 from fastpuzzle.algorithms import ALGORITHMS, AlgorithmName, resolve_algorithm
 from fastpuzzle.board import MAX_CELLS, MAX_SIDE, Board
 from fastpuzzle.compare import compare
@@ -238,7 +238,10 @@ class _JobNotes(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.thread == self.thread:
-            self.job.progress = {**self.job.progress, "note": record.getMessage()}
+            # The note replaces the counts of a search that ran before the build (they stand
+            # still meanwhile); the search's next report replaces the note.
+            kept = {key: value for key, value in self.job.progress.items() if key == "hint"}
+            self.job.progress = {**kept, "note": record.getMessage()}
 
 
 @contextlib.contextmanager
@@ -324,7 +327,7 @@ def solve_hint(board: Board, goal: Board, options: dict[str, Any]) -> str | None
         return None
     if options.get("heuristic", "pdb") != "pdb":
         return None
-    return faster_table_hint(board.shape, goal.blank)
+    return progress_hint(board.shape, goal.blank)
 
 
 def progress_view(stats: SearchStats, hint: str | None) -> dict[str, Any]:

@@ -114,10 +114,11 @@ def compound_for(
         database = load_or_build(source, build=build, cache_dir=cache_dir, deadline=deadline)
         if database is None:
             where = "" if goal_blank == shape[0] * shape[1] - 1 else f" --goal-blank {goal_blank}"
+            plan = plan_tables(name, shape, goal_blank, cache_dir)
             raise PatternDatabaseError(
                 f"the {name} compound's tables for {shape[0]}x{shape[1]} are not all built; "
                 f"build them once with `fastpuzzle pdb build {name}{where}` ({len(sources)} "
-                "files; past 16 cells each six-tile table takes 30-40 s on two cores)"
+                f"files, {plan.cost()}; `--dry-run` prints the plan)"
             )
         table_of.update(_by_cells(database))
         databases.append(database)

@@ -165,9 +165,21 @@ class Plan:
         cores = usable_cores() if cores is None else cores
         return sum(f.seconds_on_two for f in self.to_build) * 2 / max(1, cores)
 
-    def lines(self, directory: Path | None = None) -> list[str]:
+    def cost(self, cores: int | None = None) -> str:
+        """What building every file of the set takes, as messages quote it: the figures of
+        ``fastpuzzle pdb build NAME --dry-run`` (``"about 2.6 minutes on this machine's 2
+        cores, 304 MiB on disk"``), so that a hint and the plan never disagree."""
+        cores = usable_cores() if cores is None else cores
+        seconds = sum(f.seconds_on_two for f in self.files) * 2 / max(1, cores)
+        return (
+            f"{_minutes(seconds)} on this machine's {cores} core{'s' * (cores != 1)}, "
+            f"{size(self.disk_bytes)} on disk"
+        )
+
+    def lines(self, directory: Path | None = None, *, building: bool = True) -> list[str]:
         """The plan in words: one line for the set, one per file, one for what a build takes
-        (with the free space of ``directory``, when given)."""
+        (with the free space of ``directory``, when given); ``building=False`` for a listing
+        (``pdb info``), which has nothing to do either way."""
         count = len(self.files)
         out = [
             f"{self.name}: {self.what}: {count} file{'s' * (count != 1)}, "
@@ -183,7 +195,7 @@ class Plan:
             )
         missing = self.to_build
         if not missing:
-            out.append("every file is built: nothing to do")
+            out.append("every file is built" + (": nothing to do" if building else ""))
             return out
         cores = usable_cores()
         free = ""

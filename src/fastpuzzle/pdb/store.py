@@ -27,7 +27,7 @@ import platformdirs
 from fastpuzzle._core import _pdb
 from fastpuzzle._util.checks import flag, optional_path, real
 from fastpuzzle._util.files import open_regular, try_lock
-from fastpuzzle._util.progress import Meter, fit_line, on_terminal
+from fastpuzzle._util.progress import LOG_INTERVAL, Meter, Throttle, lasting, on_terminal
 from fastpuzzle.errors import FastPuzzleError
 from fastpuzzle.pdb.database import (
     BuildTimeLimitError,
@@ -185,7 +185,6 @@ def _root_under(environment: tuple[str | None, ...]) -> str:
 # Building.
 
 
-_last_line = [0.0]
 _BAR_WIDTH = 30
 
 #: Where builds nobody asked to watch (a table built on first use by ``solve()``) report: the
@@ -205,16 +204,16 @@ def _logged_progress(message: str) -> None:
 
 
 def _stderr_progress(message: str) -> None:
-    # On a terminal each level overwrites the line; in a log, a level line at most every 15 s.
-    final = message.endswith("\n")
-    if on_terminal():
-        sys.stderr.write(fit_line(message.rstrip("\n")) + ("\n" if final else ""))
-        sys.stderr.flush()
-        return
-    now = time.monotonic()
-    if final or now - _last_line[0] >= 15.0:
-        _last_line[0] = now
-        print(message.rstrip("\n"), file=sys.stderr, flush=True)
+    # A file's and each group's lines are printed whole (above a group's bar); level lines come
+    # here only off a terminal (a bar shows them on one), one per LOG_INTERVAL, so that a log
+    # of a long build gets a line every 15 s rather than thousands.
+    if message.endswith("\n"):
+        lasting(message.rstrip("\n"))
+    elif _LEVEL_LINES.due(time.monotonic()):
+        print(message, file=sys.stderr, flush=True)
+
+
+_LEVEL_LINES = Throttle(LOG_INTERVAL)
 
 
 def _past(deadline: float | None, started: float, what: str, hint: str) -> None:
@@ -247,7 +246,7 @@ def _group_meter(progress: Progress | None, description: str, total: int) -> Met
     # installed); a log keeps its line every 15 s, and a callable still receives the text.
     if progress is not _stderr_progress or not on_terminal():
         return None
-    return Meter(total, description, "placement", unit_scale=True)
+    return Meter(total, description, "placement", unit_scale=True, rate=False)
 
 
 def _build_tables(
@@ -270,9 +269,11 @@ def _build_tables(
         sparse = is_sparse(len(tiles), rows * cols)
         started = time.perf_counter()
         placements = _pdb.level_length(rows * cols, len(tiles), False)
-        meter = _group_meter(
-            progress, f"fastpuzzle: {label} group {number}/{len(cells)}", placements
-        )
+        # The bar's label is short (the lasting line above names the file), a custom
+        # partition's digest left out: at 80 columns a long one left the bar one cell wide.
+        name = label.split(" ", 1)[0]
+        short = "" if name.startswith("custom-") else f"{name} "
+        meter = _group_meter(progress, f"{short}group {number}/{len(cells)}", placements)
 
         def relay(
             level: int,
