@@ -838,8 +838,9 @@ def write_labelled(
     return out
 
 
-#: Seconds a temporary file must have been left unwritten before another writer removes it: a
-#: writer locks its file an instant after creating it (:func:`_remove_dead_partials`).
+#: Seconds a temporary file must have been left unwritten before another writer removes it
+#: (:func:`_remove_dead_partials`): on Windows a writer locks its file an instant after
+#: creating it under its name (elsewhere the file has its lock before its name).
 _PARTIAL_GRACE = 5.0
 
 

@@ -223,3 +223,32 @@ def test_a_running_writers_partial_file_is_left_to_it(tmp_path: Path) -> None:
     finally:
         child.kill()
         child.wait()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock, and no rename of an open file")
+def test_a_partial_file_is_locked_whenever_another_writer_can_find_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before (issue 53, item 4): the file had its findable name an instant before its writer
+    # locked it; another writer that found it then, older than the grace period (on a loaded
+    # machine, or aged here), removed it from under its writer. Here another writer looks just
+    # before this one takes its lock.
+    from fastpuzzle import datasets
+    from fastpuzzle._util import files
+
+    path = tmp_path / "boards.parquet"
+    real_lock = files.try_lock
+    found: list[Path] = []
+
+    def another_writer_first(fd: int, *, wait: bool = False) -> bool:
+        for partial in _partials(tmp_path):
+            found.append(partial)
+            os.utime(partial, (time.time() - 60, time.time() - 60))
+        datasets._remove_dead_partials(path)
+        return real_lock(fd, wait=wait)
+
+    monkeypatch.setattr(files, "try_lock", another_writer_first)
+    fp.write_labelled(path, 20, rng=2)
+    assert found == []
+    assert pq.read_table(path).num_rows == 20
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.parquet"]

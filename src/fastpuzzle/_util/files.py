@@ -58,10 +58,13 @@ def atomic_writer(
     suffix : str
         Ending of the temporary file's name (``.{name}.XXXXXXXX{suffix}`` beside ``path``).
     lock : bool
-        Hold the temporary file's lock (:func:`try_lock`) from its creation until it is renamed
-        into place, so that a cleaner can tell it from one a killed writer left (the system
-        drops the lock with its process). It is renamed while still open, which Windows does
-        not allow: there, and by default, it is closed first.
+        Hold the temporary file's lock (:func:`try_lock`) until it is renamed into place, so
+        that a cleaner can tell it from one a killed writer left (the system drops the lock
+        with its process): the file is locked before it has its name (it is created as
+        ``...{suffix}.locking``, which no cleaner looks for), so a file found under the name
+        is either locked or dead. It is renamed while still open, which Windows does not allow:
+        there, and by default, it is closed first, and there it is locked an instant after it
+        is created under its name (cleaners also wait for a file to be seconds old).
     sync : bool
         Sync the file to disk before the rename (the default). ``False`` only for files that
         are never trusted unread: after a system crash such a file may be there empty or
@@ -81,14 +84,12 @@ def atomic_writer(
     if target.is_dir():  # before anything is written (the rename would refuse it at the end)
         raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", os.fspath(path))
     try:
-        handle, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=suffix
-        )
+        handle, temporary = _temporary_file(target, suffix, locked=renamed_open)
     except OSError as error:
         raise _about(error, path) from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            if lock:
+            if lock and not renamed_open:
                 # A cleaner may hold it for an instant to see whether it is held: wait for it.
                 # A file system without locks (some network ones) still takes the file.
                 with contextlib.suppress(OSError):
@@ -106,6 +107,37 @@ def atomic_writer(
         if isinstance(error, OSError) and temporary in (error.filename, error.filename2):
             raise _about(error, path) from None
         raise
+
+
+#: The ending of a locked temporary file's name until it holds its lock (:func:`atomic_writer`).
+_LOCKING = ".locking"
+
+
+def _temporary_file(target: Path, suffix: str, *, locked: bool) -> tuple[int, str]:
+    """A new file beside ``target``, open for writing: ``.{name}.XXXXXXXX{suffix}``, and with
+    ``locked`` holding its lock (where the file system has locks) before it has that name."""
+    prefix = f".{target.name}."
+    if not locked:
+        return tempfile.mkstemp(dir=target.parent, prefix=prefix, suffix=suffix)
+    while True:
+        handle, locking = tempfile.mkstemp(
+            dir=target.parent, prefix=prefix, suffix=suffix + _LOCKING
+        )
+        named = locking[: -len(_LOCKING)]
+        try:
+            with contextlib.suppress(OSError):  # a file system without locks still takes it
+                try_lock(handle)
+            # Only a writer that held this ``.locking`` name before can have taken ``named``:
+            # none can while this one holds it, so the name stays free until the rename.
+            if not os.path.lexists(named):
+                os.rename(locking, named)
+                return handle, named
+        except BaseException:
+            os.close(handle)
+            Path(locking).unlink(missing_ok=True)
+            raise
+        os.close(handle)
+        Path(locking).unlink(missing_ok=True)
 
 
 def unwritable_file(path: str | os.PathLike[str]) -> str | None:
