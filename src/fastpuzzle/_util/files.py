@@ -140,17 +140,41 @@ def _temporary_file(target: Path, suffix: str, *, locked: bool) -> tuple[int, st
         Path(locking).unlink(missing_ok=True)
 
 
-def unwritable_file(path: str | os.PathLike[str]) -> str | None:
-    """Why no file can be written at ``path`` whatever it holds (a directory is there, or its
-    folder does not exist), or None: checked before the work whose result goes there, so that
-    a wrong path costs nothing but the message."""
+#: The bytes :func:`atomic_writer`'s temporary file adds to the name, besides its suffix: a dot
+#: before, eight characters between two dots, and :data:`_LOCKING`.
+_TEMPORARY_EXTRA = 10 + len(_LOCKING)
+
+
+def unwritable_file(path: str | os.PathLike[str], *, suffix: str | None = None) -> str | None:
+    """Why no file can be written at ``path`` whatever it holds (a directory is there, its
+    folder does not exist, its name is longer than the folder's file system takes), or None:
+    checked before the work whose result goes there, so that a wrong path costs nothing but the
+    message. With ``suffix``, the name of :func:`atomic_writer`'s temporary file with that
+    suffix must fit too."""
     text = os.fspath(path)
     if os.path.isdir(text):
         return f"{text} is a directory; name the file to write in it"
     folder = os.path.dirname(os.path.abspath(text))
     if not os.path.isdir(folder):
         return f"{folder} is not a directory, so {text} cannot be written"
+    size = len(os.fsencode(os.path.basename(text)))
+    longest = _longest_name(folder)
+    extra = 0 if suffix is None else _TEMPORARY_EXTRA + len(os.fsencode(suffix))
+    if size + extra > longest:
+        room = f"{longest} bytes"
+        if extra:
+            room = f"{longest - extra} bytes (its temporary file's name is {extra} longer)"
+        return f"the file name is {size:,} bytes long, and {folder} takes names of at most {room}"
     return None
+
+
+def _longest_name(folder: str) -> int:
+    """The longest file name, in bytes, that ``folder``'s file system takes (255 where the
+    system does not say: Windows, and the usual Linux and macOS ones)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (AttributeError, ValueError, OSError):
+        return 255
 
 
 def _about(error: OSError, path: str | os.PathLike[str]) -> OSError:
