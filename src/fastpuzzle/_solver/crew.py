@@ -72,8 +72,8 @@ class _Member:
         with self.turn:
             if self.given_up:
                 return  # began after its starter gave up on it: nobody will send it work
+            _counted(1)
             self.began.set()
-        _counted(1)
         try:
             while (item := self.inbox.get()) is not None:
                 future, call, args = item
@@ -131,8 +131,8 @@ class Crew:
             # Kept before it starts: a Ctrl-C in the start leaves one that began to close().
             member = self._members[index] = _Member()
             member.start(what, START_SECONDS)
-        elif member.given_up:
-            raise cannot_start(what, "it did not start before")
+        elif member.given_up:  # a crew whose start failed is closed, not given more work
+            raise cannot_start(what, "it did not start when first asked")
         future: Future[Any] = Future()
         member.inbox.put((future, call, args))
         return future
