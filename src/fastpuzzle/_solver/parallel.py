@@ -3,10 +3,10 @@
 A compiled kernel (``_idastar._Team``) does the searching without the GIL; this module only
 starts the iterations and waits for them, on the threads of a :class:`~.crew.Crew` (one that
 does not begin within seconds counts as not started, where a ``ThreadPoolExecutor`` would wait
-for it for ever). Python threads rather than OpenMP: the calling thread
-stays free to wait in a loop that Ctrl-C can interrupt (signals reach the main thread only, and
-an OpenMP region would hold it in C), the progress callback runs in the caller's thread, and the
-build needs no ``-fopenmp`` (macOS's clang has none).
+for it for ever). Python threads rather than OpenMP: the calling thread stays free to wait in a
+loop that Ctrl-C can interrupt (signals reach the main thread only, and an OpenMP region would
+hold it in C), the progress callback runs in the caller's thread, and the build needs no
+``-fopenmp`` (macOS's clang has none).
 
 The kernel's side, per iteration: ``prepare()`` (calling thread: serial part and frontier; False
 when the iteration needs no pool threads), ``work(i)`` for ``i`` in ``range(workers)`` (pool
@@ -408,7 +408,8 @@ def submit(
     pool: ThreadPoolExecutor, what: str, call: Callable[..., Any], *args: Any
 ) -> Future[Any]:
     """``pool.submit(call, *args)``, which starts a thread when none is idle; a thread the system
-    will not start (``what`` names it) is a :class:`~fastpuzzle.errors.ThreadStartError`."""
+    will not start (``what`` names it) is a :class:`~fastpuzzle.errors.ThreadStartError`. (A
+    batch's pool; a search's threads start through :class:`~.crew.Crew`, whose wait is bounded.)"""
     try:
         return pool.submit(call, *args)
     except RuntimeError as error:
