@@ -1,25 +1,45 @@
 """Ctrl-C in tests: a SIGINT sent to this process after a delay, and how long a search takes to
-stop once it arrives."""
+stop once it arrives.
+
+A run started in the background (``pytest &``, ``nohup``) ignores SIGINT, and so do the
+processes it starts: a test that sends one makes it raise KeyboardInterrupt for its duration
+with :func:`ctrl_c`, and starts inside it any child that must see one (the system gives a
+child the default action for a signal its parent handles, and Python makes that action
+KeyboardInterrupt; an ignored signal stays ignored).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 import fastpuzzle as fp
 
-__all__ = ["interrupt_after", "interrupt_latency", "latency_of"]
+__all__ = ["ctrl_c", "interrupt_after", "interrupt_latency", "latency_of"]
+
+
+@contextlib.contextmanager
+def ctrl_c() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt in this process (and its default action in a child
+    started meanwhile) for the block's duration, whatever the run's own handling of it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def interrupt_after(delay: float, sent: list[float]) -> threading.Timer:
-    """Send SIGINT to this process after ``delay`` s, appending the time it was sent."""
+    """Send SIGINT to this process after ``delay`` s, appending the time it was sent (inside
+    :func:`ctrl_c` for a KeyboardInterrupt)."""
 
     def fire() -> None:
         sent.append(time.perf_counter())
@@ -40,14 +60,15 @@ def latency_of(delay: float, call: Callable[[], object], what: str = "search") -
     # are taken away meanwhile; no user program has them.
     callbacks = gc.callbacks[:]
     gc.callbacks.clear()
-    timer = interrupt_after(delay, sent)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            call()
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
-        gc.callbacks[:] = callbacks
+    with ctrl_c():
+        timer = interrupt_after(delay, sent)
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                call()
+            stopped = time.perf_counter()
+        finally:
+            timer.cancel()
+            gc.callbacks[:] = callbacks
     assert sent, f"the {what} ended before the signal"
     return stopped - sent[0]
 

@@ -9,6 +9,8 @@ D, L, R: the direction the blank moves.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import glob
 import html
 import math
@@ -772,7 +774,7 @@ def write_labelled(
     path : path
         The Parquet file to write (replaced if it exists).
     n : int
-        How many boards.
+        How many boards, at most :data:`MAX_BOARDS` (tens of gigabytes of Parquet).
     shape : tuple of int
         ``(rows, cols)``, at most 16 cells.
     rng : int, numpy.random.Generator or None
@@ -801,12 +803,20 @@ def write_labelled(
     Raises
     ------
     InvalidOptionError
-        Before any board is drawn, if ``path`` is a folder, is in a folder that does not
-        exist, or ends in a suffix other than Parquet's.
+        Before any board is solved, if ``n`` or another option is not valid, if ``path`` is a
+        folder, is in a folder that does not exist, has a name longer than the folder's file
+        system takes (most take 255 bytes, less 26 for the temporary file's name), ends in a
+        suffix other than Parquet's, or is where no file can be created (no permission, a
+        read-only mount, ``/proc`` or ``/sys``).
     ImportError
         Without pyarrow.
     SearchLimitError
         If a board was not solved within ``limits`` (nothing is left at ``path``).
+    KeyboardInterrupt
+        On Ctrl-C, saying how many boards were written (nothing is left at ``path``).
+    OSError
+        If the file cannot be written for another reason (a full disk; nothing is left at
+        ``path``).
 
     Examples
     --------
@@ -818,15 +828,16 @@ def write_labelled(
         fp.write_labelled("boards.parquet", fp.space_size((3, 3)), (3, 3), rng=1)
     """
     target = _target(shape, goal)
-    count = whole("n", n, low=0)
+    count = whole("n", n, low=0, high=MAX_BOARDS, why="the most random_boards draws at once; "
+                  "write more boards as several files")  # fmt: skip
     step = whole(
         "chunk_size", chunk_size, low=1, high=MAX_LABELLED, why="a chunk is held in memory"
     )
     flag("optimal_mask", optimal_mask)
     out = optional_path("path", path)
-    if out is None or "\0" in str(out) or out.is_dir():
+    if out is None or "\0" in str(out) or os.path.isdir(out):
         raise InvalidOptionError(f"expected path as the path of a file, got {shown(path)}")
-    problem = unwritable_file(out)
+    problem = unwritable_file(out, suffix=_PARTIAL)
     if problem is not None:
         raise InvalidOptionError(f"path: {problem}")
     if out.suffix.lower() not in _PARQUET_SUFFIXES:
@@ -846,11 +857,19 @@ def write_labelled(
     schema = _schema(pa, target, optimal_mask)
     tracker = Progress(count, progress)
     _remove_dead_partials(out)
+    written = 0
     try:
-        with (
-            atomic_writer(out, suffix=".partial", lock=True) as stream,
-            parquet.ParquetWriter(stream, schema) as writer,
-        ):
+        with contextlib.ExitStack() as files:
+            try:
+                stream = files.enter_context(atomic_writer(out, suffix=_PARTIAL, lock=True))
+            except OSError as error:
+                if error.errno not in _UNWRITABLE:
+                    raise
+                raise InvalidOptionError(
+                    f"path: no file can be written at {shown(str(path))} "
+                    f"({os.strerror(error.errno).lower()})"
+                ) from error
+            writer = files.enter_context(parquet.ParquetWriter(stream, schema))
             for first in range(0, count, step):
                 if drawn is None:
                     words = random_boards(
@@ -866,14 +885,32 @@ def write_labelled(
                 if optimal_mask:
                     mask = _optimal_mask(words, result, target, limits, workers)
                 writer.write_table(_labelled_table(pa, schema, words, result, mask, target))
+                written += len(words)
                 tracker.advance(len(words))
+    except KeyboardInterrupt:
+        # Not solve_many's own message: its chunks and counts are of one step of this call.
+        raise KeyboardInterrupt(
+            f"write_labelled() interrupted: {written:,} of {count:,} boards written, and none "
+            f"kept: {shown(str(path))} was left as it was"
+        ) from None
     finally:
         tracker.close()
     return out
 
 
-#: Seconds a temporary file must have been left unwritten before another writer removes it: a
-#: writer locks its file an instant after creating it (:func:`_remove_dead_partials`).
+#: The ending of the temporary file's name (``.NAME.XXXXXXXX.partial``).
+_PARTIAL = ".partial"
+
+#: Why no file can be created in a folder where unwritable_file saw none (permissions, a
+#: read-only mount, a virtual file system such as /proc or /sys, a folder gone meanwhile): the
+#: path's fault, said before any board is solved. Other errors (a full disk) stay OSErrors.
+_UNWRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT, errno.ENOTDIR,
+               errno.ENAMETOOLONG, errno.EINVAL}  # fmt: skip
+
+
+#: Seconds a temporary file must have been left unwritten before another writer removes it
+#: (:func:`_remove_dead_partials`): on Windows a writer locks its file an instant after
+#: creating it under its name (elsewhere the file has its lock before its name).
 _PARTIAL_GRACE = 5.0
 
 
@@ -881,7 +918,7 @@ def _remove_dead_partials(out: Path) -> None:
     """Remove the temporary files (``.NAME.XXXXXXXX.partial``) that writers of ``out`` killed
     mid-write left: a running writer holds its file's lock, which the system drops with the
     process however it ends (``kill -9`` included)."""
-    for path in out.parent.glob(f".{glob.escape(out.name)}.*.partial"):
+    for path in out.parent.glob(f".{glob.escape(out.name)}.*{_PARTIAL}"):
         try:
             with open_regular(path) as stream:
                 dead = try_lock(stream.fileno())  # let go at once, by the close

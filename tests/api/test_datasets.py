@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from tests.interrupts import latency_of
+from tests.interrupts import ctrl_c, latency_of
 from tests.oracle import distances_3x3, distances_from
 
 
@@ -104,7 +104,7 @@ def test_ctrl_c_is_honoured_between_blocks(monkeypatch):
 
     monkeypatch.setattr(datasets, "random_packed", interrupted)
     n = 4 * datasets._BLOCK
-    with pytest.raises(KeyboardInterrupt):
+    with ctrl_c(), pytest.raises(KeyboardInterrupt):  # interrupt_main does nothing if ignored
         fp.random_boards(n, (3, 3), rng=1)
     assert 0 < sum(seen) <= datasets._BLOCK < n, seen
 

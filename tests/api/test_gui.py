@@ -25,6 +25,7 @@ from fastpuzzle.gui import PuzzleServer, jobs
 from fastpuzzle.gui.server import MAX_BODY
 from fastpuzzle.heuristics import CATALOGUE
 from tests.instances import hard
+from tests.interrupts import ctrl_c
 from tests.oracle import distances_3x3
 
 
@@ -1150,12 +1151,13 @@ def test_ctrl_c_stops_the_server_cleanly() -> None:
 
     if sys.platform == "win32":
         pytest.skip("POSIX signals")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fastpuzzle", "gui", "--no-browser"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    with ctrl_c():  # the server raises KeyboardInterrupt at SIGINT in a background run too
+        process = subprocess.Popen(
+            [sys.executable, "-m", "fastpuzzle", "gui", "--no-browser"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     try:
         line = process.stdout.readline() if process.stdout else ""
         assert "the puzzle page is at http://localhost:" in line

@@ -245,3 +245,114 @@ def test_the_file_and_the_frame_share_names_and_types(tmp_path):
         assert from_file[name].dtype == frame[name].dtype or name == "first_move", name
         assert from_file[name].tolist() == frame[name].tolist(), name
     assert "board" not in from_file.columns  # a name means one thing: the frame's text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock, and no rename of an open file")
+def test_a_partial_file_is_locked_whenever_another_writer_can_find_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before (issue 53, item 4): the file had its findable name an instant before its writer
+    # locked it; another writer that found it then, older than the grace period (on a loaded
+    # machine, or aged here), removed it from under its writer. Here another writer looks just
+    # before this one takes its lock.
+    from fastpuzzle import datasets
+    from fastpuzzle._util import files
+
+    path = tmp_path / "boards.parquet"
+    real_lock = files.try_lock
+    found: list[Path] = []
+
+    def another_writer_first(fd: int, *, wait: bool = False) -> bool:
+        for partial in _partials(tmp_path):
+            found.append(partial)
+            os.utime(partial, (time.time() - 60, time.time() - 60))
+        datasets._remove_dead_partials(path)
+        return real_lock(fd, wait=wait)
+
+    monkeypatch.setattr(files, "try_lock", another_writer_first)
+    fp.write_labelled(path, 20, rng=2)
+    assert found == []
+    assert pq.read_table(path).num_rows == 20
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.parquet"]
+
+
+# -- what write_labelled refuses before it solves a board, and what its Ctrl-C says (issue 53) --
+
+
+def _no_solving(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastpuzzle import datasets
+
+    def solve_many(*args, **kwargs):
+        raise AssertionError("a board was solved")
+
+    monkeypatch.setattr(datasets, "solve_many", solve_many)
+
+
+@pytest.mark.parametrize("n", [fp.datasets.MAX_BOARDS + 1, 2**62])
+def test_n_has_the_bound_of_random_boards(tmp_path, monkeypatch, n):
+    # Before (item 5): 2**62 boards of 3x3 grew the temporary file at 5 MB/s until the disk
+    # was full.
+    _no_solving(monkeypatch)
+    with pytest.raises(fp.InvalidOptionError, match=f"from 0 to 1,073,741,824 .*got {n}"):
+        fp.write_labelled(tmp_path / "boards.parquet", n, (3, 3), unique=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_says_what_write_labelled_wrote(tmp_path, monkeypatch):
+    # Before (item 5): "solve_many() interrupted: 0 of 300 boards finished", of the chunk being
+    # solved, where the user had asked write_labelled for 1,000 boards.
+    from fastpuzzle import datasets
+
+    path = tmp_path / "boards.parquet"
+    real = datasets.solve_many
+    calls = []
+
+    def interrupted_in_the_third(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+
+            def ctrl_c(done, total):
+                raise KeyboardInterrupt
+
+            kwargs["progress"] = ctrl_c
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(datasets, "solve_many", interrupted_in_the_third)
+    with pytest.raises(KeyboardInterrupt) as caught:
+        fp.write_labelled(path, 1000, rng=1, chunk_size=300, optimal_mask=False)
+    assert str(caught.value) == (
+        f"write_labelled() interrupted: 600 of 1,000 boards written, and none kept: "
+        f"{str(path)!r} was left as it was"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("length", [300, 250])
+def test_a_name_too_long_for_the_file_system_is_refused_before_solving(
+    tmp_path, monkeypatch, length
+):
+    # Before (item 6): a bare OSError (ENAMETOOLONG), from the path's check or from the
+    # temporary file's creation (its name is 26 bytes longer).
+    _no_solving(monkeypatch)
+    path = tmp_path / ("a" * (length - len(".parquet")) + ".parquet")
+    with pytest.raises(fp.InvalidOptionError, match=f"file name is {length} bytes long"):
+        fp.write_labelled(path, 10)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_longest_name_the_file_system_takes_is_written(tmp_path):
+    longest = os.pathconf(tmp_path, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
+    path = tmp_path / ("b" * (longest - 26 - len(".parquet")) + ".parquet")
+    fp.write_labelled(path, 10, rng=1)
+    assert pq.read_table(path).num_rows == 10
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's /proc and /sys")
+@pytest.mark.parametrize("folder", ["/proc", "/sys", "/sys/kernel"])
+def test_a_folder_where_no_file_can_be_created_is_refused_before_solving(monkeypatch, folder):
+    # Before (item 6): FileNotFoundError (/proc) or PermissionError (/sys), which the docstring
+    # did not name.
+    _no_solving(monkeypatch)
+    path = os.path.join(folder, "boards.parquet")
+    with pytest.raises(fp.InvalidOptionError, match=f"no file can be written at '{path}' "):
+        fp.write_labelled(path, 10)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._problem import make_problem
-from fastpuzzle._solver import idastar, parallel, pruning
+from fastpuzzle._solver import crew, idastar, parallel, pruning
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import dual
@@ -113,8 +112,8 @@ def _steals(trace: list[parallel.SharedIteration]) -> int:
     return sum(iteration.steals for iteration in trace)
 
 
-def _pool_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name.startswith("fastpuzzle-idastar")]
+def _pool_threads() -> int:
+    return crew.running()
 
 
 @pytest.mark.parametrize("heuristic", ["manhattan", "linear_conflict", "pdb663", "pdb663_dual"])

@@ -1,10 +1,12 @@
-"""Threads for the parallel IDA* kernels: a pool, a waiting loop, Ctrl-C and progress.
+"""Threads for the parallel IDA* kernels: a crew, a waiting loop, Ctrl-C and progress.
 
 A compiled kernel (``_idastar._Team``) does the searching without the GIL; this module only
-starts the iterations and waits for them. Python threads rather than OpenMP: the calling thread
-stays free to wait in a loop that Ctrl-C can interrupt (signals reach the main thread only, and
-an OpenMP region would hold it in C), the progress callback runs in the caller's thread, and the
-build needs no ``-fopenmp`` (macOS's clang has none).
+starts the iterations and waits for them, on the threads of a :class:`~.crew.Crew` (one that
+does not begin within seconds counts as not started, where a ``ThreadPoolExecutor`` would wait
+for it for ever). Python threads rather than OpenMP: the calling thread stays free to wait in a
+loop that Ctrl-C can interrupt (signals reach the main thread only, and an OpenMP region would
+hold it in C), the progress callback runs in the caller's thread, and the build needs no
+``-fopenmp`` (macOS's clang has none).
 
 The kernel's side, per iteration: ``prepare()`` (calling thread: serial part and frontier; False
 when the iteration needs no pool threads), ``work(i)`` for ``i`` in ``range(workers)`` (pool
@@ -32,8 +34,9 @@ from functools import cache
 from typing import Any, Protocol
 
 from fastpuzzle._core._interrupt import raise_if_stopped
+from fastpuzzle._solver.crew import Crew, cannot_start
 from fastpuzzle._util.checks import is_whole, shown, whole
-from fastpuzzle.errors import InvalidOptionError, ThreadStartError
+from fastpuzzle.errors import InvalidOptionError
 
 __all__ = [
     "LOCKSTEP_QUANTUM",
@@ -284,7 +287,7 @@ def run_team(
     which stops the team once it has passed: a pool thread looks at the clock only when its
     grant of expansions is spent, and many threads on few cores spend theirs slowly.
     """
-    pool: ThreadPoolExecutor | None = None
+    crew: Crew | None = None
     trace = _trace.get()
     lockstep = _lockstep.get() if trace is not None else 0
     if lockstep:
@@ -293,16 +296,16 @@ def run_team(
         while True:
             if team.prepare():
                 if share is None or not share(team, progress):
-                    if pool is None:
-                        pool = ThreadPoolExecutor(workers, thread_name_prefix="fastpuzzle-idastar")
-                    _search_locally(team, pool, workers, progress, time_limit)
+                    if crew is None:
+                        crew = Crew(workers)
+                    _search_locally(team, crew, workers, progress, time_limit)
                 if trace is not None:
                     trace.append(_traced(team, workers))
             if team.finish():
                 return team.result()
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True)
+        if crew is not None:
+            crew.close()
 
 
 def _traced(team: Team, workers: int) -> SharedIteration:
@@ -324,14 +327,17 @@ def run_units(
 ) -> tuple[int, str, int, int, int, list[int]]:
     """Search the units another process handed over (``team.load_units``) with ``workers`` pool
     threads; returns ``team.unit_results()``. Stops as :func:`run_team` does."""
-    with ThreadPoolExecutor(workers, thread_name_prefix="fastpuzzle-units") as pool:
-        _search_locally(team, pool, workers, progress)
+    crew = Crew(workers)
+    try:
+        _search_locally(team, crew, workers, progress)
+    finally:
+        crew.close()
     return team.unit_results()
 
 
 def _search_locally(
     team: Team,
-    pool: ThreadPoolExecutor,
+    crew: Crew,
     workers: int,
     progress: Callable[[int, int, float, int], None] | None,
     time_limit: float = 0.0,
@@ -350,7 +356,7 @@ def _search_locally(
     try:
         for index in range(workers):
             what = f"thread {index + 1:,} of the {workers:,} asked for (workers={workers})"
-            tasks.append(endings.watch(submit(pool, what, _when_set, go, team.work, index)))
+            tasks.append(endings.watch(crew.submit(index, what, _when_set, go, team.work, index)))
             if time_limit > 0 and team.snapshot()[2] >= time_limit:
                 # Out of time while starting threads (each may take a millisecond on a busy
                 # machine): the team stops, and the tasks not handed out are not needed.
@@ -402,16 +408,14 @@ def submit(
     pool: ThreadPoolExecutor, what: str, call: Callable[..., Any], *args: Any
 ) -> Future[Any]:
     """``pool.submit(call, *args)``, which starts a thread when none is idle; a thread the system
-    will not start (``what`` names it) is a :class:`~fastpuzzle.errors.ThreadStartError`."""
+    will not start (``what`` names it) is a :class:`~fastpuzzle.errors.ThreadStartError`. (A
+    batch's pool; a search's threads start through :class:`~.crew.Crew`, whose wait is bounded.)"""
     try:
         return pool.submit(call, *args)
     except RuntimeError as error:
         if "new thread" not in str(error):  # not "can't start new thread": a pool shut down
             raise
-        raise ThreadStartError(
-            f"the system would not start {what}: {error}; a limit on threads or memory "
-            "(ulimit -u, a container's pids.max, ulimit -v) binds: ask for fewer"
-        ) from error
+        raise cannot_start(what, str(error)) from error
 
 
 def _when_set(go: threading.Event, work: Callable[[int], None], index: int) -> None:

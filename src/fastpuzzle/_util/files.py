@@ -58,10 +58,13 @@ def atomic_writer(
     suffix : str
         Ending of the temporary file's name (``.{name}.XXXXXXXX{suffix}`` beside ``path``).
     lock : bool
-        Hold the temporary file's lock (:func:`try_lock`) from its creation until it is renamed
-        into place, so that a cleaner can tell it from one a killed writer left (the system
-        drops the lock with its process). It is renamed while still open, which Windows does
-        not allow: there, and by default, it is closed first.
+        Hold the temporary file's lock (:func:`try_lock`) until it is renamed into place, so
+        that a cleaner can tell it from one a killed writer left (the system drops the lock
+        with its process): the file is locked before it has its name (it is created as
+        ``...{suffix}.locking``, which no cleaner looks for), so a file found under the name
+        is either locked or dead. It is renamed while still open, which Windows does not allow:
+        there, and by default, it is closed first, and there it is locked an instant after it
+        is created under its name (cleaners also wait for a file to be seconds old).
     sync : bool
         Sync the file to disk before the rename (the default). ``False`` only for files that
         are never trusted unread: after a system crash such a file may be there empty or
@@ -81,14 +84,12 @@ def atomic_writer(
     if target.is_dir():  # before anything is written (the rename would refuse it at the end)
         raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", os.fspath(path))
     try:
-        handle, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=suffix
-        )
+        handle, temporary = _temporary_file(target, suffix, locked=renamed_open)
     except OSError as error:
         raise _about(error, path) from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            if lock:
+            if lock and not renamed_open:
                 # A cleaner may hold it for an instant to see whether it is held: wait for it.
                 # A file system without locks (some network ones) still takes the file.
                 with contextlib.suppress(OSError):
@@ -108,17 +109,72 @@ def atomic_writer(
         raise
 
 
-def unwritable_file(path: str | os.PathLike[str]) -> str | None:
-    """Why no file can be written at ``path`` whatever it holds (a directory is there, or its
-    folder does not exist), or None: checked before the work whose result goes there, so that
-    a wrong path costs nothing but the message."""
+#: The ending of a locked temporary file's name until it holds its lock (:func:`atomic_writer`).
+_LOCKING = ".locking"
+
+
+def _temporary_file(target: Path, suffix: str, *, locked: bool) -> tuple[int, str]:
+    """A new file beside ``target``, open for writing: ``.{name}.XXXXXXXX{suffix}``, and with
+    ``locked`` holding its lock (where the file system has locks) before it has that name."""
+    prefix = f".{target.name}."
+    if not locked:
+        return tempfile.mkstemp(dir=target.parent, prefix=prefix, suffix=suffix)
+    while True:
+        handle, locking = tempfile.mkstemp(
+            dir=target.parent, prefix=prefix, suffix=suffix + _LOCKING
+        )
+        named = locking[: -len(_LOCKING)]
+        try:
+            with contextlib.suppress(OSError):  # a file system without locks still takes it
+                try_lock(handle)
+            # Only a writer that held this ``.locking`` name before can have taken ``named``:
+            # none can while this one holds it, so the name stays free until the rename.
+            if not os.path.lexists(named):
+                os.rename(locking, named)
+                return handle, named
+        except BaseException:
+            os.close(handle)
+            Path(locking).unlink(missing_ok=True)
+            raise
+        os.close(handle)
+        Path(locking).unlink(missing_ok=True)
+
+
+#: The bytes :func:`atomic_writer`'s temporary file adds to the name, besides its suffix: a dot
+#: before, eight characters between two dots, and :data:`_LOCKING`.
+_TEMPORARY_EXTRA = 10 + len(_LOCKING)
+
+
+def unwritable_file(path: str | os.PathLike[str], *, suffix: str | None = None) -> str | None:
+    """Why no file can be written at ``path`` whatever it holds (a directory is there, its
+    folder does not exist, its name is longer than the folder's file system takes), or None:
+    checked before the work whose result goes there, so that a wrong path costs nothing but the
+    message. With ``suffix``, the name of :func:`atomic_writer`'s temporary file with that
+    suffix must fit too."""
     text = os.fspath(path)
     if os.path.isdir(text):
         return f"{text} is a directory; name the file to write in it"
     folder = os.path.dirname(os.path.abspath(text))
     if not os.path.isdir(folder):
         return f"{folder} is not a directory, so {text} cannot be written"
+    size = len(os.fsencode(os.path.basename(text)))
+    longest = _longest_name(folder)
+    extra = 0 if suffix is None else _TEMPORARY_EXTRA + len(os.fsencode(suffix))
+    if size + extra > longest:
+        room = f"{longest} bytes"
+        if extra:
+            room = f"{longest - extra} bytes (its temporary file's name is {extra} longer)"
+        return f"the file name is {size:,} bytes long, and {folder} takes names of at most {room}"
     return None
+
+
+def _longest_name(folder: str) -> int:
+    """The longest file name, in bytes, that ``folder``'s file system takes (255 where the
+    system does not say: Windows, and the usual Linux and macOS ones)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (AttributeError, ValueError, OSError):
+        return 255
 
 
 def _about(error: OSError, path: str | os.PathLike[str]) -> OSError:
