@@ -34,6 +34,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from fastpuzzle._core._interrupt import raise_if_stopped
+from fastpuzzle._core._result import SearchStatus
 from fastpuzzle._solver.crew import Crew, cannot_start
 from fastpuzzle._util.checks import is_whole, shown, whole
 from fastpuzzle.errors import InvalidOptionError
@@ -72,7 +73,7 @@ POLL_SECONDS = 0.05
 _REPORT_EVERY = 1 << 16
 
 #: The kernels' status of a search stopped by its time limit (``Team.stop_with``).
-_STATUS_TIME_LIMIT = 2
+_STATUS_TIME_LIMIT = SearchStatus.STATUS_TIME_LIMIT
 
 #: Expansions between two barriers of threads in lockstep (:func:`tracing`): a thread waiting
 #: for work waits at least this long, as a thread on a real machine waits for the next poll of
