@@ -78,8 +78,8 @@ __all__ = [
     "methods",
 ]
 
-#: Wall-clock time a short search's runs fill before its median is taken (``timeit`` fills
-#: 0.2 s; a table of thirty searches would then take six).
+#: Wall-clock time a short search's runs fill before its median is taken: a tenth of what
+#: ``timeit`` fills (docs/performance.rst, "Where the constants come from").
 MIN_SECONDS = 0.02
 
 #: The most runs of one search, however short.

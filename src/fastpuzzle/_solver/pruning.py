@@ -221,9 +221,8 @@ def machine(
 _asked = threading.local()
 
 #: A machine named by its depth and built on first use is announced from this depth on (INFO
-#: on the ``fastpuzzle`` logger, a line on the command line): 14 moves take about 0.4 s on 4x4,
-#: 1.6 s on 5x5, and each depth more several times that (the default, bounded by its states,
-#: builds within a second).
+#: on the ``fastpuzzle`` logger, a line on the command line): the first depth whose build a
+#: user waits for (docs/performance.rst, "Where the constants come from").
 _ANNOUNCED_FROM = 14
 
 _log = logging.getLogger(__name__)
