@@ -6,6 +6,7 @@ Moves in results are U, D, L, R: the direction the **blank** moves.
 from __future__ import annotations
 
 import enum
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ __all__ = [
     "SearchStats",
     "Solution",
     "Status",
+    "certified",
     "core_progress",
     "result_from_core",
     "stats_from_core",
@@ -169,7 +171,12 @@ class Solution:
     heuristic : str or None
         Canonical name of the heuristic, if any.
     optimal : bool
-        Whether the method guarantees a shortest solution.
+        Whether the solution is certified shortest: its method guarantees it, or its length
+        meets :attr:`lower_bound`.
+    lower_bound : int
+        A certified lower bound on the optimal length, never above it: the length itself for
+        an optimal search, else the best admissible bound the method established (at least the
+        start's linear-conflict value); 0 for a solution built without one.
     """
 
     board: Board
@@ -179,9 +186,18 @@ class Solution:
     algorithm: str
     heuristic: str | None = None
     optimal: bool = False
+    lower_bound: int = 0
 
     def __len__(self) -> int:
         return len(self.moves)
+
+    @property
+    def gap(self) -> float:
+        """How far from optimal the solution may be: ``len(self) / lower_bound`` (1.0: optimal;
+        ``inf`` when no positive bound is known for a non-empty solution)."""
+        if self.lower_bound > 0:
+            return len(self.moves) / self.lower_bound
+        return 1.0 if not self.moves else math.inf
 
     def boards(self) -> list[Board]:
         """Every board from the start to the goal (``len(self) + 1`` of them)."""
@@ -322,6 +338,14 @@ class SearchResult:
         )
 
 
+def certified(length: int, lower_bound: int, *, optimal: bool) -> tuple[int, bool]:
+    """``(lower_bound, optimal)`` of a solution of ``length`` moves: an optimal method's bound is
+    its length; any other's is optimal when its length meets its bound."""
+    if optimal:
+        return length, True
+    return lower_bound, length == lower_bound
+
+
 def result_from_core(
     board: Board,
     goal: Board,
@@ -329,12 +353,19 @@ def result_from_core(
     algorithm: str,
     heuristic: str | None,
     optimal: bool,
+    *,
+    lower_bound: int = 0,
 ) -> SearchResult:
-    """The :class:`SearchResult` of a compiled driver's result for ``board`` and ``goal``."""
+    """The :class:`SearchResult` of a compiled driver's result for ``board`` and ``goal``.
+
+    ``lower_bound`` is the method's certified bound (see :func:`certified`); an optimal
+    method's solution has its own length.
+    """
     status = _STATUS_BY_CODE[core.status]
     stats = stats_from_core(core)
     solution = None
     if status is Status.SOLVED:
+        bound, optimal = certified(len(core.moves), lower_bound, optimal=optimal)
         solution = record(
             Solution,
             board=board,
@@ -344,6 +375,7 @@ def result_from_core(
             algorithm=algorithm,
             heuristic=heuristic,
             optimal=optimal,
+            lower_bound=bound,
         )
     return record(
         SearchResult,

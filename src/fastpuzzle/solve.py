@@ -17,6 +17,7 @@ from typing import Any, Literal, NoReturn, cast
 
 from fastpuzzle._problem import Problem, make_problem
 from fastpuzzle._solver import policy, pruning
+from fastpuzzle._solver.bounds import start_bound
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle._solver.defects import check_result
 from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
@@ -177,7 +178,10 @@ def _run(
     else:
         optimal = algorithm.optimal and unweighted
     name = algorithm.name if label is None else label
-    return result_from_core(problem.board, problem.goal, core, name, heuristic, optimal)
+    bound = 0 if optimal else start_bound(problem)
+    return result_from_core(
+        problem.board, problem.goal, core, name, heuristic, optimal, lower_bound=bound
+    )
 
 
 def _pruning(algorithm: Algorithm, prune: object) -> str | int:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from fastpuzzle._core import _constructive
-from fastpuzzle._problem import canonical_labels
+from fastpuzzle._problem import canonical_labels, make_problem
+from fastpuzzle._solver.bounds import start_bound
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal, is_solvable
 from fastpuzzle.errors import UnsolvableError
 from fastpuzzle.limits import Limits
@@ -23,6 +24,7 @@ from fastpuzzle.results import (
     SearchStats,
     Solution,
     Status,
+    certified,
     core_progress,
 )
 
@@ -108,7 +110,8 @@ def solve_fast(
     Returns
     -------
     Solution
-        ``algorithm="constructive"``, ``optimal=False``.
+        ``algorithm="constructive"``; ``lower_bound`` is the start's linear-conflict value, and
+        ``optimal`` is True only when the length meets it.
 
     Raises
     ------
@@ -173,6 +176,9 @@ def solve_fast(
             start, target, Status.from_code(status), None, stats, "constructive", None
         )
         return result.unwrap()
+    bound, optimal = certified(
+        len(moves), start_bound(make_problem(start, target, check_solvable=False)), optimal=False
+    )
     return Solution(
         board=start,
         goal=target,
@@ -180,5 +186,6 @@ def solve_fast(
         stats=stats,
         algorithm="constructive",
         heuristic=None,
-        optimal=False,
+        optimal=optimal,
+        lower_bound=bound,
     )

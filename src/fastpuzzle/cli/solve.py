@@ -37,6 +37,7 @@ from fastpuzzle.errors import (
 from fastpuzzle.formats import Job
 from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
+from fastpuzzle.render import gap_words
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
 
@@ -189,6 +190,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                 moves=solution.moves,
                 length=len(solution),
                 optimal=solution.optimal,
+                lower_bound=solution.lower_bound,
                 algorithm=solution.algorithm,
                 heuristic=solution.heuristic,
                 stats=dataclasses.asdict(solution.stats),
@@ -201,7 +203,9 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             _animate(solution, args.delay)
         # Every move (str(solution) cuts long ones), then the line of figures.
         stats = solution.stats
-        kind = "optimal" if solution.optimal else "not guaranteed optimal"
+        kind = "optimal"
+        if not solution.optimal:
+            kind = f"not guaranteed optimal; {gap_words(solution)}"
         method = solution.algorithm + (f" + {solution.heuristic}" if solution.heuristic else "")
         print(solution.moves or "(no moves)")
         print(
