@@ -255,7 +255,8 @@ def add_solve_parser(sub: Subcommands) -> None:
     solve.add_argument(
         "--fast",
         action="store_true",
-        help="a fast solution, not guaranteed shortest (any size up to 100x100)",
+        help="a fast solution, not guaranteed shortest (any size up to 100x100); with "
+        "--time-limit, past 16 cells, shorter ones until the time runs out",
     )
     solve.add_argument(
         "--progress",

@@ -1,0 +1,371 @@
+"""The anytime near-optimal solver: ``solve(board, optimal=False, limits=...)`` past 16 cells.
+
+Moves are U, D, L, R: the direction the **blank** moves.
+
+The first answer is the constructive one (:func:`~fastpuzzle._solver.constructive.solve_fast`,
+milliseconds); while the limits allow, it is replaced by shorter ones:
+
+- weighted IDA* with linear conflict (``f = g + w*h``, at most ``w`` times optimal) for a
+  portfolio of decreasing weights, each search bounded below the best length so far. Its time
+  is erratic (on a 7x7 board ``w=5`` ran out of 10 s where ``w=4`` took 0.06 s), so the
+  weights take turns under slices that double each round rather than each taking what is
+  left: a weight that is slow on this board costs at most as much as the others;
+- every new path shortened by windows: the stretch between two boards ``window`` moves apart
+  on it is re-solved optimally (IDA* with linear conflict, capped in nodes), and spliced in
+  when shorter, until no window improves;
+- the last weight is 1: an optimal search below the best length, whose bound in progress,
+  when the limits stop it, is a certified lower bound (every shorter path was ruled out).
+
+Without a time or node limit nothing of this runs: the answer stays the constructive one.
+The lower bound is the start's linear conflict, or the unweighted search's bound when higher.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from fastpuzzle._core import _constructive, _wide
+from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._core._result import SearchStatus
+from fastpuzzle._problem import Problem, make_problem
+from fastpuzzle._solver.bounds import start_bound
+from fastpuzzle._solver.constructive import solve_fast
+from fastpuzzle.board import MAX_CELLS, BoardLike
+from fastpuzzle.limits import Limits
+from fastpuzzle.results import ProgressCallback, SearchStats, Solution, certified
+
+__all__ = ["WEIGHTS", "Budget", "improve", "shorten_windows", "solve_near_optimal"]
+
+#: The portfolio, largest first: each weight's answers are at most that many times optimal.
+WEIGHTS: tuple[float, ...] = (5.0, 4.0, 3.0, 2.5, 2.0, 1.75, 1.5, 1.35, 1.25, 1.15, 1.1, 1.05, 1.0)
+
+#: Windows of this many moves are re-solved optimally, each search capped at this many nodes.
+WINDOW = 40
+WINDOW_NODES = 100_000
+
+#: Windows and caps for the best path after each round that improved it.
+DEEP_WINDOW = 60
+DEEP_NODES = 1_000_000
+
+#: Each round tries the largest weights not yet finished, this many of them.
+FRONT = 2
+
+#: The first round's slice: this share of the time limit (or of the node limit), at least
+#: :data:`MIN_SLICE_SECONDS` (or :data:`MIN_SLICE_NODES`); each round doubles it.
+SLICE_SHARE = 1 / 64
+MIN_SLICE_SECONDS = 0.02
+MIN_SLICE_NODES = 1 << 14
+
+_LINEAR_CONFLICT = int(HeuristicCode.H_LINEAR_CONFLICT)
+_SOLVED = int(SearchStatus.STATUS_SOLVED)
+_RUNNING_OUT = (int(SearchStatus.STATUS_TIME_LIMIT), int(SearchStatus.STATUS_NODE_LIMIT))
+#: A search that ends so looked at every path within its depth cap.
+_RULED_OUT = (int(SearchStatus.STATUS_EXHAUSTED), int(SearchStatus.STATUS_DEPTH_LIMIT))
+_CODES = bytes.maketrans(
+    "".join(_wide.direction_constants()).encode("ascii"),
+    bytes(_wide.direction_constants().values()),
+)
+
+
+@dataclasses.dataclass
+class Budget:
+    """What is left of the caller's limits, shared by every search of one board.
+
+    Attributes
+    ----------
+    deadline : float or None
+        A :func:`time.monotonic` time, or None without a time limit.
+    nodes : int or None
+        Expansions left, or None without a node limit.
+    started : float
+        When the solve began (:func:`time.monotonic`).
+    expanded, generated : int
+        What the searches so far expanded and generated.
+    searches : int
+        How many searches ran.
+    """
+
+    deadline: float | None
+    nodes: int | None
+    started: float = dataclasses.field(default_factory=time.monotonic)
+    expanded: int = 0
+    generated: int = 0
+    searches: int = 0
+
+    @property
+    def spent(self) -> bool:
+        """Whether the time or the nodes have run out."""
+        if self.nodes is not None and self.nodes <= 0:
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def limits(self, seconds: float | None = None, nodes: int | None = None) -> tuple[float, int]:
+        """``(time_limit, node_limit)`` for the next search (0: none): at most ``seconds`` and
+        ``nodes`` and what is left, at least a millisecond and a node so that it starts."""
+        time_limit = 0.0
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            time_limit = max(1e-3, left if seconds is None else min(seconds, left))
+        caps = [cap for cap in (nodes, self.nodes) if cap is not None]
+        return time_limit, max(1, min(caps)) if caps else 0
+
+    def charge(self, expanded: int, generated: int) -> None:
+        """Count a search's nodes."""
+        self.expanded += expanded
+        self.generated += generated
+        self.searches += 1
+        if self.nodes is not None:
+            self.nodes -= expanded
+
+
+def _codes(moves: str) -> np.ndarray:
+    return np.frombuffer(moves.encode("ascii").translate(_CODES), dtype=np.uint8)
+
+
+def _relabelled(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(cells, goal_blank)``: ``start`` relabelled so that ``end`` is the canonical goal."""
+    gap = int(np.flatnonzero(end == 0)[0])
+    cells = np.arange(len(end), dtype=np.uint16)
+    labels = np.empty(len(end), dtype=np.uint16)
+    # Tile t sits at cell c of the goal, so its canonical label is c + 1 before the gap, else c.
+    labels[end] = np.where(cells < gap, cells + 1, cells)
+    labels[0] = 0
+    return labels[start], gap
+
+
+def shorten_windows(
+    problem: Problem,
+    moves: str,
+    budget: Budget,
+    *,
+    window: int = WINDOW,
+    node_cap: int = WINDOW_NODES,
+) -> str:
+    """``moves`` shortened by re-solving each stretch of ``window`` moves optimally.
+
+    Passes alternate the cuts by half a window and repeat until one improves nothing or the
+    budget is spent (checked between windows; each search gets what is left). The moves
+    returned reach the same goal and are never longer.
+    """
+    rows, cols = problem.rows, problem.cols
+    first = 0
+    stale = 0
+    while stale < 2 and not budget.spent:
+        before = len(moves)
+        moves = _one_pass(problem, moves, budget, window, first, node_cap, rows, cols)
+        stale = stale + 1 if len(moves) >= before else 0
+        first = window // 2 if first == 0 else 0
+    return moves
+
+
+def _one_pass(
+    problem: Problem,
+    moves: str,
+    budget: Budget,
+    window: int,
+    first: int,
+    node_cap: int,
+    rows: int,
+    cols: int,
+) -> str:
+    codes = _codes(moves)
+    current = problem.wide_cells()
+    blank = problem.blank
+    out: list[str] = []
+    i = 0
+    while i < len(moves):
+        j = min(len(moves), i + (first if i == 0 and first else window))
+        end = current.copy()
+        end_blank, _ = _wide.apply_moves(end, blank, rows, cols, codes[i:j])
+        # Lengths between two boards share their parity: only 2 fewer moves or more help.
+        if j - i >= 4 and not budget.spent:
+            cells, goal_blank = _relabelled(current, end)
+            time_limit, node_limit = budget.limits(nodes=node_cap)
+            found = _wide.idastar(
+                cells,
+                blank,
+                rows,
+                cols,
+                goal_blank,
+                heuristic=_LINEAR_CONFLICT,
+                node_limit=node_limit,
+                time_limit=time_limit,
+                max_depth=j - i - 2,
+            )
+            budget.charge(found.expanded, found.generated)
+            out.append(found.moves if found.status == _SOLVED else moves[i:j])
+        else:
+            out.append(moves[i:j])
+        current, blank = end, end_blank
+        i = j
+    return _constructive.cancel_inverse_pairs("".join(out))
+
+
+def improve(
+    problem: Problem,
+    moves: str,
+    budget: Budget,
+    *,
+    lower_bound: int,
+    base_seconds: float | None,
+    base_nodes: int | None,
+    progress: ProgressCallback | None = None,
+) -> tuple[str, int]:
+    """``(moves, lower_bound)``: the best path found and the best certified bound, improving
+    ``moves`` under ``budget`` (the schedule of the module's docstring)."""
+    best = shorten_windows(problem, moves, budget)
+    _report(progress, budget, best)
+    pending = list(WEIGHTS)
+    round_ = 0
+    deep_from = len(best)
+    while pending and not budget.spent and len(best) > lower_bound:
+        scale = 1 << round_
+        finished = False
+        for weight in pending[:FRONT]:
+            if budget.spent or len(best) <= lower_bound:
+                break
+            time_limit, node_limit = budget.limits(
+                None if base_seconds is None else base_seconds * scale,
+                None if base_nodes is None else base_nodes * scale,
+            )
+            found = _wide.idastar(
+                problem.wide_cells(),
+                problem.blank,
+                problem.rows,
+                problem.cols,
+                problem.goal_blank,
+                heuristic=_LINEAR_CONFLICT,
+                weight=weight,
+                node_limit=node_limit,
+                time_limit=time_limit,
+                # A weighted search capped below the best length turns the long paths it
+                # finds fast into a long hunt (5x5: weight 5 found 340 moves in 2 ms, capped at
+                # 160 it ran out of 5 s), and the windows shorten long paths well; the optimal
+                # search looks only below the best.
+                max_depth=max(0, len(best) - 2) if weight == 1.0 else -1,
+            )
+            budget.charge(found.expanded, found.generated)
+            if found.status == _SOLVED:
+                shorter = shorten_windows(problem, found.moves, budget)
+                if len(shorter) < len(best):
+                    best = shorter
+                    _report(progress, budget, best)
+                finished = True
+                # Larger weights than one that finished rarely find shorter paths.
+                pending = pending[pending.index(weight) + 1 :]
+            elif found.status in _RUNNING_OUT:
+                if weight == 1.0:
+                    # Every path shorter than the bound in progress was ruled out: each node
+                    # of such a path has f below it, so an earlier iteration would have found it.
+                    lower_bound = max(lower_bound, min(found.depth, len(best)))
+            elif found.status in _RULED_OUT and weight == 1.0:
+                # No path within max_depth: none shorter than the best (a path one shorter
+                # has the wrong parity).
+                lower_bound = len(best)
+        if len(best) < deep_from and not finished:
+            # Longer windows pay on near-optimal paths (5x5, weight 1.5: windows of 60 took
+            # 4 of 5 boards 2-6 moves shorter in 0.1-0.5 s, where windows of 40 had stopped);
+            # on the long first paths they cost seconds, so they wait for a round in which
+            # no weight finished.
+            best = shorten_windows(problem, best, budget, window=DEEP_WINDOW, node_cap=DEEP_NODES)
+            deep_from = len(best)
+            _report(progress, budget, best)
+        round_ += 1
+    return best, lower_bound
+
+
+def _report(progress: ProgressCallback | None, budget: Budget, best: str) -> None:
+    if progress is not None:
+        seconds = time.monotonic() - budget.started
+        progress(
+            SearchStats(
+                expanded=budget.expanded,
+                generated=budget.generated,
+                seconds=seconds,
+                depth=len(best),
+            )
+        )
+
+
+def solve_near_optimal(
+    board: BoardLike,
+    goal: BoardLike | None = None,
+    *,
+    limits: Limits | None = None,
+    progress: ProgressCallback | None = None,
+) -> Solution:
+    """The constructive answer, then shorter ones while ``limits`` allow (boards past 16 cells).
+
+    Parameters
+    ----------
+    board, goal : BoardLike
+        Start and goal (default: tiles in order, blank last).
+    limits : Limits, optional
+        ``seconds`` and ``nodes`` (expansions, all searches together) bound the improvement;
+        without either, or on boards of up to 16 cells, the answer is the constructive one.
+    progress : callable, optional
+        Called with a :class:`~fastpuzzle.SearchStats` whose ``depth`` is the best length so
+        far, after each improvement.
+
+    Returns
+    -------
+    Solution
+        ``algorithm="anytime"`` (``"constructive"`` when nothing else ran); ``lower_bound`` the
+        start's linear conflict or the bound an unweighted search ruled out below.
+
+    Raises
+    ------
+    UnsolvableError
+        If the goal cannot be reached.
+    TimeLimitError
+        If ``limits.seconds`` ran out before the constructive answer was found.
+    """
+    started = time.monotonic()
+    anytime = limits is not None and (limits.seconds is not None or limits.nodes is not None)
+    # The constructive solver's reports count its moves so far, not a best length.
+    first = solve_fast(board, goal, limits=limits, progress=None if anytime else progress)
+    if limits is None or not anytime:
+        return first
+    if first.board.size <= MAX_CELLS or first.optimal:
+        return first
+    problem = make_problem(first.board, first.goal, check_solvable=False)
+    budget = Budget(
+        deadline=None if limits.seconds is None else started + limits.seconds,
+        nodes=limits.nodes,
+        started=started,
+    )
+    moves, bound = improve(
+        problem,
+        first.moves,
+        budget,
+        lower_bound=max(first.lower_bound, start_bound(problem)),
+        base_seconds=None
+        if limits.seconds is None
+        else max(MIN_SLICE_SECONDS, limits.seconds * SLICE_SHARE),
+        base_nodes=None
+        if limits.nodes is None
+        else max(MIN_SLICE_NODES, int(limits.nodes * SLICE_SHARE)),
+        progress=progress,
+    )
+    bound, optimal = certified(len(moves), bound, optimal=False)
+    stats = SearchStats(
+        expanded=first.stats.expanded + budget.expanded,
+        generated=first.stats.generated + budget.generated,
+        peak_memory_bytes=first.stats.peak_memory_bytes,
+        seconds=time.monotonic() - started,
+        depth=len(moves),
+        iterations=1 + budget.searches,
+    )
+    return Solution(
+        board=first.board,
+        goal=first.goal,
+        moves=moves,
+        stats=stats,
+        algorithm="anytime",
+        heuristic="linear_conflict",
+        optimal=optimal,
+        lower_bound=bound,
+    )
