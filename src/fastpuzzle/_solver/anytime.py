@@ -31,9 +31,11 @@ from fastpuzzle._core import _constructive, _wide
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._result import SearchStatus
 from fastpuzzle._problem import Problem, make_problem
+from fastpuzzle._solver import pruning
 from fastpuzzle._solver.bounds import start_bound
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle.board import MAX_CELLS, BoardLike
+from fastpuzzle.errors import TimeLimitError
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import ProgressCallback, SearchStats, Solution, certified
 
@@ -157,6 +159,7 @@ def shorten_windows(
     window: int = WINDOW,
     node_cap: int = WINDOW_NODES,
     weight: float = 1.0,
+    machine: np.ndarray | None = None,
 ) -> str:
     """``moves`` shortened by re-solving each stretch of ``window`` moves optimally.
 
@@ -169,7 +172,9 @@ def shorten_windows(
     stale = 0
     while stale < 2 and not budget.spent:
         before = len(moves)
-        moves = _one_pass(problem, moves, budget, window, first, node_cap, weight, rows, cols)
+        moves = _one_pass(
+            problem, moves, budget, window, first, node_cap, weight, machine, rows, cols
+        )
         stale = stale + 1 if len(moves) >= before else 0
         first = window // 2 if first == 0 else 0
     return moves
@@ -183,6 +188,7 @@ def _one_pass(
     first: int,
     node_cap: int,
     weight: float,
+    machine: np.ndarray | None,
     rows: int,
     cols: int,
 ) -> str:
@@ -210,6 +216,7 @@ def _one_pass(
                 node_limit=node_limit,
                 time_limit=time_limit,
                 max_depth=j - i - 2,
+                machine=machine,
             )
             budget.charge(found.expanded, found.generated)
             out.append(found.moves if found.status == _SOLVED else moves[i:j])
@@ -220,13 +227,19 @@ def _one_pass(
     return _constructive.cancel_inverse_pairs("".join(out))
 
 
-def _deep_windows(problem: Problem, moves: str, budget: Budget) -> str:
+def _deep_windows(problem: Problem, moves: str, budget: Budget, machine: np.ndarray | None) -> str:
     stale = 0
     while not budget.spent:
         for window, weight, cap in DEEP_WINDOWS:
             before = len(moves)
             moves = shorten_windows(
-                problem, moves, budget, window=window, node_cap=cap, weight=weight
+                problem,
+                moves,
+                budget,
+                window=window,
+                node_cap=cap,
+                weight=weight,
+                machine=machine,
             )
             stale = 0 if len(moves) < before else stale + 1
             if stale == len(DEEP_WINDOWS) or budget.spent:
@@ -243,10 +256,11 @@ def improve(
     base_seconds: float | None,
     base_nodes: int | None,
     progress: ProgressCallback | None = None,
+    machine: np.ndarray | None = None,
 ) -> tuple[str, int]:
     """``(moves, lower_bound)``: the best path found and the best certified bound, improving
     ``moves`` under ``budget`` (the schedule of the module's docstring)."""
-    best = shorten_windows(problem, moves, budget)
+    best = shorten_windows(problem, moves, budget, machine=machine)
     _report(progress, budget, best)
     pending = list(WEIGHTS)
     round_ = 0
@@ -276,10 +290,11 @@ def improve(
                 # 160 it ran out of 5 s), and the windows shorten long paths well; the optimal
                 # search looks only below the best.
                 max_depth=max(0, len(best) - 2) if weight == 1.0 else -1,
+                machine=machine,
             )
             budget.charge(found.expanded, found.generated)
             if found.status == _SOLVED:
-                shorter = shorten_windows(problem, found.moves, budget)
+                shorter = shorten_windows(problem, found.moves, budget, machine=machine)
                 if len(shorter) < len(best):
                     best = shorter
                     _report(progress, budget, best)
@@ -300,7 +315,7 @@ def improve(
             # 4 of 5 boards 2-6 moves shorter in 0.1-0.5 s, where windows of 40 had stopped);
             # on the long first paths they cost seconds, so they wait for a round in which
             # no weight finished.
-            best = _deep_windows(problem, best, budget)
+            best = _deep_windows(problem, best, budget, machine)
             deep_from = len(best)
             _report(progress, budget, best)
         round_ += 1
@@ -318,6 +333,19 @@ def _report(progress: ProgressCallback | None, budget: Budget, best: str) -> Non
                 depth=len(best),
             )
         )
+
+
+def _machine(problem: Problem, budget: Budget) -> np.ndarray | None:
+    """The duplicate-pruning machine every search carries (5x5, weight 1.3: 0.6 to 0.7 of the
+    nodes and time); None, for parent pruning, when it cannot be built within a quarter of the
+    time limit (about 1.3 s once, then read from the cache)."""
+    deadline = budget.deadline
+    if deadline is not None:
+        deadline = budget.started + (deadline - budget.started) / 4
+    try:
+        return pruning.machine(problem.board.shape, pruning.DEFAULT, deadline=deadline)
+    except TimeLimitError:
+        return None
 
 
 def solve_near_optimal(
@@ -379,6 +407,7 @@ def solve_near_optimal(
         if limits.nodes is None
         else max(MIN_SLICE_NODES, int(limits.nodes * SLICE_SHARE)),
         progress=progress,
+        machine=_machine(problem, budget),
     )
     bound, optimal = certified(len(moves), bound, optimal=False)
     stats = SearchStats(
