@@ -134,3 +134,21 @@ def test_windows_keep_the_goal_and_never_lengthen():
     budget = anytime.Budget(deadline=None, nodes=200_000)
     shorter = anytime.shorten_windows(make_problem(board), problem.moves, budget)
     assert len(shorter) <= len(problem) and board.apply(shorter) == fp.Board.goal((6, 6))
+
+
+def test_the_search_from_the_goal_reversed_solves_the_board():
+    from fastpuzzle._core import _wide
+    from fastpuzzle._problem import make_problem
+    from fastpuzzle.moves import inverse
+
+    for board, goal in (
+        (fp.Board(instances.deepcubea(5)[2].tiles, shape=(5, 5)), None),
+        (fp.random_board((6, 6), rng=4), fp.random_board((6, 6), rng=8)),
+    ):
+        problem = make_problem(board, goal, check_solvable=False)
+        if not problem.solvable:
+            goal = fp.Board.goal((6, 6))
+            problem = make_problem(board, goal)
+        cells, blank, goal_blank = anytime.search_ends(problem, backwards=True)
+        found = _wide.idastar(cells, blank, *board.shape, goal_blank, weight=3.0)
+        assert found.moves and board.apply(inverse(found.moves)) == problem.goal
