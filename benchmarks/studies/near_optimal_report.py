@@ -1,10 +1,11 @@
-"""Print the near-optimal table: ``solve(optimal=False)`` under a time budget on DeepCubeA's boards.
+"""Print the near-optimal table: ``solve(optimal=False)`` under a budget on DeepCubeA's boards.
 
 Usage: ``python -m benchmarks.studies.near_optimal_report --seconds 5 --size 5x5 [--size 6x6]
-[--boards 20]``. For each size: the mean length of the first (constructive) answer and of the
-answer within the budget, their ratio to DeepCubeA's lengths and to the optimum where the data
-set has one (5x5), the mean gap (length / certified lower bound), and the time a board. Boards
-come from ``tests/data/deepcubea_some.tsv``; every answer is replayed to the goal.
+[--boards 20] [--nodes N]``. For each size: the mean length of the first (constructive) answer
+and of the answer within the budget (``--nodes``: expansions instead of seconds, the same
+answers however loaded the machine), their ratio to DeepCubeA's lengths and to the optimum
+where the data set has one (5x5), the mean gap (length / certified lower bound), and the time a
+board. Boards come from ``tests/data/deepcubea_some.tsv``; every answer is replayed to the goal.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ def _size(text: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0, help="budget a board")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        help="a node budget a board instead of --seconds: the same answers on any machine load",
+    )
     parser.add_argument("--size", type=_size, action="append", help="5x5, 6x6 or 7x7")
     parser.add_argument("--boards", type=int, default=20, help="boards of each size (<= 20)")
     args = parser.parse_args()
@@ -40,13 +46,14 @@ def main() -> None:
             board = fp.Board(instance.tiles, shape=instance.shape)
             first = fp.solve(board, optimal=False)
             started = time.perf_counter()
-            solution = fp.solve(board, optimal=False, limits=fp.Limits(seconds=args.seconds))
+            limits = fp.Limits(nodes=args.nodes) if args.nodes else fp.Limits(seconds=args.seconds)
+            solution = fp.solve(board, optimal=False, limits=limits)
             took = time.perf_counter() - started
             assert solution.verify() and len(solution) <= len(first)
             assert solution.lower_bound >= fp.manhattan(board)
             if instance.optimal_length is not None:
                 assert solution.lower_bound <= instance.optimal_length <= len(solution)
-            over += took > 1.2 * args.seconds
+            over += args.nodes is None and took > 1.2 * args.seconds
             firsts.append(len(first))
             lengths.append(len(solution))
             gaps.append(solution.gap)
@@ -61,7 +68,7 @@ def main() -> None:
         rows.append((
             f"{side}x{side}",
             len(boards),
-            f"{args.seconds:g}",
+            f"{args.nodes:,} nodes" if args.nodes else f"{args.seconds:g} s",
             f"{statistics.fmean(firsts):.1f}",
             f"{statistics.fmean(lengths):.1f}",
             f"{sum(lengths) / dca:.3f}",
@@ -71,7 +78,7 @@ def main() -> None:
             over,
             f"{statistics.fmean(i.deepcubea_moves for i in boards):.1f}",
         ))  # fmt: skip
-    header = ("size", "boards", "budget s", "first", "length", "/ DeepCubeA", "/ optimal",
+    header = ("size", "boards", "budget", "first", "length", "/ DeepCubeA", "/ optimal",
               "gap", "s a board", "over +20%", "DeepCubeA")  # fmt: skip
     print(table(header, rows))
 
