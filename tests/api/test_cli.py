@@ -984,3 +984,14 @@ def test_pdb_info_says_what_each_table_is_for(tmp_path, capsys):
     assert "heuristic 'pdb' (the default partition) for 2x5 boards" in out
     assert "not built yet: 5-5-5 (4x4), 6-6-3 (4x4), 7-8 (4x4), 7-8b (4x4), 6-6-6-6 (5x5)" in out
     assert "fastpuzzle pdb build NAME" in out
+
+
+def test_fast_with_a_time_limit_shows_the_best_length_and_its_gap(capsys):
+    # The anytime solver reports each shorter answer; the first report is always drawn.
+    board = fp.random_board((6, 6), rng=2).to_string()
+    assert main(["solve", "--fast", "--time-limit", "0.3", "--progress", board]) == 0
+    captured = capsys.readouterr()
+    assert "  best " in captured.err and " moves (gap at most " in captured.err
+    moves, figures = captured.out.splitlines()[:2]
+    assert fp.Board(board).apply(moves) == fp.Board.goal((6, 6))
+    assert "anytime" in figures and "lower bound" in figures

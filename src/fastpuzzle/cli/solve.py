@@ -35,7 +35,7 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.formats import Job
-from fastpuzzle.heuristics import heuristic_names
+from fastpuzzle.heuristics import heuristic_names, linear_conflict
 from fastpuzzle.limits import Limits
 from fastpuzzle.render import gap_words
 from fastpuzzle.results import SearchStats, Solution
@@ -76,7 +76,8 @@ class _SolveLine:
     ten times a second on a terminal and once a second elsewhere (:class:`Throttle`, on the
     search's clock). It counts expanded nodes, as the solution's line does. On a terminal the
     line is cleared once the search ends (the hint, on a line of its own, stays), so a solve
-    shows the same lines whether or not it drew its progress."""
+    shows the same lines whether or not it drew its progress. ``--fast --time-limit`` (the
+    anytime solver) draws its best length so far and its gap instead of a bound."""
 
     def __init__(self, job: Job, args: argparse.Namespace) -> None:
         self.hint = None
@@ -87,6 +88,11 @@ class _SolveLine:
         self.terminal = on_terminal()
         self.throttle = Throttle()
         self.drawn = False
+        # --fast reports its best length so far: its gap is over the start's bound (the
+        # answer's own bound, printed at the end, may be higher).
+        self.start_bound = None
+        if args.fast and args.time_limit is not None:
+            self.start_bound = linear_conflict(job.board, job.goal)
 
     def show(self, stats: SearchStats) -> None:
         """Draw the report ``stats`` (when due)."""
@@ -98,6 +104,12 @@ class _SolveLine:
         elif not self.throttle.due(stats.seconds):
             return
         text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {duration(stats.seconds)}"
+        if self.start_bound is not None:
+            gap = stats.depth / self.start_bound if self.start_bound else 1.0
+            text = (
+                f"  best {stats.depth} moves (gap at most {gap:.3g}x), "
+                f"{stats.expanded:,} expanded, {duration(stats.seconds)}"
+            )
         sys.stderr.write(fit_line(text) if self.terminal else f"{text}\n")
         sys.stderr.flush()
         self.drawn = True
