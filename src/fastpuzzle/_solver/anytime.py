@@ -3,21 +3,26 @@
 Moves are U, D, L, R: the direction the **blank** moves.
 
 The first answer is the constructive one (:func:`~fastpuzzle._solver.constructive.solve_fast`,
-milliseconds); while the limits allow, it is replaced by shorter ones:
+milliseconds); while the limits allow, it is replaced by shorter ones (docs/near_optimal.rst
+has the measurements behind each choice):
 
 - weighted IDA* with linear conflict (``f = g + w*h``, at most ``w`` times optimal) for a
-  portfolio of decreasing weights, each search bounded below the best length so far. Its time
-  is erratic (on a 7x7 board ``w=5`` ran out of 10 s where ``w=4`` took 0.06 s), so the
-  weights take turns under slices that double each round rather than each taking what is
-  left: a weight that is slow on this board costs at most as much as the others;
-- every new path shortened by windows: the stretch between two boards ``window`` moves apart
-  on it is re-solved optimally (IDA* with linear conflict, capped in nodes), and spliced in
-  when shorter, until no window improves;
-- the last weight is 1: an optimal search below the best length, whose bound in progress,
-  when the limits stop it, is a certified lower bound (every shorter path was ruled out).
+  portfolio of decreasing weights, each from the start and, on the inverse problem, from the
+  goal. Its time is erratic (on a 7x7 board ``w=5`` ran out of 10 s where ``w=4`` took
+  0.06 s), so the largest searches not yet finished take turns under slices that double each
+  round rather than each taking what is left: one that is slow on this board costs at most as
+  much as the others, and a weight that finishes retires the larger ones;
+- every new path not much longer than the best shortened by windows: the stretch between two
+  boards ``window`` moves apart on it is re-solved optimally (IDA* with linear conflict,
+  capped in nodes) and spliced in when shorter, until no window improves; after a round in
+  which no weight finished, longer windows, some re-solved within a small weight;
+- every round, the unweighted search capped below the best length: it certifies the best
+  when it runs out of paths, finds a shortest path, or, stopped by the limits, leaves the bound
+  it was searching as a certified lower bound (every shorter path was ruled out).
 
-Without a time or node limit nothing of this runs: the answer stays the constructive one.
-The lower bound is the start's linear conflict, or the unweighted search's bound when higher.
+Every search carries the duplicate-pruning machine when it is at hand. Without a time or node
+limit nothing of this runs: the answer stays the constructive one. The lower bound is the
+start's linear conflict, or the unweighted search's bound when higher.
 """
 
 from __future__ import annotations
@@ -244,11 +249,16 @@ def _one_pass(
     out: list[str] = []
     i = 0
     while i < len(moves):
+        if budget.spent:
+            # The rest as it is: following it board by board costs a copy of the board a
+            # window (a 100x100 path has tens of thousands of windows).
+            out.append(moves[i:])
+            break
         j = min(len(moves), i + (first if i == 0 and first else window))
         end = current.copy()
         end_blank, _ = _wide.apply_moves(end, blank, rows, cols, codes[i:j])
         # Lengths between two boards share their parity: only 2 fewer moves or more help.
-        if j - i >= 4 and not budget.spent:
+        if j - i >= 4:
             cells, goal_blank = _relabelled(current, end)
             time_limit, node_limit = budget.limits(nodes=node_cap)
             found = _wide.idastar(
