@@ -37,7 +37,6 @@ __all__ = [
     "SearchStats",
     "Solution",
     "Status",
-    "certified",
     "core_progress",
     "result_from_core",
     "stats_from_core",
@@ -171,8 +170,10 @@ class Solution:
     heuristic : str or None
         Canonical name of the heuristic, if any.
     optimal : bool
-        Whether the solution is certified shortest: its method guarantees it, or its length
-        meets :attr:`lower_bound`.
+        Whether the solution is certified shortest: its method guarantees it (the anytime
+        solver of ``solve(optimal=False, limits=...)`` when its own search proved it). A
+        method without the guarantee says False even when its length meets its bound (its
+        :attr:`gap` is then 1.0).
     lower_bound : int
         A certified lower bound on the optimal length, never above it: the length itself for
         an optimal search, else the best admissible bound the method established (at least the
@@ -338,14 +339,6 @@ class SearchResult:
         )
 
 
-def certified(length: int, lower_bound: int, *, optimal: bool) -> tuple[int, bool]:
-    """``(lower_bound, optimal)`` of a solution of ``length`` moves: an optimal method's bound is
-    its length; any other's is optimal when its length meets its bound."""
-    if optimal:
-        return length, True
-    return lower_bound, length == lower_bound
-
-
 def result_from_core(
     board: Board,
     goal: Board,
@@ -358,14 +351,14 @@ def result_from_core(
 ) -> SearchResult:
     """The :class:`SearchResult` of a compiled driver's result for ``board`` and ``goal``.
 
-    ``lower_bound`` is the method's certified bound (see :func:`certified`); an optimal
-    method's solution has its own length.
+    ``lower_bound`` is the method's certified bound; an optimal method's solution has its own
+    length.
     """
     status = _STATUS_BY_CODE[core.status]
     stats = stats_from_core(core)
     solution = None
     if status is Status.SOLVED:
-        bound, optimal = certified(len(core.moves), lower_bound, optimal=optimal)
+        bound = len(core.moves) if optimal else lower_bound
         solution = record(
             Solution,
             board=board,
