@@ -152,3 +152,12 @@ def test_the_search_from_the_goal_reversed_solves_the_board():
         cells, blank, goal_blank = anytime.search_ends(problem, backwards=True)
         found = _wide.idastar(cells, blank, *board.shape, goal_blank, weight=3.0)
         assert found.moves and board.apply(inverse(found.moves)) == problem.goal
+
+
+def test_solve_many_gives_each_board_its_own_budget():
+    boards = [fp.random_board((6, 6), rng=seed) for seed in range(3)]
+    limits = fp.Limits(nodes=200_000)
+    batch = fp.solve_many(boards, optimal=False, limits=limits, workers=2)
+    alone = [len(fp.solve(board, optimal=False, limits=limits)) for board in boards]
+    assert [int(length) for length in batch.lengths] == alone
+    assert all(a < len(solve_fast(b)) for a, b in zip(alone, boards))
