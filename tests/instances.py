@@ -99,3 +99,42 @@ def korf24() -> list[Instance]:
         )
         for row in _rows("korf24_some.tsv")
     ]
+
+
+@dataclass(frozen=True)
+class DeepCubeA:
+    """One of DeepCubeA's test boards with the length and time DeepCubeA reported, and the
+    optimal length where the data set has one (5x5 only)."""
+
+    name: str
+    size: int
+    tiles: tuple[int, ...]
+    deepcubea_moves: int
+    deepcubea_seconds: float
+    optimal_length: int | None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.size, self.size)
+
+
+def deepcubea(size: int | None = None) -> list[DeepCubeA]:
+    """Twenty of DeepCubeA's test boards of each of 5x5, 6x6 and 7x7 (``deepcubea_some.tsv``),
+    or those of one ``size``."""
+    out = []
+    for row in _rows("deepcubea_some.tsv"):
+        side = int(row["size"].split("x")[0])
+        if size is not None and side != size:
+            continue
+        length = row["optimal_length"]
+        out.append(
+            DeepCubeA(
+                name=f"deepcubea{row['size']}-{row['index']}",
+                size=side,
+                tiles=_tiles(row["tiles"]),
+                deepcubea_moves=int(row["deepcubea_moves"]),
+                deepcubea_seconds=float(row["deepcubea_seconds"]),
+                optimal_length=None if length == "-" else int(length),
+            )
+        )
+    return out

@@ -34,6 +34,7 @@ __all__ = [
     "REPLAY_JS",
     "board_rgb",
     "board_svg",
+    "gap_words",
     "playback_fragment",
     "playback_html",
     "result_html",
@@ -233,8 +234,13 @@ def _figures(stats: SearchStats) -> list[tuple[str, str]]:
 
 
 def _length(solution: Solution) -> str:
-    kind = "optimal" if solution.optimal else "not guaranteed shortest"
+    kind = "optimal" if solution.optimal else f"not guaranteed shortest; {gap_words(solution)}"
     return f"{len(solution):,} move{'s' * (len(solution) != 1)} ({kind})"
+
+
+def gap_words(solution: Solution) -> str:
+    """``"lower bound 230, gap 2.84x"``: how far from optimal a solution may be."""
+    return f"lower bound {solution.lower_bound:,}, gap {solution.gap:.3g}x"
 
 
 def solution_lines(solution: Solution) -> list[tuple[str, str]]:

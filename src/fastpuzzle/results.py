@@ -6,6 +6,7 @@ Moves in results are U, D, L, R: the direction the **blank** moves.
 from __future__ import annotations
 
 import enum
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -169,7 +170,14 @@ class Solution:
     heuristic : str or None
         Canonical name of the heuristic, if any.
     optimal : bool
-        Whether the method guarantees a shortest solution.
+        Whether the solution is certified shortest: its method guarantees it (the anytime
+        solver of ``solve(optimal=False, limits=...)`` when its own search proved it). A
+        method without the guarantee says False even when its length meets its bound (its
+        :attr:`gap` is then 1.0).
+    lower_bound : int
+        A certified lower bound on the optimal length, never above it: the length itself for
+        an optimal search, else the best admissible bound the method established (at least the
+        start's linear-conflict value); 0 for a solution built without one.
     """
 
     board: Board
@@ -179,9 +187,18 @@ class Solution:
     algorithm: str
     heuristic: str | None = None
     optimal: bool = False
+    lower_bound: int = 0
 
     def __len__(self) -> int:
         return len(self.moves)
+
+    @property
+    def gap(self) -> float:
+        """How far from optimal the solution may be: ``len(self) / lower_bound`` (1.0: optimal;
+        ``inf`` when no positive bound is known for a non-empty solution)."""
+        if self.lower_bound > 0:
+            return len(self.moves) / self.lower_bound
+        return 1.0 if not self.moves else math.inf
 
     def boards(self) -> list[Board]:
         """Every board from the start to the goal (``len(self) + 1`` of them)."""
@@ -329,12 +346,19 @@ def result_from_core(
     algorithm: str,
     heuristic: str | None,
     optimal: bool,
+    *,
+    lower_bound: int = 0,
 ) -> SearchResult:
-    """The :class:`SearchResult` of a compiled driver's result for ``board`` and ``goal``."""
+    """The :class:`SearchResult` of a compiled driver's result for ``board`` and ``goal``.
+
+    ``lower_bound`` is the method's certified bound; an optimal method's solution has its own
+    length.
+    """
     status = _STATUS_BY_CODE[core.status]
     stats = stats_from_core(core)
     solution = None
     if status is Status.SOLVED:
+        bound = len(core.moves) if optimal else lower_bound
         solution = record(
             Solution,
             board=board,
@@ -344,6 +368,7 @@ def result_from_core(
             algorithm=algorithm,
             heuristic=heuristic,
             optimal=optimal,
+            lower_bound=bound,
         )
     return record(
         SearchResult,

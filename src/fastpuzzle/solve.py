@@ -18,7 +18,8 @@ from typing import Any, Literal, NoReturn, cast
 from fastpuzzle._problem import Problem, make_problem
 from fastpuzzle._solver import idastar as ida
 from fastpuzzle._solver import policy, pruning
-from fastpuzzle._solver.constructive import solve_fast
+from fastpuzzle._solver.anytime import solve_near_optimal
+from fastpuzzle._solver.bounds import start_bound
 from fastpuzzle._solver.defects import check_result
 from fastpuzzle._solver.heuristic_tables import not_ready
 from fastpuzzle._solver.idastar import MAX_OPTIMAL_DEPTH, WIDE_HEURISTICS
@@ -178,7 +179,10 @@ def _run(
     else:
         optimal = algorithm.optimal and unweighted
     name = algorithm.name if label is None else label
-    return result_from_core(problem.board, problem.goal, core, name, heuristic, optimal)
+    bound = 0 if optimal else start_bound(problem)
+    return result_from_core(
+        problem.board, problem.goal, core, name, heuristic, optimal, lower_bound=bound
+    )
 
 
 def _request(
@@ -419,7 +423,11 @@ def solve(
     optimal : bool
         ``False``: a fast solution without the promise of being shortest, for boards of any size
         up to 100x100 (the constructive method, then shortened; see
-        :func:`fastpuzzle._solver.constructive.solve_fast`). Only ``limits.seconds`` applies.
+        :func:`fastpuzzle._solver.constructive.solve_fast`), in milliseconds. With
+        ``limits.seconds`` or ``limits.nodes``, boards past 16 cells then get shorter answers
+        until the limits run out (weighted IDA* and windows re-solved optimally; see
+        :doc:`/near_optimal`). Its ``lower_bound`` and ``gap`` say how far from optimal it may
+        be.
     workers : int, optional
         Threads for IDA* (the default optimal search): None, the default, uses every core this
         process may run on; 1 gives the serial search. Several threads find a solution of the
@@ -523,7 +531,7 @@ def _solve_fast(
         )
     if dask_client(client) is not None:
         raise InvalidOptionError("optimal=False runs on one thread: expected no client")
-    return solve_fast(board, goal, limits=limits, progress=progress)
+    return solve_near_optimal(board, goal, limits=limits, progress=progress)
 
 
 def _solve_named(

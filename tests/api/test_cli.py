@@ -1025,3 +1025,14 @@ def test_prune_help_says_what_the_default_machine_is(capsys):
         for prune in ("fsm", 13)
     }  # fmt: skip
     assert counts["fsm"] == counts[13]
+
+
+def test_fast_with_a_time_limit_shows_the_best_length_and_its_gap(capsys):
+    # The anytime solver reports each shorter answer; the first report is always drawn.
+    board = fp.random_board((6, 6), rng=2).to_string()
+    assert main(["solve", "--fast", "--time-limit", "0.3", "--progress", board]) == 0
+    captured = capsys.readouterr()
+    assert "  best " in captured.err and " moves (gap at most " in captured.err
+    moves, figures = captured.out.splitlines()[:2]
+    assert fp.Board(board).apply(moves) == fp.Board.goal((6, 6))
+    assert "anytime" in figures and "lower bound" in figures

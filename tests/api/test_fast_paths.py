@@ -340,7 +340,7 @@ def test_records_built_from_the_core_equal_constructed_ones():
             iterations=1,
         )
         solution = (
-            Solution(board, goal, "R", stats, "astar", "manhattan", True) if code == 0 else None
+            Solution(board, goal, "R", stats, "astar", "manhattan", True, 1) if code == 0 else None
         )
         expected = SearchResult(
             board, goal, Status.from_code(code), solution, stats, "astar", "manhattan"

@@ -1492,3 +1492,13 @@ def test_what_a_newcomer_met_after_a_first_search(
     finally:
         noted.set()
     assert _status_when(browser, ("Solved",)).startswith("Solved")
+
+
+def test_a_fast_solve_from_the_page_stays_the_millisecond_answer():
+    # solve(optimal=False) under a time limit shortens its answer until the limit (issue 55);
+    # the page's 'fast' keeps the constructive answer, its default 30 s no budget to spend.
+    board = fp.random_board((6, 6), rng=1)
+    body = {"rows": 6, "cols": 6, "board": list(board.tiles), "algorithm": "fast"}
+    _, _, options = jobs.solve_request(body)
+    assert options["limits"].seconds is None and options["limits"].nodes is None
+    assert fp.solve(board, **options).algorithm == "constructive"

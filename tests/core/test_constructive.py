@@ -38,7 +38,7 @@ def check(board, goal=None, **options):
     assert board.apply(solution.moves) == target
     assert solution.verify() and not solution.optimal
     assert solution.algorithm == "constructive"
-    assert len(solution) >= manhattan_sum(board, target)
+    assert len(solution) >= solution.lower_bound >= manhattan_sum(board, target)
     return solution
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from fastpuzzle._core import _constructive
-from fastpuzzle._problem import canonical_labels
+from fastpuzzle._problem import canonical_labels, make_problem
+from fastpuzzle._solver.bounds import start_bound
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal, is_solvable
 from fastpuzzle.errors import UnsolvableError
 from fastpuzzle.limits import Limits
@@ -108,7 +109,8 @@ def solve_fast(
     Returns
     -------
     Solution
-        ``algorithm="constructive"``, ``optimal=False``.
+        ``algorithm="constructive"``, ``optimal=False``; ``lower_bound`` is the start's
+        linear-conflict value.
 
     Raises
     ------
@@ -173,6 +175,7 @@ def solve_fast(
             start, target, Status.from_code(status), None, stats, "constructive", None
         )
         return result.unwrap()
+    bound = start_bound(make_problem(start, target, check_solvable=False))
     return Solution(
         board=start,
         goal=target,
@@ -181,4 +184,5 @@ def solve_fast(
         algorithm="constructive",
         heuristic=None,
         optimal=False,
+        lower_bound=bound,
     )

@@ -34,13 +34,23 @@ class SearchLine:
         Whether the search is the default optimal one, whose tables the hint names.
     terminal : bool, optional
         Whether stderr is a terminal (default: asked).
+    start_bound : int, optional
+        The start's lower bound, for a search that reports its best length so far (the
+        anytime solver): the line shows that length and its gap over this bound.
     """
 
     def __init__(
-        self, shape: Shape, goal_blank: int, *, hint: bool, terminal: bool | None = None
+        self,
+        shape: Shape,
+        goal_blank: int,
+        *,
+        hint: bool,
+        terminal: bool | None = None,
+        start_bound: int | None = None,
     ) -> None:
         self.hint = progress_hint(shape, goal_blank) if hint else None
         self.line = LiveLine(terminal=terminal)
+        self.start_bound = start_bound
 
     @property
     def terminal(self) -> bool:
@@ -53,6 +63,12 @@ class SearchLine:
             lasting(f"  hint: {self.hint}")
             self.hint = None
         text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {duration(stats.seconds)}"
+        if self.start_bound is not None:
+            gap = stats.depth / self.start_bound if self.start_bound else 1.0
+            text = (
+                f"  best {stats.depth} moves (gap at most {gap:.3g}x), "
+                f"{stats.expanded:,} expanded, {duration(stats.seconds)}"
+            )
         self.line.show(text, stats.seconds)
 
     def close(self) -> None:

@@ -37,8 +37,9 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.formats import Job
-from fastpuzzle.heuristics import heuristic_names
+from fastpuzzle.heuristics import heuristic_names, linear_conflict
 from fastpuzzle.limits import Limits
+from fastpuzzle.render import gap_words
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
 
@@ -75,8 +76,15 @@ class _SolveLine(SearchLine):
     def __init__(self, job: Job, args: argparse.Namespace) -> None:
         optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
         goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
+        # --fast with a time limit (the anytime solver) reports its best length so far: its gap
+        # is over the start's bound (the answer's own bound, printed at the end, may be higher).
+        fast_anytime = args.fast and args.time_limit is not None
         super().__init__(
-            job.board.shape, goal.blank, hint=optimal_pdb and not args.fast, terminal=on_terminal()
+            job.board.shape,
+            goal.blank,
+            hint=optimal_pdb and not args.fast,
+            terminal=on_terminal(),
+            start_bound=linear_conflict(job.board, job.goal) if fast_anytime else None,
         )
 
 
@@ -182,6 +190,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                 moves=solution.moves,
                 length=len(solution),
                 optimal=solution.optimal,
+                lower_bound=solution.lower_bound,
                 algorithm=solution.algorithm,
                 heuristic=solution.heuristic,
                 stats=dataclasses.asdict(solution.stats),
@@ -194,7 +203,9 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             _animate(solution, args.delay)
         # Every move (str(solution) cuts long ones), then the line of figures.
         stats = solution.stats
-        kind = "optimal" if solution.optimal else "not guaranteed optimal"
+        kind = "optimal"
+        if not solution.optimal:
+            kind = f"not guaranteed optimal; {gap_words(solution)}"
         method = solution.algorithm + (f" + {solution.heuristic}" if solution.heuristic else "")
         print(solution.moves or "(no moves)")
         print(
@@ -244,7 +255,8 @@ def add_solve_parser(sub: Subcommands) -> None:
     solve.add_argument(
         "--fast",
         action="store_true",
-        help="a fast solution, not guaranteed shortest (any size up to 100x100)",
+        help="a fast solution, not guaranteed shortest (any size up to 100x100); with "
+        "--time-limit, past 16 cells, shorter ones until the time runs out",
     )
     solve.add_argument(
         "--progress",

@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, cast
 
 from fastpuzzle._core import _interrupt
@@ -303,7 +303,12 @@ def solve_request(body: dict[str, Any]) -> tuple[Board, Board, dict[str, Any]]:
             f"optimal searches from the page take boards of up to {MAX_OPTIMAL_CELLS} cells; "
             "choose 'fast' (not guaranteed shortest) for this board"
         )
-    options: dict[str, Any] = {"limits": _limits(body), "optimal": optimal}
+    limits = _limits(body)
+    if not optimal:
+        # 'fast' stays the millisecond answer: under a time or node limit, boards past 16 cells
+        # would spend all of it shortening the answer (solve(optimal=False, limits=...)).
+        limits = replace(limits, seconds=None, nodes=None)
+    options: dict[str, Any] = {"limits": limits, "optimal": optimal}
     if optimal:
         try:
             if algorithm != "auto":

@@ -1,0 +1,510 @@
+"""The anytime near-optimal solver: ``solve(board, optimal=False, limits=...)`` past 16 cells.
+
+Moves are U, D, L, R: the direction the **blank** moves.
+
+The first answer is the constructive one (:func:`~fastpuzzle._solver.constructive.solve_fast`,
+milliseconds); while the limits allow, it is replaced by shorter ones (docs/near_optimal.rst
+has the measurements behind each choice):
+
+- weighted IDA* with linear conflict (``f = g + w*h``, at most ``w`` times optimal) for a
+  portfolio of decreasing weights, each from the start and, on the inverse problem, from the
+  goal. Its time is erratic (on a 7x7 board ``w=5`` ran out of 10 s where ``w=4`` took
+  0.06 s), so the largest searches not yet finished take turns under slices that double each
+  round rather than each taking what is left: one that is slow on this board costs at most as
+  much as the others, and a weight that finishes retires the larger ones;
+- every new path not much longer than the best shortened by windows: the stretch between two
+  boards ``window`` moves apart on it is re-solved optimally (IDA* with linear conflict,
+  capped in nodes) and spliced in when shorter, until no window improves; after a round in
+  which no weight finished, longer windows, some re-solved within a small weight;
+- every round, the unweighted search capped below the best length: it certifies the best
+  when it runs out of paths, finds a shortest path, or, stopped by the limits, leaves the bound
+  it was searching as a certified lower bound (every shorter path was ruled out).
+
+Every search carries the duplicate-pruning machine when it is at hand. Without a time or node
+limit nothing of this runs: the answer stays the constructive one. The lower bound is the
+start's linear conflict, or the unweighted search's bound when higher.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from fastpuzzle._core import _constructive, _wide
+from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._core._result import SearchStatus
+from fastpuzzle._problem import Problem, make_problem
+from fastpuzzle._solver import pruning
+from fastpuzzle._solver.bounds import start_bound
+from fastpuzzle._solver.constructive import solve_fast
+from fastpuzzle.board import MAX_CELLS, BoardLike
+from fastpuzzle.errors import InternalError, TimeLimitError
+from fastpuzzle.limits import Limits
+from fastpuzzle.moves import inverse
+from fastpuzzle.results import ProgressCallback, SearchStats, Solution
+
+__all__ = [
+    "WEIGHTS",
+    "Budget",
+    "improve",
+    "search_ends",
+    "shorten_windows",
+    "solve_near_optimal",
+]
+
+#: The portfolio, largest first: each weight's answers are at most that many times optimal.
+#: Close weights, as weighted IDA*'s time varies wildly between them (on one 5x5 board 1.75
+#: took 0.06 s and 1.5 ran out of 1.25 s).
+WEIGHTS: tuple[float, ...] = (
+    *(5.0, 4.0, 3.0, 2.5, 2.2, 2.0, 1.85, 1.75, 1.65, 1.6, 1.55, 1.5),
+    *(1.45, 1.4, 1.35, 1.3, 1.25, 1.2, 1.15, 1.1, 1.05, 1.0),
+)
+
+#: Windows of this many moves are re-solved optimally, each search capped at this many nodes.
+#: (5x5 and 6x6 paths: 30,000 and 100,000 nodes gave the same lengths; 7x7, a 628-move path:
+#: 522 moves in 0.38 s and 524 in 0.6 s. Cheaper windows first, of 30 moves capped at 10,000,
+#: left it at 552: tight at their scale, the path then gave the longer windows less.)
+WINDOW = 40
+WINDOW_NODES = 30_000
+
+#: A path this many times longer than the best gets no windows: they cost seconds on a long
+#: path (7x7: two of 830 moves, against a best of 552, took 3 s) and rarely bring it under
+#: (7x7, 20 M nodes, 5 boards: 482.8 moves at 1.4, 462.4 at 1.2, 456.8 at 1.1 and 1.0; 5x5
+#: and 6x6 the same).
+HOPELESS = 1.1
+
+#: Windows for the best path after a round that improved it: ``(moves, weight, node cap)``,
+#: taken in turn until none shortens it. Weighted windows (re-solved within a factor, kept when
+#: shorter) reach further for their nodes: on 6x6 one of 100 moves at 1.3 took a path from 155
+#: to 143 moves in 0.04 s.
+DEEP_WINDOWS: tuple[tuple[int, float, int], ...] = (
+    (60, 1.2, 100_000),
+    (80, 1.3, 100_000),
+    (100, 1.3, 100_000),
+    (120, 1.5, 200_000),
+    (60, 1.0, 1_000_000),
+)
+
+#: Each round tries the largest weights not yet finished, this many searches (a weight's two
+#: directions are two).
+FRONT = 4
+
+#: The first round's slice: this share of the time limit (or of the node limit), at least
+#: :data:`MIN_SLICE_SECONDS` (or :data:`MIN_SLICE_NODES`); each round doubles it.
+SLICE_SHARE = 1 / 64
+MIN_SLICE_SECONDS = 0.02
+MIN_SLICE_NODES = 1 << 14
+
+#: The unweighted search from the start.
+_OPTIMAL = (1.0, False)
+
+_LINEAR_CONFLICT = int(HeuristicCode.H_LINEAR_CONFLICT)
+_SOLVED = int(SearchStatus.STATUS_SOLVED)
+_RUNNING_OUT = (int(SearchStatus.STATUS_TIME_LIMIT), int(SearchStatus.STATUS_NODE_LIMIT))
+#: A search that ends so looked at every path within its depth cap.
+_RULED_OUT = (int(SearchStatus.STATUS_EXHAUSTED), int(SearchStatus.STATUS_DEPTH_LIMIT))
+_CODES = bytes.maketrans(
+    "".join(_wide.direction_constants()).encode("ascii"),
+    bytes(_wide.direction_constants().values()),
+)
+
+
+@dataclasses.dataclass
+class Budget:
+    """What is left of the caller's limits, shared by every search of one board.
+
+    Attributes
+    ----------
+    deadline : float or None
+        A :func:`time.monotonic` time, or None without a time limit.
+    nodes : int or None
+        Expansions left, or None without a node limit.
+    started : float
+        When the solve began (:func:`time.monotonic`).
+    expanded, generated : int
+        What the searches so far expanded and generated.
+    searches : int
+        How many searches ran.
+    """
+
+    deadline: float | None
+    nodes: int | None
+    started: float = dataclasses.field(default_factory=time.monotonic)
+    expanded: int = 0
+    generated: int = 0
+    searches: int = 0
+
+    @property
+    def spent(self) -> bool:
+        """Whether the time or the nodes have run out."""
+        if self.nodes is not None and self.nodes <= 0:
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def limits(self, seconds: float | None = None, nodes: int | None = None) -> tuple[float, int]:
+        """``(time_limit, node_limit)`` for the next search (0: none): at most ``seconds`` and
+        ``nodes`` and what is left, at least a millisecond and a node so that it starts."""
+        time_limit = 0.0
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            time_limit = max(1e-3, left if seconds is None else min(seconds, left))
+        caps = [cap for cap in (nodes, self.nodes) if cap is not None]
+        return time_limit, max(1, min(caps)) if caps else 0
+
+    def charge(self, expanded: int, generated: int) -> None:
+        """Count a search's nodes."""
+        self.expanded += expanded
+        self.generated += generated
+        self.searches += 1
+        if self.nodes is not None:
+            self.nodes -= expanded
+
+
+def _codes(moves: str) -> np.ndarray:
+    return np.frombuffer(moves.encode("ascii").translate(_CODES), dtype=np.uint8)
+
+
+def _relabelled(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(cells, goal_blank)``: ``start`` relabelled so that ``end`` is the canonical goal."""
+    gap = int(np.flatnonzero(end == 0)[0])
+    cells = np.arange(len(end), dtype=np.uint16)
+    labels = np.empty(len(end), dtype=np.uint16)
+    # Tile t sits at cell c of the goal, so its canonical label is c + 1 before the gap, else c.
+    labels[end] = np.where(cells < gap, cells + 1, cells)
+    labels[0] = 0
+    return labels[start], gap
+
+
+def shorten_windows(
+    problem: Problem,
+    moves: str,
+    budget: Budget,
+    *,
+    window: int = WINDOW,
+    node_cap: int = WINDOW_NODES,
+    weight: float = 1.0,
+    machine: np.ndarray | None = None,
+) -> str:
+    """``moves`` shortened by re-solving each stretch of ``window`` moves optimally.
+
+    Passes alternate the cuts by half a window and repeat until one improves nothing or the
+    budget is spent (checked between windows; each search gets what is left). The moves
+    returned reach the same goal and are never longer.
+    """
+    rows, cols = problem.rows, problem.cols
+    first = 0
+    stale = 0
+    while stale < 2 and not budget.spent:
+        before = len(moves)
+        moves = _one_pass(
+            problem, moves, budget, window, first, node_cap, weight, machine, rows, cols
+        )
+        stale = stale + 1 if len(moves) >= before else 0
+        first = window // 2 if first == 0 else 0
+    return moves
+
+
+def search_ends(problem: Problem, *, backwards: bool) -> tuple[np.ndarray, int, int]:
+    """``(cells, blank, goal_blank)`` of the search from the start to the goal, or
+    (``backwards``) from the goal to the start, whose moves reversed (:func:`inverse`) solve
+    the board."""
+    if not backwards:
+        return problem.wide_cells(), problem.blank, problem.goal_blank
+    # The goal relabelled so that the start is the canonical goal.
+    cells, start_blank = _relabelled(_goal_cells(problem), problem.wide_cells())
+    return cells, problem.goal_blank, start_blank
+
+
+def _reaches_goal(problem: Problem, moves: str) -> bool:
+    cells = problem.wide_cells()
+    _, failed = _wide.apply_moves(cells, problem.blank, problem.rows, problem.cols, _codes(moves))
+    return failed < 0 and bool(np.array_equal(cells, _goal_cells(problem)))
+
+
+def _goal_cells(problem: Problem) -> np.ndarray:
+    """The canonical goal of ``problem``: tile t at cell t - 1, shifted past the goal's blank."""
+    cells = np.arange(problem.rows * problem.cols, dtype=np.uint16)
+    goal = np.where(cells < problem.goal_blank, cells + 1, cells).astype(np.uint16)
+    goal[problem.goal_blank] = 0
+    return goal
+
+
+def _one_pass(
+    problem: Problem,
+    moves: str,
+    budget: Budget,
+    window: int,
+    first: int,
+    node_cap: int,
+    weight: float,
+    machine: np.ndarray | None,
+    rows: int,
+    cols: int,
+) -> str:
+    codes = _codes(moves)
+    current = problem.wide_cells()
+    blank = problem.blank
+    out: list[str] = []
+    i = 0
+    while i < len(moves):
+        if budget.spent:
+            # The rest as it is: following it board by board costs a copy of the board a
+            # window (a 100x100 path has tens of thousands of windows).
+            out.append(moves[i:])
+            break
+        j = min(len(moves), i + (first if i == 0 and first else window))
+        end = current.copy()
+        end_blank, _ = _wide.apply_moves(end, blank, rows, cols, codes[i:j])
+        # Lengths between two boards share their parity: only 2 fewer moves or more help.
+        if j - i >= 4:
+            cells, goal_blank = _relabelled(current, end)
+            time_limit, node_limit = budget.limits(nodes=node_cap)
+            found = _wide.idastar(
+                cells,
+                blank,
+                rows,
+                cols,
+                goal_blank,
+                heuristic=_LINEAR_CONFLICT,
+                weight=weight,
+                node_limit=node_limit,
+                time_limit=time_limit,
+                max_depth=j - i - 2,
+                machine=machine,
+            )
+            budget.charge(found.expanded, found.generated)
+            out.append(found.moves if found.status == _SOLVED else moves[i:j])
+        else:
+            out.append(moves[i:j])
+        current, blank = end, end_blank
+        i = j
+    return _constructive.cancel_inverse_pairs("".join(out))
+
+
+def _deep_windows(problem: Problem, moves: str, budget: Budget, machine: np.ndarray | None) -> str:
+    stale = 0
+    while not budget.spent:
+        for window, weight, cap in DEEP_WINDOWS:
+            before = len(moves)
+            moves = shorten_windows(
+                problem,
+                moves,
+                budget,
+                window=window,
+                node_cap=cap,
+                weight=weight,
+                machine=machine,
+            )
+            stale = 0 if len(moves) < before else stale + 1
+            if stale == len(DEEP_WINDOWS) or budget.spent:
+                return moves
+    return moves
+
+
+def improve(
+    problem: Problem,
+    moves: str,
+    budget: Budget,
+    *,
+    lower_bound: int,
+    base_seconds: float | None,
+    base_nodes: int | None,
+    progress: ProgressCallback | None = None,
+    machine: np.ndarray | None = None,
+) -> tuple[str, int]:
+    """``(moves, lower_bound)``: the best path found and the best certified bound, improving
+    ``moves`` under ``budget`` (the schedule of the module's docstring)."""
+    best = shorten_windows(problem, moves, budget, machine=machine)
+    _report(progress, budget, best)
+    # Each weight searches from the start and, on the inverse problem, from the goal: the two
+    # take very different times (5x5, weight 1.3: 0.002 s from the goal where the start ran
+    # out of 3 s, and the other way round on another board).
+    pending = [(weight, backwards) for weight in WEIGHTS for backwards in (False, True)]
+    ends = {backwards: search_ends(problem, backwards=backwards) for backwards in (False, True)}
+    round_ = 0
+    deep_from = len(best)
+    while pending and not budget.spent and len(best) > lower_bound:
+        scale = 1 << round_
+        finished = False
+        front = pending[:FRONT]
+        if _OPTIMAL in pending and _OPTIMAL not in front:
+            # The optimal search below the best, on a quarter slice every round: it certifies
+            # a short best early and raises the bound as it goes.
+            front.append(_OPTIMAL)
+        for weight, backwards in front:
+            cells, blank, goal_blank = ends[backwards]
+            if budget.spent or len(best) <= lower_bound:
+                break
+            share = scale / 4 if (weight, backwards) == _OPTIMAL else scale
+            time_limit, node_limit = budget.limits(
+                None if base_seconds is None else base_seconds * share,
+                None if base_nodes is None else max(1, int(base_nodes * share)),
+            )
+            found = _wide.idastar(
+                cells.copy(),
+                blank,
+                problem.rows,
+                problem.cols,
+                goal_blank,
+                heuristic=_LINEAR_CONFLICT,
+                weight=weight,
+                node_limit=node_limit,
+                time_limit=time_limit,
+                # A weighted search capped below the best length turns the long paths it
+                # finds fast into a long hunt (5x5: weight 5 found 340 moves in 2 ms, capped at
+                # 160 it ran out of 5 s), and the windows shorten long paths well; the optimal
+                # search looks only below the best.
+                max_depth=max(0, len(best) - 2) if weight == 1.0 else -1,
+                machine=machine,
+            )
+            budget.charge(found.expanded, found.generated)
+            if found.status == _SOLVED:
+                path = inverse(found.moves) if backwards else found.moves
+                shorter = path
+                if len(path) <= HOPELESS * len(best):
+                    shorter = shorten_windows(problem, path, budget, machine=machine)
+                if len(shorter) < len(best):
+                    best = shorter
+                    _report(progress, budget, best)
+                finished = True
+                # Larger weights than one that finished rarely find shorter paths.
+                pending = [entry for entry in pending if entry[0] < weight]
+                if weight == 1.0:
+                    # Unweighted IDA*'s first answer is a shortest one.
+                    lower_bound = len(found.moves)
+                    break
+            elif found.status in _RUNNING_OUT:
+                if weight == 1.0:
+                    # Every path shorter than the bound in progress was ruled out: each node
+                    # of such a path has f below it, so an earlier iteration would have found it.
+                    lower_bound = max(lower_bound, min(found.depth, len(best)))
+            elif found.status in _RULED_OUT and weight == 1.0:
+                # No path within max_depth: none shorter than the best (a path one shorter
+                # has the wrong parity).
+                lower_bound = len(best)
+        if len(best) < deep_from and not finished:
+            # Longer windows pay on near-optimal paths (5x5, weight 1.5: windows of 60 took
+            # 4 of 5 boards 2-6 moves shorter in 0.1-0.5 s, where windows of 40 had stopped);
+            # on the long first paths they cost seconds, so they wait for a round in which
+            # no weight finished.
+            best = _deep_windows(problem, best, budget, machine)
+            deep_from = len(best)
+            _report(progress, budget, best)
+        round_ += 1
+    return best, lower_bound
+
+
+def _report(progress: ProgressCallback | None, budget: Budget, best: str) -> None:
+    if progress is not None:
+        seconds = time.monotonic() - budget.started
+        progress(
+            SearchStats(
+                expanded=budget.expanded,
+                generated=budget.generated,
+                seconds=seconds,
+                depth=len(best),
+            )
+        )
+
+
+def _machine(problem: Problem, budget: Budget) -> np.ndarray | None:
+    """The duplicate-pruning machine every search carries (5x5, weight 1.3: 0.6 to 0.7 of the
+    nodes and time); None, for parent pruning, when it cannot be built within a quarter of the
+    time limit (about 1.3 s once, then read from the cache)."""
+    deadline = budget.deadline
+    if deadline is not None:
+        deadline = budget.started + (deadline - budget.started) / 4
+    try:
+        return pruning.machine(problem.board.shape, pruning.DEFAULT, deadline=deadline)
+    except TimeLimitError:
+        return None
+
+
+def solve_near_optimal(
+    board: BoardLike,
+    goal: BoardLike | None = None,
+    *,
+    limits: Limits | None = None,
+    progress: ProgressCallback | None = None,
+) -> Solution:
+    """The constructive answer, then shorter ones while ``limits`` allow (boards past 16 cells).
+
+    Parameters
+    ----------
+    board, goal : BoardLike
+        Start and goal (default: tiles in order, blank last).
+    limits : Limits, optional
+        ``seconds`` and ``nodes`` (expansions, all searches together) bound the improvement;
+        without either, or on boards of up to 16 cells, the answer is the constructive one.
+    progress : callable, optional
+        Called with a :class:`~fastpuzzle.SearchStats` whose ``depth`` is the best length so
+        far, after each improvement.
+
+    Returns
+    -------
+    Solution
+        ``algorithm="anytime"`` (``"constructive"`` when nothing else ran); ``lower_bound`` the
+        start's linear conflict or the bound an unweighted search ruled out below.
+
+    Raises
+    ------
+    UnsolvableError
+        If the goal cannot be reached.
+    TimeLimitError
+        If ``limits.seconds`` ran out before the constructive answer was found.
+    """
+    started = time.monotonic()
+    anytime = limits is not None and (limits.seconds is not None or limits.nodes is not None)
+    # The constructive solver's reports count its moves so far, not a best length.
+    first = solve_fast(board, goal, limits=limits, progress=None if anytime else progress)
+    if limits is None or not anytime:
+        return first
+    if first.board.size <= MAX_CELLS:
+        return first
+    problem = make_problem(first.board, first.goal, check_solvable=False)
+    budget = Budget(
+        deadline=None if limits.seconds is None else started + limits.seconds,
+        nodes=limits.nodes,
+        started=started,
+    )
+    moves, bound = improve(
+        problem,
+        first.moves,
+        budget,
+        lower_bound=max(first.lower_bound, start_bound(problem)),
+        base_seconds=None
+        if limits.seconds is None
+        else max(MIN_SLICE_SECONDS, limits.seconds * SLICE_SHARE),
+        base_nodes=None
+        if limits.nodes is None
+        else max(MIN_SLICE_NODES, int(limits.nodes * SLICE_SHARE)),
+        progress=progress,
+        machine=_machine(problem, budget),
+    )
+    if not _reaches_goal(problem, moves):
+        raise InternalError(
+            f"internal defect: the anytime solver's moves from {first.board.to_string()!r} do "
+            "not reach the goal; it is a bug: please report it with this call"
+        )
+    # Its bound is its own search's proof: the answer is shortest when they meet.
+    optimal = len(moves) == bound
+    stats = SearchStats(
+        expanded=first.stats.expanded + budget.expanded,
+        generated=first.stats.generated + budget.generated,
+        peak_memory_bytes=first.stats.peak_memory_bytes,
+        seconds=time.monotonic() - started,
+        depth=len(moves),
+        iterations=1 + budget.searches,
+    )
+    return Solution(
+        board=first.board,
+        goal=first.goal,
+        moves=moves,
+        stats=stats,
+        algorithm="anytime",
+        heuristic="linear_conflict",
+        optimal=optimal,
+        lower_bound=bound,
+    )
