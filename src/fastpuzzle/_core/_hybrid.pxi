@@ -11,11 +11,12 @@
 # a lower bound on any solution through the node).
 #
 # The A* part expands the best open node (smallest f, then smallest h: deepest towards the
-# goal); a goal stays on the open list until it is the best node, so the first goal taken is
-# optimal. The IDA* part searches, at bound B, every frontier node whose f is at most B, in
-# increasing (f, h), and keeps for each the smallest f its subtree had over B (its backed-up
-# f): a node whose subtree has nothing within the next bound is not entered again. The next
-# bound is the smallest f on the frontier. In the last iteration the nodes nearest the goal
+# goal; among equals the latest queued, from buckets by f and h); a goal stays on the open
+# list until it is the best node, so the first goal taken is optimal. The IDA* part
+# searches, at bound B, every frontier node whose f is at most B, in increasing (f, h), and
+# keeps for each the smallest f its subtree had over B (its backed-up f): a node whose
+# subtree has nothing within the next bound is not entered again. The next bound is the
+# smallest f on the frontier. In the last iteration the nodes nearest the goal
 # come first, which is where IDA*'s last iteration loses most of its work.
 #
 # Stored nodes are small (board bytes, path, state, depth, h, f); a node is made again from its
@@ -24,12 +25,14 @@
 # child a level), the path's expansions taken back from the counts.
 
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memcmp, memcpy, memset
 
 cdef enum:
     BOARD_BYTES = 32        # the largest board_bytes() of a host (25 cells a byte)
     HYBRID_MIN_BUDGET = 16  # the fewest stored nodes a budget allows
+    QUEUE_LEVELS = 128      # values of f above the start's h that A* queues
+    QUEUE_H = 256           # values of h it queues
 
 
 cdef struct Stored:
@@ -52,23 +55,41 @@ cdef struct Ranked:
     uint32_t index
 
 
+cdef struct Bucket:
+    # Entries (index | depth << 32) of one (f, h), a stack.
+    uint64_t* items
+    uint32_t count
+    uint32_t capacity
+
+
+cdef struct Queue:
+    # A*'s open list: a bucket per (f - base_f, h); no entry lies before (level, h). A binary
+    # heap over millions of nodes missed the cache at every level of each push and pop.
+    Bucket* buckets
+    int base_f
+    int level
+    int h
+    uint64_t count
+    uint64_t bytes
+
+
 cdef struct Hybrid:
     Stored* nodes
     uint32_t count
     uint32_t budget
     uint32_t* slots         # open addressing: index + 1, 0 free
     uint64_t mask
-    Ranked* heap
-    size_t heap_count
-    size_t heap_capacity
+    Queue queue             # the open list (A*)
+    Ranked* order           # the frontier in the order IDA* searches it
+    size_t order_capacity
     Collector children
     Node scratch            # the node being expanded or searched
     uint64_t bytes          # what the structures take at their capacity
 
 
-#: The bytes one stored node of A*+IDA* takes (node, hash slots, queue entries): what a memory
-#: budget is divided by.
-HYBRID_NODE_BYTES = sizeof(Stored) + 2 * sizeof(uint32_t) + 2 * sizeof(Ranked)
+#: The bytes one stored node of A*+IDA* takes (node, hash slots, queue entries, its place in
+#: IDA*'s order): what a memory budget is divided by.
+HYBRID_NODE_BYTES = sizeof(Stored) + 2 * sizeof(uint32_t) + 2 * sizeof(uint64_t) + sizeof(Ranked)
 
 
 cdef inline bint ranked_before(const Ranked* a, const Ranked* b) noexcept nogil:
@@ -88,54 +109,46 @@ cdef int ranked_order(const void* a, const void* b) noexcept nogil:
     return 0
 
 
-cdef int heap_push(Hybrid* y, const Stored* e, uint32_t index) noexcept nogil:
-    # 0, or -1 when the queue cannot grow.
-    cdef Ranked* grown
-    cdef Ranked item
-    cdef size_t i, parent
-    if y.heap_count == y.heap_capacity:
-        grown = <Ranked*>realloc(y.heap, 2 * y.heap_capacity * sizeof(Ranked))
+cdef int queue_push(Queue* q, const Stored* e, uint32_t index) noexcept nogil:
+    # 0; -1 when the bucket cannot grow. A node whose f or h the buckets do not reach stays
+    # open unqueued: the frontier holds it, A* never expands it.
+    cdef int level = e.f - q.base_f
+    cdef Bucket* b
+    cdef uint64_t* grown
+    cdef uint32_t capacity
+    if level < 0 or level >= QUEUE_LEVELS or e.h < 0 or e.h >= QUEUE_H:
+        return 0
+    b = &q.buckets[level * QUEUE_H + e.h]
+    if b.count == b.capacity:
+        capacity = 2 * b.capacity if b.capacity else 16
+        grown = <uint64_t*>realloc(b.items, capacity * sizeof(uint64_t))
         if grown == NULL:
             return -1
-        y.bytes += y.heap_capacity * sizeof(Ranked)
-        y.heap = grown
-        y.heap_capacity *= 2
-    item.f = e.f
-    item.h = e.h
-    item.depth = e.depth
-    item.index = index
-    i = y.heap_count
-    y.heap_count += 1
-    while i > 0:
-        parent = (i - 1) // 2
-        if not ranked_before(&item, &y.heap[parent]):
-            break
-        y.heap[i] = y.heap[parent]
-        i = parent
-    y.heap[i] = item
+        q.bytes += (capacity - b.capacity) * sizeof(uint64_t)
+        b.items = grown
+        b.capacity = capacity
+    b.items[b.count] = index | (<uint64_t>e.depth << 32)
+    b.count += 1
+    q.count += 1
+    if level < q.level or (level == q.level and e.h < q.h):
+        q.level = level
+        q.h = e.h
     return 0
 
 
-cdef Ranked heap_pop(Hybrid* y) noexcept nogil:
-    cdef Ranked top = y.heap[0]
-    cdef Ranked last
-    cdef size_t i = 0, child
-    y.heap_count -= 1
-    if y.heap_count == 0:
-        return top
-    last = y.heap[y.heap_count]
+cdef uint64_t queue_pop(Queue* q) noexcept nogil:
+    # The entry of smallest (f, h), the latest queued first among equals; q.count > 0.
+    cdef Bucket* b
     while True:
-        child = 2 * i + 1
-        if child >= y.heap_count:
-            break
-        if child + 1 < y.heap_count and ranked_before(&y.heap[child + 1], &y.heap[child]):
-            child += 1
-        if not ranked_before(&y.heap[child], &last):
-            break
-        y.heap[i] = y.heap[child]
-        i = child
-    y.heap[i] = last
-    return top
+        b = &q.buckets[q.level * QUEUE_H + q.h]
+        if b.count:
+            b.count -= 1
+            q.count -= 1
+            return b.items[b.count]
+        q.h += 1
+        if q.h == QUEUE_H:
+            q.h = 0
+            q.level += 1
 
 
 cdef inline uint64_t stored_hash(const uint8_t* board, int32_t state) noexcept nogil:
@@ -172,11 +185,13 @@ cdef int hybrid_init(Hybrid* y, uint64_t budget) noexcept nogil:
     y.budget = <uint32_t>budget
     y.count = 0
     y.mask = capacity - 1
-    y.heap_count = 0
-    y.heap_capacity = 1024
+    y.queue.count = 0
+    y.queue.level = y.queue.h = y.queue.base_f = 0
+    y.order = NULL
+    y.order_capacity = 0
     y.nodes = <Stored*>malloc(budget * sizeof(Stored))
     y.slots = <uint32_t*>malloc(capacity * sizeof(uint32_t))
-    y.heap = <Ranked*>malloc(y.heap_capacity * sizeof(Ranked))
+    y.queue.buckets = <Bucket*>calloc(QUEUE_LEVELS * QUEUE_H, sizeof(Bucket))
     y.children.count = 0
     y.children.capacity = 4
     y.children.nodes = <Node*>malloc(4 * sizeof(Node))
@@ -184,8 +199,10 @@ cdef int hybrid_init(Hybrid* y, uint64_t budget) noexcept nogil:
     y.children.guide = NULL
     y.children.keep_goals = 0
     y.bytes = (budget * sizeof(Stored) + capacity * sizeof(uint32_t)
-               + y.heap_capacity * sizeof(Ranked) + 4 * sizeof(Node))
-    if y.nodes == NULL or y.slots == NULL or y.heap == NULL or y.children.nodes == NULL:
+               + QUEUE_LEVELS * QUEUE_H * sizeof(Bucket) + 4 * sizeof(Node))
+    y.queue.bytes = 0
+    if (y.nodes == NULL or y.slots == NULL or y.queue.buckets == NULL
+            or y.children.nodes == NULL):
         return -1
     memset(y.slots, 0, capacity * sizeof(uint32_t))
     return 0
@@ -194,7 +211,12 @@ cdef int hybrid_init(Hybrid* y, uint64_t budget) noexcept nogil:
 cdef void hybrid_free(Hybrid* y) noexcept nogil:
     free(y.nodes)
     free(y.slots)
-    free(y.heap)
+    cdef int i
+    if y.queue.buckets != NULL:
+        for i in range(QUEUE_LEVELS * QUEUE_H):
+            free(y.queue.buckets[i].items)
+    free(y.queue.buckets)
+    free(y.order)
     free(y.children.nodes)
 
 
@@ -272,7 +294,7 @@ cdef int expand_stored(Search* s, Hybrid* y, const Node* node) except -2 nogil:
 cdef int astar_part(Search* s, const Node* root, Hybrid* y) except -2 nogil:
     # A* until the store is full (or nothing is open): SEARCHED, FOUND (s.counters.depth the
     # length) or STOPPED; -1 out of memory.
-    cdef Ranked best
+    cdef uint64_t best
     cdef Stored* e
     cdef Stored* old
     cdef const Node* child
@@ -284,12 +306,13 @@ cdef int astar_part(Search* s, const Node* root, Hybrid* y) except -2 nogil:
     y.count = 1
     slot = find_slot(y, y.nodes[0].board, y.nodes[0].state)
     slot[0] = 1
-    if heap_push(y, &y.nodes[0], 0) < 0:
+    y.queue.base_f = root.h
+    if queue_push(&y.queue, &y.nodes[0], 0) < 0:
         return -1
-    while y.heap_count:
-        best = heap_pop(y)
-        e = &y.nodes[best.index]
-        if not e.open or e.depth != best.depth:
+    while y.queue.count:
+        best = queue_pop(&y.queue)
+        e = &y.nodes[<uint32_t>best]
+        if not e.open or e.depth != <int>(best >> 32):
             continue
         if e.depth >= MAX_CUT - 1:
             # A path too long to store a child's: the node stays on the frontier unexpanded.
@@ -320,13 +343,13 @@ cdef int astar_part(Search* s, const Node* root, Hybrid* y) except -2 nogil:
                     continue
                 # A shorter path to a node already stored: the node again, reopened.
                 store_node(s, old, child, f)
-                if heap_push(y, old, slot[0] - 1) < 0:
+                if queue_push(&y.queue, old, slot[0] - 1) < 0:
                     return -1
                 continue
             store_node(s, &y.nodes[y.count], child, f)
             slot[0] = y.count + 1
             y.count += 1
-            if heap_push(y, &y.nodes[y.count - 1], y.count - 1) < 0:
+            if queue_push(&y.queue, &y.nodes[y.count - 1], y.count - 1) < 0:
                 return -1
     return SEARCHED
 
@@ -334,7 +357,7 @@ cdef int astar_part(Search* s, const Node* root, Hybrid* y) except -2 nogil:
 cdef int idastar_part(Search* s, const Node* root, Hybrid* y, int max_depth,
                       int min_bound) except -2 nogil:
     # IDA* below the frontier (the open nodes), bound after bound: a status.
-    cdef Ranked* order = y.heap
+    cdef Ranked* order
     cdef Stored* e
     cdef size_t count, i, searched
     cdef uint32_t j
@@ -352,14 +375,12 @@ cdef int idastar_part(Search* s, const Node* root, Hybrid* y, int max_depth,
     if min_bound > bound:
         # Rounded down to the parity of every f, as run_search does.
         bound = min_bound - ((min_bound - bound) & 1)
-    if count > y.heap_capacity:
-        # The queue's room is the order's (at least as many entries as open nodes, usually).
-        order = <Ranked*>realloc(y.heap, count * sizeof(Ranked))
-        if order == NULL:
-            return STATUS_MEMORY_LIMIT
-        y.bytes += (count - y.heap_capacity) * sizeof(Ranked)
-        y.heap = order
-        y.heap_capacity = count
+    y.order = <Ranked*>malloc(count * sizeof(Ranked))
+    if y.order == NULL:
+        return STATUS_MEMORY_LIMIT
+    y.order_capacity = count
+    y.bytes += count * sizeof(Ranked)
+    order = y.order
     while True:
         if bound > max_depth:
             s.counters.depth = bound
@@ -423,7 +444,8 @@ cdef int run_hybrid(Search* s, const Node* root, int max_depth, int min_bound,
     cdef int r
     y.nodes = NULL
     y.slots = NULL
-    y.heap = NULL
+    y.queue.buckets = NULL
+    y.order = NULL
     y.children.nodes = NULL
     try:
         if hybrid_init(&y, budget) < 0:
@@ -433,7 +455,7 @@ cdef int run_hybrid(Search* s, const Node* root, int max_depth, int min_bound,
         s.bound = root.h
         s.counters.depth = root.h
         r = astar_part(s, root, &y)
-        memory[0] = y.bytes
+        memory[0] = y.bytes + y.queue.bytes
         if s.study.trace != NULL and r != STOPPED:
             trace_iteration(s, -1, y.count, False)
         if r == FOUND:
@@ -443,7 +465,7 @@ cdef int run_hybrid(Search* s, const Node* root, int max_depth, int min_bound,
         if r < 0:
             return STATUS_MEMORY_LIMIT
         r = idastar_part(s, root, &y, max_depth, min_bound)
-        memory[0] = y.bytes
+        memory[0] = y.bytes + y.queue.bytes
         return r
     finally:
         hybrid_free(&y)
