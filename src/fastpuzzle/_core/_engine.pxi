@@ -22,6 +22,8 @@
 #       SearchCounters counters, Control control
 #       Member member, Collector* collector     the team, and where Collect mode puts nodes
 #       const int32_t* machine                  the duplicate-pruning machine (_fsm.pyx)
+#       int dual                                1: dual lookups (dfs_dual; no A*+IDA*)
+#       Study study                             what a study asks of the iterations (below)
 #       int32_t machine_states                  and its count of states (machine_states)
 #       int n_moves[MAX_CELLS]                  per cell, the blank's moves in child order:
 #       int move_cell[MAX_CELLS][4]             the cell it reaches
@@ -58,6 +60,13 @@
 #                                           or a driver of its own: _dual.pxi's)
 #   uint64_t node_key(const Search* s, const Node* node) noexcept nogil
 #                                           a key of the node's board (remembered heavy units)
+#   int board_bytes(const Search* s, const Node* node, uint8_t* out) noexcept nogil
+#                                           the node's board as at most BOARD_BYTES bytes (how
+#                                           many it wrote): A*+IDA* tells boards apart by them
+#   bint node_from_board(Search* s, Node* node, const uint8_t* board, int blank) noexcept nogil
+#                                           a node (depth 0, its value from scratch) of a board
+#                                           board_bytes wrote, or False where the host cannot
+#                                           (A*+IDA* then re-enters it from the root)
 #
 # Every driver tries the children of a node in the order of s.move_dir (D, R, L, U, see
 # child_direction), skips a child the machine forbids, calls skip_child() for the others (work
@@ -148,11 +157,28 @@ cdef Collect* COLLECT = NULL
 
 
 cdef struct Collector:
-    # The frontier being collected (Collect mode): nodes at depth ``cut``.
+    # The frontier being collected (Collect mode): nodes at depth ``cut``. With ``guided`` > 0
+    # only the path ``guide`` is followed down to that depth (A*+IDA* re-enters a stored node
+    # so, _hybrid.pxi); with ``keep_goals`` a goal at the cut is collected like any node.
     Node* nodes
     size_t count
     size_t capacity
     int cut
+    int guided
+    const uint8_t* guide
+    int keep_goals
+
+
+cdef struct Study:
+    # What a study asks of the iterations (benchmarks/studies; all 0 for a search): with
+    # ``complete``, the serial iteration that reaches the goal goes on to its end, a goal being
+    # a leaf (``solutions`` counts them; the first one's counters are kept); ``trace``, a
+    # borrowed list or NULL, gets one tuple per iteration (see run_search).
+    int complete
+    uint64_t solutions
+    uint64_t first_expanded
+    uint64_t first_generated
+    void* trace
 
 
 cdef void init_moves(Search* s, int rows, int cols) noexcept nogil:
@@ -235,6 +261,7 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
     cdef Heuristic child
     cdef int r, k, cell, tile, f, direction
     cdef int32_t next_state
+    cdef bint goal
     r = count_expansion(s)
     if r != SEARCHED:
         return r
@@ -246,6 +273,9 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
         direction = s.move_dir[blank][k]
         if skip_child(s, depth, direction, mode):
             continue
+        if Mode is Collect:
+            if depth < s.collector.guided and direction != s.collector.guide[depth]:
+                continue
         cell = s.move_cell[blank][k]
         tile = tile_on(s, board, cell)
         s.counters.generated += 1
@@ -255,8 +285,18 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
                 s.next_bound = f
             continue
         if goal_value(s, &child) == 0:
-            s.path[depth] = direction
-            return FOUND
+            # Looked at only on the goal, so the branches below cost a search nothing a node.
+            if Mode is Descend:
+                if s.study.complete:
+                    note_solution(s)
+                    continue
+            goal = True
+            if Mode is Collect:
+                # A*+IDA*'s open list holds a goal until it is the best node.
+                goal = not (s.collector.keep_goals and depth + 1 == s.collector.cut)
+            if goal:
+                s.path[depth] = direction
+                return FOUND
         enter_child(s, blank, cell, tile, k, v, &child)
         if Mode is Collect:
             s.path[depth] = direction
@@ -275,6 +315,14 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
             s.path[depth] = direction
             return r
     return SEARCHED
+
+
+cdef void note_solution(Search* s) noexcept nogil:
+    # A complete iteration (Study) reached the goal: counted, and the first one's counters kept.
+    if s.study.solutions == 0:
+        s.study.first_expanded = s.counters.expanded
+        s.study.first_generated = s.counters.generated
+    s.study.solutions += 1
 
 
 cdef int collect(Search* s, BoardWord board, int blank, int depth, const Heuristic* v,
@@ -341,18 +389,34 @@ cdef Node* frontier_slot(Search* s) noexcept nogil:
 
 
 cdef object run_entry(Search** owner, Node* root, int workers, int max_depth, list keep,
-                      units, runner, progress, int min_bound):
+                      units, runner, progress, int min_bound, uint64_t frontier=0,
+                      bint complete=False, list trace=None):
     # The tail of a kernel's Python entry, once its search and root are set up: the serial
     # iterations, then (with threads or a cluster) the shared ones, or only another process's
-    # units. Returns the CoreResult (or the units' results); a team that takes the search takes
-    # *owner too (set to NULL, so that the entry's ``finally`` does not free it).
+    # units; with ``frontier`` > 0, A*+IDA* storing at most that many nodes (_hybrid.pxi).
+    # ``complete`` and ``trace``: a study's (see Study). Returns the CoreResult (or the units'
+    # results); a team that takes the search takes *owner too (set to NULL, so that the entry's
+    # ``finally`` does not free it).
     cdef Search* s = owner[0]
     cdef int64_t switch_after
+    cdef uint64_t stored = 0
     cdef int status, i
     if runner is None and (workers > 1 or units is not None):
         # The core never imports the layer above it: the caller hands its threads' runner in.
         raise ValueError("a search on several threads, or of units, needs its runner: "
                          "fastpuzzle._solver.parallel.run_team (run_units for units)")
+    if (frontier or complete or trace is not None) and (runner is not None or workers > 1):
+        raise ValueError("A*+IDA* (frontier=) and a study's complete= and trace= run on one "
+                         "thread, without a runner")
+    if frontier and s.dual:
+        raise ValueError("A*+IDA* (frontier=) needs a consistent heuristic: not dual lookups")
+    s.study.complete = complete
+    s.study.solutions = 0
+    s.study.trace = NULL if trace is None else <void*>trace
+    if frontier:
+        with nogil:
+            status = run_hybrid(s, root, max_depth, min_bound, frontier, &stored)
+        return _finished(s, status, stored)
     # With a runner (threads or a cluster), the large iterations are shared, even with one
     # local thread.
     switch_after = PARALLEL_FROM if runner is not None else -1
@@ -371,15 +435,22 @@ cdef object run_entry(Search** owner, Node* root, int workers, int max_depth, li
     if status == SWITCH:
         owner[0] = NULL
         return hand_over(s, root, workers, max_depth, keep, None, runner, progress)
+    return _finished(s, status, 0)
+
+
+cdef object _finished(Search* s, int status, uint64_t stored):
+    # The serial search's CoreResult; ``stored``: the bytes A*+IDA*'s store took.
+    cdef int i
+    # A complete iteration (a study) keeps no path.
     moves = "".join([DIRECTION_LETTERS[s.path[i]] for i in range(s.counters.depth)]
-                    ) if status == STATUS_SOLVED else ""
+                    ) if status == STATUS_SOLVED and not s.study.complete else ""
     return core_result(
         status,
         moves,
         s.counters.expanded,
         s.counters.generated,
         s.counters.depth + 1 if status == STATUS_SOLVED else s.bound + 1,
-        sizeof(Search),
+        sizeof(Search) + stored,
         elapsed(&s.control),
         s.counters.depth,
         s.counters.iterations,
@@ -387,3 +458,4 @@ cdef object run_entry(Search** owner, Node* root, int workers, int max_depth, li
 
 
 include "_team.pxi"
+include "_hybrid.pxi"

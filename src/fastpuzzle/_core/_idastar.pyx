@@ -26,6 +26,7 @@ over threads; an iteration searched to its end counts exactly the nodes the seri
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 from fastpuzzle._core._control cimport (
     Control,
@@ -237,6 +238,7 @@ cdef struct Search:
     # parallel search: the team this thread belongs to, and where Collect mode puts nodes
     Member member
     Collector* collector
+    Study study                     # a study's requests (_engine.pxi)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -591,6 +593,18 @@ cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
     # The frontier node's board, as the parallel search remembers where the work was.
     return node.board
 
+cdef inline bint node_from_board(Search* s, Node* node, const uint8_t* board,
+                                 int blank) noexcept nogil:
+    # A*+IDA* re-enters a stored node along its path instead: a board's walking-distance
+    # states and line keys are set up from Python (see idastar).
+    return False
+
+
+cdef inline int board_bytes(const Search* s, const Node* node, uint8_t* out) noexcept nogil:
+    # A*+IDA* tells stored boards apart by their packed word.
+    memcpy(out, &node.board, sizeof(uint64_t))
+    return sizeof(uint64_t)
+
 
 # ---------------------------------------------------------------------------------------------
 # The Python entry.
@@ -612,7 +626,9 @@ def idastar(
     runner=None,
     units=None,
     int min_bound=0,
-    machine=None,
+    machine=None,    unsigned long long frontier=0,
+    bint complete=False,
+    list trace=None,
 ):
     """Run IDA* on a canonical packed board.
 
@@ -653,6 +669,19 @@ def idastar(
     machine : numpy.ndarray, optional
         The duplicate-pruning machine (``_fsm.compile``, int32 ``(states, 4)``) of a box that
         fits this board; None: parent pruning alone (the published node counts).
+
+    frontier : int
+        A*+IDA* (Bu & Korf): A* from the start until it stores this many nodes (keyed by board
+        and machine state), then IDA* below each node left open, in increasing (f, h), each
+        keeping its backed-up f; 0: plain IDA*. One thread, no dual lookups.
+    complete : bool
+        For studies: the iteration that reaches the goal is searched to its end (a goal is a
+        leaf), and the result has the optimal length but no moves.
+    trace : list, optional
+        For studies: gets ``(bound, expanded, generated, first_expanded, first_generated,
+        units)`` at the end of each iteration (counts from the start; ``first_*`` where
+        ``complete`` reached the goal, else -1; bound -1: A*+IDA*'s A* part, ``units`` the
+        nodes it stored; else the frontier nodes searched, 1 for plain IDA*).
 
     Returns
     -------
@@ -744,6 +773,7 @@ def idastar(
                 copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
                 s.dual = 1
         init_root(s, &root, packed, blank, wd_v, wd_h)
-        return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound)
+        return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound,
+                         frontier, complete, trace)
     finally:
         free(s)

@@ -301,10 +301,13 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
         s.counters.iterations += 1
         s.counters.depth = s.bound
         before = s.counters.expanded
+        s.study.solutions = 0
         r = descend(s, root, DESCEND)
         previous = last
         last = s.counters.expanded - before
-        if r == FOUND:
+        if s.study.trace != NULL and r != STOPPED:
+            trace_iteration(s, s.bound, 1, r == FOUND)
+        if r == FOUND or (r == SEARCHED and s.study.solutions):
             return STATUS_SOLVED
         if r == STOPPED:
             return s.status

@@ -16,6 +16,7 @@ FRONTIER_PER_WORKER: int
 SPLIT_PER_WORKER: int
 STEAL_QUANTUM: int
 SHARE_AFTER: int
+HYBRID_NODE_BYTES: int
 
 @overload
 def idastar(
@@ -35,6 +36,9 @@ def idastar(
     units: None = None,
     min_bound: int = 0,
     machine: npt.NDArray[np.int32] | None = None,
+    frontier: int = 0,
+    complete: bool = False,
+    trace: list[tuple[int, int, int, int, int, int]] | None = None,
 ) -> CoreResult: ...
 @overload
 def idastar(
@@ -54,4 +58,7 @@ def idastar(
     units: tuple[int, bytes],
     min_bound: int = 0,
     machine: npt.NDArray[np.int32] | None = None,
+    frontier: int = 0,
+    complete: bool = False,
+    trace: list[tuple[int, int, int, int, int, int]] | None = None,
 ) -> UnitResults: ...

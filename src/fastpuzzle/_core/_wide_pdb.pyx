@@ -162,6 +162,7 @@ cdef struct Search:
     # parallel search: the team this thread belongs to, and where Collect mode puts nodes
     Member member
     Collector* collector
+    Study study                     # a study's requests (_engine.pxi)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,6 +326,22 @@ cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
         key = (key ^ node.cells[i]) * <uint64_t>1099511628211ULL
     return key
 
+cdef bint node_from_board(Search* s, Node* node, const uint8_t* board, int blank) noexcept nogil:
+    # A*+IDA*: a stored board as a node (its sums from the whole board), s's state its.
+    cdef int i
+    for i in range(s.n):
+        s.cells[i] = board[i]
+    init_root(s, node, blank)
+    return True
+
+
+cdef inline int board_bytes(const Search* s, const Node* node, uint8_t* out) noexcept nogil:
+    # A*+IDA* tells stored boards apart by their cells.
+    cdef int i
+    for i in range(s.n):
+        out[i] = node.cells[i]
+    return s.n
+
 
 # ---------------------------------------------------------------------------------------------
 # The Python entry.
@@ -345,7 +362,9 @@ def idastar(
     runner=None,
     units=None,
     int min_bound=0,
-    machine=None,
+    machine=None,    unsigned long long frontier=0,
+    bint complete=False,
+    list trace=None,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
 
@@ -384,6 +403,19 @@ def idastar(
         exists), as in ``_idastar.idastar``.
     machine : numpy.ndarray, optional
         The duplicate-pruning machine, as in ``_idastar.idastar`` (None: parent pruning).
+
+    frontier : int
+        A*+IDA* (Bu & Korf): A* from the start until it stores this many nodes (keyed by board
+        and machine state), then IDA* below each node left open, in increasing (f, h), each
+        keeping its backed-up f; 0: plain IDA*. One thread, no dual lookups.
+    complete : bool
+        For studies: the iteration that reaches the goal is searched to its end (a goal is a
+        leaf), and the result has the optimal length but no moves.
+    trace : list, optional
+        For studies: gets ``(bound, expanded, generated, first_expanded, first_generated,
+        units)`` at the end of each iteration (counts from the start; ``first_*`` where
+        ``complete`` reached the goal, else -1; bound -1: A*+IDA*'s A* part, ``units`` the
+        nodes it stored; else the frontier nodes searched, 1 for plain IDA*).
 
     Returns
     -------
@@ -427,6 +459,7 @@ def idastar(
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         init_root(s, &root, blank)
-        return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound)
+        return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound,
+                         frontier, complete, trace)
     finally:
         free(s)

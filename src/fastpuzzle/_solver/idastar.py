@@ -32,7 +32,7 @@ import numpy as np
 from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
 from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem
-from fastpuzzle._solver import cluster, heuristic_tables, pruning, two_phase
+from fastpuzzle._solver import cluster, heuristic_tables, hybrid, pruning, two_phase
 from fastpuzzle._solver.prepared import Kernel, Prepared, deadline_from_now
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import shown
@@ -196,6 +196,15 @@ def _prepared(
     )  # fmt: skip
 
 
+def _frontier(prepared: Prepared, runner: object, *, dual: bool, node_bytes: int) -> int:
+    """The nodes A*+IDA*'s A* part stores (0: plain IDA*): the request's budget on one thread
+    (no runner) with a consistent heuristic (no dual lookups). The store counts in the
+    result's ``allocated_bytes``."""
+    if runner is not None or dual:
+        return 0
+    return hybrid.budget(prepared.request, node_bytes)
+
+
 def _path_memory(core: CoreResult, *, board_bytes: int, level_bytes: int) -> CoreResult:
     """``core`` with its memory figure counted as the other depth-first searches count theirs.
 
@@ -248,6 +257,10 @@ def _packed_kernel(
     behind them (a cluster's workers read the very same ones)."""
     rows, cols = problem.board.shape
     args = (problem.packed, problem.blank, rows, cols, problem.goal_blank, prepared.entry.code)
+    runner = cluster.runner(
+        prepared, problem, "packed", args, core.max_depth, core,
+        databases=databases, dual=prepared.entry.dual, min_bound=min_bound,
+    )  # fmt: skip
     return _idastar.idastar(
         *args,
         tables=found,
@@ -257,12 +270,12 @@ def _packed_kernel(
         progress=progress,
         workers=prepared.request.workers,
         min_bound=min_bound,
-        runner=cluster.runner(
-            prepared, problem, "packed", args, core.max_depth, core,
-            databases=databases, dual=prepared.entry.dual, min_bound=min_bound,
-        ),
+        runner=runner,
         machine=prepared.machine,
-    )  # fmt: skip
+        frontier=_frontier(
+            prepared, runner, dual=prepared.entry.dual, node_bytes=_idastar.HYBRID_NODE_BYTES
+        ),
+    )
 
 
 def _run_then_pair(prepared: Prepared, problem: Problem) -> CoreResult:
@@ -349,6 +362,10 @@ def _run_wide_pdb(prepared: Prepared, problem: Problem, cap: int) -> CoreResult:
 
     def part(found: object, dual: bool) -> two_phase.Part:
         def search(core: CoreLimits, report: CoreProgress | None, bound: int) -> CoreResult:
+            runner = cluster.runner(
+                prepared, problem, "wide_pdb", args, max_depth, core,
+                databases=(database,), dual=dual, min_bound=bound,
+            )  # fmt: skip
             return _wide_pdb.idastar(
                 *args,
                 tables=found,
@@ -357,13 +374,13 @@ def _run_wide_pdb(prepared: Prepared, problem: Problem, cap: int) -> CoreResult:
                 max_depth=max_depth,
                 progress=report,
                 workers=request.workers,
-                runner=cluster.runner(
-                    prepared, problem, "wide_pdb", args, max_depth, core,
-                    databases=(database,), dual=dual, min_bound=bound,
-                ),
+                runner=runner,
                 min_bound=bound,
                 machine=prepared.machine,
-            )  # fmt: skip
+                frontier=_frontier(
+                    prepared, runner, dual=dual, node_bytes=_wide_pdb.HYBRID_NODE_BYTES
+                ),
+            )
 
         return search
 

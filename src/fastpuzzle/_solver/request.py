@@ -41,6 +41,9 @@ class Request(NamedTuple):
     #: IDA*'s duplicate pruning, checked (:func:`fastpuzzle._solver.pruning.check_prune`):
     #: ``"fsm"``, ``"parent"`` or a machine's depth.
     prune: str | int = "fsm"
+    #: A*+IDA*: the most nodes its A* part stores (:mod:`fastpuzzle._solver.hybrid`); 0: plain
+    #: IDA*; None: the default (:data:`fastpuzzle._solver.hybrid.DEFAULT_NODES`).
+    frontier: int | None = None
 
     @property
     def entry(self) -> Heuristic:
