@@ -247,8 +247,14 @@ def test_progress_with_tqdm_is_one_bar_per_group(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bars: list[dict[str, Any]] = []
+    written: list[str] = []
 
     class Bar:
+        @staticmethod
+        def write(text: str, file: Any = None) -> None:
+            # tqdm's: a lasting line printed whole above the bars.
+            written.append(text)
+
         def __init__(self, **options: Any) -> None:
             self.n = 0
             self.closed = False
@@ -273,6 +279,7 @@ def test_progress_with_tqdm_is_one_bar_per_group(
     assert [bar["options"]["total"] for bar in bars] == [perm(8, 3), perm(8, 4)]
     assert all(bar["n"] == bar["options"]["total"] and bar["closed"] for bar in bars)
     assert all(bar["postfix"].startswith("level ") for bar in bars)
+    assert any("built in" in line for line in written)  # whole, through tqdm.write
     # A callable still receives the text messages.
     messages: list[str] = []
     pdb.build_pdb(SMALL, (2, 4), cache_dir=tmp_path, progress=messages.append, force=True)
