@@ -51,6 +51,7 @@ from fastpuzzle.limits import Limits
 from fastpuzzle.moves import MOVES, inverse, parse_moves, to_tile_directions
 from fastpuzzle.pdb import build_pdb, pdb_cache_dir
 from fastpuzzle.results import SearchResult, SearchStats, Solution, Status
+from fastpuzzle.solvability import Solvability, explain_solvability
 from fastpuzzle.solve import search, solve
 
 __all__ = [
@@ -85,6 +86,7 @@ __all__ = [
     "SearchStats",
     "Shape",
     "Solution",
+    "Solvability",
     "Status",
     "ThreadStartError",
     "TimeLimitError",
@@ -94,6 +96,7 @@ __all__ = [
     "all_boards",
     "build_pdb",
     "compare",
+    "explain_solvability",
     "inverse",
     "is_solvable",
     "labelled",
