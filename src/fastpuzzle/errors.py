@@ -98,6 +98,11 @@ class UnsolvableError(FastPuzzleError, ValueError):
             f"{goal.to_string()!r}: {self.explanation}"
         )
 
+    def __reduce__(self) -> tuple[type[UnsolvableError], tuple[Board, Board]]:
+        # Pickled by its pair, as a process pool or a Dask worker sends it back: the default
+        # would call __init__ with the message alone.
+        return type(self), (self.board, self.goal)
+
 
 class InvalidLimitsError(FastPuzzleError, ValueError, TypeError):
     """A :class:`~fastpuzzle.Limits` value is of the wrong type or out of range, or ``limits`` is

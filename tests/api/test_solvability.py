@@ -3,6 +3,7 @@ swap that makes the board solvable."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import numpy as np
@@ -128,3 +129,16 @@ def test_unsolvable_error_for_another_goal_gives_the_general_rule():
 def test_explain_refuses_a_goal_of_another_shape():
     with pytest.raises(fp.InvalidBoardError, match="expected a goal of shape"):
         fp.explain_solvability("1 2 3/4 5 6/7 8 _", fp.Board.goal((2, 2)))
+
+
+def test_unsolvable_error_survives_pickling():
+    # A process pool or Dask worker sends it back pickled: it raised TypeError (no goal).
+    with pytest.raises(fp.UnsolvableError) as caught:
+        fp.solve("1 2 3/4 5 6/8 7 _")
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert type(copy) is fp.UnsolvableError and str(copy) == str(caught.value)
+    assert (copy.board, copy.goal, copy.explanation) == (
+        caught.value.board,
+        caught.value.goal,
+        caught.value.explanation,
+    )
