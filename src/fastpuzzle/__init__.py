@@ -47,6 +47,7 @@ from fastpuzzle.errors import (
 )
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import HEURISTICS, linear_conflict, manhattan, misplaced
+from fastpuzzle.hints import hint
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import MOVES, inverse, parse_moves, to_tile_directions
 from fastpuzzle.pdb import build_pdb, pdb_cache_dir
@@ -97,6 +98,7 @@ __all__ = [
     "build_pdb",
     "compare",
     "explain_solvability",
+    "hint",
     "inverse",
     "is_solvable",
     "labelled",
