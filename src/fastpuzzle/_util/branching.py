@@ -33,7 +33,7 @@ def effective_branching_factor(generated: int, depth: int) -> float | None:
     if depth == 1:
         return float(generated)
     # b^d <= N bounds the root from above, and the tree size grows with b.
-    low, high = 0.0, float(generated) ** (1.0 / depth) + TOLERANCE
+    low, high = 0.0, math.pow(generated, 1.0 / depth) + TOLERANCE
     while high - low > TOLERANCE:
         middle = (low + high) / 2
         if uniform_tree_size(middle, depth) < generated:
