@@ -53,7 +53,7 @@ class Solvability:
         if self.swap is None:
             return self.rule
         first, second = self.swap
-        return f"{self.rule}; swapping tiles {first} and {second} would make it solvable"
+        return f"{self.rule}; swapping tiles {first} and {second} would let it reach the goal"
 
 
 def count_inversions(order: Sequence[int]) -> int:
