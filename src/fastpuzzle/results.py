@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from fastpuzzle._core._result import CoreResult, SearchStatus
+from fastpuzzle._util.branching import effective_branching_factor
 from fastpuzzle._util.checks import callback as callback_check
 from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle._util.records import record
@@ -123,8 +124,6 @@ class SearchStats:
         the goal, or nothing was searched) or no node counted. Of a search that found no
         solution, :attr:`depth` is the deepest depth reached, not a solution's length.
         """
-        from fastpuzzle._util.branching import effective_branching_factor
-
         return effective_branching_factor(self.generated, self.depth)
 
     def __repr__(self) -> str:
