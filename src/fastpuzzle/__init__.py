@@ -47,10 +47,12 @@ from fastpuzzle.errors import (
 )
 from fastpuzzle.generate import random_board, scramble
 from fastpuzzle.heuristics import HEURISTICS, linear_conflict, manhattan, misplaced
+from fastpuzzle.hints import hint
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import MOVES, inverse, parse_moves, to_tile_directions
 from fastpuzzle.pdb import build_pdb, pdb_cache_dir
 from fastpuzzle.results import SearchResult, SearchStats, Solution, Status
+from fastpuzzle.solvability import Solvability, explain_solvability
 from fastpuzzle.solve import search, solve
 
 __all__ = [
@@ -85,6 +87,7 @@ __all__ = [
     "SearchStats",
     "Shape",
     "Solution",
+    "Solvability",
     "Status",
     "ThreadStartError",
     "TimeLimitError",
@@ -94,6 +97,8 @@ __all__ = [
     "all_boards",
     "build_pdb",
     "compare",
+    "explain_solvability",
+    "hint",
     "inverse",
     "is_solvable",
     "labelled",

@@ -77,18 +77,31 @@ class IllegalMoveError(FastPuzzleError, ValueError):
 
 
 class UnsolvableError(FastPuzzleError, ValueError):
-    """The goal cannot be reached from the board (their permutation parities differ).
+    """The goal cannot be reached from the board (the parities of their permutation and of
+    the blank's distance differ).
 
-    The pair that was asked for is kept in the ``board`` and ``goal`` attributes.
+    The pair that was asked for is kept in the ``board`` and ``goal`` attributes, and why in
+    ``explanation`` (a :class:`~fastpuzzle.solvability.Solvability`, as
+    :func:`~fastpuzzle.explain_solvability` gives it), which the message quotes: the inversion
+    count, the blank's row where the width makes it matter, the rule, and two tiles to swap.
     """
 
     def __init__(self, board: Board, goal: Board) -> None:
+        # Imported here: solvability.py imports board.py, which imports this module.
+        from fastpuzzle.solvability import explain_solvability
+
         self.board = board
         self.goal = goal
+        self.explanation = explain_solvability(board, goal)
         super().__init__(
-            f"this puzzle is not solvable: {board.to_string()!r} cannot reach {goal.to_string()!r} "
-            "(their permutation parities differ)"
+            f"this puzzle is not solvable: {board.to_string()!r} cannot reach "
+            f"{goal.to_string()!r}: {self.explanation}"
         )
+
+    def __reduce__(self) -> tuple[type[UnsolvableError], tuple[Board, Board]]:
+        # Pickled by its pair, as a process pool or a Dask worker sends it back: the default
+        # would call __init__ with the message alone.
+        return type(self), (self.board, self.goal)
 
 
 class InvalidLimitsError(FastPuzzleError, ValueError, TypeError):

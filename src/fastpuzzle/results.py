@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from fastpuzzle._core._result import CoreResult, SearchStatus
+from fastpuzzle._util.branching import effective_branching_factor
 from fastpuzzle._util.checks import callback as callback_check
 from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle._util.records import record
@@ -110,6 +111,21 @@ class SearchStats:
     def nodes_per_second(self) -> float:
         """Generated nodes per second (0 when no time was measured)."""
         return self.generated / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def ebf(self) -> float | None:
+        """The effective branching factor b*: the branching factor of the uniform tree of depth
+        ``d`` = :attr:`depth` that holds ``N + 1`` nodes, ``N`` = :attr:`generated`.
+
+        It solves ``N + 1 = 1 + b* + b*^2 + ... + b*^d`` (to 1e-9), the definition of Russell
+        and Norvig's *Artificial Intelligence: A Modern Approach* (section 3.6.1 of the 3rd
+        edition), whose ``N`` is the nodes generated, the root not counted, as here: 52 nodes
+        at depth 5 give 1.92. Summed over the iterations of IDA* and IDDFS, as
+        :attr:`generated` is. None where it is undefined: no depth (``depth < 1``: the start was
+        the goal, or nothing was searched) or no node counted. Of a search that found no
+        solution, :attr:`depth` is the deepest depth reached, not a solution's length.
+        """
+        return effective_branching_factor(self.generated, self.depth)
 
     def __repr__(self) -> str:
         # Pasteable, the time to 4 significant digits.

@@ -493,6 +493,16 @@ SPECS = (
     Spec("inverse", fp.inverse, (("moves", move_values),)),
     Spec("to_tile_directions", fp.to_tile_directions, (("moves", move_values),)),
     Spec("is_solvable", fp.is_solvable, (("board", board_values), ("goal", goal_values))),
+    Spec(
+        "hint",
+        fp.hint,
+        (("board", board_values), ("goal", goal_values), ("limits", limit_values)),
+    ),
+    Spec(
+        "explain_solvability",
+        fp.explain_solvability,
+        (("board", board_values), ("goal", goal_values)),
+    ),
     Spec("manhattan", fp.manhattan, (("board", board_values), ("goal", goal_values))),
     Spec("misplaced", fp.misplaced, (("board", board_values), ("goal", goal_values))),
     Spec("linear_conflict", fp.linear_conflict, (("board", board_values), ("goal", goal_values))),
@@ -624,7 +634,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def test_every_public_callable_is_fuzzed():
     # A function added to __all__ must be added here too.
     functions = {name for name in fp.__all__ if inspect.isfunction(getattr(fp, name))}
-    assert len(functions) == 21
+    assert len(functions) == 23
     assert functions <= {spec.name for spec in SPECS}
 
 
