@@ -261,7 +261,6 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
     cdef Heuristic child
     cdef int r, k, cell, tile, f, direction
     cdef int32_t next_state
-    cdef bint goal
     r = count_expansion(s)
     if r != SEARCHED:
         return r
@@ -285,16 +284,18 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
                 s.next_bound = f
             continue
         if goal_value(s, &child) == 0:
-            # Looked at only on the goal, so the branches below cost a search nothing a node.
-            if Mode is Descend:
+            if Mode is Collect:
+                # A study's complete iteration runs in this copy (descend_iteration), so that
+                # the Descend copy's goal stays an exit: a goal that may be passed over costs
+                # the node loop instructions at every node, not only at goals.
                 if s.study.complete:
                     note_solution(s)
                     continue
-            goal = True
-            if Mode is Collect:
                 # A*+IDA*'s open list holds a goal until it is the best node.
-                goal = not (s.collector.keep_goals and depth + 1 == s.collector.cut)
-            if goal:
+                if not (s.collector.keep_goals and depth + 1 == s.collector.cut):
+                    s.path[depth] = direction
+                    return FOUND
+            else:
                 s.path[depth] = direction
                 return FOUND
         enter_child(s, blank, cell, tile, k, v, &child)
@@ -315,6 +316,29 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
             s.path[depth] = direction
             return r
     return SEARCHED
+
+
+cdef int descend_iteration(Search* s, const Node* node) except -2 nogil:
+    # One iteration's descent from ``node`` as the serial search and A*+IDA* make it: the
+    # Descend copy, or for a study's complete iteration the Collect copy with a cut it never
+    # reaches (goals counted and passed over there; see expand).
+    cdef Collector never
+    cdef Collector* kept
+    cdef int r
+    if not s.study.complete:
+        return descend(s, node, DESCEND)
+    never.nodes = NULL
+    never.count = 0
+    never.capacity = 0
+    never.cut = -1
+    never.guided = 0
+    never.guide = NULL
+    never.keep_goals = 0
+    kept = s.collector
+    s.collector = &never
+    r = descend(s, node, COLLECT)
+    s.collector = kept
+    return r
 
 
 cdef void note_solution(Search* s) noexcept nogil:

@@ -414,7 +414,7 @@ cdef int idastar_part(Search* s, const Node* root, Hybrid* y, int max_depth,
             if r != SEARCHED:
                 return s.status
             s.next_bound = INFINITE
-            r = descend(s, &y.scratch, DESCEND)
+            r = descend_iteration(s, &y.scratch)
             if r == FOUND:
                 s.counters.depth = bound
                 if s.study.trace != NULL:

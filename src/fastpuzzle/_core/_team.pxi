@@ -302,7 +302,7 @@ cdef int run_search(Search* s, const Node* root, int max_depth,
         s.counters.depth = s.bound
         before = s.counters.expanded
         s.study.solutions = 0
-        r = descend(s, root, DESCEND)
+        r = descend_iteration(s, root)
         previous = last
         last = s.counters.expanded - before
         if s.study.trace != NULL and r != STOPPED:
