@@ -32,6 +32,7 @@ from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._engine cimport FORBIDDEN
 from fastpuzzle._core._interrupt cimport check_interrupt
 from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U
+from fastpuzzle._core._splitmix cimport splitmix
 
 from time import monotonic
 
@@ -88,14 +89,6 @@ cdef struct Trie:
     uint8_t* terminal
     int32_t count
     int32_t capacity
-
-
-cdef inline uint64_t splitmix(uint64_t* state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
 
 
 cdef inline int code_length(uint64_t code) noexcept nogil:

@@ -53,6 +53,7 @@ from fastpuzzle._core._zero cimport (
 
 from fastpuzzle._core._control cimport monotonic_seconds
 from fastpuzzle._core._prefetch cimport prefetch
+from fastpuzzle._core._splitmix cimport splitmix
 from fastpuzzle._core._interrupt cimport poll_interrupt
 
 cdef extern from *:
@@ -1475,6 +1476,16 @@ cdef bint reachable(const Builder* b, const int* cells, int goal_blank) noexcept
                             + abs(b.col_of[blank] - b.col_of[goal_blank])) & 1)
 
 
+cdef inline int neighbour(const Builder* b, int cell, int move) noexcept nogil:
+    # The cell next to ``cell`` one step up, down, left or right (move 0 to 3), or -1 off the
+    # board: where a tile of a placement may slide in the table check.
+    cdef int row = b.row_of[cell] + (-1 if move == 0 else 1 if move == 1 else 0)
+    cdef int col = b.col_of[cell] + (-1 if move == 2 else 1 if move == 3 else 0)
+    if row < 0 or row >= b.rows or col < 0 or col >= b.cols:
+        return -1
+    return row * b.cols + col
+
+
 cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bint nibble,
                          const int* distance) noexcept nogil:
     # One placement of a plain table against its neighbours (the same placement with one tile
@@ -1484,7 +1495,7 @@ cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bin
     cdef int md[MAX_CHILDREN]
     cdef bint other_single[MAX_CHILDREN]
     cdef int value = value_at(b, cells, table, nibble, distance), other, lowest = 1 << 20
-    cdef int slot, move, cell, target, row, col, count = 0, i
+    cdef int slot, move, cell, target, count = 0, i
     cdef unsigned int occupied = 0
     cdef bint single
     for slot in range(b.k):
@@ -1493,11 +1504,9 @@ cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bin
     for slot in range(b.k):
         cell = cells[slot]
         for move in range(4):
-            row = b.row_of[cell] + (-1 if move == 0 else 1 if move == 1 else 0)
-            col = b.col_of[cell] + (-1 if move == 2 else 1 if move == 3 else 0)
-            if row < 0 or row >= b.rows or col < 0 or col >= b.cols:
+            target = neighbour(b, cell, move)
+            if target < 0:
                 continue
-            target = row * b.cols + col
             if (occupied >> target) & 1:
                 continue
             cells[slot] = target
@@ -1529,7 +1538,7 @@ cdef int check_zero_placement(const Builder* b, const ZeroLayout* z, int* cells,
     # blank is in: exact distances) against its neighbours: a move changes a distance by at
     # most one, and every state but the goal's is one move from a state one closer.
     cdef unsigned int occupied = 0, free_cells, pending, region
-    cdef int slot, move, cell, target, row, col, value, other, lowest
+    cdef int slot, move, cell, target, value, other, lowest
     for slot in range(b.k):
         occupied |= 1u << cells[slot]
     free_cells = ((1u << b.n) - 1) & ~occupied
@@ -1542,11 +1551,9 @@ cdef int check_zero_placement(const Builder* b, const ZeroLayout* z, int* cells,
         for slot in range(b.k):
             cell = cells[slot]
             for move in range(4):
-                row = b.row_of[cell] + (-1 if move == 0 else 1 if move == 1 else 0)
-                col = b.col_of[cell] + (-1 if move == 2 else 1 if move == 3 else 0)
-                if row < 0 or row >= b.rows or col < 0 or col >= b.cols:
+                target = neighbour(b, cell, move)
+                if target < 0:
                     continue
-                target = row * b.cols + col
                 if not (region >> target) & 1:
                     continue  # the blank is not there to let the tile in
                 cells[slot] = target
@@ -1650,11 +1657,3 @@ def check_table(const uint8_t[::1] table, int rows, int cols, int goal_blank, ti
                 if why != CHECK_PASSED:
                     break
     return why, (0 if why == CHECK_GOAL else rank) if why else 0
-
-
-cdef inline uint64_t splitmix(uint64_t* state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
