@@ -17,6 +17,7 @@ from __future__ import annotations
 import shutil
 import sys
 import time
+import weakref
 from typing import Any
 
 __all__ = [
@@ -95,14 +96,25 @@ def fit_line(text: str) -> str:
     return "\r" + text[:width].ljust(width)
 
 
-#: The plain (tqdm-less) live line drawn on the terminal now, which :func:`lasting` clears and
-#: draws again below its text.
-_drawn: list[LiveLine] = []
+#: The plain (tqdm-less) live lines drawn on the terminal now, the last one on top, which
+#: :func:`lasting` clears and draws again below its text. Weak references: a line its owner
+#: dropped without closing it (a display abandoned) is nothing to redraw.
+_drawn: list[weakref.ref[LiveLine]] = []
+
+
+def _live_line() -> LiveLine | None:
+    """The live line drawn now, if any (dropped lines are forgotten on the way)."""
+    while _drawn:
+        live = _drawn[-1]()
+        if live is not None:
+            return live
+        _drawn.pop()
+    return None
 
 
 def lasting(text: str) -> None:
     """Print ``text`` whole on stderr, on a line of its own above any live line or bar."""
-    live = _drawn[-1] if _drawn else None
+    live = _live_line()
     if live is not None:
         sys.stderr.write(fit_line("") + "\r")
     bar_class = _tqdm()
@@ -148,8 +160,8 @@ class LiveLine:
         if self._bar is not None:
             self._bar.set_description_str(text, refresh=True)
         elif self.terminal:
-            if self not in _drawn:
-                _drawn.append(self)
+            if not any(drawn() is self for drawn in _drawn):
+                _drawn.append(weakref.ref(self))
             self.redraw()
         else:
             sys.stderr.write(text + "\n")
@@ -168,8 +180,9 @@ class LiveLine:
             self._bar.close()
             self._bar = None
         self._bar_class = None  # closed: a late report draws no new bar
-        if self in _drawn:
-            _drawn.remove(self)
+        drawn = [ref for ref in _drawn if ref() is self]
+        if drawn:
+            _drawn.remove(drawn[0])
             sys.stderr.write(fit_line("") + "\r")
             sys.stderr.flush()
 
@@ -257,7 +270,7 @@ class Meter:
             self._bar.close()
             return
         assert self._line is not None
-        if self._line in _drawn:
-            _drawn.remove(self._line)
+        line = self._line
+        _drawn[:] = [ref for ref in _drawn if ref() is not line]
         sys.stderr.write("\n")
         sys.stderr.flush()
