@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from fastpuzzle.results import SearchResult, SearchStats, Solution
 
 __all__ = [
+    "COLOURS",
     "MAX_PIXELS",
     "PLAYER_SPEEDS",
     "REPLAY_JS",
@@ -55,6 +56,9 @@ _TILE_FILL = "#f4d58d"
 _TILE_HOME_FILL = "#a8d5a2"
 _STROKE = "#5b4a2f"
 _BACKGROUND = "#3d3a35"
+
+#: The colours of every picture of a board (SVG, RGB, and :mod:`fastpuzzle.pictures`' TikZ).
+COLOURS = {"background": _BACKGROUND, "tile": _TILE_FILL, "home": _TILE_HOME_FILL, "ink": _STROKE}
 
 
 def board_svg(board: BoardLike, *, cell: int = 48, goal: BoardLike | None = None) -> str:

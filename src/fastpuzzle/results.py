@@ -265,6 +265,73 @@ class Solution:
             return page
         return write_text_atomically(path, page)
 
+    def to_gif(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        cell: int = 48,
+        ms_per_move: int = 400,
+        loop: bool = True,
+    ) -> Path:
+        """Write the solution as an animated GIF, one frame a board (``len(self) + 1``),
+        atomically; returns ``path``. Needs Pillow (``pip install 'fastpuzzle[pictures]'``).
+
+        Parameters
+        ----------
+        path : path
+            The file to write; its folder must exist.
+        cell : int
+            Side of one cell in pixels, at least 8.
+        ms_per_move : int
+            Milliseconds a frame is shown, 10 to 60,000 (the first and last at least a second).
+        loop : bool
+            Play again from the start after the last frame, endlessly.
+
+        Raises
+        ------
+        ImportError
+            If Pillow is not installed, naming the extra that installs it.
+        InvalidOptionError
+            If an option is not valid, or the frames would hold more than
+            :data:`fastpuzzle.render.MAX_PIXELS` pixels together.
+        """
+        # Lazy: import fastpuzzle loads no pictures (tests/api/test_package.py).
+        from fastpuzzle.pictures import solution_gif
+
+        return solution_gif(self, path, cell=cell, ms_per_move=ms_per_move, loop=loop)
+
+    def to_png_strip(
+        self, path: str | os.PathLike[str], *, cell: int = 32, per_row: int = 10
+    ) -> Path:
+        """Write every board of the solution in one PNG, ``per_row`` boards a row, atomically;
+        returns ``path``. Needs Pillow (``pip install 'fastpuzzle[pictures]'``).
+
+        Raises
+        ------
+        ImportError
+            If Pillow is not installed, naming the extra that installs it.
+        InvalidOptionError
+            If ``cell`` (at least 8) or ``per_row`` (at least 1) is not valid, or the picture
+            would hold more than :data:`fastpuzzle.render.MAX_PIXELS` pixels.
+        """
+        from fastpuzzle.pictures import solution_png_strip
+
+        return solution_png_strip(self, path, cell=cell, per_row=per_row)
+
+    def to_tikz(self, *, per_row: int = 10) -> str:
+        """The solution as a TikZ picture for LaTeX (``\\usepackage{tikz}``): every board,
+        ``per_row`` a row, each labelled with its step and the blank's move.
+
+        Raises
+        ------
+        InvalidOptionError
+            If ``per_row`` is not a whole number of at least 1, or the picture would draw more
+            than :data:`fastpuzzle.pictures.MAX_TIKZ_CELLS` cells.
+        """
+        from fastpuzzle.pictures import solution_tikz
+
+        return solution_tikz(self, per_row=per_row)
+
     def _repr_html_(self) -> str:
         # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).
         from fastpuzzle.render import playback_fragment

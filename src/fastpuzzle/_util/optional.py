@@ -8,8 +8,9 @@ from types import ModuleType
 __all__ = ["require"]
 
 
-def require(module: str, feature: str, extra: str) -> ModuleType:
-    """Import ``module`` for ``feature``; when it is missing, an ImportError naming ``extra``.
+def require(module: str, feature: str, extra: str, *, package: str | None = None) -> ModuleType:
+    """Import ``module`` for ``feature``; when it is missing, an ImportError naming ``extra``
+    and ``package``, the name pip installs (default: the module's top name).
 
     Examples
     --------
@@ -20,5 +21,5 @@ def require(module: str, feature: str, extra: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as error:
         raise ImportError(
-            f"{feature} needs {module.split('.')[0]}: pip install 'fastpuzzle[{extra}]'"
+            f"{feature} needs {package or module.split('.')[0]}: pip install 'fastpuzzle[{extra}]'"
         ) from error

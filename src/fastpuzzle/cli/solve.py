@@ -13,6 +13,7 @@ from typing import Any
 
 from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.search_line import SearchLine
+from fastpuzzle._util.files import unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.progress import on_terminal
 from fastpuzzle._util.units import duration
@@ -140,9 +141,25 @@ def _scheduler_client(address: str | None) -> Iterator[Any]:
         yield client
 
 
+def _gif_checked(args: argparse.Namespace, boards: int) -> None:
+    """Refuse ``--gif`` before any search when its picture cannot be written: more than one
+    board, a path where no file can be, or no Pillow."""
+    if args.gif is None:
+        return
+    if boards != 1:
+        raise ValueError(f"--gif draws one board's solution; got {boards:,} boards")
+    if args.json:
+        raise ValueError("--gif writes a picture, --json a record: pass one of them")
+    why = unwritable_file(args.gif)
+    if why is not None:
+        raise ValueError(f"--gif {args.gif}: {why}")
+    require("PIL.Image", "--gif", "pictures", package="Pillow")
+
+
 def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
     status = 0
     jobs = board_jobs(args)
+    _gif_checked(args, len(jobs))
     for number, job in enumerate(jobs, 1):
         if len(jobs) > 1 and not args.json:
             # Which board the lines below are about (a bad line costs only itself, so the
@@ -201,6 +218,8 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             print(solution.steps())
         if args.animate:
             _animate(solution, args.delay)
+        if args.gif is not None:
+            solution.to_gif(args.gif)
         # Every move (str(solution) cuts long ones), then the line of figures.
         stats = solution.stats
         kind = "optimal"
@@ -213,6 +232,8 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             f"{stats.generated:,} generated, {duration(stats.seconds)}"
         )
         print(f"elapsed {duration(elapsed)}")
+        if args.gif is not None:
+            print(f"wrote {args.gif} ({len(solution) + 1:,} frames)")
     return 2 if args.bad_lines else status
 
 
@@ -251,6 +272,13 @@ def add_solve_parser(sub: Subcommands) -> None:
         type=seconds_arg(zero=True, most=60),
         default=0.3,
         help="seconds per frame of --animate, 0 to 60 (default: %(default)s)",
+    )
+    solve.add_argument(
+        "--gif",
+        metavar="PATH",
+        default=None,
+        help="write the solution as an animated GIF there, a frame a board (one board; needs "
+        "Pillow: pip install 'fastpuzzle[pictures]')",
     )
     solve.add_argument(
         "--fast",
