@@ -17,6 +17,7 @@ import numpy as np
 from fastpuzzle import errors as _errors
 from fastpuzzle._core import _board, _wide
 from fastpuzzle._util.checks import UNORDERED, choice, is_whole, shown
+from fastpuzzle._util.default_shape import OLD_DEFAULT_SHAPE, old_default_shape
 from fastpuzzle.errors import (
     BoardTooLargeError,
     IllegalMoveError,
@@ -446,13 +447,18 @@ class Board:
         return cls._trusted((rows, cols), tuple(tiles))
 
     @classmethod
-    def goal(cls, shape: Shape = (3, 3), blank: Literal["last", "first"] = "last") -> Board:
+    def goal(
+        cls, shape: Shape = OLD_DEFAULT_SHAPE, blank: Literal["last", "first"] = "last"
+    ) -> Board:
         """The usual goal: tiles 1..n-1 in reading order, the blank ``last`` or ``first``.
+
+        Omitting ``shape`` gives the 3x3 goal after a ``FutureWarning``: the default becomes
+        (4, 4), the library's default, in the next minor release.
 
         >>> Board.goal((2, 3), blank="first")
         Board('_ 1 2/3 4 5')
         """
-        rows, cols = check_shape(shape)
+        rows, cols = check_shape(old_default_shape(shape, "Board.goal()"))
         first = choice("blank", blank, ("last", "first"), error=InvalidBoardError) == "first"
         return _goal_board(rows, cols, first)
 

@@ -33,6 +33,7 @@ from fastpuzzle._util.checks import (
     shown,
     whole,
 )
+from fastpuzzle._util.default_shape import DEFAULT_SHAPE, OLD_DEFAULT_SHAPE, old_default_shape
 from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import MAX_ROWS, Table
@@ -106,7 +107,7 @@ def space_size(shape: Shape) -> int:
 
 def random_boards(
     n: int,
-    shape: Shape = (4, 4),
+    shape: Shape = DEFAULT_SHAPE,
     *,
     rng: RandomSource = None,
     goal: BoardLike | None = None,
@@ -131,7 +132,7 @@ def random_boards(
     n : int
         How many boards.
     shape : tuple of int
-        ``(rows, cols)``, at most 16 cells.
+        ``(rows, cols)``, at most 16 cells (default: (4, 4), the library's one default).
     rng : int, numpy.random.Generator or None
         Seed or generator; its bit generator supplies the random numbers.
     goal : Board-like, optional
@@ -598,7 +599,7 @@ def _optimal_mask(
 
 def labelled(
     n: int,
-    shape: Shape = (3, 3),
+    shape: Shape = OLD_DEFAULT_SHAPE,
     *,
     rng: RandomSource = None,
     goal: BoardLike | None = None,
@@ -627,6 +628,9 @@ def labelled(
     such data with :func:`split_mask` on the boards (or states), which keeps each board on one
     side.
 
+    Omitting ``shape`` gives 3x3 boards after a ``FutureWarning``: the default becomes (4, 4),
+    the library's default, in the next minor release (pass ``shape=(3, 3)`` to keep 3x3).
+
     Memory holds every board and its labels (about 300 bytes a 3x3 board, 2 kB with
     ``path=True``), so ``n`` is at most :data:`MAX_LABELLED` (:data:`MAX_LABELLED_PATHS` with
     ``path=True``); :func:`write_labelled` writes more to a file, a chunk at a time.
@@ -645,6 +649,7 @@ def labelled(
     >>> bool((data.distances[data.origins == 0] == range(data.lengths[0], -1, -1)).all())
     True
     """
+    shape = old_default_shape(shape, "labelled()")
     flag("path", path)
     flag("optimal_mask", optimal_mask)
     most = MAX_LABELLED_PATHS if path else MAX_LABELLED
@@ -717,7 +722,7 @@ DEFAULT_CHUNK = 1 << 17
 def write_labelled(
     path: str | os.PathLike[str],
     n: int,
-    shape: Shape = (3, 3),
+    shape: Shape = OLD_DEFAULT_SHAPE,
     *,
     rng: RandomSource = None,
     goal: BoardLike | None = None,
@@ -776,7 +781,8 @@ def write_labelled(
     n : int
         How many boards, at most :data:`MAX_BOARDS` (tens of gigabytes of Parquet).
     shape : tuple of int
-        ``(rows, cols)``, at most 16 cells.
+        ``(rows, cols)``, at most 16 cells. Omitted, it is still (3, 3), after a
+        ``FutureWarning``: it becomes (4, 4), the library's default, in the next minor release.
     rng : int, numpy.random.Generator or None
         Seed or generator of the boards (or ``seed=``, a seed in its place).
     goal : Board-like, optional
@@ -827,6 +833,7 @@ def write_labelled(
 
         fp.write_labelled("boards.parquet", fp.space_size((3, 3)), (3, 3), rng=1)
     """
+    shape = old_default_shape(shape, "write_labelled()")
     target = _target(shape, goal)
     count = whole("n", n, low=0, high=MAX_BOARDS, why="the most random_boards draws at once; "
                   "write more boards as several files")  # fmt: skip

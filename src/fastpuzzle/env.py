@@ -12,9 +12,11 @@ extra: ``pip install 'fastpuzzle[gym]'``)::
     action = int(info["optimal_mask"].argmax())  # an optimal action (any, at the goal)
     observation, reward, terminated, truncated, info = env.step(action)
 
-or, without the import, ``gym.make("fastpuzzle.env:fastpuzzle/SlidingPuzzle-v0")``. Vector
-environments work too (``gym.make_vec(ENV_ID, num_envs=8, vectorization_mode="async")``): every
-entry of ``info`` has the same shape at every step.
+or, without the import, ``gym.make("fastpuzzle.env:fastpuzzle/SlidingPuzzle-v0", shape=(3, 3))``.
+Without ``shape=`` the board is 3x3 after a ``FutureWarning``: it becomes 4x4, the library's
+default, in the next minor release. Vector environments work too
+(``gym.make_vec(ENV_ID, num_envs=8, vectorization_mode="async", shape=(3, 3))``): every entry
+of ``info`` has the same shape at every step.
 
 - **Actions**: ``Discrete(4)``, 0..3 = U, D, L, R, the direction the **blank** moves. A move off
   the board leaves the board as it is (and costs its step); ``info["action_mask"]`` marks the
@@ -51,6 +53,7 @@ import numpy as np
 from fastpuzzle._core import _batch
 from fastpuzzle._problem import canonical_labels
 from fastpuzzle._util.checks import choice, flag, shown, whole
+from fastpuzzle._util.default_shape import OLD_DEFAULT_SHAPE, old_default_shape
 from fastpuzzle.board import Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.errors import InvalidOptionError, UnsolvableError
 from fastpuzzle.generate import MAX_SCRAMBLE, random_board, scramble
@@ -84,7 +87,8 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
     ----------
     shape : tuple of int
         ``(rows, cols)``; at most 16 cells with ``distances=True`` (the solver's optimal
-        range), any shape otherwise.
+        range), any shape otherwise. Omitted, it is (3, 3) after a ``FutureWarning``: it
+        becomes (4, 4), the library's default, in the next minor release.
     goal : Board-like, optional
         The goal (default: tiles in order, blank last).
     scramble : int, optional
@@ -104,7 +108,7 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
 
     def __init__(
         self,
-        shape: Shape = (3, 3),
+        shape: Shape = OLD_DEFAULT_SHAPE,
         *,
         goal: BoardLike | None = None,
         scramble: int | None = None,
@@ -112,7 +116,7 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         distances: bool = True,
         render_mode: str | None = None,
     ) -> None:
-        self.shape = check_shape(shape)
+        self.shape = check_shape(old_default_shape(shape, "SlidingPuzzleEnv()"))
         self.goal = as_goal(Board.goal(self.shape), goal)
         self.scramble = whole(
             "scramble", scramble, low=0, high=MAX_SCRAMBLE, none=True, why="scramble's longest walk"

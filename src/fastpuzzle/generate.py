@@ -10,6 +10,7 @@ import numpy as np
 
 from fastpuzzle._core import _board
 from fastpuzzle._util.checks import random_generator, rng_or_seed, whole
+from fastpuzzle._util.default_shape import DEFAULT_SHAPE
 from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, is_solvable
 from fastpuzzle.moves import MOVES
 
@@ -23,7 +24,7 @@ MAX_SCRAMBLE = 1_000_000_000
 
 
 def random_board(
-    shape: Shape = (4, 4),
+    shape: Shape = DEFAULT_SHAPE,
     *,
     rng: RandomSource = None,
     goal: BoardLike | None = None,
@@ -37,7 +38,7 @@ def random_board(
     Parameters
     ----------
     shape : (rows, cols)
-        The board's shape.
+        The board's shape (default: (4, 4), the library's one default).
     rng : int, numpy.random.Generator or None
         A seed, a generator (its next numbers are used), or None for fresh entropy.
     goal : Board-like, optional

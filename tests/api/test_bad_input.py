@@ -1525,7 +1525,7 @@ def test_a_count_past_its_bound_is_refused_by_name(call: Callable[[], Any], says
 def test_write_labelled_refuses_a_chunk_past_its_bound(tmp_path: Path) -> None:
     path = tmp_path / "boards.parquet"
     with pytest.raises(fp.InvalidOptionError, match="chunk_size as a whole number from 1 to 10,"):
-        fp.write_labelled(path, 10, chunk_size=2**40)
+        fp.write_labelled(path, 10, (3, 3), chunk_size=2**40)
     assert not path.exists()
 
 
@@ -1647,5 +1647,5 @@ def test_write_labelled_into_a_missing_folder_says_so_before_any_work(
     monkeypatch.setattr(datasets, "random_boards", no_draw)
     path = tmp_path / "missing" / "boards.parquet"
     with pytest.raises(fp.InvalidOptionError, match=r"missing is not a directory, so .* cannot"):
-        fp.write_labelled(path, 10, rng=1, unique=True)
+        fp.write_labelled(path, 10, (3, 3), rng=1, unique=True)
     assert not (tmp_path / "missing").exists()

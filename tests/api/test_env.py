@@ -17,12 +17,12 @@ from fastpuzzle.env import ACTIONS, ENV_ID, SlidingPuzzleEnv  # noqa: E402
 @pytest.mark.parametrize(
     "options",
     [
-        {},
-        {"observation": "onehot"},
+        {"shape": (3, 3)},
+        {"shape": (3, 3), "observation": "onehot"},
         {"shape": (2, 3), "goal": "_ 1 2/3 4 5"},
         {"shape": (4, 4), "scramble": 6},
         {"shape": (3, 4), "distances": False},
-        {"render_mode": "rgb_array"},
+        {"shape": (3, 3), "render_mode": "rgb_array"},
         {"render_mode": "ansi", "shape": (2, 2)},
     ],
 )
@@ -66,13 +66,13 @@ def _check_steps(env, truth, steps, seed):
 
 
 def test_ten_thousand_steps_agree_with_bfs():
-    env = gym.make(ENV_ID)
+    env = gym.make(ENV_ID, shape=(3, 3))
     assert _check_steps(env, distances_3x3(), 10_000, seed=1) == 10_000
 
 
 def test_a_custom_goal_and_a_rectangle_agree_with_bfs():
     goal = fp.Board("_ 1 2/3 4 5/6 7 8")
-    env = gym.make(ENV_ID, goal=goal)
+    env = gym.make(ENV_ID, shape=(3, 3), goal=goal)
     _check_steps(env, distances_from(goal.tiles, 3, 3), 2_000, seed=2)
     goal = fp.Board("1 2 3 4/5 6 _ 7")
     env = gym.make(ENV_ID, shape=(2, 4), goal=goal)
@@ -80,7 +80,7 @@ def test_a_custom_goal_and_a_rectangle_agree_with_bfs():
 
 
 def test_episodes_reach_the_goal_by_optimal_actions_in_distance_steps():
-    env = gym.make(ENV_ID)
+    env = gym.make(ENV_ID, shape=(3, 3))
     for seed in range(20):
         _, info = env.reset(seed=seed)
         distance, steps, terminated = info["distance"], 0, False
@@ -113,19 +113,21 @@ def test_seeds_repeat_and_options_choose_the_start():
     assert (first == again).all() and not (first == other).all()
     start, info = env.reset(options={"board": "1 2 3 4/5 6 7 8/9 10 11 12/13 14 _ 15"})
     assert start[3].tolist() == [13, 14, 0, 15] and "distance" not in info
-    assert gym.make("fastpuzzle.env:" + ENV_ID).unwrapped.shape == (3, 3)
+    # Without shape= the id is still 3x3, after a warning that it becomes 4x4 (issue 58).
+    with pytest.warns(FutureWarning, match=r"pass shape=\(3, 3\) to keep 3x3"):
+        assert gym.make("fastpuzzle.env:" + ENV_ID).unwrapped.shape == (3, 3)
 
 
 def test_bad_options_and_actions_are_refused():
     with pytest.raises(fp.InvalidOptionError, match="observation"):
-        SlidingPuzzleEnv(observation="pixels")
+        SlidingPuzzleEnv((3, 3), observation="pixels")
     with pytest.raises(fp.InvalidBoardError):
         SlidingPuzzleEnv(shape=(1, 5))
-    env = SlidingPuzzleEnv()
+    env = SlidingPuzzleEnv((3, 3))
     env.reset(seed=1)
     with pytest.raises(gym.error.InvalidAction):
         env.step(4)
-    assert SlidingPuzzleEnv(render_mode="ansi").render() == str(fp.Board.goal((3, 3)))
+    assert SlidingPuzzleEnv((3, 3), render_mode="ansi").render() == str(fp.Board.goal((3, 3)))
 
 
 # -- vector environments: every info entry keeps its shape ------------------------------------
@@ -136,7 +138,7 @@ def test_vector_environments_step_a_thousand_times_and_agree_with_bfs(mode):
     # Before: the second step raised "could not broadcast input array from shape (2,) into shape
     # (1,)" (optimal_actions changed length), and reset padded one env's actions with repeats.
     truth = distances_3x3()
-    envs = gym.make_vec(ENV_ID, num_envs=4, vectorization_mode=mode)
+    envs = gym.make_vec(ENV_ID, num_envs=4, vectorization_mode=mode, shape=(3, 3))
     try:
         observations, info = envs.reset(seed=5)
         rng = np.random.default_rng(5)
@@ -165,7 +167,7 @@ def test_vector_environments_step_a_thousand_times_and_agree_with_bfs(mode):
 
 
 def test_render_modes_and_observation_types():
-    env = gym.make(ENV_ID, render_mode="rgb_array")
+    env = gym.make(ENV_ID, shape=(3, 3), render_mode="rgb_array")
     assert env.metadata["render_fps"] > 0 and "rgb_array" in env.metadata["render_modes"]
     observation, _ = env.reset(options={"board": "1 2 3/4 5 6/7 _ 8"})
     assert observation.dtype == np.uint8 and env.observation_space.dtype == np.uint8
@@ -186,7 +188,7 @@ def test_a_recorded_video_has_a_frame_a_step(tmp_path):
     from gymnasium.wrappers import RecordVideo
 
     env = RecordVideo(
-        gym.make(ENV_ID, render_mode="rgb_array"),
+        gym.make(ENV_ID, shape=(3, 3), render_mode="rgb_array"),
         str(tmp_path / "videos"),
         episode_trigger=lambda e: True,
     )
@@ -201,12 +203,12 @@ def test_a_recorded_video_has_a_frame_a_step(tmp_path):
 def test_reset_refuses_an_unsolvable_board_and_options_that_are_no_dict():
     # Issue 37: an unsolvable start was accepted (distance -1, an episode that never ends), and
     # options that were not a dict raised AttributeError.
-    env = SlidingPuzzleEnv()
+    env = SlidingPuzzleEnv((3, 3))
     with pytest.raises(fp.UnsolvableError) as caught:
         env.reset(options={"board": "1 2 3/4 5 6/8 7 _"})
     assert caught.value.goal == fp.Board.goal((3, 3))
     with pytest.raises(fp.UnsolvableError):
-        SlidingPuzzleEnv(distances=False).reset(options={"board": "2 1 3/4 5 6/7 8 _"})
+        SlidingPuzzleEnv((3, 3), distances=False).reset(options={"board": "2 1 3/4 5 6/7 8 _"})
     for options in (["board"], "1 2 3/4 5 6/7 _ 8", 3):
         with pytest.raises(fp.InvalidOptionError, match="expected options as a dict"):
             env.reset(options=options)
@@ -231,7 +233,7 @@ def test_reset_refuses_an_unsolvable_board_and_options_that_are_no_dict():
 def test_gymnasiums_own_errors_are_named_in_the_docstrings(method, call):
     # Issue 53, item 6: these raise Gymnasium's errors (what its wrappers expect), which the
     # docstrings did not name.
-    env = SlidingPuzzleEnv()
+    env = SlidingPuzzleEnv((3, 3))
     env.reset(seed=1)
     with pytest.raises(gym.error.Error) as caught:
         call(env)
@@ -253,7 +255,12 @@ def test_maskable_ppo_learns_to_solve_short_scrambles():
 
     def make():
         return gym.make(
-            ENV_ID, scramble=3, max_episode_steps=20, distances=False, observation="onehot"
+            ENV_ID,
+            shape=(3, 3),
+            scramble=3,
+            max_episode_steps=20,
+            distances=False,
+            observation="onehot",
         )
 
     def solved(model, episodes=100):

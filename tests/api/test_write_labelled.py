@@ -78,7 +78,12 @@ def test_any_goal_and_rectangles(tmp_path):
 def test_progress_is_told_each_chunk(tmp_path):
     seen = []
     fp.write_labelled(
-        tmp_path / "p.parquet", 1000, rng=1, chunk_size=300, progress=lambda *a: seen.append(a)
+        tmp_path / "p.parquet",
+        1000,
+        (3, 3),
+        rng=1,
+        chunk_size=300,
+        progress=lambda *a: seen.append(a),
     )
     assert seen == [(300, 1000), (600, 1000), (900, 1000), (1000, 1000)]
 
@@ -99,7 +104,7 @@ def test_a_stopped_data_set_leaves_the_old_file_and_no_temporary(tmp_path, monke
 
     monkeypatch.setattr(datasets, "solve_many", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        fp.write_labelled(path, 1000, rng=1, chunk_size=200)
+        fp.write_labelled(path, 1000, (3, 3), rng=1, chunk_size=200)
     assert path.read_bytes() == b"the old data set"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.parquet"]
     monkeypatch.setattr(datasets, "solve_many", real)
@@ -112,7 +117,7 @@ def test_a_stopped_data_set_leaves_the_old_file_and_no_temporary(tmp_path, monke
 
 def test_a_folder_is_no_path(tmp_path):
     with pytest.raises(fp.InvalidOptionError, match="expected path as the path of a file"):
-        fp.write_labelled(tmp_path, 10)
+        fp.write_labelled(tmp_path, 10, (3, 3))
 
 
 def test_unique_rows_and_every_optimal_first_move(tmp_path):
@@ -140,17 +145,17 @@ def test_unique_rows_and_every_optimal_first_move(tmp_path):
 def test_a_name_of_another_format_is_refused(tmp_path, name):
     # Before: Parquet bytes under a .csv name.
     with pytest.raises(fp.InvalidOptionError, match="write_labelled writes Parquet"):
-        fp.write_labelled(tmp_path / name, 10)
+        fp.write_labelled(tmp_path / name, 10, (3, 3))
     assert list(tmp_path.iterdir()) == []
     for fine in ("boards.parquet", "boards.pq", "boards"):
-        fp.write_labelled(tmp_path / fine, 10)
+        fp.write_labelled(tmp_path / fine, 10, (3, 3))
         assert pq.read_table(tmp_path / fine).num_rows == 10
 
 
 def test_the_optimal_mask_can_be_left_out(tmp_path):
-    fp.write_labelled(tmp_path / "lean.parquet", 50, rng=1, optimal_mask=False)
+    fp.write_labelled(tmp_path / "lean.parquet", 50, (3, 3), rng=1, optimal_mask=False)
     assert "optimal_mask" not in pq.read_table(tmp_path / "lean.parquet").column_names
-    assert fp.labelled(5, rng=1, optimal_mask=False).optimal_mask is None
+    assert fp.labelled(5, (3, 3), rng=1, optimal_mask=False).optimal_mask is None
 
 
 def test_rows_are_unique_by_default_where_the_space_allows(tmp_path):
@@ -213,7 +218,7 @@ def test_the_next_write_removes_a_killed_writers_partial_file(tmp_path: Path) ->
     child.wait()
     (left,) = _partials(tmp_path)
     os.utime(left, (time.time() - 60, time.time() - 60))
-    fp.write_labelled(path, 20, rng=2)
+    fp.write_labelled(path, 20, (3, 3), rng=2)
     assert _partials(tmp_path) == []
     assert pq.read_table(path).num_rows == 20
 
@@ -225,7 +230,7 @@ def test_a_running_writers_partial_file_is_left_to_it(tmp_path: Path) -> None:
     try:
         (running,) = _partials(tmp_path)
         os.utime(running, (time.time() - 60, time.time() - 60))  # old, but held
-        fp.write_labelled(path, 20, rng=2)
+        fp.write_labelled(path, 20, (3, 3), rng=2)
         assert _partials(tmp_path) == [running]
     finally:
         child.kill()
@@ -270,7 +275,7 @@ def test_a_partial_file_is_locked_whenever_another_writer_can_find_it(
         return real_lock(fd, wait=wait)
 
     monkeypatch.setattr(files, "try_lock", another_writer_first)
-    fp.write_labelled(path, 20, rng=2)
+    fp.write_labelled(path, 20, (3, 3), rng=2)
     assert found == []
     assert pq.read_table(path).num_rows == 20
     assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.parquet"]
@@ -319,7 +324,7 @@ def test_ctrl_c_says_what_write_labelled_wrote(tmp_path, monkeypatch):
 
     monkeypatch.setattr(datasets, "solve_many", interrupted_in_the_third)
     with pytest.raises(KeyboardInterrupt) as caught:
-        fp.write_labelled(path, 1000, rng=1, chunk_size=300, optimal_mask=False)
+        fp.write_labelled(path, 1000, (3, 3), rng=1, chunk_size=300, optimal_mask=False)
     assert str(caught.value) == (
         f"write_labelled() interrupted: 600 of 1,000 boards written, and none kept: "
         f"{str(path)!r} was left as it was"
@@ -336,14 +341,14 @@ def test_a_name_too_long_for_the_file_system_is_refused_before_solving(
     _no_solving(monkeypatch)
     path = tmp_path / ("a" * (length - len(".parquet")) + ".parquet")
     with pytest.raises(fp.InvalidOptionError, match=f"file name is {length} bytes long"):
-        fp.write_labelled(path, 10)
+        fp.write_labelled(path, 10, (3, 3))
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_longest_name_the_file_system_takes_is_written(tmp_path):
     longest = os.pathconf(tmp_path, "PC_NAME_MAX") if hasattr(os, "pathconf") else 255
     path = tmp_path / ("b" * (longest - 26 - len(".parquet")) + ".parquet")
-    fp.write_labelled(path, 10, rng=1)
+    fp.write_labelled(path, 10, (3, 3), rng=1)
     assert pq.read_table(path).num_rows == 10
 
 
@@ -355,4 +360,4 @@ def test_a_folder_where_no_file_can_be_created_is_refused_before_solving(monkeyp
     _no_solving(monkeypatch)
     path = os.path.join(folder, "boards.parquet")
     with pytest.raises(fp.InvalidOptionError, match=f"no file can be written at '{path}' "):
-        fp.write_labelled(path, 10)
+        fp.write_labelled(path, 10, (3, 3))
