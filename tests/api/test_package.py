@@ -260,8 +260,13 @@ def test_the_metadata_says_where_it_runs_and_has_an_all_extra():
     classifiers = set(project["classifiers"])
     # The CPython versions the wheels are built for (cibuildwheel's build line).
     built = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["cibuildwheel"]["build"]
-    for tag in built.split():
-        minor = tag.removeprefix("cp3").removesuffix("-*")
+    tags = built.split()
+    # Issue 57: CPython 3.14 and its free-threaded build (cp314t) were not built.
+    assert {"cp314-*", "cp314t-*"} <= set(tags)
+    for tag in tags:
+        minor = tag.removeprefix("cp3").removesuffix("-*").removesuffix("t")
         assert f"Programming Language :: Python :: 3.{minor}" in classifiers
+        assert f"cp3{minor}-*" in tags  # a free-threaded build beside its usual one
+    assert "Programming Language :: Python :: Implementation :: CPython" in classifiers
     assert {c.split(" :: ")[0] for c in classifiers} >= {"Development Status", "Operating System"}
     assert not any(c.startswith("License ::") for c in classifiers)  # the SPDX expression says it

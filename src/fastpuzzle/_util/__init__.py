@@ -5,5 +5,6 @@ Nothing here imports a search, a table or a public module above :mod:`fastpuzzle
 files only), ``units`` (times and sizes as people read them), ``tables`` (text, Markdown, LaTeX
 and HTML tables), ``progress`` (the one progress display), ``optional`` (optional dependencies
 and the extra that installs each), ``records`` (frozen records built without their
-``__init__``) and ``plot`` (a comparison's bar charts, and the metric names).
+``__init__``), ``default_shape`` (the one default shape, and the warning where an old one
+remains) and ``plot`` (a comparison's bar charts, and the metric names).
 """
