@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fastpuzzle._util.checks import whole
+from fastpuzzle._util.checks import flag, whole
 from fastpuzzle._util.files import atomic_writer
 from fastpuzzle._util.optional import require
 from fastpuzzle.errors import InvalidOptionError
@@ -78,6 +78,7 @@ def solution_gif(
     image = _pillow("Solution.to_gif")
     cell = whole("cell", cell, low=8)
     delay = whole("ms_per_move", ms_per_move, low=10, high=60_000)
+    loop = flag("loop", loop)
     _pixels_checked(solution, len(solution) + 1, cell, "a gif")
     frames = [image.fromarray(rgb) for rgb in _frames(solution, cell)]
     durations = [delay] * len(frames)

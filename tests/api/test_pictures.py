@@ -2,6 +2,8 @@
 
 import itertools
 import re
+import shutil
+import subprocess
 import sys
 import time
 
@@ -148,6 +150,8 @@ def test_pictures_past_the_pixel_bound_are_refused_before_drawing(tmp_path):
         solution.to_gif(tmp_path / "big.gif", cell=4)
     with pytest.raises(InvalidOptionError, match="ms_per_move"):
         solution.to_gif(tmp_path / "big.gif", ms_per_move=0)
+    with pytest.raises(InvalidOptionError, match="loop"):
+        solution.to_gif(tmp_path / "big.gif", loop="yes")
     with pytest.raises(InvalidOptionError, match="per_row"):
         solution.to_png_strip(tmp_path / "big.png", per_row=0)
     assert not list(tmp_path.iterdir())
@@ -222,3 +226,24 @@ def test_solve_gif_takes_one_board_and_no_json(tmp_path, capsys):
     assert main(["solve", "--gif", str(tmp_path / "no" / "out.gif"), "1 2 3/4 5 6/7 _ 8"]) == 2
     assert "is not a directory" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_tikz_compiles_with_latex(tmp_path):
+    latex = shutil.which("pdflatex")
+    if latex is None:
+        pytest.skip("no pdflatex (Debian: texlive-latex-base and texlive-pictures)")
+    tikz = fp.solve(fp.Board("8 6 7/2 5 4/3 _ 1")).to_tikz(per_row=8)
+    document = tmp_path / "solution.tex"
+    document.write_text(
+        "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n"
+        f"\\resizebox{{\\linewidth}}{{!}}{{%\n{tikz}}}\n\\end{{document}}\n"
+    )
+    done = subprocess.run(
+        [latex, "-interaction=nonstopmode", "-halt-on-error", document.name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert (tmp_path / "solution.pdf").stat().st_size > 0
