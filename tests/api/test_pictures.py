@@ -247,3 +247,15 @@ def test_tikz_compiles_with_latex(tmp_path):
     )
     assert done.returncode == 0, done.stdout[-2000:]
     assert (tmp_path / "solution.pdf").stat().st_size > 0
+
+
+def test_solve_gif_refused_after_the_search_still_prints_the_moves(tmp_path, capsys):
+    path = tmp_path / "big.gif"
+    # --fast on 30x30: thousands of moves, far past the pixels a GIF may hold.
+    board = fp.random_board((30, 30), rng=1).to_string()
+    assert main(["solve", "--fast", "--gif", str(path), board]) == 2
+    captured = capsys.readouterr()
+    moves = captured.out.splitlines()[0]
+    assert fp.Board(board).apply(moves) == fp.Board.goal((30, 30))
+    assert "more than the 268,435,456 it may hold" in captured.err
+    assert not path.exists()

@@ -218,8 +218,6 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
             print(solution.steps())
         if args.animate:
             _animate(solution, args.delay)
-        if args.gif is not None:
-            solution.to_gif(args.gif)
         # Every move (str(solution) cuts long ones), then the line of figures.
         stats = solution.stats
         kind = "optimal"
@@ -233,6 +231,8 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
         )
         print(f"elapsed {duration(elapsed)}")
         if args.gif is not None:
+            # After the moves: a picture refused (too many pixels) costs no search's answer.
+            solution.to_gif(args.gif)
             print(f"wrote {args.gif} ({len(solution) + 1:,} frames)")
     return 2 if args.bad_lines else status
 
