@@ -18,13 +18,14 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import distributed as fd
 from fastpuzzle import pdb
-from fastpuzzle._core import _wide_pdb
+from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import cluster, cluster_tasks, idastar
 from fastpuzzle._solver.parallel import run_team, tracing
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import partitions
+from fastpuzzle.pdb.search_tables import exact_table
 from tests.instances import random50
 from tests.interrupts import latency_of
 from tests.pdbcache import small_5x5_compound, small_5x5_database, wide_pdb_search
@@ -258,19 +259,47 @@ def test_a_worker_reads_exactly_the_tables_of_the_search(
     # builds or substitutes another table (6-6-3 for a missing 7-8, say).
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     with pytest.raises(pdb.PatternDatabaseError, match="pdb build 7-8"):
-        cluster.load_exactly(("7-8",), (4, 4), 15)
+        cluster.load_exactly((partitions.resolve("7-8"),))
     assert not list(tmp_path.iterdir())
-    exact = cluster.load_exactly(("exact",), (3, 3), 8)
+    exact = cluster.load_exactly((partitions.partition_of(exact_table(3, 3, 8)),))
     assert exact is not None
     # A named zero-aware partition (as pdb6666z's 6-6-6-6z) loads as one.
     groups = tuple(tuple(range(i, i + 3)) for i in range(0, 24, 3))
     monkeypatch.setitem(partitions.PARTITIONS_5X5, "test-z", groups)
     monkeypatch.setattr(partitions, "ZERO_AWARE", frozenset({"test-z"}))
     with pytest.raises(pdb.PatternDatabaseError, match="pdb build test-z"):
-        cluster.load_exactly(("test-z",), (5, 5), 24)
+        cluster.load_exactly((partitions.resolve("test-z", (5, 5)),))
     pdb.build_pdb("test-z", cache_dir=tmp_path, progress=False)
-    layout = cluster.load_exactly(("test-z",), (5, 5), 24)
+    layout = cluster.load_exactly((partitions.resolve("test-z", (5, 5)),))
     assert layout.zero and layout.mirror  # type: ignore[attr-defined]
+
+
+def test_a_worker_reads_the_tables_of_a_partition_of_groups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A partition of groups of goal cells (3x4's pdb: auto's blocks) went to the workers as
+    # its groups' tiles, which they resolved as goal cells again: another partition, refused
+    # (or another table read). A worker is sent the resolved partition itself.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    problem = make_problem(fp.scramble(fp.Board.goal((3, 4)), 30, rng=1))
+    prepared = idastar.prepare(Request(problem, "pdb", Limits()))
+    (database,) = prepared.databases
+    assert database.name.startswith("custom-")
+    loader, _ = cluster._worker_tables(prepared.entry, problem, prepared.databases, dual=False)
+    assert loader() is database.loaded()
+
+
+def test_a_partition_of_groups_on_the_cluster(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    pdb.build_pdb("auto", (3, 4), progress=False)
+    for seed in (1, 2, 3):
+        board = fp.random_board((3, 4), rng=seed)
+        optimum = len(fp.solve(board, algorithm="idastar", heuristic="manhattan", workers=1))
+        with tracing() as trace:
+            core = idastar.run(Request(make_problem(board), "pdb", Limits(), client=client))
+        assert trace, "no iteration went to the cluster"
+        assert core.status == SOLVED and core.depth == len(core.moves) == optimum
+        assert board.apply(core.moves) == fp.Board.goal((3, 4))
 
 
 def test_dual_lookups_on_the_cluster(client: Any) -> None:
