@@ -63,14 +63,25 @@ def client(cache: Path) -> Iterator[Any]:
 
 @pytest.fixture(autouse=True)
 def _every_iteration_remote(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fd, "REMOTE_FROM", 0)
+    # The default a search takes without remote_from (solve() and search() give none).
+    monkeypatch.setattr(cluster_tasks, "REMOTE_FROM", 0)
 
 
-def test_the_public_settings_are_the_ones_the_search_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    # fastpuzzle.distributed is the face; the engine room's code reads its own copy.
-    monkeypatch.setattr(fd, "REMOTE_FROM", 12_345)
-    monkeypatch.setattr(fd, "STOP_WAIT", 0.5)
-    assert (cluster_tasks.REMOTE_FROM, cluster_tasks.STOP_WAIT) == (12_345, 0.5)
+def test_a_search_sends_the_iterations_its_remote_from_says(client: Any) -> None:
+    # The threshold is given to the search (a request's remote_from), not set on the public
+    # module: a module whose class was swapped made fastpuzzle.distributed's settings the
+    # engine's, and anything that copied a setting read a dead copy.
+    instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-1]
+    problem = make_problem(list(instance.tiles))
+    tasks = []
+    for remote_from in (None, 0, 1 << 62):
+        request = Request(problem, "pdb663", Limits(), client=client, remote_from=remote_from)
+        with distributed.get_task_stream(client) as stream:
+            core = idastar.run(request)
+        assert core.status == SOLVED and core.depth == instance.optimal_length
+        tasks.append(sum(task["key"].startswith("search_units") for task in stream.data))
+    default, every, none = tasks
+    assert default and every and not none
 
 
 def _solve_on(client: Any, tiles: tuple[int, ...], heuristic: str, limits: Limits) -> Any:

@@ -2,7 +2,8 @@
 
 With a client, a kernel's ``runner`` (what runs a shared iteration) becomes
 :func:`~fastpuzzle._solver.cluster_tasks.share_with`'s: iterations expected to expand at least
-:data:`~fastpuzzle._solver.cluster_tasks.REMOTE_FROM` nodes go to the cluster, the others to
+the request's ``remote_from`` nodes (by default
+:data:`~fastpuzzle._solver.cluster_tasks.REMOTE_FROM`) go to the cluster, the others to
 local threads (:func:`fastpuzzle._solver.parallel.run_team`). A worker process rebuilds the
 kernel from a :class:`~fastpuzzle._solver.cluster_tasks.KernelCall`, and reads the very tables
 this search uses from its own cache (:func:`load_exactly`), never another table and never a
@@ -58,9 +59,11 @@ def runner(
         return None
     loader, key = _worker_tables(prepared.entry, problem, databases, dual=dual)
     call = cluster_tasks.KernelCall(kernel, args, max_depth, loader, key, prepared.machine_prune)
+    remote_from = request.remote_from
     share = cluster_tasks.share_with(
         request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
-        remote_from=cluster_tasks.REMOTE_FROM, large=min_bound > 0,
+        remote_from=cluster_tasks.REMOTE_FROM if remote_from is None else remote_from,
+        large=min_bound > 0,
     )  # fmt: skip
     return functools.partial(run_team, share=share, time_limit=core.time_limit)
 
