@@ -68,9 +68,9 @@ def _every_iteration_remote(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_search_sends_the_iterations_its_remote_from_says(client: Any) -> None:
-    # The threshold is given to the search (a request's remote_from), not set on the public
-    # module: a module whose class was swapped made fastpuzzle.distributed's settings the
-    # engine's, and anything that copied a setting read a dead copy.
+    # The threshold is the search's own (a request's remote_from), not a module setting that
+    # only a swapped module class carried to the engine's copy: given 0, iterations go to the
+    # cluster; given more than any iteration expands, none does; given none, the default.
     instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-1]
     problem = make_problem(list(instance.tiles))
     tasks = []
