@@ -17,7 +17,7 @@ again: its time is the limit.
 Each method runs once, untimed, on a board one move from the goal before its first timed run,
 as pytest-benchmark warms up: the first search of a method in a process pays for loading its
 table or machine (and building a table not built yet), which is no part of the search's time
-(it made a 20 ms search's only run 50 to 70 times its later ones).
+(the figure: docs/performance.rst, "Where the constants come from").
 """
 
 from __future__ import annotations

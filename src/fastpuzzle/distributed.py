@@ -29,9 +29,6 @@ The code lives in the engine room (:mod:`fastpuzzle._solver.cluster_tasks`); the
 public names.
 """
 
-import sys
-import types
-
 from fastpuzzle._solver import cluster_tasks
 from fastpuzzle._solver.cluster_tasks import KernelCall, running_tasks, search_units, share_with
 
@@ -39,23 +36,10 @@ __all__ = ["REMOTE_FROM", "STOP_WAIT", "KernelCall", "running_tasks", "search_un
 
 #: Iterations expected (from the growth of the last two) to expand at least this many nodes go
 #: to the cluster; smaller ones stay on the calling process's threads, where a task's round trip
-#: would cost more than the iteration. Set here, it holds for the searches that follow.
+#: would cost more than the iteration. The default of :func:`share_with`'s ``remote_from`` (and
+#: of a search request's): a constant, given per search, not a setting.
 REMOTE_FROM = cluster_tasks.REMOTE_FROM
 
 #: Seconds the calling process waits, once it has its answer, for the tasks still running to see
-#: the stop event and end. Set here, it holds for the searches that follow.
+#: the stop event and end: the default of :func:`share_with`'s ``stop_wait``.
 STOP_WAIT = cluster_tasks.STOP_WAIT
-
-# The settings the engine room reads where its code runs (cluster_tasks).
-_SETTINGS = ("REMOTE_FROM", "STOP_WAIT")
-
-
-class _PublicFace(types.ModuleType):
-    # Setting a setting here sets the engine's copy, which its code reads at each search.
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _SETTINGS:
-            setattr(cluster_tasks, name, value)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _PublicFace

@@ -18,13 +18,14 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle import distributed as fd
 from fastpuzzle import pdb
-from fastpuzzle._core import _wide_pdb
+from fastpuzzle._core import _idastar, _wide_pdb
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import cluster, cluster_tasks, idastar
 from fastpuzzle._solver.parallel import run_team, tracing
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
 from fastpuzzle.pdb import partitions
+from fastpuzzle.pdb.search_tables import exact_table
 from tests.instances import random50
 from tests.interrupts import latency_of
 from tests.pdbcache import small_5x5_compound, small_5x5_database, wide_pdb_search
@@ -62,14 +63,25 @@ def client(cache: Path) -> Iterator[Any]:
 
 @pytest.fixture(autouse=True)
 def _every_iteration_remote(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fd, "REMOTE_FROM", 0)
+    # The default a search takes without remote_from (solve() and search() give none).
+    monkeypatch.setattr(cluster_tasks, "REMOTE_FROM", 0)
 
 
-def test_the_public_settings_are_the_ones_the_search_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    # fastpuzzle.distributed is the face; the engine room's code reads its own copy.
-    monkeypatch.setattr(fd, "REMOTE_FROM", 12_345)
-    monkeypatch.setattr(fd, "STOP_WAIT", 0.5)
-    assert (cluster_tasks.REMOTE_FROM, cluster_tasks.STOP_WAIT) == (12_345, 0.5)
+def test_a_search_sends_the_iterations_its_remote_from_says(client: Any) -> None:
+    # The threshold is the search's own (a request's remote_from), not a module setting that
+    # only a swapped module class carried to the engine's copy: given 0, iterations go to the
+    # cluster; given more than any iteration expands, none does; given none, the default.
+    instance = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[-1]
+    problem = make_problem(list(instance.tiles))
+    tasks = []
+    for remote_from in (None, 0, 1 << 62):
+        request = Request(problem, "pdb663", Limits(), client=client, remote_from=remote_from)
+        with distributed.get_task_stream(client) as stream:
+            core = idastar.run(request)
+        assert core.status == SOLVED and core.depth == instance.optimal_length
+        tasks.append(sum(task["key"].startswith("search_units") for task in stream.data))
+    default, every, none = tasks
+    assert default and every and not none
 
 
 def _solve_on(client: Any, tiles: tuple[int, ...], heuristic: str, limits: Limits) -> Any:
@@ -258,19 +270,47 @@ def test_a_worker_reads_exactly_the_tables_of_the_search(
     # builds or substitutes another table (6-6-3 for a missing 7-8, say).
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     with pytest.raises(pdb.PatternDatabaseError, match="pdb build 7-8"):
-        cluster.load_exactly(("7-8",), (4, 4), 15)
+        cluster.load_exactly((partitions.resolve("7-8"),))
     assert not list(tmp_path.iterdir())
-    exact = cluster.load_exactly(("exact",), (3, 3), 8)
+    exact = cluster.load_exactly((partitions.partition_of(exact_table(3, 3, 8)),))
     assert exact is not None
     # A named zero-aware partition (as pdb6666z's 6-6-6-6z) loads as one.
     groups = tuple(tuple(range(i, i + 3)) for i in range(0, 24, 3))
     monkeypatch.setitem(partitions.PARTITIONS_5X5, "test-z", groups)
     monkeypatch.setattr(partitions, "ZERO_AWARE", frozenset({"test-z"}))
     with pytest.raises(pdb.PatternDatabaseError, match="pdb build test-z"):
-        cluster.load_exactly(("test-z",), (5, 5), 24)
+        cluster.load_exactly((partitions.resolve("test-z", (5, 5)),))
     pdb.build_pdb("test-z", cache_dir=tmp_path, progress=False)
-    layout = cluster.load_exactly(("test-z",), (5, 5), 24)
+    layout = cluster.load_exactly((partitions.resolve("test-z", (5, 5)),))
     assert layout.zero and layout.mirror  # type: ignore[attr-defined]
+
+
+def test_a_worker_reads_the_tables_of_a_partition_of_groups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A partition of groups of goal cells (3x4's pdb: auto's blocks) went to the workers as
+    # its groups' tiles, which they resolved as goal cells again: another partition, refused
+    # (or another table read). A worker is sent the resolved partition itself.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    problem = make_problem(fp.scramble(fp.Board.goal((3, 4)), 30, rng=1))
+    prepared = idastar.prepare(Request(problem, "pdb", Limits()))
+    (database,) = prepared.databases
+    assert database.name.startswith("custom-")
+    loader, _ = cluster._worker_tables(prepared.entry, problem, prepared.databases, dual=False)
+    assert loader() is database.loaded()
+
+
+def test_a_partition_of_groups_on_the_cluster(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
+    pdb.build_pdb("auto", (3, 4), progress=False)
+    for seed in (1, 2, 3):
+        board = fp.random_board((3, 4), rng=seed)
+        optimum = len(fp.solve(board, algorithm="idastar", heuristic="manhattan", workers=1))
+        with tracing() as trace:
+            core = idastar.run(Request(make_problem(board), "pdb", Limits(), client=client))
+        assert trace, "no iteration went to the cluster"
+        assert core.status == SOLVED and core.depth == len(core.moves) == optimum
+        assert board.apply(core.moves) == fp.Board.goal((3, 4))
 
 
 def test_dual_lookups_on_the_cluster(client: Any) -> None:

@@ -571,7 +571,7 @@ def _then_pair(request: Request, database: pdb.Database, switch: int) -> CoreRes
     deadline = deadline_from_now(request.limits.seconds)
     prepared = Prepared(
         request, request.entry, "packed", request.prune, machine, deadline,
-        database.loaded(), (database,), switch,
+        request.limits.core(stores_nodes=False), database.loaded(), (database,), switch,
     )  # fmt: skip
     return idastar._run_then_pair(prepared, request.problem)
 

@@ -106,25 +106,21 @@ cdef enum:
 
 #: With several workers, the iterations expected to expand at least this many nodes (the last
 #: one's expansions times their growth over the one before) are shared among threads (0: every
-#: iteration). Starting the threads and collecting a frontier costs about half a millisecond:
-#: from 2**13, a 50-move board solved in 0.43 ms on one thread took 0.94 ms on two; from 2**15
-#: it takes 0.43 ms, and random50 with 6-6-3 takes 0.204-0.208 s on two threads (2**13:
-#: 0.213-0.215 s; one thread 0.227 s). Those figures are from when an iteration had to expand
-#: this many before the next was shared.
+#: iteration). Starting the threads and collecting a frontier costs more than a small iteration
+#: saves (the figures: docs/performance.rst, "Where the constants come from").
 PARALLEL_FROM = 1 << 15
 
 #: Frontier nodes per thread in a shared iteration. Subtree sizes vary by orders of magnitude,
 #: but threads that run out take work from busy ones (see _team.pxi), so a few nodes a thread
-#: suffice; the calling thread collects them alone. With stealing, the 80-move boards on 16 and
-#: 64 virtual cores (``parallel.tracing(lockstep=True)``) gave 14.6-16.1x and 41-53x with 32,
-#: 14.4-16.1x and 43-50x with 16, 14.1-15.2x and 31-34x with 128 (one run each).
+#: suffice; the calling thread collects them alone. Fewer or more gave no better speed-up on
+#: virtual cores (docs/performance.rst, "Where the constants come from").
 FRONTIER_PER_WORKER = 32
 
 #: A unit of work (frontier node) that took more than 1 / (SPLIT_PER_WORKER * threads) of a
 #: shared iteration is split into its children in the next ones (0: never), so that on P threads
 #: no unit holds more than 1/64 of one thread's share when the work keeps its place from one
-#: bound to the next. See _team.pxi. The four 80-move boards on 16 simulated threads: 13.5-14.3x
-#: with 16, 13.9-14.7x with 64, 13.5-14.5x with 256 (one run each).
+#: bound to the next. See _team.pxi; the speed-ups each value gave are in docs/performance.rst,
+#: "Where the constants come from".
 SPLIT_PER_WORKER = 64
 
 #: The next bound of an iteration (or of units) with no f over its bound: nothing left to search.

@@ -151,7 +151,7 @@ cdef inline int growth_stopped(const Budget* b) noexcept nogil:
 
 cdef inline int table_grow(Table* t, Budget* b) noexcept nogil:
     # Rehash into four times the slots while the new table stays within TABLE_QUADRUPLE_SLOTS and
-    # the budget, else twice. Every rehash moves every entry (about 10 ns each, as much as an
+    # the budget, else twice. Every rehash moves every entry (each move costs as much as an
     # insertion), and growing by four moves each entry a third as often as doubling does; tables
     # grow at half full, not three quarters: shorter probes for the lookups A* makes
     # (docs/performance.rst, "Where the constants come from"). Old and new arrays coexist for a

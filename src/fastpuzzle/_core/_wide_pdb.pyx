@@ -5,8 +5,8 @@ bits per slot), updated by one add when one of its tiles moves, and looked up by
 tables built by ``_pdb.build_levels`` / ``pack_table`` (values stored relative to Manhattan
 distance, as for 4x4). With ``reflect`` the same tables are also read for the board mirrored
 about the main diagonal, and the larger sum counts (both are admissible); the mirrored lookup is
-skipped for a child the plain sum already cuts off (1.2x faster on 60- to 140-move 5x5
-scrambles, same nodes).
+skipped for a child the plain sum already cuts off (same nodes, fewer lookups: the figure is in
+docs/performance.rst, "Where the constants come from").
 
 Node counting, child order (D, R, L, U) and duplicate pruning (the moves the machine forbids; by
 default only the one that undoes the previous move) are those of ``_idastar``, so node counts

@@ -2,7 +2,8 @@
 
 With a client, a kernel's ``runner`` (what runs a shared iteration) becomes
 :func:`~fastpuzzle._solver.cluster_tasks.share_with`'s: iterations expected to expand at least
-:data:`~fastpuzzle._solver.cluster_tasks.REMOTE_FROM` nodes go to the cluster, the others to
+the request's ``remote_from`` nodes (by default
+:data:`~fastpuzzle._solver.cluster_tasks.REMOTE_FROM`) go to the cluster, the others to
 local threads (:func:`fastpuzzle._solver.parallel.run_team`). A worker process rebuilds the
 kernel from a :class:`~fastpuzzle._solver.cluster_tasks.KernelCall`, and reads the very tables
 this search uses from its own cache (:func:`load_exactly`), never another table and never a
@@ -24,8 +25,9 @@ from fastpuzzle.limits import CoreLimits
 from fastpuzzle.pdb.compound import Compound, compound_for
 from fastpuzzle.pdb.database import Database, PatternDatabaseError
 from fastpuzzle.pdb.dual import dual_layout
+from fastpuzzle.pdb.partitions import CUSTOM_NAME, ResolvedPartition, partition_of
 from fastpuzzle.pdb.search_tables import exact_table
-from fastpuzzle.pdb.store import load_pdb
+from fastpuzzle.pdb.store import load
 from fastpuzzle.pdb.walking import walking_tables
 
 __all__ = ["load_exactly", "runner"]
@@ -57,9 +59,11 @@ def runner(
         return None
     loader, key = _worker_tables(prepared.entry, problem, databases, dual=dual)
     call = cluster_tasks.KernelCall(kernel, args, max_depth, loader, key, prepared.machine_prune)
+    remote_from = request.remote_from
     share = cluster_tasks.share_with(
         request.client, call, node_limit=core.node_limit, time_limit=core.time_limit,
-        remote_from=cluster_tasks.REMOTE_FROM, large=min_bound > 0,
+        remote_from=cluster_tasks.REMOTE_FROM if remote_from is None else remote_from,
+        large=min_bound > 0,
     )  # fmt: skip
     return functools.partial(run_team, share=share, time_limit=core.time_limit)
 
@@ -83,8 +87,9 @@ def _worker_tables(
         name = databases[0].name
         loader = functools.partial(_compound_exactly, name, (rows, cols), problem.goal_blank)
         return loader, f"compound:{where}:{name}"
-    names = tuple(_partition_of(d) for d in databases if isinstance(d, Database))
-    loader = functools.partial(load_exactly, names, (rows, cols), problem.goal_blank, dual=dual)
+    resolved = tuple(partition_of(d) for d in databases if isinstance(d, Database))
+    loader = functools.partial(load_exactly, resolved, dual=dual)
+    names = ",".join(p.name for p in resolved)
     return loader, f"pdb:{where}:{names}:{'dual' if dual else 'plain'}"
 
 
@@ -97,34 +102,36 @@ def _compound_exactly(name: str, shape: tuple[int, int], blank: int) -> object:
     return compound_for(name, shape, blank, build=False).loaded()
 
 
-def _partition_of(database: Database) -> str | tuple[tuple[int, ...], ...]:
-    # A named partition by its name (as its file is named); another by its groups' tiles.
-    if not database.name.startswith("custom"):
-        return database.name
-    return tuple(tuple(tiles) for tiles, *_ in database.groups)
-
-
-def load_exactly(
-    names: tuple[str | tuple[tuple[int, ...], ...], ...],
-    shape: tuple[int, int],
-    blank: int,
-    *,
-    dual: bool = False,
-) -> object:
-    """A worker process's tables: the named ones from its cache, never another one and never a
-    build (the units it searches carry those tables' group indices and values); with ``dual``,
-    laid out with their dual lookups (whose extra tables must be in its cache too)."""
+def load_exactly(partitions: tuple[ResolvedPartition, ...], *, dual: bool = False) -> object:
+    """A worker process's tables: those of the resolved ``partitions`` (as the calling process
+    searches them) from its cache, never another one and never a build (the units it searches
+    carry those tables' group indices and values); with ``dual``, laid out with their dual
+    lookups (whose extra tables must be in its cache too)."""
     loaded = []
-    for name in names:
+    for partition in partitions:
+        rows, cols = partition.shape
         database: Database | None
-        if name == "exact":
-            database = exact_table(shape[0], shape[1], blank)
+        if partition.name == "exact":
+            database = exact_table(rows, cols, partition.goal_blank)
         else:
-            database = load_pdb(name, shape, blank)
+            database = load(partition)
         if database is None:
             raise PatternDatabaseError(
-                f"a Dask worker has no {name} table for {shape[0]}x{shape[1]} in its cache: "
-                f"build it there first (`fastpuzzle pdb build {name}`)"
+                f"a Dask worker has no {partition.name} table for {rows}x{cols} in its cache: "
+                f"build it there first ({_build_hint(partition)})"
             )
         loaded.append(dual_layout(database, build=False) if dual else database.loaded())
     return loaded[0] if len(loaded) == 1 else tuple(loaded)
+
+
+def _build_hint(partition: ResolvedPartition) -> str:
+    """The command that builds ``partition``'s table as the calling process has it."""
+    (rows, cols), blank = partition.shape, partition.goal_blank
+    other_blank = blank != rows * cols - 1
+    if not CUSTOM_NAME.fullmatch(partition.name):
+        option = f" --goal-blank {blank}" if other_blank else ""
+        return f"`fastpuzzle pdb build {partition.name}{option}`"
+    groups = [list(group) for group in partition.groups]
+    wrapped = f"ZeroAwareGroups({groups})" if partition.zero_aware else str(groups)
+    blank_arg = f", goal_blank={blank}" if other_blank else ""
+    return f"`fastpuzzle.build_pdb({wrapped}, ({rows}, {cols}){blank_arg})`"

@@ -182,6 +182,7 @@ class _ClusterShare:
     time_limit: float
     remote_from: int
     large: bool = False
+    stop_wait: float = 0.0
     deadline: float = 0.0
     last: int = 0
     previous: int = 0
@@ -284,7 +285,7 @@ class _ClusterShare:
             # A scheduler already gone leaves nothing running to stop.
             with contextlib.suppress(Exception):
                 stop.set()
-                dask.wait(list(futures), timeout=STOP_WAIT)
+                dask.wait(list(futures), timeout=self.stop_wait)
             self.client.cancel(list(futures))
 
 
@@ -343,6 +344,7 @@ def share_with(
     time_limit: float = 0.0,
     remote_from: int = REMOTE_FROM,
     large: bool = False,
+    stop_wait: float = STOP_WAIT,
 ) -> Callable[[Team, Callable[[int, int, float, int], None] | None], bool]:
     """The ``share`` argument of :func:`~fastpuzzle._solver.parallel.run_team` for ``client``'s
     cluster.
@@ -360,5 +362,8 @@ def share_with(
     large : bool
         The search starts at a known bound (7-8b's second part): its first iteration is large
         and goes to the cluster whatever came before.
+    stop_wait : float
+        Seconds to wait, once the search has its answer, for the tasks still running to see
+        the stop event and end.
     """
-    return _ClusterShare(client, call, node_limit, time_limit, remote_from, large)
+    return _ClusterShare(client, call, node_limit, time_limit, remote_from, large, stop_wait)

@@ -36,9 +36,7 @@ __all__ = [
     "compound",
     "database",
     "for_search",
-    "laid_out",
     "not_ready",
-    "walking",
     "wide_walking",
 ]
 
@@ -70,33 +68,27 @@ def for_search(
     """The tables an IDA* search of ``request`` reads, on the packed kernel or (``wide``) on
     the wide ones, fetched (or built) before ``deadline``; ``loaded``: the heuristic's
     pattern database, already loaded."""
-    entry, problem = request.entry, request.problem
-    if not wide:
-        if entry.tables == "walking":
-            return SearchTables(walking(problem, deadline=deadline))
-        if entry.tables is None:
-            return SearchTables()
-        if loaded is None:
-            loaded = database(request, deadline=deadline)
-        switch = policy.table_switch(entry.name, loaded, wide=False)
-        tables = laid_out(entry, loaded, deadline=deadline)
-        return SearchTables(tables, (loaded,), None if switch is None else switch.after)
-    if entry.tables != "pdb":
-        return SearchTables()
-    found: Database | Compound
-    if loaded is not None:
-        found = loaded
-    elif entry.compound:
-        found = compound(request)
-    else:
-        found = database(request, deadline=deadline)
-    switch = policy.table_switch(entry.name, found, wide=True)
-    dual = entry.dual and switch is None
-    if dual and isinstance(found, Database):
-        tables = dual_layout(found, deadline=deadline)
-    else:
-        tables = found.loaded()
-    return SearchTables(tables, (found,), None if switch is None else switch.after)
+    entry = request.entry
+    if entry.tables == "pdb" or (entry.tables == "exact" and not wide):
+        found: Database | Compound
+        if loaded is not None:
+            found = loaded
+        elif entry.compound:
+            found = compound(request)
+        else:
+            found = database(request, deadline=deadline)
+        switch = policy.table_switch(entry.name, found, wide=wide)
+        # A search that switches reads its dual lookups (past 16 cells) only once it does.
+        tables: object
+        if entry.dual and switch is None and isinstance(found, Database):
+            tables = dual_layout(found, deadline=deadline)
+        else:
+            tables = found.loaded()
+        return SearchTables(tables, (found,), None if switch is None else switch.after)
+    if entry.tables == "walking" and not wide:
+        return SearchTables(walking_tables(request.problem, deadline=deadline))
+    # Manhattan and linear conflict; walking distance past 16 cells, made per board.
+    return SearchTables()
 
 
 def database(request: Request, *, deadline: float | None = None) -> Database:
@@ -106,14 +98,14 @@ def database(request: Request, *, deadline: float | None = None) -> Database:
     problem = request.problem
     shape, blank = problem.board.shape, problem.goal_blank
     entry = request.entry
-    if entry.tables == "exact":
-        return database_for("exact", shape, blank)
-    if entry.partition is not None:
-        build = entry.partition in policy.FIRST_USE_PARTITIONS
-        return database_for(entry.partition, shape, blank, build=build, deadline=deadline)
-    found = _policy_database(shape, blank, deadline=deadline, build=True)
-    assert found is not None
-    return found
+    partition = "exact" if entry.tables == "exact" else entry.partition
+    if partition is None:
+        found = _policy_database(shape, blank, deadline=deadline, build=True)
+        assert found is not None
+        return found
+    # The exact table is made in memory, whatever ``build`` says.
+    build = partition in policy.FIRST_USE_PARTITIONS
+    return database_for(partition, shape, blank, build=build, deadline=deadline)
 
 
 def built_database(request: Request, *, deadline: float | None = None) -> Database | None:
@@ -150,18 +142,6 @@ def compound(request: Request) -> Compound:
     if name is None:
         raise UnknownNameError(f"{request.entry.name} is not a compound heuristic")
     return compound_for(name, problem.board.shape, problem.goal_blank, build=False)
-
-
-def laid_out(entry: Heuristic, database: Database, *, deadline: float | None = None) -> object:
-    """``database`` as the kernels read it: with its dual lookups when the heuristic asks."""
-    if entry.dual:
-        return dual_layout(database, deadline=deadline)
-    return database.loaded()
-
-
-def walking(problem: Problem, *, deadline: float | None = None) -> WalkingTables:
-    """The walking-distance tables of a board of up to 16 cells."""
-    return walking_tables(problem, deadline=deadline)
 
 
 def wide_walking(problem: Problem, *, deadline: float | None = None) -> WalkingTables:

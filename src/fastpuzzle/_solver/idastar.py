@@ -92,14 +92,16 @@ def run(request: Request, *, wide: bool = False) -> CoreResult:
       linear-conflict and walking-distance kernel (and weighted IDA*) runs serially. 1: the
       serial search, whose node counts are exact and reproducible;
     - ``client``: a Dask client; the iterations of the packed and pattern-database kernels
-      expected to expand at least :data:`fastpuzzle.distributed.REMOTE_FROM` nodes are searched
-      on its cluster (the others on ``workers`` local threads);
+      expected to expand at least ``remote_from`` nodes (by default
+      :data:`fastpuzzle.distributed.REMOTE_FROM`) are searched on its cluster (the others on
+      ``workers`` local threads);
     - ``prune``: the duplicate pruning every kernel applies (:mod:`fastpuzzle._solver.pruning`):
       the machine of twin move strings by default, parent pruning alone with ``"parent"``.
 
     ``wide=True`` runs the wide kernel on a board of up to 16 cells too.
     """
-    return search(prepare(request, wide=wide), request.problem)
+    prepared = prepare(request, wide=wide)
+    return search(prepared, request.problem)
 
 
 def prepare(request: Request, *, wide: bool = False) -> Prepared:
@@ -184,6 +186,7 @@ def _prepared(
     request = request._replace(heuristic=entry.name)
     if database is None:
         deadline = deadline_from_now(request.limits.seconds)
+    core = request.limits.core(stores_nodes=False)
     problem = request.problem
     machine_prune = pruning.in_effect(request.prune, exact=entry.tables == "exact")
     machine = pruning.machine(problem.board.shape, machine_prune, deadline=deadline)
@@ -191,8 +194,8 @@ def _prepared(
         request, wide=kernel != "packed", deadline=deadline, loaded=database
     )
     return Prepared(
-        request, entry, kernel, machine_prune, machine, deadline, read.tables, read.databases,
-        read.switch_after,
+        request, entry, kernel, machine_prune, machine, deadline, core, read.tables,
+        read.databases, read.switch_after,
     )  # fmt: skip
 
 
@@ -302,9 +305,9 @@ def _run_then_pair(prepared: Prepared, problem: Problem) -> CoreResult:
     )
 
 
-def _depth_cap(request: Request) -> int:
-    """The longest path the wide kernels follow for ``request``'s limits."""
-    max_depth = request.limits.core(stores_nodes=False).max_depth
+def _depth_cap(prepared: Prepared) -> int:
+    """The longest path the wide kernels follow for ``prepared``'s limits."""
+    max_depth = prepared.core.max_depth
     return MAX_OPTIMAL_DEPTH if max_depth < 0 else min(MAX_OPTIMAL_DEPTH, max_depth)
 
 
@@ -319,7 +322,7 @@ def _beyond_cap(problem: Problem, cap: int) -> CoreResult | None:
 
 def _run_wide(prepared: Prepared, problem: Problem) -> CoreResult:
     request = prepared.request
-    cap = _depth_cap(request)
+    cap = _depth_cap(prepared)
     refused = _beyond_cap(problem, cap)
     if refused is not None:
         return refused

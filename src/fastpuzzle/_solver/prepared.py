@@ -62,6 +62,9 @@ class Prepared(NamedTuple):
     machine: Any
     #: When the time limit runs out (:func:`time.monotonic`), or None.
     deadline: float | None
+    #: The request's limits as the compiled drivers take them, for a search that stores only
+    #: its path (the time limit is what is left before :attr:`deadline`: :meth:`limits_left`).
+    core: CoreLimits
     #: What the kernel reads: laid-out pattern-database tables, walking-distance tables, or
     #: None (Manhattan, linear conflict; walking distance past 16 cells, made per board).
     tables: Any = None
@@ -82,12 +85,11 @@ class Prepared(NamedTuple):
     def limits_left(self) -> CoreLimits | None:
         """The limits of a search that stores only its path (IDA*), as the compiled drivers take
         them, with the time left before the :attr:`deadline`; None when none is left."""
-        core = self.request.limits.core(stores_nodes=False)
         if self.deadline is None:
-            return core
+            return self.core
         left = self.deadline - time.monotonic()
         # The core reads a time limit of 0 as none, so an exhausted budget ends here instead.
-        return core._replace(time_limit=left) if left > 0 else None
+        return self.core._replace(time_limit=left) if left > 0 else None
 
     def out_of_time(self) -> CoreResult:
         """How a search ends whose time ran out before it began (building its tables)."""

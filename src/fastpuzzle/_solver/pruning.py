@@ -38,8 +38,9 @@ moves is allowed or forbidden as a machine built afresh to that length says. So 
 from a file forbids only strings whose twin keeps a path as short to every board (the argument
 of :mod:`fastpuzzle._core._fsm`): at worst a file could leave out strings past
 :data:`VERIFIED_LENGTH` moves, which costs nodes, never a wrong ``optimal=True``. Comparing with
-a machine built afresh to its full depth would cost the build (16 moves on 5x5: 11 s); the
-proof costs milliseconds at every depth. (Issue 53: a file correct to 10 moves and wrong past
+a machine built afresh to its full depth would cost the build (seconds for 16 moves on 5x5:
+docs/performance.rst, "Where the constants come from"); the proof costs milliseconds at every
+depth. (Issue 53: a file correct to 10 moves and wrong past
 them, its checksum recomputed, was trusted and gave 22 moves, optimal, for 20-move boards.) A
 machine that forbids a string it should not could make a board unreachable: a search that then
 ran out of paths would report no solution for a solvable board, which the solver refuses as an
@@ -192,7 +193,8 @@ def machine(
         ``"fsm"``, ``"parent"`` or a depth of :data:`DEPTHS`.
     deadline : float, optional
         A :func:`time.monotonic` time by which a machine that is neither in memory nor on disk
-        must be built (a deep one takes seconds: 16 moves on 5x5 about 11 s).
+        must be built (a deep one takes seconds: docs/performance.rst, "Where the constants
+        come from").
 
     Returns
     -------

@@ -44,6 +44,9 @@ class Request(NamedTuple):
     #: A*+IDA*: the most nodes its A* part stores (:mod:`fastpuzzle._solver.hybrid`); 0: plain
     #: IDA*; None: the default (:data:`fastpuzzle._solver.hybrid.DEFAULT_NODES`).
     frontier: int | None = None
+    #: With a client: iterations expected to expand at least this many nodes go to the cluster
+    #: (None: :data:`fastpuzzle.distributed.REMOTE_FROM`).
+    remote_from: int | None = None
 
     @property
     def entry(self) -> Heuristic:

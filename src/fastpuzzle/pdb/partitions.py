@@ -72,7 +72,8 @@ PARTITIONS_5X5["6-6-6-6z"] = PARTITIONS_5X5["6-6-6-6"]
 
 #: Named partitions whose tables are zero-aware: an entry per placement of the group's tiles and
 #: region of free cells the blank is in (where the tiles wall cells off, the free cells split into
-#: regions), not the least over the regions; 1.42x the entries for groups of six on 5x5.
+#: regions), not the least over the regions: more entries (docs/performance.rst, "Where the
+#: constants come from"), values at least as large.
 ZERO_AWARE: frozenset[str] = frozenset({"6-6-6-6z"})
 
 #: 6-6-6-6 partitions of the 5x5 board beside ``"6-6-6-6"`` (each with its transposition, which
