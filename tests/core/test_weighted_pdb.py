@@ -29,9 +29,7 @@ def _scrambles() -> list[fp.Board]:
 @pytest.mark.parametrize("weight", [1.2, 1.5, 2.0, 3.0])
 def test_weighted_answers_are_within_the_weight_of_the_optimum_on_scrambles(small_5x5, weight):
     for board in _scrambles():
-        optimum = len(
-            fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1)
-        )
+        optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
         core = wide_pdb_search(small_5x5, board, weight=weight)
         assert core.status == SOLVED
         assert board.apply(core.moves) == fp.Board.goal((5, 5))
