@@ -237,7 +237,7 @@ class Tables:
 
     def bound(self, problem: Problem) -> int:
         """The tables' value of ``problem``'s start once they are read (else 0): a lower bound
-        (5x5, 6-6-6-6: about 10 moves above linear conflict)."""
+        (5x5, 6-6-6-6: 2.5 moves above linear conflict on DeepCubeA's 20 boards)."""
         if not self._bound and self.ready() is not None:
             self._bound = pattern_bound(problem, self.ready())
         return self._bound

@@ -4,7 +4,8 @@ A lower bound never exceeds the optimal length. An optimal search's bound is its
 other method's is the best admissible heuristic of the start that costs next to nothing to
 compute: linear conflict (which is at least Manhattan distance), on any board size, and past 16
 cells also the pattern database's value where its tables are loaded (on 5x5, 6-6-6-6 gives
-about 10 moves more than linear conflict).
+2.5 moves more than linear conflict on DeepCubeA's 20 boards, but 2 fewer on one of them:
+the larger counts).
 """
 
 from __future__ import annotations
