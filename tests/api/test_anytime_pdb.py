@@ -8,6 +8,7 @@ the schedule deterministic.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,32 @@ def test_a_damaged_file_gives_no_tables_and_is_read_once(tmp_path, monkeypatch):
     assert tables is not None and tables.ready() is None
     path.unlink()
     assert tables.ready() is None
+
+
+def test_tables_read_in_the_background_arrive(tmp_path, monkeypatch):
+    # Built, not loaded, in a cache folder of its own: no read of this process has kept it.
+    groups = tuple(tuple(range(first, first + 3)) for first in range(0, 24, 3))
+    pdb.build_pdb(groups, (5, 5), cache_dir=tmp_path, progress=False)
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    tables = anytime.Tables(groups, (5, 5), 24, wait=False)
+    for _ in range(10_000):
+        if tables.ready() is not None:
+            break
+        threading.Event().wait(0.01)
+    assert tables.ready() is not None
+    assert tables.for_goal(24) is tables.ready() and tables.for_goal(0) is None
+
+
+def test_anytime_under_a_time_limit_on_the_pattern_database(small_cache, monkeypatch):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(small_cache))
+    groups = tuple(tuple(range(first, first + 3)) for first in range(0, 24, 3))
+    monkeypatch.setattr(
+        anytime.Tables,
+        "on_disk",
+        classmethod(lambda cls, problem, wait: cls(groups, (5, 5), 24, wait=wait)),
+    )
+    name, tiles, optimum = _known_5x5()[5]
+    board = fp.Board(tiles, shape=(5, 5))
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(seconds=0.5))
+    assert solution.verify(), name
+    assert solution.lower_bound <= optimum <= len(solution)
