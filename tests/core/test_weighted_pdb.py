@@ -7,12 +7,13 @@ scrambles, and the published optima of Korf's and DeepCubeA's 5x5 boards.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import fastpuzzle as fp
 from fastpuzzle import pdb
 from tests import instances
-from tests.pdbcache import small_5x5_database, wide_pdb_search
+from tests.pdbcache import search_5x5, small_5x5_compound, small_5x5_database, wide_pdb_search
 
 SOLVED = 0
 
@@ -78,6 +79,14 @@ def test_weighted_search_refuses_what_it_cannot_do(small_5x5):
         wide_pdb_search(small_5x5, board, weight=0.5)
     with pytest.raises(ValueError, match="weight from 1 to 1000"):
         wide_pdb_search(small_5x5, board, weight=float("nan"))
-    for options in ({"workers": 2}, {"min_bound": 10}, {"frontier": 1000}):
+    for options in ({"workers": 2}, {"min_bound": 10}, {"frontier": 1000}, {"trace": []}):
         with pytest.raises(ValueError, match="one thread"):
             wide_pdb_search(small_5x5, board, weight=1.5, **options)
+
+
+def test_weighted_search_reads_one_partition_only(tmp_path):
+    compound = small_5x5_compound(tmp_path)
+    tiles = tuple(int(t) for t in np.asarray(_scrambles()[0]).ravel())
+    assert search_5x5(tiles, compound.loaded()).status == SOLVED
+    with pytest.raises(ValueError, match="one partition"):
+        search_5x5(tiles, compound.loaded(), weight=1.5)

@@ -508,9 +508,9 @@ def idastar(
     weight : float
         Weighted IDA* when above 1 (f = g + w*h, h rounded down to thousandths of w): the
         answer is at most ``weight`` times optimal. One thread and one partition (no
-        ``workers``, ``runner``, ``units``, ``frontier``, ``min_bound``, dual lookups or
-        compound); ``max_depth`` then caps f, not the length (a path that short may be missed),
-        and a stopped search's ``depth`` is a weighted f.
+        ``workers``, ``runner``, ``units``, ``frontier``, ``min_bound``, ``complete``,
+        ``trace``, dual lookups or compound); ``max_depth`` then caps f, not the length (a
+        path that short may be missed), and a stopped search's ``depth`` is a weighted f.
     trace : list, optional
         For studies: gets ``(bound, expanded, generated, first_expanded, first_generated,
         units)`` at the end of each iteration (counts from the start; ``first_*`` where
@@ -543,9 +543,9 @@ def idastar(
     if not 1.0 <= weight <= 1000.0:
         raise ValueError(f"expected a weight from 1 to 1000, got {weight!r}")
     if weight > 1.0 and (workers > 1 or runner is not None or units is not None or frontier
-                         or min_bound or complete):
+                         or min_bound or complete or trace is not None):
         raise ValueError("weighted IDA* (weight > 1) runs on one thread, without a runner, "
-                         "units, frontier=, min_bound= or complete=")
+                         "units, frontier=, min_bound=, complete= or trace=")
     s = <Search*>malloc(sizeof(Search))
     if s == NULL:
         raise MemoryError()
