@@ -39,6 +39,7 @@ def idastar(
     frontier: int = 0,
     complete: bool = False,
     trace: list[tuple[int, int, int, int, int, int]] | None = None,
+    weight: float = 1.0,
 ) -> CoreResult: ...
 @overload
 def idastar(
@@ -61,4 +62,5 @@ def idastar(
     frontier: int = 0,
     complete: bool = False,
     trace: list[tuple[int, int, int, int, int, int]] | None = None,
+    weight: float = 1.0,
 ) -> UnitResults: ...

@@ -13,6 +13,13 @@ default only the one that undoes the previous move) are those of ``_idastar``, s
 compare with the 4x4 drivers and with ``_wide.idastar``; the search is the engine text
 (``_engine.pxi``) both kernels run.
 
+With ``weight`` > 1 the search is weighted IDA* (f = g + w*h, one thread, one partition): h is
+replaced by floor(w*h) in thousandths of w (no more than w*h, so every node of a shortest path
+has f <= w * its length, and the answer is at most w times optimal). It is its own copy of the
+engine (the fused ``WeightedOne``), so the unweighted search's code is untouched; the tables'
+cut-offs (the reflected lookup skipped for a child out of reach) are judged on the unweighted f,
+which is never above the weighted one, so they stay sound and only skip less.
+
 With ``workers > 1`` the large iterations are shared among threads exactly as in ``_idastar``
 (see its docstring): a frontier collected level by level by the calling thread, each node with
 its board, group indices and path prefix, searched by pool threads
@@ -82,8 +89,9 @@ cdef enum:
     MIN_CELLS = 17
     MAX_CELLS = 25
     MAX_GROUPS = GROUP_MAX_COUNT
-    MAX_PATH = 400          # the longest optimal 5x5 solution is far shorter
+    MAX_PATH = 1000         # a weighted search's paths (optimal 5x5 ones are far shorter)
     SLOT_BITS = 5
+    SCALE = 1000            # weights in thousandths
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
     MAX_EXTRA = EXTRA_MAX_COUNT
     EXTRA_GROUPS = EXTRA_MAX_GROUPS
@@ -125,12 +133,19 @@ cdef struct Node:
 # The heuristics of the node driver (expand, _engine.pxi): one partition, or a compound.
 include "_pdbnode.pxi"
 
+
+cdef struct WeightedOne:
+    # One partition for weighted IDA*: h is floor(weight * the partition's h).
+    PdbOne pdb
+
 ctypedef fused Heuristic:
     PdbOne
     PdbSeveral
+    WeightedOne
 
 cdef PdbOne* ONE = NULL
 cdef PdbSeveral* SEVERAL = NULL
+cdef WeightedOne* WEIGHTED = NULL
 
 
 # The engine: modes, the node driver, the collector and the iterations (see _engine.pxi).
@@ -152,6 +167,7 @@ cdef struct Search:
     int xmirrored[MAX_EXTRA]        # reflected
     Patterns extra[MAX_EXTRA]
     int dual                        # 1: dual lookups and BPMX (dfs_dual)
+    int weight                      # weighted IDA*: w in thousandths (0: unweighted)
     Duals duals                     # their maps and incremental state
     int bound
     int next_bound
@@ -218,40 +234,73 @@ cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept n
 # ---------------------------------------------------------------------------------------------
 # The heuristics' hooks (see _engine.pxi): the pattern databases' of _pdbnode.pxi.
 
+cdef inline int weighted(const Search* s, int h) noexcept nogil:
+    # floor(w * h), w in thousandths: never above w * h.
+    return <int>((<long long>s.weight * h) // SCALE)
+
+
 cdef inline int h_value(const Search* s, const Heuristic* v) noexcept nogil:
-    return pdb_h(s, v)
+    if Heuristic is WeightedOne:
+        return weighted(s, pdb_h(s, &v.pdb))
+    else:
+        return pdb_h(s, v)
 
 
 cdef inline int goal_value(const Search* s, const Heuristic* v) noexcept nogil:
-    return v.md
+    if Heuristic is WeightedOne:
+        return v.pdb.md
+    else:
+        return v.md
 
 
 cdef inline void look_ahead(Search* s, BoardWord board, int blank, int depth, int32_t state,
                             Heuristic* v) noexcept nogil:
-    pdb_look_ahead(s, board, blank, depth, state, v)
+    if Heuristic is WeightedOne:
+        pdb_look_ahead(s, board, blank, depth, state, &v.pdb)
+    else:
+        pdb_look_ahead(s, board, blank, depth, state, v)
 
 
 cdef inline int child_f(Search* s, BoardWord board, int blank, int cell, int tile, int k,
                         int depth, Heuristic* v, Heuristic* child) noexcept nogil:
-    return pdb_child_f(s, blank, cell, tile, k, depth, v, child)
+    cdef int f
+    if Heuristic is WeightedOne:
+        # The unweighted f, exact or (cut) short: g + floor(w * its h) is then exact, or short
+        # and still cut (never below the unweighted f that was out of reach).
+        f = pdb_child_f(s, blank, cell, tile, k, depth, &v.pdb, &child.pdb)
+        return depth + 1 + weighted(s, f - depth - 1)
+    else:
+        return pdb_child_f(s, blank, cell, tile, k, depth, v, child)
 
 
 cdef inline void enter_child(Search* s, int blank, int cell, int tile, int k, Heuristic* v,
                              Heuristic* child) noexcept nogil:
-    pdb_enter_child(s, tile, k, v, child)
+    if Heuristic is WeightedOne:
+        pdb_enter_child(s, tile, k, &v.pdb, &child.pdb)
+    else:
+        pdb_enter_child(s, tile, k, v, child)
 
 
 cdef inline void leave_child(Search* s, int blank, int cell, int tile, int k, Heuristic* v,
                              Heuristic* child) noexcept nogil:
-    pdb_leave_child(s, tile, child)
+    if Heuristic is WeightedOne:
+        pdb_leave_child(s, tile, &child.pdb)
+    else:
+        pdb_leave_child(s, tile, child)
 
 
 cdef inline void save_value(const Search* s, Node* node, const Heuristic* v) noexcept nogil:
-    pdb_save(s, node, v)
+    if Heuristic is WeightedOne:
+        pdb_save(s, node, &v.pdb)
+    else:
+        pdb_save(s, node, v)
 
 
 cdef inline void load_value(Search* s, const Node* node, Heuristic* v) noexcept nogil:
-    pdb_load(s, node, v)
+    if Heuristic is WeightedOne:
+        pdb_load(s, node, &v.pdb)
+    else:
+        pdb_load(s, node, v)
 
 
 # Dual lookups with BPMX (dfs_dual, one text with _idastar's, in _dual.pxi).
@@ -264,6 +313,8 @@ cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil
         return dual_node(s, node, mode)
     if s.n_extra:
         return search_node(s, node, SEVERAL, mode)
+    if s.weight:
+        return search_node(s, node, WEIGHTED, mode)
     return search_node(s, node, ONE, mode)
 
 
@@ -272,6 +323,7 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
     cdef int cell, tile, md = 0
     cdef PdbOne one
     cdef PdbSeveral several
+    cdef WeightedOne weighted_one
     for cell in range(s.n):
         tile = s.cells[cell]
         if tile != 0:
@@ -281,6 +333,9 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
     elif s.n_extra:
         pdb_root(s, s.cells, s.n, md, &several)
         save_root(s, root, 0, blank, &several)
+    elif s.weight:
+        pdb_root(s, s.cells, s.n, md, &weighted_one.pdb)
+        save_root(s, root, 0, blank, &weighted_one)
     else:
         pdb_root(s, s.cells, s.n, md, &one)
         save_root(s, root, 0, blank, &one)
@@ -343,6 +398,43 @@ cdef inline int board_bytes(const Search* s, const Node* node, uint8_t* out) noe
     return s.n
 
 
+cdef int path_length(Search* s, const uint8_t[::1] start, int blank) noexcept nogil:
+    # The moves in s.path up to the goal, replayed from ``start``: a weighted search finds it
+    # at any f within the bound, so the bound (what the serial iterations leave as the length)
+    # is not its length. Nodes on the path were expanded, so the first goal is its end.
+    cdef int i, k, cell, md = 0
+    for cell in range(s.n):
+        s.cells[cell] = start[cell]
+        if start[cell] != 0:
+            md += s.distance[start[cell]][cell]
+    i = 0
+    while md != 0 and i < MAX_PATH:
+        for k in range(s.n_moves[blank]):
+            if s.move_dir[blank][k] == s.path[i]:
+                break
+        cell = s.move_cell[blank][k]
+        md += manhattan_change(s, s.cells[cell], cell, blank)
+        s.cells[blank] = s.cells[cell]
+        s.cells[cell] = 0
+        blank = cell
+        i += 1
+    return i
+
+
+cdef object run_weighted(Search* s, Node* root, int max_depth, const uint8_t[::1] start,
+                         int blank):
+    # Weighted IDA*: the serial iterations, its path's length counted.
+    cdef int status
+    s.study.complete = 0
+    s.study.solutions = 0
+    s.study.trace = NULL
+    with nogil:
+        status = run_search(s, root, max_depth, -1, 0)
+    if status == STATUS_SOLVED:
+        s.counters.depth = path_length(s, start, blank)
+    return _finished(s, status, 0)
+
+
 # ---------------------------------------------------------------------------------------------
 # The Python entry.
 
@@ -362,9 +454,11 @@ def idastar(
     runner=None,
     units=None,
     int min_bound=0,
-    machine=None,    unsigned long long frontier=0,
+    machine=None,
+    unsigned long long frontier=0,
     bint complete=False,
     list trace=None,
+    double weight=1.0,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
 
@@ -411,6 +505,12 @@ def idastar(
     complete : bool
         For studies: the iteration that reaches the goal is searched to its end (a goal is a
         leaf), and the result has the optimal length but no moves.
+    weight : float
+        Weighted IDA* when above 1 (f = g + w*h, h rounded down to thousandths of w): the
+        answer is at most ``weight`` times optimal. One thread and one partition (no
+        ``workers``, ``runner``, ``units``, ``frontier``, ``min_bound``, ``complete``,
+        ``trace``, dual lookups or compound); ``max_depth`` then caps f, not the length (a
+        path that short may be missed), and a stopped search's ``depth`` is a weighted f.
     trace : list, optional
         For studies: gets ``(bound, expanded, generated, first_expanded, first_generated,
         units)`` at the end of each iteration (counts from the start; ``first_*`` where
@@ -440,6 +540,12 @@ def idastar(
         raise ValueError(f"goal blank {goal_blank} is not a cell")
     if workers < 1:
         raise ValueError(f"expected workers >= 1, got {workers}")
+    if not 1.0 <= weight <= 1000.0:
+        raise ValueError(f"expected a weight from 1 to 1000, got {weight!r}")
+    if weight > 1.0 and (workers > 1 or runner is not None or units is not None or frontier
+                         or min_bound or complete or trace is not None):
+        raise ValueError("weighted IDA* (weight > 1) runs on one thread, without a runner, "
+                         "units, frontier=, min_bound=, complete= or trace=")
     s = <Search*>malloc(sizeof(Search))
     if s == NULL:
         raise MemoryError()
@@ -449,6 +555,10 @@ def idastar(
             s.cells[cell] = cells[cell]
         init_board(s, rows, cols, goal_blank)
         init_groups(s, goal_blank, tables, keep)
+        s.weight = 0 if weight <= 1.0 else <int>(weight * SCALE + 1e-9)
+        if s.weight and (s.dual or s.n_extra):
+            raise ValueError("weighted IDA* (weight > 1) reads one partition: not dual lookups "
+                             "or a compound")
         init_counters(&s.counters)
         init_control(&s.control, node_limit, time_limit, 0, progress)
         s.status = STATUS_RUNNING
@@ -459,6 +569,8 @@ def idastar(
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         init_root(s, &root, blank)
+        if s.weight:
+            return run_weighted(s, &root, max_depth, cells, blank)
         return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound,
                          frontier, complete, trace)
     finally:

@@ -20,9 +20,13 @@ has the measurements behind each choice):
   when it runs out of paths, finds a shortest path, or, stopped by the limits, leaves the bound
   it was searching as a certified lower bound (every shorter path was ruled out).
 
-Every search carries the duplicate-pruning machine when it is at hand. Without a time or node
-limit nothing of this runs: the answer stays the constructive one. The lower bound is the
-start's linear conflict, or the unweighted search's bound when higher.
+Every search carries the duplicate-pruning machine when it is at hand. Where the shape's
+pattern database is on disk (5x5: 6-6-6-6; never built here), the searches towards the goal
+read it once it is in memory (:class:`Tables`): the weighted ones on ``_wide_pdb``'s weighted
+IDA*, the unweighted one from the bound already certified, and the windows that end with the
+goal's blank; the searches from the goal then stop. Without a time or node limit nothing of
+this runs: the answer stays the constructive one. The lower bound is the largest of the
+start's linear conflict, its pattern-database value and the unweighted search's bound.
 """
 
 from __future__ import annotations
@@ -32,22 +36,26 @@ import time
 
 import numpy as np
 
-from fastpuzzle._core import _constructive, _wide
+from fastpuzzle._core import _constructive, _wide, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
-from fastpuzzle._core._result import SearchStatus
+from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem, make_problem
-from fastpuzzle._solver import pruning
-from fastpuzzle._solver.bounds import start_bound
+from fastpuzzle._solver import policy, pruning
+from fastpuzzle._solver.bounds import pattern_bound, start_bound
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle.board import MAX_CELLS, BoardLike
 from fastpuzzle.errors import InternalError, TimeLimitError
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import inverse
+from fastpuzzle.pdb.database import BuildTimeLimitError
+from fastpuzzle.pdb.partitions import Partition
+from fastpuzzle.pdb.store import load_pdb, pdb_path
 from fastpuzzle.results import ProgressCallback, SearchStats, Solution
 
 __all__ = [
     "WEIGHTS",
     "Budget",
+    "Tables",
     "improve",
     "search_ends",
     "shorten_windows",
@@ -99,6 +107,16 @@ MIN_SLICE_NODES = 1 << 14
 
 #: The unweighted search from the start.
 _OPTIMAL = (1.0, False)
+
+#: The unweighted search's slice, as a share of the weighted ones' (5x5 on the pattern
+#: database, 20 M nodes, 5 boards: 1/8 and 1/32 gave the same lengths and a larger gap, a
+#: whole slice 6.8 moves longer).
+OPTIMAL_SHARE = 1 / 4
+
+#: Whether the searches from the goal (on linear conflict: the tables hold one goal's blank)
+#: go on once the pattern database is read (5x5, 20 M nodes, 5 boards: 93.6 moves with them,
+#: 93.2 without; the nodes go to the searches on the tables).
+BACKWARDS_WITH_TABLES = False
 
 _LINEAR_CONFLICT = int(HeuristicCode.H_LINEAR_CONFLICT)
 _SOLVED = int(SearchStatus.STATUS_SOLVED)
@@ -162,6 +180,121 @@ class Budget:
             self.nodes -= expanded
 
 
+class Tables:
+    """The pattern database the searches towards ``goal_blank`` read once it is in memory.
+
+    Where the policy's tables for the shape are on disk (never built here), they are read on a
+    background thread (255 MB for 5x5's 6-6-6-6: about 2 s) while the first searches run on
+    linear conflict; :meth:`ready` says whether they have arrived without waiting, unless
+    ``wait``: then the first call reads them (a node limit's schedule stays deterministic).
+
+    Parameters
+    ----------
+    partition, shape, goal_blank
+        What :func:`~fastpuzzle.pdb.load_pdb` reads.
+    wait : bool
+        Read them on the first call to :meth:`ready` rather than in the background.
+    """
+
+    def __init__(
+        self, partition: str | Partition, shape: tuple[int, int], goal_blank: int, *, wait: bool
+    ):
+        self.partition, self.shape, self.goal_blank = partition, shape, goal_blank
+        self.wait = wait
+        self._loaded: object | None = None
+        self._failed = False
+        self._bound = 0
+
+    @classmethod
+    def on_disk(cls, problem: Problem, *, wait: bool) -> Tables | None:
+        """The tables of ``problem``'s shape and goal where the policy's are on disk, else
+        None (past 25 cells, or not built: a build takes minutes, more than a limit allows)."""
+        shape = problem.board.shape
+        if not MAX_CELLS < problem.rows * problem.cols <= 25:
+            return None
+        for partition in policy.tables_of(shape, problem.goal_blank).read:
+            if pdb_path(partition, shape, problem.goal_blank).is_file():
+                return cls(partition, shape, problem.goal_blank, wait=wait)
+        return None
+
+    def ready(self) -> object | None:
+        """The laid-out tables once they are read, else None (a damaged file: always None)."""
+        if self._loaded is None and not self._failed:
+            try:
+                found = load_pdb(
+                    self.partition,
+                    self.shape,
+                    self.goal_blank,
+                    deadline=None if self.wait else time.monotonic(),
+                )
+            except BuildTimeLimitError:
+                return None
+            if found is None:
+                self._failed = True
+            else:
+                self._loaded = found.loaded()
+        return self._loaded
+
+    def bound(self, problem: Problem) -> int:
+        """The tables' value of ``problem``'s start once they are read (else 0): a lower bound
+        (5x5, 6-6-6-6: 2.5 moves above linear conflict on DeepCubeA's 20 boards)."""
+        if not self._bound and self.ready() is not None:
+            self._bound = pattern_bound(problem, self.ready())
+        return self._bound
+
+    def for_goal(self, goal_blank: int) -> object | None:
+        """The tables, read, for a search whose goal has its blank on ``goal_blank``."""
+        return self.ready() if goal_blank == self.goal_blank else None
+
+
+def _idastar(
+    cells: np.ndarray,
+    blank: int,
+    rows: int,
+    cols: int,
+    goal_blank: int,
+    *,
+    weight: float,
+    time_limit: float,
+    node_limit: int,
+    max_depth: int,
+    machine: np.ndarray | None,
+    tables: Tables | None,
+    min_bound: int = 0,
+) -> CoreResult:
+    """(Weighted) IDA* on the pattern database where it is read for this goal, else with
+    linear conflict; ``min_bound`` (unweighted, on the database only): no shorter path."""
+    found = None if tables is None else tables.for_goal(goal_blank)
+    if found is not None:
+        return _wide_pdb.idastar(
+            cells.astype(np.uint8),
+            blank,
+            rows,
+            cols,
+            goal_blank,
+            tables=found,
+            weight=weight,
+            node_limit=node_limit,
+            time_limit=time_limit,
+            max_depth=max_depth,
+            machine=machine,
+            min_bound=min_bound if weight == 1.0 else 0,
+        )
+    return _wide.idastar(
+        cells,
+        blank,
+        rows,
+        cols,
+        goal_blank,
+        heuristic=_LINEAR_CONFLICT,
+        weight=weight,
+        node_limit=node_limit,
+        time_limit=time_limit,
+        max_depth=max_depth,
+        machine=machine,
+    )
+
+
 def _codes(moves: str) -> np.ndarray:
     return np.frombuffer(moves.encode("ascii").translate(_CODES), dtype=np.uint8)
 
@@ -186,6 +319,7 @@ def shorten_windows(
     node_cap: int = WINDOW_NODES,
     weight: float = 1.0,
     machine: np.ndarray | None = None,
+    tables: Tables | None = None,
 ) -> str:
     """``moves`` shortened by re-solving each stretch of ``window`` moves optimally.
 
@@ -199,7 +333,7 @@ def shorten_windows(
     while stale < 2 and not budget.spent:
         before = len(moves)
         moves = _one_pass(
-            problem, moves, budget, window, first, node_cap, weight, machine, rows, cols
+            problem, moves, budget, window, first, node_cap, weight, machine, tables, rows, cols
         )
         stale = stale + 1 if len(moves) >= before else 0
         first = window // 2 if first == 0 else 0
@@ -240,6 +374,7 @@ def _one_pass(
     node_cap: int,
     weight: float,
     machine: np.ndarray | None,
+    tables: Tables | None,
     rows: int,
     cols: int,
 ) -> str:
@@ -261,18 +396,21 @@ def _one_pass(
         if j - i >= 4:
             cells, goal_blank = _relabelled(current, end)
             time_limit, node_limit = budget.limits(nodes=node_cap)
-            found = _wide.idastar(
+            # A window whose end has the blank where the goal has it reads the pattern
+            # database (the tables hold one goal's blank); weighted, max_depth caps f there,
+            # so any answer is still shorter.
+            found = _idastar(
                 cells,
                 blank,
                 rows,
                 cols,
                 goal_blank,
-                heuristic=_LINEAR_CONFLICT,
                 weight=weight,
                 node_limit=node_limit,
                 time_limit=time_limit,
                 max_depth=j - i - 2,
                 machine=machine,
+                tables=tables,
             )
             budget.charge(found.expanded, found.generated)
             out.append(found.moves if found.status == _SOLVED else moves[i:j])
@@ -283,7 +421,13 @@ def _one_pass(
     return _constructive.cancel_inverse_pairs("".join(out))
 
 
-def _deep_windows(problem: Problem, moves: str, budget: Budget, machine: np.ndarray | None) -> str:
+def _deep_windows(
+    problem: Problem,
+    moves: str,
+    budget: Budget,
+    machine: np.ndarray | None,
+    tables: Tables | None,
+) -> str:
     stale = 0
     while not budget.spent:
         for window, weight, cap in DEEP_WINDOWS:
@@ -296,6 +440,7 @@ def _deep_windows(problem: Problem, moves: str, budget: Budget, machine: np.ndar
                 node_cap=cap,
                 weight=weight,
                 machine=machine,
+                tables=tables,
             )
             stale = 0 if len(moves) < before else stale + 1
             if stale == len(DEEP_WINDOWS) or budget.spent:
@@ -313,10 +458,14 @@ def improve(
     base_nodes: int | None,
     progress: ProgressCallback | None = None,
     machine: np.ndarray | None = None,
+    tables: Tables | None = None,
 ) -> tuple[str, int]:
     """``(moves, lower_bound)``: the best path found and the best certified bound, improving
-    ``moves`` under ``budget`` (the schedule of the module's docstring)."""
-    best = shorten_windows(problem, moves, budget, machine=machine)
+    ``moves`` under ``budget`` (the schedule of the module's docstring); ``tables``: the
+    pattern database of the searches towards the goal, once read."""
+    if tables is not None:
+        lower_bound = max(lower_bound, tables.bound(problem))
+    best = shorten_windows(problem, moves, budget, machine=machine, tables=tables)
     _report(progress, budget, best)
     # Each weight searches from the start and, on the inverse problem, from the goal: the two
     # take very different times (5x5, weight 1.3: 0.002 s from the goal where the start ran
@@ -328,6 +477,8 @@ def improve(
     while pending and not budget.spent and len(best) > lower_bound:
         scale = 1 << round_
         finished = False
+        if not BACKWARDS_WITH_TABLES and tables is not None and tables.ready() is not None:
+            pending = [entry for entry in pending if not entry[1]]
         front = pending[:FRONT]
         if _OPTIMAL in pending and _OPTIMAL not in front:
             # The optimal search below the best, on a quarter slice every round: it certifies
@@ -335,20 +486,21 @@ def improve(
             front.append(_OPTIMAL)
         for weight, backwards in front:
             cells, blank, goal_blank = ends[backwards]
+            if tables is not None:
+                lower_bound = max(lower_bound, tables.bound(problem))
             if budget.spent or len(best) <= lower_bound:
                 break
-            share = scale / 4 if (weight, backwards) == _OPTIMAL else scale
+            share = scale * OPTIMAL_SHARE if (weight, backwards) == _OPTIMAL else scale
             time_limit, node_limit = budget.limits(
                 None if base_seconds is None else base_seconds * share,
                 None if base_nodes is None else max(1, int(base_nodes * share)),
             )
-            found = _wide.idastar(
+            found = _idastar(
                 cells.copy(),
                 blank,
                 problem.rows,
                 problem.cols,
                 goal_blank,
-                heuristic=_LINEAR_CONFLICT,
                 weight=weight,
                 node_limit=node_limit,
                 time_limit=time_limit,
@@ -358,13 +510,17 @@ def improve(
                 # search looks only below the best.
                 max_depth=max(0, len(best) - 2) if weight == 1.0 else -1,
                 machine=machine,
+                tables=tables,
+                # The iterations below the certified bound are done: on the database the
+                # search starts there.
+                min_bound=lower_bound,
             )
             budget.charge(found.expanded, found.generated)
             if found.status == _SOLVED:
                 path = inverse(found.moves) if backwards else found.moves
                 shorter = path
                 if len(path) <= HOPELESS * len(best):
-                    shorter = shorten_windows(problem, path, budget, machine=machine)
+                    shorter = shorten_windows(problem, path, budget, machine=machine, tables=tables)
                 if len(shorter) < len(best):
                     best = shorter
                     _report(progress, budget, best)
@@ -389,10 +545,12 @@ def improve(
             # 4 of 5 boards 2-6 moves shorter in 0.1-0.5 s, where windows of 40 had stopped);
             # on the long first paths they cost seconds, so they wait for a round in which
             # no weight finished.
-            best = _deep_windows(problem, best, budget, machine)
+            best = _deep_windows(problem, best, budget, machine, tables)
             deep_from = len(best)
             _report(progress, budget, best)
         round_ += 1
+    if tables is not None:
+        lower_bound = max(lower_bound, tables.bound(problem))
     return best, lower_bound
 
 
@@ -469,6 +627,9 @@ def solve_near_optimal(
         nodes=limits.nodes,
         started=started,
     )
+    # Under a node limit alone the tables are read before the first search, so that the same
+    # board and limit give the same answer; under a time limit, while the first ones run.
+    tables = Tables.on_disk(problem, wait=limits.seconds is None)
     moves, bound = improve(
         problem,
         first.moves,
@@ -482,6 +643,7 @@ def solve_near_optimal(
         else max(MIN_SLICE_NODES, int(limits.nodes * SLICE_SHARE)),
         progress=progress,
         machine=_machine(problem, budget),
+        tables=tables,
     )
     if not _reaches_goal(problem, moves):
         raise InternalError(
@@ -504,7 +666,7 @@ def solve_near_optimal(
         moves=moves,
         stats=stats,
         algorithm="anytime",
-        heuristic="linear_conflict",
+        heuristic="pdb" if tables is not None and tables.ready() is not None else "linear_conflict",
         optimal=optimal,
         lower_bound=bound,
     )

@@ -1,0 +1,142 @@
+"""The anytime solver on a pattern database past 16 cells: its searches towards the goal and its
+lower bound read the tables when they are on disk.
+
+Small stand-in tables (eight 3-tile groups, built in milliseconds) take the place of 5x5's
+6-6-6-6; the optima are DeepCubeA's and Korf's published ones (``tests/data``). Node limits keep
+the schedule deterministic.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle import pdb
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import anytime
+from fastpuzzle._solver.bounds import pattern_bound, start_bound
+from tests import instances
+from tests.pdbcache import small_5x5_database
+
+
+def _known_5x5() -> list[tuple[str, tuple[int, ...], int]]:
+    out = [(i.name, i.tiles, i.optimal_length) for i in instances.deepcubea(5)]
+    out += [(i.name, i.tiles, i.optimal_length) for i in instances.korf24()]
+    return [(name, tiles, optimum) for name, tiles, optimum in out if optimum is not None]
+
+
+@pytest.fixture(scope="module")
+def small_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("anytime5x5")
+    small_5x5_database(directory)
+    return directory
+
+
+@pytest.fixture
+def small_tables(small_cache: Path, monkeypatch: pytest.MonkeyPatch) -> anytime.Tables:
+    """The small tables, set as what the anytime solver finds on disk for 5x5."""
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(small_cache))
+    # small_5x5_database's groups: cells 0-2, 3-5, ... of the goal.
+    groups = tuple(tuple(range(first, first + 3)) for first in range(0, 24, 3))
+    tables = anytime.Tables(groups, (5, 5), 24, wait=True)
+    assert tables.ready() is not None
+    monkeypatch.setattr(anytime.Tables, "on_disk", classmethod(lambda cls, problem, wait: tables))
+    return tables
+
+
+def test_the_pattern_bound_is_never_above_the_optimum(small_tables):
+    known = _known_5x5()
+    assert len(known) == 25
+    raised = 0
+    for name, tiles, optimum in known:
+        problem = make_problem(fp.Board(tiles, shape=(5, 5)), None)
+        plain = start_bound(problem)
+        bound = start_bound(problem, small_tables.ready())
+        assert plain <= bound <= optimum, name
+        assert bound == max(plain, pattern_bound(problem, small_tables.ready()))
+        raised += bound > plain
+    # Even 3-tile groups beat linear conflict on some of these boards.
+    assert raised > 0
+
+
+def test_pattern_bound_of_the_goal_is_zero(small_tables):
+    problem = make_problem(fp.Board.goal((5, 5)), None)
+    assert pattern_bound(problem, small_tables.ready()) == 0
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_anytime_answers_on_the_pattern_database(small_tables, index):
+    name, tiles, optimum = _known_5x5()[index]
+    board = fp.Board(tiles, shape=(5, 5))
+    problem = make_problem(board, None)
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=200_000))
+    assert solution.heuristic == "pdb"
+    assert solution.verify(), name
+    assert board.apply(solution.moves) == fp.Board.goal((5, 5))
+    # Its bound is at least the tables' value of the start, and never above the optimum.
+    assert pattern_bound(problem, small_tables.ready()) <= solution.lower_bound <= optimum
+    assert optimum <= len(solution)
+    # Deterministic under a node limit: the same answer again.
+    again = fp.solve(board, optimal=False, limits=fp.Limits(nodes=200_000))
+    assert again.moves == solution.moves and again.lower_bound == solution.lower_bound
+
+
+def test_certified_bound_reaches_the_optimum_of_a_short_board(small_tables):
+    # A 5x5 scramble the unweighted search on the tables proves within the limit.
+    board = fp.scramble(fp.Board.goal((5, 5)), 30, rng=7)
+    optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=2_000_000))
+    assert solution.lower_bound == optimum == len(solution)
+    assert solution.optimal
+
+
+def test_no_tables_without_a_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    problem = make_problem(fp.Board.goal((5, 5)), None)
+    assert anytime.Tables.on_disk(problem, wait=False) is None
+    # Past 25 cells there are no such tables, whatever the cache holds.
+    assert anytime.Tables.on_disk(make_problem(fp.Board.goal((6, 6)), None), wait=True) is None
+
+
+def test_a_damaged_file_gives_no_tables_and_is_read_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    path = pdb.pdb_path("6-6-6-6", (5, 5), 24)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"not a database")
+    problem = make_problem(fp.Board.goal((5, 5)), None)
+    tables = anytime.Tables.on_disk(problem, wait=True)
+    assert tables is not None and tables.ready() is None
+    path.unlink()
+    assert tables.ready() is None
+
+
+def test_tables_read_in_the_background_arrive(tmp_path, monkeypatch):
+    # Built, not loaded, in a cache folder of its own: no read of this process has kept it.
+    groups = tuple(tuple(range(first, first + 3)) for first in range(0, 24, 3))
+    pdb.build_pdb(groups, (5, 5), cache_dir=tmp_path, progress=False)
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    tables = anytime.Tables(groups, (5, 5), 24, wait=False)
+    for _ in range(10_000):
+        if tables.ready() is not None:
+            break
+        threading.Event().wait(0.01)
+    assert tables.ready() is not None
+    assert tables.for_goal(24) is tables.ready() and tables.for_goal(0) is None
+
+
+def test_anytime_under_a_time_limit_on_the_pattern_database(small_cache, monkeypatch):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(small_cache))
+    groups = tuple(tuple(range(first, first + 3)) for first in range(0, 24, 3))
+    monkeypatch.setattr(
+        anytime.Tables,
+        "on_disk",
+        classmethod(lambda cls, problem, wait: cls(groups, (5, 5), 24, wait=wait)),
+    )
+    name, tiles, optimum = _known_5x5()[5]
+    board = fp.Board(tiles, shape=(5, 5))
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(seconds=0.5))
+    assert solution.verify(), name
+    assert solution.lower_bound <= optimum <= len(solution)
