@@ -69,7 +69,7 @@ def distance_counts(goal: Board) -> list[int]:
     """
     _, starts = _by_distance(goal.rows, goal.cols, goal.blank)
     counts = np.diff(starts)
-    return counts[: int(np.flatnonzero(counts)[-1]) + 1].tolist()
+    return [int(c) for c in counts[: int(np.flatnonzero(counts)[-1]) + 1]]
 
 
 def _unrank(ranks: np.ndarray, cells: int) -> np.ndarray:
