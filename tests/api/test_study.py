@@ -138,6 +138,23 @@ def test_4x4_rows_by_solving_boards():
     assert [row.solved for row in study.rows] == [3, 3]
 
 
+def _printed(study):
+    """(depth, nodes, b*) of every method in the printed table, read back from its text."""
+    lines = study.to_string().splitlines()[2:]
+    out = []
+    for line in lines:
+        cells = line.split()
+        for k in range(2, len(cells), 2):
+            out.append((int(cells[0]), float(cells[k].replace(",", "")), float(cells[k + 1])))
+    return out
+
+
+def test_b_star_from_the_printed_nodes_is_the_printed_b_star():
+    study = depth_study((3, 3), [2, 5, 9], per_depth=10, methods=["bfs", "idastar"], rng=6)
+    for depth, nodes, bstar in _printed(study):
+        assert _bstar(nodes, depth) == pytest.approx(bstar, rel=0.01, abs=0.006)
+
+
 @pytest.mark.slow
 def test_the_whole_goal_study():
     # Issue 57's goal: Russell and Norvig's 12 depths, 100 boards each, four methods.
@@ -151,7 +168,10 @@ def test_the_whole_goal_study():
     assert len(study) == 48
     for row in study.rows:
         assert row.solved == 100
-        assert row.ebf == pytest.approx(_bstar(row.generated_mean, row.depth), rel=0.01)
+        assert row.ebf == pytest.approx(_bstar(row.generated_mean, row.depth), rel=1e-6)
+    # What a reader of the printed table recomputes: within 1 % (and the table's 2 decimals).
+    for depth, nodes, bstar in _printed(study):
+        assert _bstar(nodes, depth) == pytest.approx(bstar, rel=0.01, abs=0.006)
     # Manhattan dominates misplaced tiles: fewer nodes at every depth past the shallowest.
     for depth in range(6, 25, 2):
         assert (
