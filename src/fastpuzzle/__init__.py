@@ -29,6 +29,7 @@ from fastpuzzle.errors import (
     BatchInUseError,
     BoardTooLargeError,
     DepthLimitError,
+    DistanceNotFoundError,
     FastPuzzleError,
     IllegalMoveError,
     InternalError,
@@ -54,6 +55,7 @@ from fastpuzzle.pdb import build_pdb, pdb_cache_dir
 from fastpuzzle.results import SearchResult, SearchStats, Solution, Status
 from fastpuzzle.solvability import Solvability, explain_solvability
 from fastpuzzle.solve import search, solve
+from fastpuzzle.study import DepthRow, DepthStudy, depth_study
 
 __all__ = [
     "ALGORITHMS",
@@ -70,6 +72,9 @@ __all__ = [
     "BoardTooLargeError",
     "Comparison",
     "DepthLimitError",
+    "DepthRow",
+    "DepthStudy",
+    "DistanceNotFoundError",
     "FastPuzzleError",
     "IllegalMoveError",
     "InternalError",
@@ -97,6 +102,7 @@ __all__ = [
     "all_boards",
     "build_pdb",
     "compare",
+    "depth_study",
     "explain_solvability",
     "hint",
     "inverse",

@@ -43,6 +43,7 @@ from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.batch.export import packed_board_texts
 from fastpuzzle.batch.run import Progress, ProgressArg, check_progress
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
+from fastpuzzle.distance import MAX_TRIES, packed_at_distance
 from fastpuzzle.errors import (
     BoardTooLargeError,
     FastPuzzleWarning,
@@ -113,8 +114,12 @@ def random_boards(
     goal: BoardLike | None = None,
     unique: bool = False,
     seed: int | None = None,
+    distance: int | None = None,
+    max_tries: int = MAX_TRIES,
+    limits: Limits | None = None,
 ) -> np.ndarray:
-    """``n`` boards drawn uniformly from those that can reach ``goal``, as packed words.
+    """``n`` boards drawn uniformly from those that can reach ``goal``, as packed words; with
+    ``distance``, from those exactly that many optimal moves from it.
 
     Drawn with replacement unless ``unique=True``: 200,000 draws from the 181,440 boards of 3x3
     hold about 121,000 distinct ones. With ``unique=True`` no board repeats (sampling without
@@ -143,6 +148,11 @@ def random_boards(
         all.
     seed : int, optional
         A seed, in place of ``rng`` (as :func:`~fastpuzzle.random_board` takes it).
+    distance : int, optional
+        Every board's optimal number of moves to ``goal``: drawn uniformly from an exact table
+        on up to 9 cells, else scrambles solved optimally until one is that far, as
+        :func:`~fastpuzzle.random_board` draws them (``max_tries`` scrambles a board at most,
+        each solve bounded by ``limits``).
 
     Notes
     -----
@@ -161,6 +171,8 @@ def random_boards(
         If ``n`` is not a whole number from 0 to :data:`MAX_BOARDS` (at most
         :func:`space_size` with ``unique=True``), or ``rng`` not a seed, a numpy Generator or
         None.
+    DistanceNotFoundError
+        With ``distance`` past 9 cells: if ``max_tries`` scrambles a board found none that far.
     OutOfMemoryError
         If the system would not give the result's memory (8 bytes a board: 8 GiB at the
         bound), naming how much.
@@ -179,6 +191,13 @@ def random_boards(
     target = _target(shape, goal)
     flag("unique", unique)
     generator = random_generator(rng_or_seed(rng, seed))
+    if distance is not None:
+        drawn = packed_at_distance(
+            count, target, distance, generator, unique=unique, max_tries=max_tries, limits=limits
+        )
+        if isinstance(drawn, list):
+            return np.array([board.packed for board in drawn], dtype=np.uint64)
+        return drawn
     if not unique:
         return _draw(count, target, generator)
     space = space_size(target.shape)

@@ -29,7 +29,8 @@ of ``info`` has the same shape at every step.
 - **Starts**: uniformly random boards that can reach the goal (``scramble=None``), or the goal
   scrambled by ``scramble`` random moves; ``reset(seed=...)`` makes them reproducible.
   ``reset(options={"board": ...})`` starts from that board, which must be able to reach the goal
-  (:class:`~fastpuzzle.UnsolvableError` otherwise).
+  (:class:`~fastpuzzle.UnsolvableError` otherwise); ``reset(options={"distance": d})`` from a
+  board exactly ``d`` optimal moves away (:func:`~fastpuzzle.random_board`'s ``distance``).
 - **info**: ``distance``, the exact number of moves to the goal; ``optimal_mask`` (int8[4], 1 =
   the action's board is one move nearer; all 0 at the goal); ``action_mask`` (int8[4], 1 =
   legal). With ``distances=False`` the solver is not called and only ``action_mask`` is given.
@@ -179,7 +180,10 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode from a random board (see ``scramble``); ``seed`` seeds the draws.
 
-        ``options={"board": ...}`` starts from that board instead.
+        ``options={"board": ...}`` starts from that board instead; ``options={"distance": d}``
+        from a board exactly ``d`` optimal moves from the goal (see
+        :func:`~fastpuzzle.random_board`: uniform among them on up to 9 cells, scrambles
+        solved past that).
 
         Raises
         ------
@@ -187,7 +191,10 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
             If ``seed`` is not None or a non-negative Python int (Gymnasium's own check, which
             every environment's ``reset`` runs; its message quotes the seed).
         InvalidOptionError
-            If ``options`` is not a dict (or None), or names another key than ``"board"``.
+            If ``options`` is not a dict (or None), names another key than ``"board"`` or
+            ``"distance"``, or both; or no board is ``distance`` moves away (on up to 9 cells).
+        DistanceNotFoundError
+            Past 9 cells, if no scramble tried was ``distance`` moves away.
         InvalidBoardError
             If the board of ``options`` is not a board of the environment's shape.
         UnsolvableError
@@ -251,10 +258,18 @@ class SlidingPuzzleEnv(gym.Env):  # type: ignore[misc, unused-ignore]
             raise InvalidOptionError(
                 f"expected options as a dict such as {{'board': ...}} or None, got {shown(options)}"
             )
-        unknown = sorted(str(key) for key in options if key != "board")
+        unknown = sorted(str(key) for key in options if key not in ("board", "distance"))
         if unknown:
             raise InvalidOptionError(
-                f"expected options with the key 'board' only, got {shown(unknown)}"
+                f"expected options with the keys 'board' or 'distance' only, got {shown(unknown)}"
+            )
+        if options.get("distance") is not None:
+            if options.get("board") is not None:
+                raise InvalidOptionError(
+                    f"expected options with 'board' or 'distance', not both: got {shown(options)}"
+                )
+            return random_board(
+                self.shape, rng=self.np_random, goal=self.goal, distance=options["distance"]
             )
         if options.get("board") is None:
             return None

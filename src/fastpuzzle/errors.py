@@ -21,6 +21,7 @@ __all__ = [
     "BatchInUseError",
     "BoardTooLargeError",
     "DepthLimitError",
+    "DistanceNotFoundError",
     "FastPuzzleError",
     "FastPuzzleWarning",
     "IllegalMoveError",
@@ -138,6 +139,12 @@ class MemoryLimitError(SearchLimitError):
 
 class DepthLimitError(SearchLimitError):
     """A depth-bounded search found no solution within its depth limit."""
+
+
+class DistanceNotFoundError(FastPuzzleError, RuntimeError):
+    """No board at the optimal distance asked for was found within the tries allowed
+    (:func:`~fastpuzzle.random_board` with ``distance=`` on boards past 9 cells, which draws
+    scrambles and solves them until one is that far)."""
 
 
 class ThreadStartError(FastPuzzleError, RuntimeError):

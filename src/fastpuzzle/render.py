@@ -314,7 +314,8 @@ def stats_repr(stats: SearchStats) -> str:
         f"SearchStats(expanded={stats.expanded}, generated={stats.generated}, "
         f"max_frontier={stats.max_frontier}, peak_memory_bytes={stats.peak_memory_bytes}, "
         f"seconds={stats.seconds:.4g}, depth={stats.depth}, iterations={stats.iterations}, "
-        f"peak_allocated_bytes={stats.peak_allocated_bytes})"
+        f"peak_allocated_bytes={stats.peak_allocated_bytes}, "
+        f"max_depth_reached={stats.max_depth_reached}, reexpanded={stats.reexpanded})"
     )
 
 

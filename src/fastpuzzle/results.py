@@ -9,7 +9,7 @@ import enum
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, overload
 
@@ -96,6 +96,19 @@ class SearchStats:
         The most bytes the search's structures held at their capacity (hash-table slots,
         whole arrays): what :attr:`Limits.memory_bytes <fastpuzzle.Limits.memory_bytes>` caps.
         0 where nothing reports it (the fast solver, which has no memory limit).
+    max_depth_reached : int or None
+        The deepest g (moves from the start) of any node generated, the start's 0 included:
+        for BFS the deepest layer generated, for DFS kinds the deepest child tried, for a
+        random walk its length; for bidirectional search the deepest of either side, each
+        counted from its own end. IDA*'s engine does not count it: a solved IDA* search gives
+        its solution's length (exact for heuristics that are 0 only at the goal, as every
+        built-in one: no node deeper is generated), else None.
+    reexpanded : int or None
+        Expansions of a board that had already been expanded. 0 for the searches with a
+        closed set (BFS, bidirectional, A*, weighted A*, greedy, lookahead), which never
+        reopen a board; counted for ``dfs_visited``, which expands a board again when it
+        reaches it by a shorter path; None where the search keeps no record of the boards it
+        expanded and so cannot know (``dfs``, ``iddfs``, ``idastar``, ``random``).
     """
 
     expanded: int = 0
@@ -106,6 +119,8 @@ class SearchStats:
     depth: int = -1
     iterations: int = 0
     peak_allocated_bytes: int = 0
+    max_depth_reached: int | None = None
+    reexpanded: int | None = None
 
     @property
     def nodes_per_second(self) -> float:
@@ -154,6 +169,8 @@ def stats_from_core(core: CoreResult) -> SearchStats:
         depth=core.depth,
         iterations=core.iterations,
         peak_allocated_bytes=core.allocated_bytes,
+        max_depth_reached=None if core.max_depth_reached < 0 else core.max_depth_reached,
+        reexpanded=None if core.reexpanded < 0 else core.reexpanded,
     )
 
 
@@ -439,6 +456,10 @@ def result_from_core(
     """
     status = _STATUS_BY_CODE[core.status]
     stats = stats_from_core(core)
+    if stats.max_depth_reached is None and status is Status.SOLVED and algorithm == "idastar":
+        # IDA* expands only nodes with g + h within its last bound, the solution's length: a
+        # node at that depth only if h is 0 there, the goal, which is never expanded.
+        stats = replace(stats, max_depth_reached=len(core.moves))
     solution = None
     if status is Status.SOLVED:
         bound = len(core.moves) if optimal else lower_bound

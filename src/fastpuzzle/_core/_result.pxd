@@ -24,11 +24,15 @@ cdef class CoreResult:
     cdef readonly int depth
     cdef readonly unsigned long long iterations
     cdef readonly unsigned long long allocated_bytes
+    cdef readonly int max_depth_reached
+    cdef readonly long long reexpanded
 
 
 # peak_memory_bytes: the most bytes of nodes stored at once (entries held x bytes an entry);
 # allocated_bytes: the most bytes the search's structures held at their capacity, which is what
-# Limits.memory_bytes caps (0 where a driver does not report it).
+# Limits.memory_bytes caps (0 where a driver does not report it). max_depth_reached: the deepest
+# g of any node generated (-1: the driver does not count it); reexpanded: expansions of a board
+# already expanded (-1: the driver cannot know, keeping no record of the boards expanded).
 cdef CoreResult core_result(
     int status,
     str moves,
@@ -40,4 +44,6 @@ cdef CoreResult core_result(
     int depth,
     unsigned long long iterations,
     unsigned long long allocated_bytes=*,
+    int max_depth_reached=*,
+    long long reexpanded=*,
 )

@@ -21,6 +21,8 @@ class CoreResult:
     depth: int
     iterations: int
     allocated_bytes: int
+    max_depth_reached: int
+    reexpanded: int
     def __init__(
         self,
         status: int,
@@ -33,5 +35,7 @@ class CoreResult:
         depth: int,
         iterations: int,
         allocated_bytes: int = ...,
+        max_depth_reached: int = ...,
+        reexpanded: int = ...,
     ) -> None: ...
     def counts(self) -> tuple[int, int, int, int]: ...

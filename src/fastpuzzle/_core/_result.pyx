@@ -30,6 +30,12 @@ cdef class CoreResult:
     allocated_bytes : int
         The most bytes the search's structures held, at their capacity: what the memory limit
         is checked against (0 where the driver reports none).
+    max_depth_reached : int
+        The deepest g (moves from the start, or from the goal for a backward side) of any node
+        generated, the start's 0 included; -1 where the driver does not count it.
+    reexpanded : int
+        Expansions of a board already expanded; -1 where the driver cannot know (it keeps no
+        record of the boards it expanded).
     """
 
     def __init__(
@@ -44,6 +50,8 @@ cdef class CoreResult:
         int depth,
         unsigned long long iterations,
         unsigned long long allocated_bytes=0,
+        int max_depth_reached=-1,
+        long long reexpanded=-1,
     ):
         self.status = status
         self.moves = moves
@@ -55,6 +63,8 @@ cdef class CoreResult:
         self.depth = depth
         self.iterations = iterations
         self.allocated_bytes = allocated_bytes
+        self.max_depth_reached = max_depth_reached
+        self.reexpanded = reexpanded
 
     def counts(self):
         """``(expanded, generated, max_frontier, peak_memory_bytes)``: what two runs of the same
@@ -67,7 +77,8 @@ cdef class CoreResult:
             f"generated={self.generated}, max_frontier={self.max_frontier}, "
             f"peak_memory_bytes={self.peak_memory_bytes}, seconds={self.seconds!r}, "
             f"depth={self.depth}, iterations={self.iterations}, "
-            f"allocated_bytes={self.allocated_bytes})"
+            f"allocated_bytes={self.allocated_bytes}, "
+            f"max_depth_reached={self.max_depth_reached}, reexpanded={self.reexpanded})"
         )
 
 
@@ -82,6 +93,8 @@ cdef CoreResult core_result(
     int depth,
     unsigned long long iterations,
     unsigned long long allocated_bytes=0,
+    int max_depth_reached=-1,
+    long long reexpanded=-1,
 ):
     # Filled directly, without a Python-level call to __init__: every search ends here.
     cdef CoreResult result = CoreResult.__new__(CoreResult)
@@ -95,4 +108,6 @@ cdef CoreResult core_result(
     result.depth = depth
     result.iterations = iterations
     result.allocated_bytes = allocated_bytes
+    result.max_depth_reached = max_depth_reached
+    result.reexpanded = reexpanded
     return result

@@ -25,9 +25,10 @@ def uniform_tree_size(branching: float, depth: int) -> float:
         return math.inf
 
 
-def effective_branching_factor(generated: int, depth: int) -> float | None:
-    """The b* solving ``N + 1 = 1 + b* + ... + b*^d`` for ``N = generated``, by bisection to
-    :data:`TOLERANCE`; None where ``depth < 1`` or ``generated < 1``."""
+def effective_branching_factor(generated: float, depth: int) -> float | None:
+    """The b* solving ``N + 1 = 1 + b* + ... + b*^d`` for ``N = generated`` (a count, or a mean
+    of counts), by bisection to :data:`TOLERANCE`; None where ``depth < 1`` or
+    ``generated < 1``."""
     if depth < 1 or generated < 1:
         return None
     if depth == 1:

@@ -63,6 +63,8 @@ EXIT_STATUS = {
     "compare": "0 the table printed (boards that were not solved are rows of it); 2 usage or "
     "input error; 130 interrupted (the rows finished are written first, the search stopped "
     "marked 'interrupted')",
+    "study": "0 the table printed (a depth whose searches a limit stopped shows how many were "
+    "solved); 2 usage or input error; 130 interrupted",
     "batch": "0 every board solved; 1 some board not solvable or stopped by a limit; 2 usage or "
     "input error; 130 interrupted (with --out, go on with --resume)",
     "gui": "0 the server stopped (Ctrl-C); 2 usage error, or the address cannot be listened on",

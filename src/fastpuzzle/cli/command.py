@@ -22,6 +22,7 @@ from fastpuzzle.cli.generate import add_generate_parsers
 from fastpuzzle.cli.gui import add_gui_parser
 from fastpuzzle.cli.pdb import add_pdb_parser
 from fastpuzzle.cli.solve import add_solve_parser
+from fastpuzzle.cli.study import add_study_parser
 from fastpuzzle.errors import (
     FastPuzzleError,
     FastPuzzleWarning,
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     for add in (
         add_solve_parser,
         add_compare_parser,
+        add_study_parser,
         add_batch_parser,
         add_gui_parser,
         add_bench_parser,
