@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from fastpuzzle._problem import Problem
+from fastpuzzle.conventions import Conventions
 from fastpuzzle.heuristics import BY_NAME, Heuristic
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import CoreProgress
@@ -44,6 +45,9 @@ class Request(NamedTuple):
     #: A*+IDA*: the most nodes its A* part stores (:mod:`fastpuzzle._solver.hybrid`); 0: plain
     #: IDA*; None: the default (:data:`fastpuzzle._solver.hybrid.DEFAULT_NODES`).
     frontier: int | None = None
+    #: Textbook conventions or a heuristic function (:mod:`fastpuzzle.conventions`); None: the
+    #: compiled driver's own.
+    conventions: Conventions | None = None
 
     @property
     def entry(self) -> Heuristic:
