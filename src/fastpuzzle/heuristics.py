@@ -40,6 +40,7 @@ __all__ = [
     "Heuristic",
     "HeuristicName",
     "Searcher",
+    "euclidean",
     "evaluate",
     "heuristic_names",
     "linear_conflict",
@@ -520,3 +521,12 @@ def linear_conflict(board: BoardLike, goal: BoardLike | None = None) -> int:
     4
     """
     return evaluate("linear_conflict", board, goal)
+
+
+def euclidean(board: BoardLike, goal: BoardLike | None = None) -> int:
+    """Sum over tiles of the straight-line distance to the goal cell, rounded up (admissible).
+
+    >>> euclidean("1 2 3/4 5 6/_ 7 8"), euclidean("8 2 3/4 5 6/7 1 _")
+    (2, 5)
+    """
+    return evaluate("euclidean", board, goal)

@@ -270,7 +270,7 @@ def best_first(
     rule = TIES.index(ties)
     h = s.h(start)
     table[start] = [0, h, -1, 0, False]
-    heap.append((h_scale * h, h if rule == 0 else 0, 0, 0, start, blank))
+    heap.append((h_scale * h, 0, 0, 0, start, blank))
     while True:
         if c.stop(len(table) + len(heap)):
             return c.result("")
@@ -309,10 +309,12 @@ def best_first(
                 known[2] = d
                 known[3] = board
             counter += 1
-            # heapq takes the smallest: the newest first is the largest count, negated.
+            # heapq takes the smallest: the newest first is the largest count, negated. Among
+            # equal priorities g_scale * g + h_scale * h, the lowest h is the largest g (the
+            # compiled queue's key, which also holds where h_scale is 0: uniform-cost search).
             heapq.heappush(heap, (
                 g_scale * (g + 1) + h_scale * ch,
-                ch if rule == 0 else 0,
+                -(g + 1) if rule == 0 and by_g else 0,
                 counter if rule == 2 else -counter,
                 g + 1 if by_g else 0,
                 child,
