@@ -64,7 +64,7 @@ TIES = ("lowest_h", "lifo", "fifo")
 cdef int CLOCK_EVERY = 1024
 
 
-cdef class Space:
+cdef class _Space:
     # The shape, the goal and the heuristic: what every loop reads for each node.
     cdef Geometry geo
     cdef GoalTables tables
@@ -148,7 +148,7 @@ cdef object checked(object value, object function):
     return value
 
 
-cdef class Counters:
+cdef class _Counters:
     cdef public unsigned long long expanded, generated, max_frontier, peak, iterations
     cdef public int depth, status
     cdef unsigned long long node_limit, memory_limit
@@ -200,8 +200,8 @@ def breadth_first(
     ``at_generation``: a child is tested for the goal when it is generated (the compiled BFS's
     rule), else when it leaves the queue, as uniform-cost search does.
     """
-    cdef Space s = Space(rows, cols, goal_blank, order, -1, None, ())
-    cdef Counters c = Counters(node_limit, time_limit, memory_limit)
+    cdef _Space s = _Space(rows, cols, goal_blank, order, -1, None, ())
+    cdef _Counters c = _Counters(node_limit, time_limit, memory_limit)
     cdef dict parents = {start: (-1, 0, 0)}      # board -> (move, parent, depth)
     cdef bint pruned = False
     cdef uint64_t board, child
@@ -255,8 +255,8 @@ def best_first(
     :data:`TIES`. An open board reached by a shorter path is queued again (the old copy goes
     stale); a closed board is never reopened.
     """
-    cdef Space s = Space(rows, cols, goal_blank, order, heuristic, function, labels)
-    cdef Counters c = Counters(node_limit, time_limit, memory_limit)
+    cdef _Space s = _Space(rows, cols, goal_blank, order, heuristic, function, labels)
+    cdef _Counters c = _Counters(node_limit, time_limit, memory_limit)
     cdef bint by_g = g_scale > 0
     cdef bint pruned = False
     cdef long long counter = 0
@@ -345,8 +345,8 @@ def idastar(
     """IDA*: depth-first passes bounded by ``f = g + weight * h``, parent pruning only, goal
     test when a node is reached; the next bound is the smallest f that passed the last one.
     ``max_depth`` ends the search once the bound passes it (DEPTH_LIMIT)."""
-    cdef Space s = Space(rows, cols, goal_blank, order, heuristic, function, labels)
-    cdef Counters c = Counters(node_limit, time_limit, memory_limit)
+    cdef _Space s = _Space(rows, cols, goal_blank, order, heuristic, function, labels)
+    cdef _Counters c = _Counters(node_limit, time_limit, memory_limit)
     cdef list path = []
     c.iterations = 0
     bound = weight * s.h(start)
@@ -368,7 +368,7 @@ def idastar(
 
 
 cdef object pass_bounded(
-    Space s, Counters c, uint64_t board, int blank, int last, int g, object bound,
+    _Space s, _Counters c, uint64_t board, int blank, int last, int g, object bound,
     double weight, list path
 ):
     # One subtree of a pass: SOLVED with `path` filled, or the smallest f past the bound below
