@@ -15,8 +15,9 @@ count the same way. The defaults are what the compiled searches do, named:
 
 A search given anything else (or a heuristic function) runs the textbook loop
 (``fastpuzzle._core._textbook``) instead of its compiled driver: Python containers and the GIL,
-about 10 to 50 times slower, with the same node counts as the compiled driver under the default
-conventions. An option that an algorithm does not take raises
+about 10 to 40 times slower with a built-in heuristic and 50 to 100 times with a Python
+function (docs/algorithms.rst has the figures), with the same node counts as the compiled
+driver under the default conventions. An option that an algorithm does not take raises
 :class:`~fastpuzzle.errors.InvalidOptionError` naming it.
 """
 
