@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, check_s
 from fastpuzzle.conventions import HeuristicFunction
 from fastpuzzle.datasets import all_boards
 from fastpuzzle.errors import BoardTooLargeError, InvalidOptionError
+from fastpuzzle.heuristics import HeuristicName
 from fastpuzzle.pdb.search_tables import exact_table
 from fastpuzzle.solve import search
 
@@ -85,9 +86,13 @@ class HeuristicCheck:
 
     def __repr__(self) -> str:
         rows, cols = self.shape
-        verdict = "admissible" if self.admissible else (
-            f"NOT admissible: {self.overestimated:,} boards overestimated "
-            f"({100 * self.overestimate_share:.1f} %), by up to {self.largest_overestimate:g}"
+        verdict = (
+            "admissible"
+            if self.admissible
+            else (
+                f"NOT admissible: {self.overestimated:,} boards overestimated "
+                f"({100 * self.overestimate_share:.1f} %), by up to {self.largest_overestimate:g}"
+            )
         )
         moves = (
             "consistent"
@@ -244,7 +249,9 @@ def check_heuristic(
     goal_value = float(values[int(np.flatnonzero(truth == 0)[0])])
     boards = _sample(sample, words, target, rng)
     expanded: dict[str, float] = {}
-    for name, heuristic in (("function", function), *((h, h) for h in COMPARED)):
+    guides: list[tuple[str, HeuristicFunction | HeuristicName]] = [("function", function)]
+    guides += [(name, cast(HeuristicName, name)) for name in COMPARED]
+    for name, heuristic in guides:
         counts = [
             search(board, target, algorithm="astar", heuristic=heuristic).stats.expanded
             for board in boards

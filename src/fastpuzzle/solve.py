@@ -544,7 +544,9 @@ def solve(
         given = f"weight={shown(weight)}" if weight is not None else f"seed={shown(seed)}"
         raise InvalidOptionError(f"algorithm='auto' takes no weight or seed, got {given}")
     pruned = _pruning(ALGORITHMS["idastar"], prune)
-    return _solve_auto(board, goal, chosen, limits, progress, workers, client, pruned)
+    # A function went to _solve_named above: what is left is a name or None.
+    named_heuristic = cast(str | None, chosen)
+    return _solve_auto(board, goal, named_heuristic, limits, progress, workers, client, pruned)
 
 
 def _shaped(
