@@ -19,7 +19,7 @@ import numpy as np
 
 from fastpuzzle._core import _batch
 from fastpuzzle._problem import canonical_labels
-from fastpuzzle._util.checks import random_generator, shown, whole
+from fastpuzzle._util.checks import MAX_LISTED, ordered, random_generator, shown, whole
 from fastpuzzle.board import Board, BoardLike, Shape, as_board, as_goal, check_shape
 from fastpuzzle.conventions import HeuristicFunction
 from fastpuzzle.datasets import all_boards
@@ -185,7 +185,10 @@ def _sample(
         generator = random_generator(0 if rng is None else rng)
         picked = generator.choice(len(words), size=min(count, len(words)), replace=False)
         return [Board(int(words[i]), shape=target.shape) for i in picked]
-    return [as_board(board, target.shape) for board in sample]
+    if isinstance(sample, (str, Board)):
+        sample = [sample]
+    listed = ordered("sample= a count or boards", sample, most=MAX_LISTED)
+    return [as_board(board, target.shape) for board in listed]
 
 
 def check_heuristic(
