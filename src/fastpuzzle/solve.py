@@ -379,6 +379,18 @@ def search(
             "textbook conventions and heuristic functions take boards of at most 16 cells, got a "
             f"{problem.rows}x{problem.cols} board"
         )
+    if rules is not None and not rules.compiled:
+        # The textbook loop runs on this thread and prunes only the parent's move: IDA*'s
+        # options for its compiled driver would be dropped without a word.
+        if dask_client(client) is not None:
+            raise InvalidOptionError(
+                "textbook conventions and heuristic functions run on this thread, got client="
+            )
+        if prune not in (None, "parent"):
+            raise InvalidOptionError(
+                "textbook conventions and heuristic functions prune only the move that undoes "
+                f"the last one: expected prune=None or 'parent', got prune={shown(prune)}"
+            )
     named = None if function is not None else cast(str | None, heuristic)
     heuristic_name = _check_options(chosen, named, weight, seed, problem.board.shape)
     threads = _threads(chosen, workers)

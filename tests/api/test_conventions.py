@@ -226,6 +226,15 @@ def test_conventions_refused_past_16_cells_and_beside_optimal_false():
         fp.solve("1 2 3/4 5 6/7 _ 8", optimal=False, order="RLDU")
 
 
+def test_the_textbook_loop_refuses_what_only_the_compiled_idastar_does():
+    with pytest.raises(fp.InvalidOptionError, match="prune only the move"):
+        fp.search("1 2 3/4 5 6/7 _ 8", algorithm="idastar", order="RLDU", prune="fsm")
+    with pytest.raises(fp.InvalidOptionError, match="prune only the move"):
+        fp.search("1 2 3/4 5 6/7 _ 8", algorithm="idastar", heuristic=plain_manhattan, prune=8)
+    result = fp.search("1 2 3/4 5 6/7 _ 8", algorithm="idastar", order="RLDU", prune="parent")
+    assert result.solution.moves == "R"
+
+
 def test_compare_takes_the_new_names():
     table = fp.compare(["1 2 3/4 5 6/_ 7 8"], ["ucs", "astar+euclidean", "astar+sqdiff"])
     assert [(row.method, row.length) for row in table] == [
