@@ -326,8 +326,8 @@ def _ucs(request: Request) -> CoreResult:
 
 def _idastar(request: Request) -> CoreResult:
     conventions = _textbook_rules(request)
-    if conventions is None and "packed" not in request.entry.idastar:
-        conventions = Conventions()  # a heuristic the IDA* kernel lacks (euclidean...)
+    if conventions is None and not request.problem.wide and "packed" not in request.entry.idastar:
+        conventions = Conventions()  # a heuristic its packed kernel lacks (euclidean...)
     if conventions is None:
         return idastar.run(request)
     return _textbook_run(

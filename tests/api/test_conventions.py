@@ -242,3 +242,19 @@ def test_compare_takes_the_new_names():
         ("astar+euclidean", 2),
         ("astar+squared_difference", 2),
     ]
+
+
+def test_idastar_sends_only_packed_boards_to_the_textbook_loop(monkeypatch):
+    # A heuristic the packed IDA* kernel lacks (euclidean) runs in the textbook loop; a wide
+    # board's heuristic that only the wide kernel has (pdb6666) must still go to the engine
+    # room, never to the loop (which takes packed boards only: it raised BoardTooLargeError).
+    from fastpuzzle._solver import idastar
+    from fastpuzzle._solver.request import Request
+
+    sentinel = object()
+    monkeypatch.setattr(idastar, "run", lambda request: sentinel)
+    wide = make_problem(fp.Board.goal((5, 5)).apply("UL"))
+    assert fp.ALGORITHMS["idastar"].driver(Request(wide, "pdb6666", fp.Limits())) is sentinel
+    packed = make_problem("1 2 3/4 5 6/_ 7 8")
+    core = fp.ALGORITHMS["idastar"].driver(Request(packed, "euclidean", fp.Limits()))
+    assert core.moves == "RR"
