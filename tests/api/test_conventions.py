@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
+import time
 
 import pytest
 
 import fastpuzzle as fp
 from fastpuzzle._core import _search, _textbook
 from fastpuzzle._problem import make_problem
+from tests.instances import hard
+from tests.interrupts import interrupt_latency
 from tests.oracle import distances_3x3
 
 ORDERS = ["".join(p) for p in itertools.permutations("UDLR")]
@@ -258,3 +262,23 @@ def test_idastar_sends_only_packed_boards_to_the_textbook_loop(monkeypatch):
     packed = make_problem("1 2 3/4 5 6/_ 7 8")
     core = fp.ALGORITHMS["idastar"].driver(Request(packed, "euclidean", fp.Limits()))
     assert core.moves == "RR"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_the_textbook_loop():
+    # IDA* with misplaced tiles on a 4x4 board of 80 moves runs far past the time limit's 20 s.
+    # The loop's compiled calls neither let the GIL go (the thread sending the signal could not
+    # run) nor ran Python's signal check: Ctrl-C waited for the limit, 20 s.
+    board = fp.Board(hard()[0].tiles)
+    started = time.perf_counter()
+    latency = interrupt_latency(
+        0.3,
+        board,
+        algorithm="idastar",
+        heuristic="misplaced",
+        order="RLDU",
+        limits=fp.Limits(seconds=20),
+    )
+    # Milliseconds on a quiet machine; room for a loaded one, far below the 20 s of the limit.
+    assert latency < 5.0
+    assert time.perf_counter() - started < 5.0

@@ -20,6 +20,7 @@ import math
 import time
 from collections import deque
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
 
 from fastpuzzle._core._heuristics cimport (
@@ -165,8 +166,14 @@ cdef class _Counters:
         self.started = time.perf_counter()
         self.deadline = self.started + time_limit if time_limit > 0 else 0.0
 
-    cdef bint stop(self, unsigned long long stored):
-        # Whether a limit ends the search before the next expansion (status set).
+    cdef int stop(self, unsigned long long stored) except -1:
+        # 1 when a limit ends the search before the next expansion (status set), else 0. Now
+        # and then the GIL is let go, so that other threads run (a loop of compiled calls never
+        # lets it go itself), and Ctrl-C raises here, which it would not until the search ended.
+        if self.expanded % CLOCK_EVERY == 0:
+            with nogil:
+                pass
+            PyErr_CheckSignals()
         if stored * ENTRY_BYTES > self.peak:
             self.peak = stored * ENTRY_BYTES
         if self.node_limit and self.expanded >= self.node_limit:
