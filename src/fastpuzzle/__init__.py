@@ -47,7 +47,8 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.generate import random_board, scramble
-from fastpuzzle.heuristics import HEURISTICS, linear_conflict, manhattan, misplaced
+from fastpuzzle.heuristic_check import HeuristicCheck, check_heuristic
+from fastpuzzle.heuristics import HEURISTICS, euclidean, linear_conflict, manhattan, misplaced
 from fastpuzzle.hints import hint
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import MOVES, inverse, parse_moves, to_tile_directions
@@ -76,6 +77,7 @@ __all__ = [
     "DepthStudy",
     "DistanceNotFoundError",
     "FastPuzzleError",
+    "HeuristicCheck",
     "IllegalMoveError",
     "InternalError",
     "InvalidBoardError",
@@ -101,8 +103,10 @@ __all__ = [
     "__version__",
     "all_boards",
     "build_pdb",
+    "check_heuristic",
     "compare",
     "depth_study",
+    "euclidean",
     "explain_solvability",
     "hint",
     "inverse",

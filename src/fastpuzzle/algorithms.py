@@ -25,13 +25,15 @@ from math import floor
 from types import MappingProxyType
 from typing import Literal
 
-from fastpuzzle._core import _search
+from fastpuzzle._core import _search, _textbook
+from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._result import CoreResult
-from fastpuzzle._problem import Problem
+from fastpuzzle._problem import Problem, canonical_labels
 from fastpuzzle._solver import idastar
 from fastpuzzle._solver.request import Request
 from fastpuzzle._util.checks import did_you_mean, shown
 from fastpuzzle.board import MAX_CELLS
+from fastpuzzle.conventions import Conventions, labels_for
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import manhattan, misplaced, name_key
 
@@ -150,6 +152,38 @@ def weight_fraction(weight: float) -> tuple[int, int]:
     return best
 
 
+def _textbook_run(
+    request: Request, run: Callable[..., CoreResult], conventions: Conventions, **options: object
+) -> CoreResult:
+    """The textbook loop (:mod:`fastpuzzle.conventions`): ``run`` with the request's move order,
+    limits and, for a heuristic function, the caller's labels of the tiles."""
+    start, blank, rows, cols, goal_blank = _start(request)
+    limits = request.limits.core(stores_nodes=True)
+    if conventions.function is not None:
+        goal = request.problem.goal
+        options["function"] = conventions.function
+        options["labels"] = labels_for(goal.tiles, canonical_labels(goal))
+    return run(
+        start,
+        blank,
+        rows,
+        cols,
+        goal_blank,
+        order=conventions.directions,
+        node_limit=limits.node_limit,
+        time_limit=limits.time_limit,
+        memory_limit=limits.memory_limit,
+        max_depth=limits.max_depth,
+        **options,
+    )
+
+
+def _textbook_rules(request: Request) -> Conventions | None:
+    """The request's conventions where they need the textbook loop, else None."""
+    conventions = request.conventions
+    return None if conventions is None or conventions.compiled else conventions
+
+
 def _layered(request: Request, driver: Callable[..., CoreResult]) -> CoreResult:
     # BFS and bidirectional BFS take the same arguments: no heuristic, every node stored.
     start, blank, rows, cols, goal_blank = _start(request)
@@ -169,6 +203,14 @@ def _layered(request: Request, driver: Callable[..., CoreResult]) -> CoreResult:
 
 
 def _bfs(request: Request) -> CoreResult:
+    conventions = _textbook_rules(request)
+    if conventions is not None:
+        return _textbook_run(
+            request,
+            _textbook.breadth_first,
+            conventions,
+            at_generation=conventions.goal_test == "generation",
+        )
     return _layered(request, _search.bfs)
 
 
@@ -228,8 +270,25 @@ def _iddfs(request: Request) -> CoreResult:
 
 
 def _best_first(
-    request: Request, *, g_scale: int, h_scale: int, lookahead: bool = False
+    request: Request,
+    *,
+    g_scale: int,
+    h_scale: int,
+    lookahead: bool = False,
+    heuristic: int | None = None,
 ) -> CoreResult:
+    code = _heuristic_code(request) if heuristic is None else heuristic
+    conventions = _textbook_rules(request)
+    if conventions is not None:
+        return _textbook_run(
+            request,
+            _textbook.best_first,
+            conventions,
+            ties=conventions.ties,
+            heuristic=code,
+            g_scale=float(g_scale),
+            h_scale=float(h_scale),
+        )
     start, blank, rows, cols, goal_blank = _start(request)
     limits = request.limits.core(stores_nodes=True)
     return _search.best_first(
@@ -238,7 +297,7 @@ def _best_first(
         rows,
         cols,
         goal_blank,
-        heuristic=_heuristic_code(request),
+        heuristic=code,
         g_scale=g_scale,
         h_scale=h_scale,
         lookahead=lookahead,
@@ -257,6 +316,27 @@ def _astar(request: Request) -> CoreResult:
 def _wastar(request: Request) -> CoreResult:
     num, den = weight_fraction(DEFAULT_WEIGHT if request.weight is None else request.weight)
     return _best_first(request, g_scale=den, h_scale=num)
+
+
+def _ucs(request: Request) -> CoreResult:
+    # Priority g alone: the compiled best-first search with h weighted 0 (its kernel computes
+    # misplaced tiles, which a weight of 0 leaves out of every priority).
+    return _best_first(request, g_scale=1, h_scale=0, heuristic=int(HeuristicCode.H_MISPLACED))
+
+
+def _idastar(request: Request) -> CoreResult:
+    conventions = _textbook_rules(request)
+    if conventions is None and not request.problem.wide and "packed" not in request.entry.idastar:
+        conventions = Conventions()  # a heuristic its packed kernel lacks (euclidean...)
+    if conventions is None:
+        return idastar.run(request)
+    return _textbook_run(
+        request,
+        _textbook.idastar,
+        conventions,
+        heuristic=int(request.entry.code),
+        weight=1.0 if request.weight is None else request.weight,
+    )
 
 
 def _greedy(request: Request) -> CoreResult:
@@ -303,6 +383,20 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
         memory="nodes",
         doc="breadth-first search: FIFO queue and a table of seen boards",
         driver=_bfs,
+    ),
+    Algorithm(
+        "ucs",
+        ("uniform-cost", "uniform-cost search", "dijkstra", "ucs search"),
+        kernel=None,
+        needs_admissible=False,
+        complete=True,
+        optimal=True,
+        memory="nodes",
+        doc=(
+            "uniform-cost search (Dijkstra): priority queue on g and a closed set, goal test on "
+            "expansion; on unit moves the lengths of BFS, with more nodes (the goal's layer)"
+        ),
+        driver=_ucs,
     ),
     Algorithm(
         "dfs",
@@ -428,7 +522,7 @@ _ALGORITHM_LIST: tuple[Algorithm, ...] = (
         optimal=True,
         memory="path",
         doc="IDA*: depth-first passes bounded by f = g + h, on boards of any size",
-        driver=idastar.run,
+        driver=_idastar,
         max_cells=None,
     ),
 )
@@ -440,8 +534,8 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({a.name: a for a in _ALGO
 #: takes (``solve()`` takes ``"auto"`` too). The names are matched case-insensitively and
 #: their aliases (``"A*"``, ``"ida*"``) are taken as well, which a type checker does not know.
 AlgorithmName = Literal[
-    "bfs", "dfs", "dfs_visited", "iddfs", "greedy", "lookahead", "random", "astar", "wastar",
-    "bidirectional", "idastar",
+    "bfs", "ucs", "dfs", "dfs_visited", "iddfs", "greedy", "lookahead", "random", "astar",
+    "wastar", "bidirectional", "idastar",
 ]  # fmt: skip
 
 

@@ -10,10 +10,12 @@ names in fastpuzzle is generated from :data:`CATALOGUE`.
 To add a heuristic: one entry here and its kernel (a code in ``_heuristics.pxd`` with its
 whole-board evaluation in ``board_heuristic``, or an IDA* driver). Nothing else learns its name.
 
-None of the heuristics counts the blank. ``misplaced``, ``manhattan`` and ``linear_conflict``
-are admissible and consistent; ``linear_conflict`` follows Hansson et al.: Manhattan distance
-plus two moves for every tile that must leave its row or column to let the others pass (the
-minimum number, found as the line's length minus its longest increasing run of goal positions).
+None of the heuristics counts the blank. ``misplaced``, ``manhattan``, ``linear_conflict`` and
+``euclidean`` are admissible and consistent; ``squared_difference`` is neither (A*, weighted A*
+and IDA* take it, and their solutions are then not promised shortest). ``linear_conflict``
+follows Hansson et al.: Manhattan distance plus two moves for every tile that must leave its
+row or column to let the others pass (the minimum number, found as the line's length minus its
+longest increasing run of goal positions).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "Heuristic",
     "HeuristicName",
     "Searcher",
+    "euclidean",
     "evaluate",
     "heuristic_names",
     "linear_conflict",
@@ -154,6 +157,14 @@ CATALOGUE: tuple[Heuristic, ...] = (
         HeuristicCode.H_LINEAR_CONFLICT,
         board_kernel=_BOTH,
         idastar=_BOTH,
+    ),
+    Heuristic(
+        "euclidean",
+        ("euclidean_distance", "straight_line"),
+        "sum of straight-line distances to the goal cells, rounded up (admissible and "
+        "consistent, below Manhattan)",
+        HeuristicCode.H_EUCLIDEAN,
+        board_kernel=_PACKED,
     ),
     Heuristic(
         "squared_difference",
@@ -315,7 +326,8 @@ CATALOGUE: tuple[Heuristic, ...] = (
 #: search picks its best). The names are matched case-insensitively and their aliases
 #: (``"md"``, ``"lc"``) are taken as well, which a type checker does not know.
 HeuristicName = Literal[
-    "misplaced", "manhattan", "linear_conflict", "squared_difference", "walking_distance",
+    "misplaced", "manhattan", "linear_conflict", "euclidean", "squared_difference",
+    "walking_distance",
     "pdb", "pdb555", "pdb663", "pdb78", "pdb6666", "pdb6666z", "pdb24", "pdb24z", "pdb_dual",
     "pdb663_dual", "pdb78_dual", "pdb6666_dual", "table",
 ]  # fmt: skip
@@ -379,7 +391,10 @@ def _supports(algorithm: Searcher, heuristic: Heuristic, cells: int) -> str | No
     """Why ``algorithm`` cannot use ``heuristic`` on boards of ``cells`` cells, or None."""
     encoding: Encoding = "packed" if cells <= MAX_CELLS else "wide"
     if algorithm.kernel == "idastar":
-        computed = encoding in heuristic.idastar
+        # The whole-board heuristics its kernel lacks, IDA* computes in the textbook loop.
+        computed = encoding in heuristic.idastar or (
+            encoding == "packed" and "packed" in heuristic.board_kernel
+        )
     elif algorithm.kernel == "best_first":
         computed = encoding == "packed" and "packed" in heuristic.board_kernel
     else:
@@ -389,8 +404,8 @@ def _supports(algorithm: Searcher, heuristic: Heuristic, cells: int) -> str | No
             f"on boards of up to {MAX_CELLS} cells" if encoding == "packed" else "on bigger ones"
         )
         return f"{algorithm.name} does not compute it {where}"
-    if algorithm.needs_admissible and not heuristic.admissible:
-        return f"it is not admissible, and {algorithm.name} needs an admissible heuristic"
+    # An inadmissible heuristic is taken everywhere (a course compares it with the others); a
+    # search that promised shortest solutions then promises none (SearchResult says so).
     return None
 
 
@@ -506,3 +521,12 @@ def linear_conflict(board: BoardLike, goal: BoardLike | None = None) -> int:
     4
     """
     return evaluate("linear_conflict", board, goal)
+
+
+def euclidean(board: BoardLike, goal: BoardLike | None = None) -> int:
+    """Sum over tiles of the straight-line distance to the goal cell, rounded up (admissible).
+
+    >>> euclidean("1 2 3/4 5 6/_ 7 8"), euclidean("8 2 3/4 5 6/7 1 _")
+    (2, 5)
+    """
+    return evaluate("euclidean", board, goal)

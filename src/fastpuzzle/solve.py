@@ -37,6 +37,7 @@ from fastpuzzle.algorithms import (
     resolve_algorithm,
 )
 from fastpuzzle.board import BoardLike, Shape, as_board
+from fastpuzzle.conventions import Conventions, HeuristicFunction, conventions
 from fastpuzzle.errors import (
     BoardTooLargeError,
     DepthLimitError,
@@ -67,6 +68,9 @@ DFS_HINT = (
 )
 
 _DFS_HINTED = (Status.MEMORY_LIMIT, Status.TIME_LIMIT, Status.NODE_LIMIT)
+
+#: What a search with a heuristic function reports as its heuristic.
+HEURISTIC_FUNCTION = "function"
 
 #: Which algorithms take the options that only some take.
 _TAKERS = {"weight": ("wastar", "idastar"), "seed": ("random",)}
@@ -161,13 +165,17 @@ def _run(
     client: Any = None,
     prune: str | int = pruning.DEFAULT,
     prepared: Prepared | None = None,
+    rules: Conventions | None = None,
 ) -> SearchResult:
     """Every search's one path: a request to the algorithm's driver, its result as a record
-    (``prepared``: an IDA* search of this request already prepared, run as it is)."""
+    (``prepared``: an IDA* search of this request already prepared, run as it is; ``rules``:
+    textbook conventions or a heuristic function)."""
     if prepared is None:
         request = _request(
             problem, heuristic, limits, weight, seed, progress, workers, client, prune
         )
+        if rules is not None:
+            request = request._replace(conventions=rules)
         core = algorithm.driver(request)
     else:
         core = ida.search(prepared, problem)
@@ -178,6 +186,11 @@ def _run(
         optimal = weight is not None and weight == 1
     else:
         optimal = algorithm.optimal and unweighted
+    if rules is not None and rules.function is not None:
+        # A function's admissibility is the caller's claim, not ours (check_heuristic tests it).
+        optimal, heuristic = False, HEURISTIC_FUNCTION
+    elif algorithm.informed and not BY_NAME[heuristic or "manhattan"].admissible:
+        optimal = False
     name = algorithm.name if label is None else label
     bound = 0 if optimal else start_bound(problem)
     return result_from_core(
@@ -250,7 +263,7 @@ def search(
     goal: BoardLike | None = None,
     *,
     algorithm: AlgorithmName,
-    heuristic: HeuristicName | None = None,
+    heuristic: HeuristicName | HeuristicFunction | None = None,
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
@@ -259,6 +272,9 @@ def search(
     client: Any = None,
     prune: str | int | None = None,
     shape: Shape | None = None,
+    order: str | None = None,
+    ties: str | None = None,
+    goal_test: str | None = None,
 ) -> SearchResult:
     """Run one search algorithm and report how it ended; never raises on limits.
 
@@ -268,9 +284,13 @@ def search(
         Start and goal (default: tiles in order, blank last).
     algorithm : str
         A name of :data:`fastpuzzle.ALGORITHMS` or an alias (``"a*"``, ``"bidi"``...).
-    heuristic : str, optional
-        For informed algorithms: ``"misplaced"``, ``"manhattan"`` (default) or
-        ``"linear_conflict"``.
+    heuristic : str or callable, optional
+        For informed algorithms: a name of :data:`fastpuzzle.heuristics.CATALOGUE`
+        (``"misplaced"``, ``"manhattan"``, the default, ``"linear_conflict"``, ``"euclidean"``,
+        ``"squared_difference"``...), or a function of the board's tiles (a tuple, row by row,
+        0 for the blank: see :mod:`fastpuzzle.conventions`) for greedy, A*, weighted A* and
+        IDA*, which then run the slower textbook loop and promise no shortest solution. An
+        inadmissible heuristic (``squared_difference``) is taken too, without that promise.
     limits : Limits, optional
         Time, node, memory and depth limits. Searches that store nodes stop at
         ``Limits.memory_cap`` (2 GiB unless set). ``max_depth`` bounds every search's paths
@@ -310,6 +330,17 @@ def search(
     shape : tuple of int, optional
         ``(rows, cols)`` of a flat ``board`` (and ``goal``) that is not square, as
         :class:`~fastpuzzle.Board` takes it.
+    order : str, optional
+        The move order children are generated in, a permutation of ``"UDLR"`` (the default):
+        bfs, ucs, greedy, astar, wastar and idastar.
+    ties : {"lowest_h", "lifo", "fifo"}, optional
+        Tie-breaking among open nodes of equal priority in ucs, greedy, astar and wastar
+        (default ``"lowest_h"``, then the newest).
+    goal_test : {"generation", "expansion"}, optional
+        When bfs tests a board for the goal (default ``"generation"``).
+
+        Anything but the defaults runs the textbook loop (see :mod:`fastpuzzle.conventions`):
+        boards of up to 16 cells, no progress callback, 10 to 50 times slower.
 
     Returns
     -------
@@ -341,7 +372,27 @@ def search(
     problem = make_problem(board, goal)
     if chosen.max_cells is not None and problem.board.size > chosen.max_cells:
         _refuse_size(problem, chosen, heuristic)
-    heuristic_name = _check_options(chosen, heuristic, weight, seed, problem.board.shape)
+    function = heuristic if callable(heuristic) else None
+    rules = conventions(chosen.name, order=order, ties=ties, goal_test=goal_test, function=function)
+    if rules is not None and problem.wide:
+        raise InvalidOptionError(
+            "textbook conventions and heuristic functions take boards of at most 16 cells, got a "
+            f"{problem.rows}x{problem.cols} board"
+        )
+    if rules is not None and not rules.compiled:
+        # The textbook loop runs on this thread and prunes only the parent's move: IDA*'s
+        # options for its compiled driver would be dropped without a word.
+        if dask_client(client) is not None:
+            raise InvalidOptionError(
+                "textbook conventions and heuristic functions run on this thread, got client="
+            )
+        if prune not in (None, "parent"):
+            raise InvalidOptionError(
+                "textbook conventions and heuristic functions prune only the move that undoes "
+                f"the last one: expected prune=None or 'parent', got prune={shown(prune)}"
+            )
+    named = None if function is not None else cast(str | None, heuristic)
+    heuristic_name = _check_options(chosen, named, weight, seed, problem.board.shape)
     threads = _threads(chosen, workers)
     pruned = _pruning(chosen, prune)
     if dask_client(client) is not None and chosen.name != "idastar":
@@ -364,6 +415,7 @@ def search(
             workers=threads,
             client=client,
             prune=pruned,
+            rules=rules,
         )
     except TimeLimitError as error:
         # Drivers report limits as statuses; only a table build (pdb.BuildTimeLimitError) raises
@@ -389,7 +441,7 @@ def solve(
     goal: BoardLike | None = None,
     *,
     algorithm: AlgorithmName | Literal["auto"] = "auto",
-    heuristic: HeuristicName | Literal["auto"] = "auto",
+    heuristic: HeuristicName | HeuristicFunction | Literal["auto"] = "auto",
     limits: Limits | None = None,
     weight: float | None = None,
     seed: int | None = None,
@@ -399,6 +451,9 @@ def solve(
     client: Any = None,
     prune: str | int | None = None,
     shape: Shape | None = None,
+    order: str | None = None,
+    ties: str | None = None,
+    goal_test: str | None = None,
 ) -> Solution:
     """Solve a board, optimally by default.
 
@@ -409,9 +464,10 @@ def solve(
     algorithm : str
         ``"auto"`` (the default optimal solver, IDA* with the best heuristic available) or any
         name :func:`search` takes.
-    heuristic : str
-        ``"auto"`` (the algorithm's default) or a heuristic name.
-    limits, weight, seed, shape
+    heuristic : str or callable
+        ``"auto"`` (the algorithm's default), a heuristic name or a heuristic function (as for
+        :func:`search`; with ``algorithm="auto"`` it runs IDA*).
+    limits, weight, seed, shape, order, ties, goal_test
         As for :func:`search`. Past 16 cells an optimal solve without ``limits`` stops after
         60 s with a :class:`TimeLimitError` rather than run for hours. Where ``auto`` builds a
         pattern database on first use (:mod:`fastpuzzle._solver.policy`), the first search
@@ -468,13 +524,22 @@ def solve(
         try:
             return solve(board, goal, algorithm=algorithm, heuristic=heuristic, limits=limits,
                          weight=weight, seed=seed, progress=None if line is None else line.show,
-                         optimal=optimal, workers=workers, client=client, prune=prune)  # fmt: skip
+                         optimal=optimal, workers=workers, client=client, prune=prune,
+                         order=order, ties=ties, goal_test=goal_test)  # fmt: skip
         finally:
             if line is not None:
                 line.close()
     if limits is not None:
         limits = as_limits(limits)
+    textbook = {"order": order, "ties": ties, "goal_test": goal_test}
+    asked = {name: value for name, value in textbook.items() if value is not None}
     if not flag("optimal", optimal):
+        if asked:
+            listed = ", ".join(f"{name}={shown(value)}" for name, value in asked.items())
+            raise InvalidOptionError(
+                f"optimal=False picks its own method: expected no {' or '.join(asked)}, got "
+                f"{listed}"
+            )
         if prune is not None:
             raise InvalidOptionError(
                 f"optimal=False picks its own method: expected no prune, got {shown(prune)}"
@@ -482,14 +547,18 @@ def solve(
         return _solve_fast(board, goal, algorithm, heuristic, weight, seed, limits, progress,
                            workers, client)  # fmt: skip
     chosen = None if _uses_default(heuristic) else heuristic
-    if not is_auto(algorithm):
-        return _solve_named(board, goal, algorithm, chosen, limits, weight, seed, progress,
-                            workers, client, prune)  # fmt: skip
+    if not is_auto(algorithm) or callable(heuristic) or asked:
+        # The default search with a function or conventions is IDA*'s textbook loop.
+        named = "idastar" if is_auto(algorithm) else algorithm
+        return _solve_named(board, goal, named, chosen, limits, weight, seed, progress,
+                            workers, client, prune, textbook)  # fmt: skip
     if weight is not None or seed is not None:
         given = f"weight={shown(weight)}" if weight is not None else f"seed={shown(seed)}"
         raise InvalidOptionError(f"algorithm='auto' takes no weight or seed, got {given}")
     pruned = _pruning(ALGORITHMS["idastar"], prune)
-    return _solve_auto(board, goal, chosen, limits, progress, workers, client, pruned)
+    # A function went to _solve_named above: what is left is a name or None.
+    named_heuristic = cast(str | None, chosen)
+    return _solve_auto(board, goal, named_heuristic, limits, progress, workers, client, pruned)
 
 
 def _shaped(
@@ -538,7 +607,7 @@ def _solve_named(
     board: BoardLike,
     goal: BoardLike | None,
     algorithm: str,
-    heuristic: str | None,
+    heuristic: str | HeuristicFunction | None,
     limits: Limits | None,
     weight: float | None,
     seed: int | None,
@@ -546,6 +615,7 @@ def _solve_named(
     workers: int | None,
     client: Any,
     prune: str | int | None,
+    textbook: dict[str, str | None],
 ) -> Solution:
     """A named algorithm: :func:`search`, its solution or its limit error, with a hint where a
     depth-first search's bound rather than the board made it stop."""
@@ -554,7 +624,7 @@ def _solve_named(
         goal,
         # Names as solve() was given them; search() checks them as any caller's.
         algorithm=cast(AlgorithmName, algorithm),
-        heuristic=cast(HeuristicName | None, heuristic),
+        heuristic=cast(HeuristicName | HeuristicFunction | None, heuristic),
         limits=limits,
         weight=weight,
         seed=seed,
@@ -562,6 +632,9 @@ def _solve_named(
         workers=workers,
         client=client,
         prune=prune,
+        order=textbook["order"],
+        ties=textbook["ties"],
+        goal_test=textbook["goal_test"],
     )
     dfs_hint = None
     if result.algorithm == "dfs_visited" and result.status in _DFS_HINTED:

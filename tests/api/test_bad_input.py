@@ -506,6 +506,18 @@ SPECS = (
     Spec("manhattan", fp.manhattan, (("board", board_values), ("goal", goal_values))),
     Spec("misplaced", fp.misplaced, (("board", board_values), ("goal", goal_values))),
     Spec("linear_conflict", fp.linear_conflict, (("board", board_values), ("goal", goal_values))),
+    Spec("euclidean", fp.euclidean, (("board", board_values), ("goal", goal_values))),
+    Spec(
+        "check_heuristic",
+        fp.check_heuristic,
+        (
+            ("function", st.sampled_from((fp.misplaced, lambda tiles: 0, lambda tiles: 1.5))),
+            ("shape", st.sampled_from(((2, 2), (2, 3)))),
+            ("goal", st.just(None)),
+            ("sample", st.sampled_from((None, 1, ["1 2/3 _"]))),
+            ("rng", st.sampled_from((None, 0))),
+        ),
+    ),
     Spec(
         "labelled",
         fp.labelled,
@@ -634,7 +646,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def test_every_public_callable_is_fuzzed():
     # A function added to __all__ must be added here too.
     functions = {name for name in fp.__all__ if inspect.isfunction(getattr(fp, name))}
-    assert len(functions) == 23
+    assert len(functions) == 25
     assert functions <= {spec.name for spec in SPECS}
 
 

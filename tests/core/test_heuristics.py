@@ -1,6 +1,7 @@
 """Heuristics: independent recomputation, admissibility and consistency on every 3x3 board."""
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -157,14 +158,58 @@ def test_squared_difference_is_the_source_documents_weight():
             assert fp.heuristics.evaluate("sqdiff", board, goal) == expected
 
 
-def test_squared_difference_guides_greedy_and_lookahead_only():
+def test_squared_difference_guides_every_informed_search_without_promising_shortest():
     board = "8 6 7/2 5 4/3 _ 1"
-    for algorithm in ("greedy", "lookahead"):
-        result = fp.search(board, algorithm=algorithm, heuristic="squared_difference")
+    # IDA* on an easy board: from this one its first bound is 170 moves, a tree too large.
+    for algorithm, start in [
+        *((name, board) for name in ("greedy", "lookahead", "astar", "wastar")),
+        ("idastar", "1 2 3/4 _ 6/7 5 8"),
+    ]:
+        result = fp.search(start, algorithm=algorithm, heuristic="squared_difference")
         assert result.solved and result.solution.verify()
         assert result.heuristic == "squared_difference"
-    for algorithm in ("astar", "wastar", "idastar"):
-        with pytest.raises(fp.UnknownNameError, match=r"not admissible|does not compute"):
-            fp.search(board, algorithm=algorithm, heuristic="squared_difference")
+        # Inadmissible: no search promises a shortest solution with it.
+        assert not result.solution.optimal
+    # A* with it is longer than shortest on this board (31 moves, the oracle's distance).
+    astar = fp.search(board, algorithm="astar", heuristic="squared_difference")
+    assert len(astar.solution) > distances_3x3()[fp.Board(board).tiles] == 31
     with pytest.raises(fp.UnknownNameError, match="past 16 cells"):
         fp.heuristics.evaluate("squared_difference", fp.Board.goal((5, 5)))
+
+
+def plain_euclidean(board, goal):
+    homes = _homes(goal)
+    total = 0.0
+    for cell, tile in enumerate(board.tiles):
+        if tile:
+            r, c = divmod(cell, board.cols)
+            hr, hc = homes[tile]
+            total += math.hypot(r - hr, c - hc)
+    return math.ceil(round(total, 9))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    shape=st.sampled_from([(2, 2), (3, 3), (4, 4), (2, 5), (3, 4), (4, 3), (2, 8)]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_euclidean_equals_plain_recomputation_for_any_goal(shape, seed):
+    rng = np.random.default_rng(seed)
+    goal = fp.Board([int(t) for t in rng.permutation(shape[0] * shape[1])], shape=shape)
+    board = fp.random_board(shape, rng=rng, goal=goal)
+    assert fp.heuristics.evaluate("euclidean", board, goal) == plain_euclidean(board, goal)
+    assert fp.heuristics.evaluate("euclidean", goal, goal) == 0
+
+
+def test_euclidean_is_admissible_consistent_and_below_manhattan_on_every_3x3_board(every_3x3):
+    boards, packed, truth = every_3x3
+    euclid = np.empty(len(boards), dtype=np.int64)
+    manhattan = np.empty(len(boards), dtype=np.int64)
+    _heuristics.evaluate_many(BY_NAME["euclidean"].code, packed, 3, 3, 8, euclid)
+    _heuristics.evaluate_many(BY_NAME["manhattan"].code, packed, 3, 3, 8, manhattan)
+    assert (euclid <= truth).all() and (euclid <= manhattan).all()
+    assert (euclid < manhattan).any()
+    h = dict(zip(boards, euclid.tolist()))
+    for board in boards[::7]:
+        for nxt in neighbours(board, 3, 3):
+            assert abs(h[board] - h[nxt]) <= 1, (board, nxt)

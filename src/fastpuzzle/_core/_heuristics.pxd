@@ -5,6 +5,7 @@
 # from the Python-visible enum (``fastpuzzle._core._heuristics.HeuristicCode``). misplaced,
 # manhattan and linear_conflict are admissible and consistent; none counts the blank.
 
+from libc.math cimport ceil, sqrt
 from libc.stdint cimport int8_t, uint8_t, uint64_t
 
 from fastpuzzle._core._packed cimport Geometry, MAX_CELLS, get_tile, goal_cell_of
@@ -17,6 +18,7 @@ cpdef enum HeuristicCode:
     H_WALKING_DISTANCE = 3      # needs its tables (IDA* only)
     H_PDB = 4                   # needs its tables (IDA* only)
     H_SQUARED_DIFFERENCE = 5
+    H_EUCLIDEAN = 6
 
 cdef struct GoalTables:
     int goal_blank
@@ -119,17 +121,37 @@ cdef inline int squared_difference_of(
     return total
 
 
+cdef inline int euclidean_of(uint64_t board, const Geometry* g, const GoalTables* t) noexcept nogil:
+    # The sum over tiles of the straight-line distance to the goal cell, rounded up: the true
+    # distance is a whole number at least the sum, so the ceiling stays admissible, and one move
+    # changes the sum by at most 1, so it stays consistent. The small offset keeps a sum that is
+    # a whole number (every tile in its goal row or column) from rounding up past itself.
+    cdef int cell, tile, home, dr, dc
+    cdef double total = 0.0
+    for cell in range(g.cells):
+        tile = get_tile(board, cell)
+        if tile != 0:
+            home = t.goal_cell[tile]
+            dr = g.row_of[cell] - g.row_of[home]
+            dc = g.col_of[cell] - g.col_of[home]
+            total += sqrt(<double>(dr * dr + dc * dc))
+    return <int>ceil(total - 1e-9)
+
+
 cdef inline bint is_board_heuristic(int code) noexcept nogil:
     # Whether board_heuristic() computes `code` from a board alone (no tables needed).
     return (
         code == H_MISPLACED or code == H_MANHATTAN or code == H_LINEAR_CONFLICT
-        or code == H_SQUARED_DIFFERENCE
+        or code == H_SQUARED_DIFFERENCE or code == H_EUCLIDEAN
     )
 
 
 cdef inline bint is_consistent(int code) noexcept nogil:
     # Whether h(parent) <= 1 + h(child) always holds, so A* never reopens a board.
-    return code == H_MISPLACED or code == H_MANHATTAN or code == H_LINEAR_CONFLICT
+    return (
+        code == H_MISPLACED or code == H_MANHATTAN or code == H_LINEAR_CONFLICT
+        or code == H_EUCLIDEAN
+    )
 
 
 cdef inline int board_heuristic(
@@ -144,6 +166,8 @@ cdef inline int board_heuristic(
         return linear_conflict_of(board, g, t)
     if code == H_SQUARED_DIFFERENCE:
         return squared_difference_of(board, g, t)
+    if code == H_EUCLIDEAN:
+        return euclidean_of(board, g, t)
     return 0
 
 

@@ -11,6 +11,7 @@ class HeuristicCode(enum.IntEnum):
     H_WALKING_DISTANCE = 3
     H_PDB = 4
     H_SQUARED_DIFFERENCE = 5
+    H_EUCLIDEAN = 6
 
 def evaluate(code: int, packed: int, rows: int, cols: int, goal_blank: int) -> int: ...
 def evaluate_many(

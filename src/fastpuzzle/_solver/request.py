@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from fastpuzzle._problem import Problem
+from fastpuzzle.conventions import Conventions
 from fastpuzzle.heuristics import BY_NAME, Heuristic
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import CoreProgress
@@ -47,6 +48,9 @@ class Request(NamedTuple):
     #: With a client: iterations expected to expand at least this many nodes go to the cluster
     #: (None: :data:`fastpuzzle.distributed.REMOTE_FROM`).
     remote_from: int | None = None
+    #: Textbook conventions or a heuristic function (:mod:`fastpuzzle.conventions`); None: the
+    #: compiled driver's own.
+    conventions: Conventions | None = None
 
     @property
     def entry(self) -> Heuristic:
