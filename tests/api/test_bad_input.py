@@ -519,6 +519,20 @@ SPECS = (
         ),
     ),
     Spec(
+        "depth_study",
+        fp.depth_study,
+        (
+            ("shape", st.sampled_from(((2, 2), (2, 3), (3, 3)))),
+            ("depths", st.sampled_from(((1, 2), range(0, 3), [3], (), (-1,), (2.5,)))),
+            ("per_depth", st.sampled_from((1, 2, 0, -1))),
+            ("methods", st.sampled_from((["bfs"], ["astar+manhattan", "idastar"], [], ["nope"]))),
+            ("goal", st.just(None)),
+            ("limits", st.just(TIGHT)),
+            ("rng", st.sampled_from((None, 1))),
+        ),
+        costly=frozenset({"per_depth"}),
+    ),
+    Spec(
         "labelled",
         fp.labelled,
         (
@@ -646,7 +660,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def test_every_public_callable_is_fuzzed():
     # A function added to __all__ must be added here too.
     functions = {name for name in fp.__all__ if inspect.isfunction(getattr(fp, name))}
-    assert len(functions) == 25
+    assert len(functions) == 26
     assert functions <= {spec.name for spec in SPECS}
 
 
