@@ -5,7 +5,7 @@
 # tiles that belong there, a digit a cell), and only the two lines a move crosses change.
 # ``manhattan_change`` is the host's.
 
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport malloc
 
 from fastpuzzle._core._heuristics cimport leave_count, manhattan_of

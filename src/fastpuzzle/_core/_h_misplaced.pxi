@@ -3,6 +3,8 @@
 # _engine.pxi's header). The value is h alone: no search state, and no snapshot beside the
 # engine's node.h.
 
+from libc.stdint cimport int32_t, uint64_t
+
 from fastpuzzle._core._heuristics cimport misplaced_of
 
 
