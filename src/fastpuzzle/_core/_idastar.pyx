@@ -31,7 +31,7 @@ from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from fastpuzzle._core._control cimport SearchCounters, Control, init_control, init_counters
+from fastpuzzle._core._control cimport Control, SearchCounters, init_control, init_counters
 from fastpuzzle._core._result cimport STATUS_RUNNING
 from fastpuzzle._core._heuristics cimport (
     H_LINEAR_CONFLICT,
@@ -61,7 +61,8 @@ ctypedef uint64_t BoardWord
 
 
 # The heuristic families of the node driver (expand, _engine.pxi), one text each: a node's
-# value, the search's state and a frontier node's snapshot, and the hooks below dispatch to.
+# value, the search's state, a frontier node's snapshot, and the hooks that the generic hooks
+# below dispatch to.
 include "_h_misplaced.pxi"
 include "_h_manhattan.pxi"
 include "_h_linear_conflict.pxi"
@@ -92,7 +93,7 @@ cdef struct Node:
     int depth
     int32_t state           # the duplicate-pruning machine's
     int h
-    NodeHeuristic heur
+    NodeHeuristic heur      # its heuristic's snapshot
     uint8_t path[MAX_CUT]
 
 
