@@ -8,8 +8,9 @@
 # _engine.pxi), and these inline helpers of the host:
 #   manhattan_change(s, tile, cell, blank)  that move's change of the Manhattan distance
 #   group_entry_of(group, index)            a group's table entry for a sparse index
-# A node of its frontier keeps its h as the parent left it (node.h), its Manhattan distance and
-# sums (md, plain, mirrored, dual, dmirrored), its groups' and dual boards' state.
+# Its state is the pattern databases' (s.heur.pdb, _h_pdb.pxi). A node of its frontier keeps its
+# h as the parent left it (node.h), and in node.heur.dual (DualNode, _h_pdb.pxi) its Manhattan
+# distance and sums (md, plain, mirrored, dual, dmirrored), its groups' and dual boards' state.
 
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t
@@ -23,8 +24,10 @@ from fastpuzzle._core._engine cimport (
     STOPPED,
 )
 from fastpuzzle._core._pdbgroups cimport (
+    Duals,
     DualStep,
     GroupMove,
+    Patterns,
     apply_dual,
     dual_change,
     dual_step,
@@ -52,24 +55,27 @@ cdef void fill_dual_node(const Search* s, Node* node, BoardWord board, int blank
                          int32_t state) noexcept nogil:
     # ``node`` becomes the node searched at ``depth`` (its path is s's), with its h as its
     # parent left it.
+    cdef const Patterns* pat = &s.heur.pdb.pat
+    cdef const Duals* duals = &s.heur.pdb.duals
+    cdef DualNode* snap = &node.heur.dual
     cdef int i, which
     node.blank = blank
     node.depth = depth
     node.state = state
     node.h = h
-    node.md = md
-    node.plain = plain
-    node.mirrored = mirrored
-    node.dual = dual
-    node.dmirrored = dmirrored
+    snap.md = md
+    snap.plain = plain
+    snap.mirrored = mirrored
+    snap.dual = dual
+    snap.dmirrored = dmirrored
     for i in range(depth):
         node.path[i] = s.path[i]
     save_board(s, node, board)
-    save_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+    save_patterns(pat, snap.index, snap.value, snap.mindex, snap.mvalue)
     for which in range(2):
-        for i in range(s.pat.n_groups):
-            node.dindex[which][i] = s.duals.side[which].index[i]
-            node.dvalue[which][i] = s.duals.side[which].value[i]
+        for i in range(pat.n_groups):
+            snap.dindex[which][i] = duals.side[which].index[i]
+            snap.dvalue[which][i] = duals.side[which].value[i]
 
 
 cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h, int md,
@@ -87,29 +93,34 @@ cdef int save_dual_node(Search* s, BoardWord board, int blank, int depth, int h,
 cdef int dual_node(Search* s, const Node* node, Mode* mode) except -2 nogil:
     # descend() with dual lookups: s takes the node's path, board and state, and dfs_dual
     # searches it.
+    cdef Patterns* pat = &s.heur.pdb.pat
+    cdef Duals* duals = &s.heur.pdb.duals
+    cdef const DualNode* snap = &node.heur.dual
     cdef BoardWord board
     cdef int i, which, h_out
     for i in range(node.depth):
         s.path[i] = node.path[i]
     board = load_board(s, node)
-    restore_patterns(&s.pat, node.index, node.value, node.mindex, node.mvalue)
+    restore_patterns(pat, snap.index, snap.value, snap.mindex, snap.mvalue)
     for which in range(2):
-        for i in range(s.pat.n_groups):
-            s.duals.side[which].index[i] = node.dindex[which][i]
-            s.duals.side[which].value[i] = node.dvalue[which][i]
-    return dfs_dual(s, board, node.blank, node.depth, node.h, node.md, node.plain,
-                    node.mirrored, node.dual, node.dmirrored, node.state, &h_out, mode)
+        for i in range(pat.n_groups):
+            duals.side[which].index[i] = snap.dindex[which][i]
+            duals.side[which].value[i] = snap.dvalue[which][i]
+    return dfs_dual(s, board, node.blank, node.depth, node.h, snap.md, snap.plain,
+                    snap.mirrored, snap.dual, snap.dmirrored, node.state, &h_out, mode)
 
 
 cdef void dual_root(Search* s, Node* root, BoardWord board, const uint8_t* tile_at, int n,
                     int blank, int md) noexcept nogil:
     # The start as dfs_dual's node (its Manhattan distance ``md``), s's groups and dual boards
     # filled from the whole board.
+    cdef Patterns* pat = &s.heur.pdb.pat
+    cdef Duals* duals = &s.heur.pdb.duals
     cdef int plain, mirrored, dual, dmirrored
-    plain = fill_patterns(&s.pat, tile_at, n, 0)
-    mirrored = fill_patterns(&s.pat, tile_at, n, 1) if s.pat.mirror else 0
-    dual = fill_dual(&s.duals, &s.pat, 0, tile_at, n, blank)
-    dmirrored = fill_dual(&s.duals, &s.pat, 1, tile_at, n, blank) if s.duals.mirror else 0
+    plain = fill_patterns(pat, tile_at, n, 0)
+    mirrored = fill_patterns(pat, tile_at, n, 1) if pat.mirror else 0
+    dual = fill_dual(duals, pat, 0, tile_at, n, blank)
+    dmirrored = fill_dual(duals, pat, 1, tile_at, n, blank) if duals.mirror else 0
     fill_dual_node(s, root, board, blank, 0, four_h(md, plain, mirrored, dual, dmirrored), md,
                    plain, mirrored, dual, dmirrored, MACHINE_START)
 
@@ -124,6 +135,8 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
     # this node's less one lifts each child's; a child's search that comes back with its h
     # raised past this node's plus one lifts this node's and may cut the siblings left.
     # See tests/dual_reference.py (ida_bpmx), which counts the same nodes.
+    cdef Patterns* pat = &s.heur.pdb.pat
+    cdef Duals* duals = &s.heur.pdb.duals
     cdef int f = depth + h
     cdef int k, cell, tile, grp, mgrp, r, best, child_h
     cdef int32_t kid_state[4]
@@ -164,11 +177,11 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
             continue
         cell = s.move_cell[blank][k]
         tile = tile_on(s, board, cell)
-        grp = s.pat.group_of[tile]
+        grp = pat.group_of[tile]
         if grp >= 0:
-            new_index[k] = plain_child_index(&s.pat, grp, tile, blank, cell)
-            new_entry[k] = group_entry_of(&s.pat.groups[grp], new_index[k])
-            prefetch(entry_address(&s.pat.groups[grp], new_entry[k]))
+            new_index[k] = plain_child_index(pat, grp, tile, blank, cell)
+            new_entry[k] = group_entry_of(&pat.groups[grp], new_index[k])
+            prefetch(entry_address(&pat.groups[grp], new_entry[k]))
     for k in range(s.n_moves[blank]):
         if kid_state[k] == FORBIDDEN:
             continue
@@ -177,39 +190,39 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
         kid_md[k] = md + manhattan_change(s, tile, cell, blank)
         kid_plain[k] = plain
         kid_mirrored[k] = mirrored
-        grp = s.pat.group_of[tile]
+        grp = pat.group_of[tile]
         if grp >= 0:
-            kid_plain[k] += read_entry(&s.pat.groups[grp], new_entry[k]) - s.pat.value[grp]
+            kid_plain[k] += read_entry(&pat.groups[grp], new_entry[k]) - pat.value[grp]
         kid_h[k] = kid_md[k] + 2 * kid_plain[k]
         full[k] = depth + 1 + kid_h[k] <= s.bound
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        mgrp = pat.mgroup_of[tile] if pat.mirror else -1
         if full[k] and mgrp >= 0:
-            new_mindex[k] = mirrored_child_index(&s.pat, mgrp, tile, blank, cell)
-            new_mentry[k] = group_entry_of(&s.pat.groups[mgrp], new_mindex[k])
-            prefetch(entry_address(&s.pat.groups[mgrp], new_mentry[k]))
+            new_mindex[k] = mirrored_child_index(pat, mgrp, tile, blank, cell)
+            new_mentry[k] = group_entry_of(&pat.groups[mgrp], new_mindex[k])
+            prefetch(entry_address(&pat.groups[mgrp], new_mentry[k]))
         s.counters.generated += 1
     for k in range(s.n_moves[blank]):
         if kid_state[k] == FORBIDDEN or not full[k]:
             continue
         cell = s.move_cell[blank][k]
         tile = tile_on(s, board, cell)
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+        mgrp = pat.mgroup_of[tile] if pat.mirror else -1
         if mgrp >= 0:
-            kid_mirrored[k] += (read_entry(&s.pat.groups[mgrp], new_mentry[k])
-                                - s.pat.mvalue[mgrp])
+            kid_mirrored[k] += (read_entry(&pat.groups[mgrp], new_mentry[k])
+                                - pat.mvalue[mgrp])
         kid_h[k] = pattern_h(kid_md[k], kid_plain[k], kid_mirrored[k])
         full[k] = depth + 1 + kid_h[k] <= s.bound
         if full[k]:
-            dual_step(&s.duals, &s.pat, 0, blank, cell, tile, &steps[k][0])
-            if s.duals.mirror:
-                dual_step(&s.duals, &s.pat, 1, blank, cell, tile, &steps[k][1])
+            dual_step(duals, pat, 0, blank, cell, tile, &steps[k][0])
+            if duals.mirror:
+                dual_step(duals, pat, 1, blank, cell, tile, &steps[k][1])
     best = -1
     for k in range(s.n_moves[blank]):
         if kid_state[k] == FORBIDDEN:
             continue
         if full[k]:
             kid_dual[k] = dual + dual_change(&steps[k][0])
-            kid_dmirrored[k] = dmirrored + dual_change(&steps[k][1]) if s.duals.mirror else 0
+            kid_dmirrored[k] = dmirrored + dual_change(&steps[k][1]) if duals.mirror else 0
             kid_h[k] = four_h(kid_md[k], kid_plain[k], kid_mirrored[k], kid_dual[k],
                               kid_dmirrored[k])
         if kid_h[k] > best:
@@ -239,15 +252,15 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
             continue
         # Only a child judged in full gets here: one cut by its regular h stays cut.
         tile = tile_on(s, board, cell)
-        grp = s.pat.group_of[tile]
+        grp = pat.group_of[tile]
         if grp >= 0:
-            move_plain(&s.pat, grp, new_index[k], new_entry[k], &saved)
-        mgrp = s.pat.mgroup_of[tile] if s.pat.mirror else -1
+            move_plain(pat, grp, new_index[k], new_entry[k], &saved)
+        mgrp = pat.mgroup_of[tile] if pat.mirror else -1
         if mgrp >= 0:
-            move_mirrored(&s.pat, mgrp, new_mindex[k], new_mentry[k], &msaved)
-        apply_dual(&s.duals, 0, &steps[k][0], &dsaved)
-        if s.duals.mirror:
-            apply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
+            move_mirrored(pat, mgrp, new_mindex[k], new_mentry[k], &msaved)
+        apply_dual(duals, 0, &steps[k][0], &dsaved)
+        if duals.mirror:
+            apply_dual(duals, 1, &steps[k][1], &dmsaved)
         if Mode is Collect:
             s.path[depth] = s.move_dir[blank][k]
         r = dfs_dual(s, moved_board(s, board, blank, cell, tile), cell, depth + 1, child_h,
@@ -255,12 +268,12 @@ cdef int dfs_dual(Search* s, BoardWord board, int blank, int depth, int h, int m
                      kid_state[k], &child_h, mode)
         unmove_board(s, blank, cell, tile)
         if grp >= 0:
-            unmove_plain(&s.pat, grp, &saved)
+            unmove_plain(pat, grp, &saved)
         if mgrp >= 0:
-            unmove_mirrored(&s.pat, mgrp, &msaved)
-        unapply_dual(&s.duals, 0, &steps[k][0], &dsaved)
-        if s.duals.mirror:
-            unapply_dual(&s.duals, 1, &steps[k][1], &dmsaved)
+            unmove_mirrored(pat, mgrp, &msaved)
+        unapply_dual(duals, 0, &steps[k][0], &dsaved)
+        if duals.mirror:
+            unapply_dual(duals, 1, &steps[k][1], &dmsaved)
         if r:
             # The path is written only on the way back from the goal.
             s.path[depth] = s.move_dir[blank][k]

@@ -2,10 +2,13 @@
 
 The engine's one node driver (``expand`` in ``_engine.pxi``) is compiled for each heuristic (a
 fused type: one struct and a few inline hooks each), so no function pointer and no Python object
-is touched per node. The heuristic is updated incrementally from the tile that moves: Manhattan
-by per-tile tables, linear conflict by one key per row and column (only the two lines a move
-touches change), walking distance by a transition table, pattern databases by one sparse index
-per group (and per reflected group; ``_pdbnode.pxi``, shared with ``_wide_pdb``).
+is touched per node. Each heuristic family is one ``_h_<family>.pxi``: its value, its search
+state and frontier snapshot (``Search.heur`` and ``Node.heur``, unions of the families', so a
+node is as large as the largest family's snapshot), its hooks and its set-up; the hooks here
+are one line a family. The heuristic is updated incrementally from the tile that moves:
+Manhattan by per-tile tables, linear conflict by one key per row and column (only the two lines
+a move touches change), walking distance by a transition table, pattern databases by one sparse
+index per group (and per reflected group; ``_h_pdb.pxi``, shared with ``_wide_pdb``).
 
 Node counting (the definition of ``manhattan_ida_nodes`` in ``random50.tsv``): every child
 generated counts once (the root does not), over all iterations, stopping at the first goal found
@@ -24,24 +27,12 @@ shared counter and search their subtrees with the same driver. The counts are su
 over threads; an iteration searched to its end counts exactly the nodes the serial search does.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from fastpuzzle._core._control cimport (
-    Control,
-    SearchCounters,
-    checkpoint,
-    elapsed,
-    init_control,
-    init_counters,
-)
-from fastpuzzle._core._result cimport (
-    STATUS_MEMORY_LIMIT,
-    STATUS_RUNNING,
-    STATUS_SOLVED,
-    core_result,
-)
+from fastpuzzle._core._control cimport Control, SearchCounters, init_control, init_counters
+from fastpuzzle._core._result cimport STATUS_RUNNING
 from fastpuzzle._core._heuristics cimport (
     H_LINEAR_CONFLICT,
     H_MANHATTAN,
@@ -50,63 +41,49 @@ from fastpuzzle._core._heuristics cimport (
     H_WALKING_DISTANCE,
     GoalTables,
     init_goal_tables,
-    leave_count,
     manhattan_of,
-    misplaced_of,
 )
-from fastpuzzle._core._packed cimport (
-    DIR_D,
-    DIR_L,
-    DIR_R,
-    DIR_U,
-    Geometry,
-    MAX_CELLS,
-    NO_CELL,
-    get_tile,
-    init_geometry,
-    slide,
-)
-
+from fastpuzzle._core._packed cimport Geometry, MAX_CELLS, get_tile, init_geometry, slide
 from fastpuzzle._core._team cimport Member
 from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
-from fastpuzzle._core._pdbgroups cimport (
-    DualStep,
-    Duals,
-    Group,
-    GroupMove,
-    Patterns,
-    apply_dual,
-    dual_change,
-    dual_step,
-    entry_address,
-    fill_dual,
-    fill_patterns,
-    four_h,
-    group_entry,
-    mirrored_child_index,
-    move_mirrored,
-    move_plain,
-    pattern_h,
-    plain_child_index,
-    read_entry,
-    restore_patterns,
-    save_patterns,
-    unapply_dual,
-    unmove_mirrored,
-    unmove_plain,
-)
+from fastpuzzle._core._pdbgroups cimport Group, group_entry
 
 
 cdef enum:
     MAX_PATH = 255          # longest solution a driver can hold
-    MAX_LINE_TABLE = 6      # lines up to this long use a lookup table; longer ones are computed
     NODE_GROUPS = 16        # a packed board has at most 15 tiles, so at most 15 groups
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
-    # Two partitions (h the larger of their sums): the compound of _pdbnode.pxi with one more.
+    # Two partitions (h the larger of their sums): the compound of _h_pdb.pxi with one more.
     MAX_EXTRA = 1
     EXTRA_GROUPS = NODE_GROUPS
 
 ctypedef uint64_t BoardWord
+
+
+# The heuristic families of the node driver (expand, _engine.pxi), one text each: a node's
+# value, the search's state, a frontier node's snapshot, and the hooks that the generic hooks
+# below dispatch to.
+include "_h_misplaced.pxi"
+include "_h_manhattan.pxi"
+include "_h_linear_conflict.pxi"
+include "_h_walking.pxi"
+include "_h_pdb.pxi"
+
+
+cdef union SearchHeuristic:
+    # The incremental state of the heuristic being searched with (a family with none has no
+    # member): one at a time, so a Search holds the largest, not their sum.
+    LinesState lines
+    WalkingState walking
+    PdbState pdb
+
+
+cdef union NodeHeuristic:
+    # A frontier node's snapshot of that state (Misplaced and Manhattan need only node.h).
+    LinesNode lines
+    WalkingNode walking
+    PdbNode pdb
+    DualNode dual
 
 
 cdef struct Node:
@@ -116,58 +93,9 @@ cdef struct Node:
     int depth
     int32_t state           # the duplicate-pruning machine's
     int h
-    # misplaced, Manhattan: h; linear conflict: h and the line keys; walking distance: the
-    # abstractions' states
-    int row_key[16]
-    int col_key[16]
-    int wd_v
-    int wd_h
-    # pattern databases (_pdbnode.pxi): Manhattan, the sums, the groups' state
-    int md
-    int plain
-    int mirrored
-    uint64_t index[NODE_GROUPS]
-    uint64_t mindex[NODE_GROUPS]
-    int value[NODE_GROUPS]
-    int mvalue[NODE_GROUPS]
-    int xplain[MAX_EXTRA]
-    int xmirrored[MAX_EXTRA]
-    uint64_t xindex[MAX_EXTRA][EXTRA_GROUPS]
-    uint64_t xmindex[MAX_EXTRA][EXTRA_GROUPS]
-    int xvalue[MAX_EXTRA][EXTRA_GROUPS]
-    int xmvalue[MAX_EXTRA][EXTRA_GROUPS]
-    # with dual lookups (_dual.pxi): the dual sums and the dual boards
-    int dual
-    int dmirrored
-    uint64_t dindex[2][NODE_GROUPS]
-    int dvalue[2][NODE_GROUPS]
+    NodeHeuristic heur      # its heuristic's snapshot
     uint8_t path[MAX_CUT]
 
-
-# The heuristics of the node driver (expand, _engine.pxi): a node's value, and how its move
-# from the parent is undone. The pattern databases' are _pdbnode.pxi's.
-
-cdef struct Misplaced:
-    int h
-
-
-cdef struct Manhattan:
-    int h
-
-
-cdef struct LinearConflict:
-    int h
-    int a                   # the two lines the tile moved between (rows on a vertical move)
-    int b
-
-
-cdef struct Walking:
-    int h
-    int v                   # the states of the vertical and horizontal abstractions
-    int hz
-
-
-include "_pdbnode.pxi"
 
 ctypedef fused Heuristic:
     Misplaced
@@ -205,83 +133,12 @@ cdef struct Search:
     uint8_t path[MAX_PATH + 1]
     SearchCounters counters
     Control control
-    # linear conflict: one key per line, digits = goal position + 1 of tiles that belong there
-    int row_key[16]
-    int col_key[16]
-    int row_delta[16][16]   # [tile][cell] -> that tile's digit in its row's key
-    int col_delta[16][16]
-    int row_len
-    int col_len
-    const uint8_t* row_table
-    const uint8_t* col_table
-    # walking distance: transition tables (the states are the nodes' values)
-    const int32_t* wd_v_next
-    const int32_t* wd_h_next
-    const uint8_t* wd_v_dist
-    const uint8_t* wd_h_dist
-    int wd_v_groups
-    int wd_h_groups
-    int wd_v_class[16]      # [tile] -> goal row
-    int wd_h_class[16]      # [tile] -> goal column
-    # A side whose abstraction is too big (2x8's columns) has no tables: its state is then the
-    # Manhattan component along it (still a lower bound on the moves along it).
-    # pattern databases (_pdbnode.pxi): the groups and their incremental state, plain and
-    # reflected; with a second partition (n_extra 1), its sums on the node being searched
-    Patterns pat
-    int n_extra
-    int xplain[MAX_EXTRA]
-    int xmirrored[MAX_EXTRA]
-    Patterns extra[MAX_EXTRA]
-    # dual lookups with BPMX (dfs_dual; one partition): their maps and incremental state
-    int dual
-    Duals duals
+    int dual                # 1: the pattern databases with dual lookups and BPMX (dfs_dual)
+    SearchHeuristic heur    # the heuristic's incremental state
     # parallel search: the team this thread belongs to, and where Collect mode puts nodes
     Member member
     Collector* collector
     Study study                     # a study's requests (_engine.pxi)
-
-
-# ---------------------------------------------------------------------------------------------
-# Tables shared by every search (built once, under the GIL, before the first search needs them).
-
-cdef uint8_t* LINE_TABLES[MAX_LINE_TABLE + 1]
-
-
-cdef int line_extra_of_key(int key, int length) noexcept nogil:
-    # Extra moves (2 per tile that must leave the line) for a line key in base length + 1.
-    cdef int keys[16]
-    cdef int n = 0, digit, _i
-    for _i in range(length):
-        digit = key % (length + 1)
-        key //= length + 1
-        if digit:
-            keys[n] = digit - 1
-            n += 1
-    return 2 * leave_count(keys, n)
-
-
-cdef int ensure_line_tables() except -1:
-    cdef int length, size, key, _i
-    cdef uint8_t* table
-    for length in range(1, MAX_LINE_TABLE + 1):
-        if LINE_TABLES[length] != NULL:
-            continue
-        size = 1
-        for _i in range(length):
-            size *= length + 1
-        table = <uint8_t*>malloc(size)
-        if table == NULL:
-            raise MemoryError()
-        for key in range(size):
-            table[key] = line_extra_of_key(key, length)
-        LINE_TABLES[length] = table
-    return 0
-
-
-cdef inline int line_extra(const uint8_t* table, int key, int length) noexcept nogil:
-    if table != NULL:
-        return table[key]
-    return line_extra_of_key(key, length)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,50 +150,6 @@ cdef uint64_t goal_board(const Geometry* g, const GoalTables* t) noexcept nogil:
     for tile in range(1, g.cells):
         board |= (<uint64_t>tile) << (4 * t.goal_cell[tile])
     return board
-
-
-cdef void init_lines(Search* s, uint64_t board) noexcept nogil:
-    cdef int tile, cell, home, r, c, power, _j
-    s.row_len = s.g.cols
-    s.col_len = s.g.rows
-    s.row_table = LINE_TABLES[s.row_len] if s.row_len <= MAX_LINE_TABLE else NULL
-    s.col_table = LINE_TABLES[s.col_len] if s.col_len <= MAX_LINE_TABLE else NULL
-    for tile in range(16):
-        for cell in range(16):
-            s.row_delta[tile][cell] = 0
-            s.col_delta[tile][cell] = 0
-    for tile in range(1, s.g.cells):
-        home = s.t.goal_cell[tile]
-        for cell in range(s.g.cells):
-            r = s.g.row_of[cell]
-            c = s.g.col_of[cell]
-            if s.g.row_of[home] == r:
-                power = 1
-                for _j in range(c):
-                    power *= s.row_len + 1
-                s.row_delta[tile][cell] = (s.g.col_of[home] + 1) * power
-            if s.g.col_of[home] == c:
-                power = 1
-                for _j in range(r):
-                    power *= s.col_len + 1
-                s.col_delta[tile][cell] = (s.g.row_of[home] + 1) * power
-    for r in range(16):
-        s.row_key[r] = 0
-        s.col_key[r] = 0
-    for cell in range(s.g.cells):
-        tile = get_tile(board, cell)
-        if tile:
-            s.row_key[s.g.row_of[cell]] += s.row_delta[tile][cell]
-            s.col_key[s.g.col_of[cell]] += s.col_delta[tile][cell]
-
-
-cdef int lines_extra(const Search* s) noexcept nogil:
-    cdef int i, total = 0
-    for i in range(s.g.rows):
-        total += line_extra(s.row_table, s.row_key[i], s.row_len)
-    for i in range(s.g.cols):
-        total += line_extra(s.col_table, s.col_key[i], s.col_len)
-    return total
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,156 +190,132 @@ cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept n
 
 
 # ---------------------------------------------------------------------------------------------
-# The heuristics' hooks (see _engine.pxi).
-
-cdef inline int walking_h(const Search* s, int v, int hz) noexcept nogil:
-    return ((s.wd_v_dist[v] if s.wd_v_dist != NULL else v)
-            + (s.wd_h_dist[hz] if s.wd_h_dist != NULL else hz))
-
+# The heuristics' hooks (see _engine.pxi): each a line a family, to that family's (_h_*.pxi).
 
 cdef inline int h_value(const Search* s, const Heuristic* v) noexcept nogil:
-    if Heuristic is PdbOne or Heuristic is PdbSeveral:
-        return pdb_h(s, v)
+    if Heuristic is Misplaced:
+        return misplaced_h(s, v)
+    elif Heuristic is Manhattan:
+        return manhattan_h(s, v)
+    elif Heuristic is LinearConflict:
+        return conflict_h(s, v)
+    elif Heuristic is Walking:
+        return walking_h(s, v)
     else:
-        return v.h
+        return pdb_h(s, v)
 
 
 cdef inline int goal_value(const Search* s, const Heuristic* v) noexcept nogil:
-    if Heuristic is PdbOne or Heuristic is PdbSeveral:
-        return v.md
+    if Heuristic is Misplaced:
+        return misplaced_goal(s, v)
+    elif Heuristic is Manhattan:
+        return manhattan_goal(s, v)
+    elif Heuristic is LinearConflict:
+        return conflict_goal(s, v)
+    elif Heuristic is Walking:
+        return walking_goal(s, v)
     else:
-        return v.h
+        return pdb_goal(s, v)
 
 
 cdef inline void look_ahead(Search* s, BoardWord board, int blank, int depth, int32_t state,
                             Heuristic* v) noexcept nogil:
-    if Heuristic is PdbOne or Heuristic is PdbSeveral:
+    if Heuristic is Misplaced:
+        misplaced_look_ahead(s, board, blank, depth, state, v)
+    elif Heuristic is Manhattan:
+        manhattan_look_ahead(s, board, blank, depth, state, v)
+    elif Heuristic is LinearConflict:
+        conflict_look_ahead(s, board, blank, depth, state, v)
+    elif Heuristic is Walking:
+        walking_look_ahead(s, board, blank, depth, state, v)
+    else:
         pdb_look_ahead(s, board, blank, depth, state, v)
-
-
-cdef inline int lines_change(const Search* s, int tile, int cell, int blank, int vertical,
-                             LinearConflict* child) noexcept nogil:
-    # Linear conflict's change of the line extras when the tile slides from cell into the blank:
-    # only the two lines it moves between (rows on a vertical move) change; its column (row)
-    # keeps its order.
-    cdef int a, b, before, after
-    if vertical:
-        a = s.g.row_of[cell]
-        b = s.g.row_of[blank]
-        before = (line_extra(s.row_table, s.row_key[a], s.row_len)
-                  + line_extra(s.row_table, s.row_key[b], s.row_len))
-        after = (line_extra(s.row_table, s.row_key[a] - s.row_delta[tile][cell], s.row_len)
-                 + line_extra(s.row_table, s.row_key[b] + s.row_delta[tile][blank], s.row_len))
-    else:
-        a = s.g.col_of[cell]
-        b = s.g.col_of[blank]
-        before = (line_extra(s.col_table, s.col_key[a], s.col_len)
-                  + line_extra(s.col_table, s.col_key[b], s.col_len))
-        after = (line_extra(s.col_table, s.col_key[a] - s.col_delta[tile][cell], s.col_len)
-                 + line_extra(s.col_table, s.col_key[b] + s.col_delta[tile][blank], s.col_len))
-    child.a = a
-    child.b = b
-    return after - before
-
-
-cdef inline void walk(const Search* s, int tile, int cell, int blank, int d, const Walking* v,
-                      Walking* child) noexcept nogil:
-    # The blank moves d, so the tile crosses from the blank's new line into its old one.
-    child.v = v.v
-    child.hz = v.hz
-    if d <= DIR_D:
-        if s.wd_v_next != NULL:
-            child.v = s.wd_v_next[(v.v * 2 + d) * s.wd_v_groups + s.wd_v_class[tile]]
-        else:
-            child.v += (abs(s.g.row_of[blank] - s.wd_v_class[tile])
-                        - abs(s.g.row_of[cell] - s.wd_v_class[tile]))
-    else:
-        if s.wd_h_next != NULL:
-            child.hz = s.wd_h_next[(v.hz * 2 + d - DIR_L) * s.wd_h_groups + s.wd_h_class[tile]]
-        else:
-            child.hz += (abs(s.g.col_of[blank] - s.wd_h_class[tile])
-                         - abs(s.g.col_of[cell] - s.wd_h_class[tile]))
-    child.h = walking_h(s, child.v, child.hz)
 
 
 cdef inline int child_f(Search* s, BoardWord board, int blank, int cell, int tile, int k,
                         int depth, Heuristic* v, Heuristic* child) noexcept nogil:
-    if Heuristic is PdbOne or Heuristic is PdbSeveral:
-        return pdb_child_f(s, blank, cell, tile, k, depth, v, child)
+    if Heuristic is Misplaced:
+        return misplaced_child_f(s, blank, cell, tile, k, depth, v, child)
+    elif Heuristic is Manhattan:
+        return manhattan_child_f(s, blank, cell, tile, k, depth, v, child)
+    elif Heuristic is LinearConflict:
+        return conflict_child_f(s, blank, cell, tile, k, depth, v, child)
+    elif Heuristic is Walking:
+        return walking_child_f(s, blank, cell, tile, k, depth, v, child)
     else:
-        if Heuristic is Misplaced:
-            child.h = v.h + (cell == s.t.goal_cell[tile]) - (blank == s.t.goal_cell[tile])
-        elif Heuristic is Manhattan:
-            child.h = v.h + manhattan_change(s, tile, cell, blank)
-        elif Heuristic is LinearConflict:
-            child.h = (v.h + manhattan_change(s, tile, cell, blank)
-                       + lines_change(s, tile, cell, blank, s.move_dir[blank][k] <= DIR_D,
-                                      child))
-        else:
-            walk(s, tile, cell, blank, s.move_dir[blank][k], v, child)
-        return depth + 1 + child.h
+        return pdb_child_f(s, blank, cell, tile, k, depth, v, child)
 
 
 cdef inline void enter_child(Search* s, int blank, int cell, int tile, int k, Heuristic* v,
                              Heuristic* child) noexcept nogil:
-    if Heuristic is LinearConflict:
-        if s.move_dir[blank][k] <= DIR_D:
-            s.row_key[child.a] -= s.row_delta[tile][cell]
-            s.row_key[child.b] += s.row_delta[tile][blank]
-            s.col_key[s.g.col_of[cell]] += s.col_delta[tile][blank] - s.col_delta[tile][cell]
-        else:
-            s.col_key[child.a] -= s.col_delta[tile][cell]
-            s.col_key[child.b] += s.col_delta[tile][blank]
-            s.row_key[s.g.row_of[cell]] += s.row_delta[tile][blank] - s.row_delta[tile][cell]
-    elif Heuristic is PdbOne or Heuristic is PdbSeveral:
+    if Heuristic is Misplaced:
+        misplaced_enter_child(s, blank, cell, tile, k, v, child)
+    elif Heuristic is Manhattan:
+        manhattan_enter_child(s, blank, cell, tile, k, v, child)
+    elif Heuristic is LinearConflict:
+        conflict_enter_child(s, blank, cell, tile, k, v, child)
+    elif Heuristic is Walking:
+        walking_enter_child(s, blank, cell, tile, k, v, child)
+    else:
         pdb_enter_child(s, tile, k, v, child)
 
 
 cdef inline void leave_child(Search* s, int blank, int cell, int tile, int k, Heuristic* v,
                              Heuristic* child) noexcept nogil:
-    if Heuristic is LinearConflict:
-        if s.move_dir[blank][k] <= DIR_D:
-            s.row_key[child.a] += s.row_delta[tile][cell]
-            s.row_key[child.b] -= s.row_delta[tile][blank]
-            s.col_key[s.g.col_of[cell]] -= s.col_delta[tile][blank] - s.col_delta[tile][cell]
-        else:
-            s.col_key[child.a] += s.col_delta[tile][cell]
-            s.col_key[child.b] -= s.col_delta[tile][blank]
-            s.row_key[s.g.row_of[cell]] -= s.row_delta[tile][blank] - s.row_delta[tile][cell]
-    elif Heuristic is PdbOne or Heuristic is PdbSeveral:
+    if Heuristic is Misplaced:
+        misplaced_leave_child(s, blank, cell, tile, k, v, child)
+    elif Heuristic is Manhattan:
+        manhattan_leave_child(s, blank, cell, tile, k, v, child)
+    elif Heuristic is LinearConflict:
+        conflict_leave_child(s, blank, cell, tile, k, v, child)
+    elif Heuristic is Walking:
+        walking_leave_child(s, blank, cell, tile, k, v, child)
+    else:
         pdb_leave_child(s, tile, child)
 
 
 cdef inline void save_value(const Search* s, Node* node, const Heuristic* v) noexcept nogil:
-    cdef int i
-    if Heuristic is LinearConflict:
-        for i in range(s.g.rows):
-            node.row_key[i] = s.row_key[i]
-        for i in range(s.g.cols):
-            node.col_key[i] = s.col_key[i]
+    if Heuristic is Misplaced:
+        misplaced_save(s, node, v)
+    elif Heuristic is Manhattan:
+        manhattan_save(s, node, v)
+    elif Heuristic is LinearConflict:
+        conflict_save(s, node, v)
     elif Heuristic is Walking:
-        node.wd_v = v.v
-        node.wd_h = v.hz
-    elif Heuristic is PdbOne or Heuristic is PdbSeveral:
+        walking_save(s, node, v)
+    else:
         pdb_save(s, node, v)
 
 
 cdef inline void load_value(Search* s, const Node* node, Heuristic* v) noexcept nogil:
-    cdef int i
-    if Heuristic is Misplaced or Heuristic is Manhattan:
-        v.h = node.h
+    if Heuristic is Misplaced:
+        misplaced_load(s, node, v)
+    elif Heuristic is Manhattan:
+        manhattan_load(s, node, v)
     elif Heuristic is LinearConflict:
-        v.h = node.h
-        for i in range(s.g.rows):
-            s.row_key[i] = node.row_key[i]
-        for i in range(s.g.cols):
-            s.col_key[i] = node.col_key[i]
+        conflict_load(s, node, v)
     elif Heuristic is Walking:
-        v.v = node.wd_v
-        v.hz = node.wd_h
-        v.h = walking_h(s, v.v, v.hz)
+        walking_load(s, node, v)
     else:
         pdb_load(s, node, v)
+
+
+cdef inline void root_value(Search* s, uint64_t board, Heuristic* v) noexcept nogil:
+    # The start's value, s's state set up (the family's set-up, in idastar) being the start's.
+    cdef uint8_t tile_at[16]
+    cdef int cell
+    if Heuristic is Misplaced:
+        misplaced_root(s, board, v)
+    elif Heuristic is Manhattan:
+        manhattan_root(s, board, v)
+    elif Heuristic is LinearConflict:
+        conflict_root(s, board, v)
+    elif Heuristic is Walking:
+        walking_root(s, board, v)
+    else:
+        for cell in range(s.g.cells):
+            tile_at[cell] = get_tile(board, cell)
+        pdb_root(s, tile_at, s.g.cells, manhattan_of(board, &s.g, &s.t), v)
 
 
 # Dual lookups with BPMX (dfs_dual, one text with _wide_pdb's, in _dual.pxi), over the packed
@@ -546,47 +335,72 @@ cdef int descend(Search* s, const Node* node, Mode* mode) except -2 nogil:
         return search_node(s, node, WALKING, mode)
     if s.dual:
         return dual_node(s, node, mode)
-    if s.n_extra:
+    if s.heur.pdb.n_extra:
         return search_node(s, node, SEVERAL, mode)
     return search_node(s, node, ONE, mode)
 
 
-cdef void init_root(Search* s, Node* root, uint64_t board, int blank, int wd_v,
-                    int wd_h) noexcept nogil:
-    # The start as a node, with s's incremental state its (linear conflict's line keys were set
-    # by init_lines; wd_v and wd_h: walking distance's states).
+cdef void heuristic_root(Search* s, Node* root, uint64_t board, int blank,
+                         Heuristic* kind) noexcept nogil:
+    # init_root with the heuristic (``kind``: a NULL pointer of its struct).
+    cdef Heuristic v
+    root_value(s, board, &v)
+    save_root(s, root, board, blank, &v)
+
+
+cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept nogil:
+    # The start as a node, with s's incremental state its (set up by the family's set-up).
     cdef uint8_t tile_at[16]
-    cdef int cell, md = manhattan_of(board, &s.g, &s.t)
-    cdef Misplaced misplaced
-    cdef Manhattan manhattan
-    cdef LinearConflict conflict
-    cdef Walking walking
-    cdef PdbOne one
-    cdef PdbSeveral several
-    for cell in range(s.g.cells):
-        tile_at[cell] = get_tile(board, cell)
+    cdef int cell
     if s.kind == H_MISPLACED:
-        misplaced.h = misplaced_of(board, &s.g, &s.t)
-        save_root(s, root, board, blank, &misplaced)
+        heuristic_root(s, root, board, blank, MISPLACED)
     elif s.kind == H_MANHATTAN:
-        manhattan.h = md
-        save_root(s, root, board, blank, &manhattan)
+        heuristic_root(s, root, board, blank, MANHATTAN)
     elif s.kind == H_LINEAR_CONFLICT:
-        conflict.h = md + lines_extra(s)
-        save_root(s, root, board, blank, &conflict)
+        heuristic_root(s, root, board, blank, LINEAR_CONFLICT)
     elif s.kind == H_WALKING_DISTANCE:
-        walking.v = wd_v
-        walking.hz = wd_h
-        walking.h = walking_h(s, wd_v, wd_h)
-        save_root(s, root, board, blank, &walking)
+        heuristic_root(s, root, board, blank, WALKING)
     elif s.dual:
-        dual_root(s, root, board, tile_at, s.g.cells, blank, md)
-    elif s.n_extra:
-        pdb_root(s, tile_at, s.g.cells, md, &several)
-        save_root(s, root, board, blank, &several)
+        for cell in range(s.g.cells):
+            tile_at[cell] = get_tile(board, cell)
+        dual_root(s, root, board, tile_at, s.g.cells, blank, manhattan_of(board, &s.g, &s.t))
+    elif s.heur.pdb.n_extra:
+        heuristic_root(s, root, board, blank, SEVERAL)
     else:
-        pdb_root(s, tile_at, s.g.cells, md, &one)
-        save_root(s, root, board, blank, &one)
+        heuristic_root(s, root, board, blank, ONE)
+
+
+cdef int pdb_setup(Search* s, tables, int goal_blank, list keep) except -1:
+    # s's pattern databases: one (with dual lookups if its tables have them), or a pair (h the
+    # larger of their sums).
+    cdef PdbState* p = &s.heur.pdb
+    cdef LoadedPatterns loaded
+    p.pat.n_groups = 0
+    p.pat.mirror = 0
+    p.n_extra = 0
+    if tables is None:
+        raise ValueError("pattern databases need their tables")
+    if isinstance(tables, tuple):
+        if len(tables) != 2:
+            raise ValueError("expected one pattern database or a pair of them")
+        loaded = patterns_for(tables[1], s.g.cells, 4, goal_blank)
+        if loaded.pat.n_groups > EXTRA_GROUPS:
+            raise ValueError(f"a second partition has at most {EXTRA_GROUPS} groups")
+        keep.append(loaded)
+        copy_patterns(&p.extra[0], &loaded.pat)
+        p.n_extra = 1
+        tables = tables[0]
+    loaded = patterns_for(tables, s.g.cells, 4, goal_blank)
+    if loaded.n_extra:
+        raise ValueError("compound tables are read past 16 cells (_wide_pdb)")
+    keep.append(loaded)
+    copy_patterns(&p.pat, &loaded.pat)
+    if loaded.dual:
+        if p.n_extra:
+            raise ValueError("dual lookups take one pattern database, not a pair")
+        copy_duals(&p.duals, &loaded.duals, loaded.pat.n_groups)
+        s.dual = 1
+    return 0
 
 
 cdef inline uint64_t node_key(const Search* s, const Node* node) noexcept nogil:
@@ -690,11 +504,7 @@ def idastar(
     """
     cdef Search* s = <Search*>malloc(sizeof(Search))
     cdef Node root
-    cdef const uint8_t[::1] v_dist, h_dist
-    cdef const int32_t[::1] v_next, h_next
     cdef list keep = []
-    cdef LoadedPatterns loaded
-    cdef int tile, wd_v = 0, wd_h = 0
     if s == NULL:
         raise MemoryError()
     try:
@@ -711,9 +521,6 @@ def idastar(
         s.kind = heuristic
         s.goal = goal_board(&s.g, &s.t)
         s.status = STATUS_RUNNING
-        s.pat.n_groups = 0
-        s.pat.mirror = 0
-        s.n_extra = 0
         s.dual = 0
         s.member.team = NULL
         s.collector = NULL
@@ -724,55 +531,12 @@ def idastar(
         if max_depth < 0 or max_depth > MAX_PATH:
             max_depth = MAX_PATH
         if s.kind == H_LINEAR_CONFLICT:
-            ensure_line_tables()
-            init_lines(s, packed)
+            conflict_setup(s, packed)
         elif s.kind == H_WALKING_DISTANCE:
-            if tables is None:
-                raise ValueError("walking_distance needs its tables")
-            vertical, horizontal = tables.vertical, tables.horizontal
-            keep.append(tables)
-            s.wd_v_groups, wd_v = vertical.lines, vertical.start
-            s.wd_h_groups, wd_h = horizontal.lines, horizontal.start
-            s.wd_v_next = s.wd_h_next = NULL
-            s.wd_v_dist = s.wd_h_dist = NULL
-            if vertical.next is not None:
-                v_next = vertical.next
-                v_dist = vertical.distance
-                s.wd_v_next = &v_next[0]
-                s.wd_v_dist = &v_dist[0]
-            if horizontal.next is not None:
-                h_next = horizontal.next
-                h_dist = horizontal.distance
-                s.wd_h_next = &h_next[0]
-                s.wd_h_dist = &h_dist[0]
-            for tile in range(1, s.g.cells):
-                s.wd_v_class[tile] = s.g.row_of[s.t.goal_cell[tile]]
-                s.wd_h_class[tile] = s.g.col_of[s.t.goal_cell[tile]]
+            walking_setup(s, tables, keep)
         elif s.kind == H_PDB:
-            if tables is None:
-                raise ValueError("pattern databases need their tables")
-            if isinstance(tables, tuple):
-                # Two partitions: h is the larger of their (plain and reflected) sums.
-                if len(tables) != 2:
-                    raise ValueError("expected one pattern database or a pair of them")
-                loaded = patterns_for(tables[1], s.g.cells, 4, goal_blank)
-                if loaded.pat.n_groups > EXTRA_GROUPS:
-                    raise ValueError(f"a second partition has at most {EXTRA_GROUPS} groups")
-                keep.append(loaded)
-                copy_patterns(&s.extra[0], &loaded.pat)
-                s.n_extra = 1
-                tables = tables[0]
-            loaded = patterns_for(tables, s.g.cells, 4, goal_blank)
-            if loaded.n_extra:
-                raise ValueError("compound tables are read past 16 cells (_wide_pdb)")
-            keep.append(loaded)
-            copy_patterns(&s.pat, &loaded.pat)
-            if loaded.dual:
-                if s.n_extra:
-                    raise ValueError("dual lookups take one pattern database, not a pair")
-                copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
-                s.dual = 1
-        init_root(s, &root, packed, blank, wd_v, wd_h)
+            pdb_setup(s, tables, goal_blank, keep)
+        init_root(s, &root, packed, blank)
         return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound,
                          frontier, complete, trace)
     finally:

@@ -30,14 +30,7 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from fastpuzzle._core._control cimport checkpoint, elapsed, init_counters
-from fastpuzzle._core._engine cimport (
-    FORBIDDEN,
-    FOUND,
-    SEARCHED,
-    STOPPED,
-    machine_next,
-    machine_states,
-)
+from fastpuzzle._core._engine cimport FORBIDDEN, FOUND, SEARCHED, STOPPED, machine_next
 
 from fastpuzzle._core._result cimport (
     STATUS_ABORTED,

@@ -7,9 +7,9 @@
 # Direction codes name the way the blank moves: U=0, D=1, L=2, R=3; the inverse is d ^ 1.
 # Neighbours are computed arithmetically (a 10,000-cell neighbour table would not stay in cache).
 
-from libc.stdint cimport int8_t, uint16_t, uint64_t
+from libc.stdint cimport uint16_t, uint64_t
 
-from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_U, NO_CELL, goal_cell_of
 
 cdef enum:
     WIDE_MAX_SIDE = 100

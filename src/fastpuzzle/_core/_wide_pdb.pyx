@@ -26,59 +26,19 @@ its board, group indices and path prefix, searched by pool threads
 (``fastpuzzle/_solver/parallel.py``).
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from fastpuzzle._core._control cimport (
-    Control,
-    SearchCounters,
-    checkpoint,
-    elapsed,
-    init_control,
-    init_counters,
-)
-from fastpuzzle._core._result cimport (
-    STATUS_MEMORY_LIMIT,
-    STATUS_RUNNING,
-    STATUS_SOLVED,
-    core_result,
-)
-from fastpuzzle._core._packed cimport (
-    DIR_D,
-    DIR_L,
-    DIR_R,
-    DIR_U,
-    NO_CELL,
-    goal_cell_of,
-)
+from fastpuzzle._core._control cimport Control, SearchCounters, init_control, init_counters
+from fastpuzzle._core._result cimport STATUS_RUNNING
+from fastpuzzle._core._packed cimport goal_cell_of
 from fastpuzzle._core._patterns cimport LoadedPatterns, copy_duals, copy_patterns, patterns_for
 from fastpuzzle._core._pdbgroups cimport (
     EXTRA_MAX_COUNT,
     EXTRA_MAX_GROUPS,
     GROUP_MAX_COUNT,
-    DualStep,
-    Duals,
     Group,
-    GroupMove,
     Patterns,
-    apply_dual,
-    dual_change,
-    dual_step,
-    entry_address,
-    fill_dual,
-    fill_patterns,
-    four_h,
-    mirrored_child_index,
-    move_mirrored,
-    move_plain,
-    pattern_h,
-    plain_child_index,
-    read_entry,
-    restore_patterns,
-    save_patterns,
-    unapply_dual,
-    unmove_mirrored,
-    unmove_plain,
 )
 from fastpuzzle._core._ranking cimport compact_rank_bits
 from fastpuzzle._core._zero cimport zero_entry
@@ -95,9 +55,24 @@ cdef enum:
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
     MAX_EXTRA = EXTRA_MAX_COUNT
     EXTRA_GROUPS = EXTRA_MAX_GROUPS
+    NODE_GROUPS = MAX_GROUPS
 
 
 ctypedef int BoardWord      # unused: s.cells holds the board
+
+
+# The heuristics of the node driver (expand, _engine.pxi): one partition, or a compound; their
+# state and snapshots (_h_pdb.pxi).
+include "_h_pdb.pxi"
+
+
+cdef union SearchHeuristic:
+    PdbState pdb
+
+
+cdef union NodeHeuristic:
+    PdbNode pdb
+    DualNode dual
 
 
 cdef struct Node:
@@ -107,31 +82,8 @@ cdef struct Node:
     int depth
     int32_t state           # the duplicate-pruning machine's
     int h
-    # pattern databases (_pdbnode.pxi): Manhattan, the sums, the groups' state; with a compound
-    # heuristic, the other partitions' sums and groups
-    int md
-    int plain
-    int mirrored
-    uint64_t index[MAX_GROUPS]
-    uint64_t mindex[MAX_GROUPS]
-    int value[MAX_GROUPS]
-    int mvalue[MAX_GROUPS]
-    int xplain[MAX_EXTRA]
-    int xmirrored[MAX_EXTRA]
-    uint64_t xindex[MAX_EXTRA][EXTRA_GROUPS]
-    uint64_t xmindex[MAX_EXTRA][EXTRA_GROUPS]
-    int xvalue[MAX_EXTRA][EXTRA_GROUPS]
-    int xmvalue[MAX_EXTRA][EXTRA_GROUPS]
-    # with dual lookups (_dual.pxi): the dual sums and the dual boards
-    int dual
-    int dmirrored
-    uint64_t dindex[2][MAX_GROUPS]
-    int dvalue[2][MAX_GROUPS]
+    NodeHeuristic heur      # the pattern databases' snapshot (_h_pdb.pxi)
     uint8_t path[MAX_CUT]
-
-
-# The heuristics of the node driver (expand, _engine.pxi): one partition, or a compound.
-include "_pdbnode.pxi"
 
 
 cdef struct WeightedOne:
@@ -161,14 +113,9 @@ cdef struct Search:
     int move_cell[MAX_CELLS][4]     # cells the blank reaches from each cell, in child order
     int move_dir[MAX_CELLS][4]
     int distance[MAX_CELLS][MAX_CELLS]  # [tile][cell] -> Manhattan distance from its goal cell
-    Patterns pat                    # the groups and their incremental state
-    int n_extra                     # a compound heuristic's other partitions (0: none)
-    int xplain[MAX_EXTRA]           # and their sums on the node being searched, plain and
-    int xmirrored[MAX_EXTRA]        # reflected
-    Patterns extra[MAX_EXTRA]
+    SearchHeuristic heur            # the pattern databases' state (_h_pdb.pxi)
     int dual                        # 1: dual lookups and BPMX (dfs_dual)
     int weight                      # weighted IDA*: w in thousandths (0: unweighted)
-    Duals duals                     # their maps and incremental state
     int bound
     int next_bound
     int status
@@ -232,7 +179,7 @@ cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept n
 
 
 # ---------------------------------------------------------------------------------------------
-# The heuristics' hooks (see _engine.pxi): the pattern databases' of _pdbnode.pxi.
+# The heuristics' hooks (see _engine.pxi): the pattern databases' of _h_pdb.pxi.
 
 cdef inline int weighted(const Search* s, int h) noexcept nogil:
     # floor(w * h), w in thousandths: never above w * h.
@@ -248,9 +195,9 @@ cdef inline int h_value(const Search* s, const Heuristic* v) noexcept nogil:
 
 cdef inline int goal_value(const Search* s, const Heuristic* v) noexcept nogil:
     if Heuristic is WeightedOne:
-        return v.pdb.md
+        return pdb_goal(s, &v.pdb)
     else:
-        return v.md
+        return pdb_goal(s, v)
 
 
 cdef inline void look_ahead(Search* s, BoardWord board, int blank, int depth, int32_t state,
@@ -311,7 +258,7 @@ cdef inline int descend(Search* s, const Node* node, Mode* mode) except -2 nogil
     # The node's search with the heuristic's driver.
     if s.dual:
         return dual_node(s, node, mode)
-    if s.n_extra:
+    if s.heur.pdb.n_extra:
         return search_node(s, node, SEVERAL, mode)
     if s.weight:
         return search_node(s, node, WEIGHTED, mode)
@@ -330,7 +277,7 @@ cdef void init_root(Search* s, Node* root, int blank) noexcept nogil:
             md += s.distance[tile][cell]
     if s.dual:
         dual_root(s, root, 0, s.cells, s.n, blank, md)
-    elif s.n_extra:
+    elif s.heur.pdb.n_extra:
         pdb_root(s, s.cells, s.n, md, &several)
         save_root(s, root, 0, blank, &several)
     elif s.weight:
@@ -362,13 +309,13 @@ cdef int init_groups(Search* s, int goal_blank, tables, list keep) except -1:
             if p.groups[grp].sparse:
                 raise ValueError("tables past 16 cells are compact, not sparse")
     keep.append(loaded)
-    copy_patterns(&s.pat, &loaded.pat)
-    s.n_extra = loaded.n_extra
-    for grp in range(s.n_extra):
-        copy_patterns(&s.extra[grp], &loaded.extra[grp])
+    copy_patterns(&s.heur.pdb.pat, &loaded.pat)
+    s.heur.pdb.n_extra = loaded.n_extra
+    for grp in range(s.heur.pdb.n_extra):
+        copy_patterns(&s.heur.pdb.extra[grp], &loaded.extra[grp])
     s.dual = loaded.dual
     if s.dual:
-        copy_duals(&s.duals, &loaded.duals, loaded.pat.n_groups)
+        copy_duals(&s.heur.pdb.duals, &loaded.duals, loaded.pat.n_groups)
     return 0
 
 
@@ -556,7 +503,7 @@ def idastar(
         init_board(s, rows, cols, goal_blank)
         init_groups(s, goal_blank, tables, keep)
         s.weight = 0 if weight <= 1.0 else <int>(weight * SCALE + 1e-9)
-        if s.weight and (s.dual or s.n_extra):
+        if s.weight and (s.dual or s.heur.pdb.n_extra):
             raise ValueError("weighted IDA* (weight > 1) reads one partition: not dual lookups "
                              "or a compound")
         init_counters(&s.counters)
