@@ -100,9 +100,10 @@ class SearchStats:
         The deepest g (moves from the start) of any node generated, the start's 0 included:
         for BFS the deepest layer generated, for DFS kinds the deepest child tried, for a
         random walk its length; for bidirectional search the deepest of either side, each
-        counted from its own end. IDA*'s engine does not count it: a solved IDA* search gives
-        its solution's length (exact for heuristics that are 0 only at the goal, as every
-        built-in one: no node deeper is generated), else None.
+        counted from its own end. IDA*'s engine does not count it: a solved IDA* search with
+        an admissible heuristic and no weight gives its solution's length (exact for
+        heuristics that are 0 only at the goal, as every built-in one: no node deeper is
+        generated), else None.
     reexpanded : int or None
         Expansions of a board that had already been expanded. 0 for the searches with a
         closed set (BFS, bidirectional, A*, weighted A*, greedy, lookahead), which never
@@ -456,9 +457,15 @@ def result_from_core(
     """
     status = _STATUS_BY_CODE[core.status]
     stats = stats_from_core(core)
-    if stats.max_depth_reached is None and status is Status.SOLVED and algorithm == "idastar":
-        # IDA* expands only nodes with g + h within its last bound, the solution's length: a
-        # node at that depth only if h is 0 there, the goal, which is never expanded.
+    if (
+        stats.max_depth_reached is None
+        and status is Status.SOLVED
+        and algorithm == "idastar"
+        and optimal
+    ):
+        # IDA* with an admissible heuristic, unweighted, expands only nodes with g + h within
+        # its last bound, the solution's length: a node at that depth only if h is 0 there, the
+        # goal, which is never expanded. (Weighted, its last bound passes the length.)
         stats = replace(stats, max_depth_reached=len(core.moves))
     solution = None
     if status is Status.SOLVED:

@@ -148,3 +148,15 @@ def test_a_stopped_bfs_says_how_deep_it_went():
     # layer after the last one expanded, and at least as deep as the depth it reports.
     stats = fp.search("8 6 7/2 5 4/3 _ 1", algorithm="bfs", limits=fp.Limits(nodes=1000)).stats
     assert stats.max_depth_reached in (stats.depth, stats.depth + 1)
+
+
+def test_weighted_ida_star_does_not_claim_its_solution_is_its_deepest_node():
+    # A weight lets IDA*'s last bound pass the solution's length, so nodes deeper than the
+    # solution are generated: the solution's length would understate the deepest.
+    for seed in range(6):
+        board = fp.random_board((3, 3), rng=seed)
+        weighted = fp.search(board, algorithm="idastar", weight=3)
+        assert weighted.solved
+        assert weighted.stats.max_depth_reached is None
+    plain = fp.search(board, algorithm="idastar")
+    assert plain.stats.max_depth_reached == len(plain.unwrap())
