@@ -43,7 +43,9 @@ def small_tables(small_cache: Path, monkeypatch: pytest.MonkeyPatch) -> anytime.
     groups = tuple(tuple(range(first, first + 3)) for first in range(0, 24, 3))
     tables = anytime.Tables(groups, (5, 5), 24, wait=True)
     assert tables.ready() is not None
-    monkeypatch.setattr(anytime.Tables, "on_disk", classmethod(lambda cls, problem, wait: tables))
+    monkeypatch.setattr(
+        anytime.Tables, "on_disk", classmethod(lambda cls, problem, wait, memory_bytes=None: tables)
+    )
     return tables
 
 
@@ -133,10 +135,52 @@ def test_anytime_under_a_time_limit_on_the_pattern_database(small_cache, monkeyp
     monkeypatch.setattr(
         anytime.Tables,
         "on_disk",
-        classmethod(lambda cls, problem, wait: cls(groups, (5, 5), 24, wait=wait)),
+        classmethod(
+            lambda cls, problem, wait, memory_bytes=None: cls(groups, (5, 5), 24, wait=wait)
+        ),
     )
     name, tiles, optimum = _known_5x5()[5]
     board = fp.Board(tiles, shape=(5, 5))
     solution = fp.solve(board, optimal=False, limits=fp.Limits(seconds=0.5))
     assert solution.verify(), name
     assert solution.lower_bound <= optimum <= len(solution)
+
+
+def test_an_unreadable_file_leaves_the_searches_on_linear_conflict(small_tables, monkeypatch):
+    # A read that fails (permissions, no memory) is a table the solver goes on without.
+    def unreadable(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    tables = anytime.Tables(small_tables.partition, (5, 5), 24, wait=True)
+    monkeypatch.setattr(anytime, "load_pdb", unreadable)
+    monkeypatch.setattr(
+        anytime.Tables, "on_disk", classmethod(lambda cls, problem, wait, memory_bytes=None: tables)
+    )
+    name, tiles, optimum = _known_5x5()[0]
+    solution = fp.solve(
+        fp.Board(tiles, shape=(5, 5)), optimal=False, limits=fp.Limits(nodes=20_000)
+    )
+    assert solution.verify(), name
+    assert solution.heuristic == "linear_conflict"
+    assert solution.lower_bound <= optimum <= len(solution)
+
+
+def test_tables_larger_than_the_memory_limit_stay_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    path = pdb.pdb_path("6-6-6-6", (5, 5), 24)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(bytes(1000))
+    problem = make_problem(fp.Board.goal((5, 5)), None)
+    assert anytime.Tables.on_disk(problem, wait=True, memory_bytes=999) is None
+    found = anytime.Tables.on_disk(problem, wait=True, memory_bytes=1000)
+    assert found is not None and found.nbytes == 1000
+
+
+def test_the_tables_read_count_in_the_peak_memory(small_tables):
+    small_tables.nbytes = 10**7
+    _, tiles, _ = _known_5x5()[1]
+    solution = fp.solve(
+        fp.Board(tiles, shape=(5, 5)), optimal=False, limits=fp.Limits(nodes=20_000)
+    )
+    assert solution.heuristic == "pdb"
+    assert solution.stats.peak_memory_bytes >= 10**7

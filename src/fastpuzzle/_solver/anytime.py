@@ -32,6 +32,7 @@ start's linear conflict, its pattern-database value and the unweighted search's 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 
 import numpy as np
@@ -51,6 +52,8 @@ from fastpuzzle.pdb.database import BuildTimeLimitError
 from fastpuzzle.pdb.partitions import Partition
 from fastpuzzle.pdb.store import load_pdb, pdb_path
 from fastpuzzle.results import ProgressCallback, SearchStats, Solution
+
+_log = logging.getLogger(__name__)
 
 __all__ = [
     "WEIGHTS",
@@ -197,28 +200,47 @@ class Tables:
     """
 
     def __init__(
-        self, partition: str | Partition, shape: tuple[int, int], goal_blank: int, *, wait: bool
+        self,
+        partition: str | Partition,
+        shape: tuple[int, int],
+        goal_blank: int,
+        *,
+        wait: bool,
+        nbytes: int = 0,
     ):
         self.partition, self.shape, self.goal_blank = partition, shape, goal_blank
         self.wait = wait
+        #: The file's size: what the tables hold in memory once read.
+        self.nbytes = nbytes
+        #: Whether a search or the bound read them (the answer's heuristic says so).
+        self.used = False
         self._loaded: object | None = None
         self._failed = False
         self._bound = 0
 
     @classmethod
-    def on_disk(cls, problem: Problem, *, wait: bool) -> Tables | None:
-        """The tables of ``problem``'s shape and goal where the policy's are on disk, else
-        None (past 25 cells, or not built: a build takes minutes, more than a limit allows)."""
+    def on_disk(
+        cls, problem: Problem, *, wait: bool, memory_bytes: int | None = None
+    ) -> Tables | None:
+        """The tables of ``problem``'s shape and goal where the policy's are on disk and fit
+        in ``memory_bytes`` (None: no limit), else None (past 25 cells, or not built: a build
+        takes minutes, more than a limit allows)."""
         shape = problem.board.shape
         if not MAX_CELLS < problem.rows * problem.cols <= 25:
             return None
         for partition in policy.tables_of(shape, problem.goal_blank).read:
-            if pdb_path(partition, shape, problem.goal_blank).is_file():
-                return cls(partition, shape, problem.goal_blank, wait=wait)
+            path = pdb_path(partition, shape, problem.goal_blank)
+            try:
+                nbytes = path.stat().st_size
+            except OSError:
+                continue
+            if memory_bytes is None or nbytes <= memory_bytes:
+                return cls(partition, shape, problem.goal_blank, wait=wait, nbytes=nbytes)
         return None
 
     def ready(self) -> object | None:
-        """The laid-out tables once they are read, else None (a damaged file: always None)."""
+        """The laid-out tables once they are read, else None (a damaged or unreadable file,
+        or no memory for it: always None, and the searches keep linear conflict)."""
         if self._loaded is None and not self._failed:
             try:
                 found = load_pdb(
@@ -229,6 +251,9 @@ class Tables:
                 )
             except BuildTimeLimitError:
                 return None
+            except (OSError, MemoryError) as error:
+                _log.warning("the anytime solver goes on without its tables: %s", error)
+                found = None
             if found is None:
                 self._failed = True
             else:
@@ -240,11 +265,14 @@ class Tables:
         (5x5, 6-6-6-6: 2.5 moves above linear conflict on DeepCubeA's 20 boards)."""
         if not self._bound and self.ready() is not None:
             self._bound = pattern_bound(problem, self.ready())
+            self.used = True
         return self._bound
 
     def for_goal(self, goal_blank: int) -> object | None:
         """The tables, read, for a search whose goal has its blank on ``goal_blank``."""
-        return self.ready() if goal_blank == self.goal_blank else None
+        found = self.ready() if goal_blank == self.goal_blank else None
+        self.used = self.used or found is not None
+        return found
 
 
 def _idastar(
@@ -604,7 +632,8 @@ def solve_near_optimal(
     -------
     Solution
         ``algorithm="anytime"`` (``"constructive"`` when nothing else ran); ``lower_bound`` the
-        start's linear conflict or the bound an unweighted search ruled out below.
+        largest of the start's linear conflict, its pattern database value (where the tables
+        were read) and the bound an unweighted search ruled out below.
 
     Raises
     ------
@@ -629,7 +658,7 @@ def solve_near_optimal(
     )
     # Under a node limit alone the tables are read before the first search, so that the same
     # board and limit give the same answer; under a time limit, while the first ones run.
-    tables = Tables.on_disk(problem, wait=limits.seconds is None)
+    tables = Tables.on_disk(problem, wait=limits.seconds is None, memory_bytes=limits.memory_bytes)
     moves, bound = improve(
         problem,
         first.moves,
@@ -650,12 +679,14 @@ def solve_near_optimal(
             f"internal defect: the anytime solver's moves from {first.board.to_string()!r} do "
             "not reach the goal; it is a bug: please report it with this call"
         )
+    # The tables the searches read are held in memory as the file's bytes.
+    table_bytes = tables.nbytes if tables is not None and tables.used else 0
     # Its bound is its own search's proof: the answer is shortest when they meet.
     optimal = len(moves) == bound
     stats = SearchStats(
         expanded=first.stats.expanded + budget.expanded,
         generated=first.stats.generated + budget.generated,
-        peak_memory_bytes=first.stats.peak_memory_bytes,
+        peak_memory_bytes=max(first.stats.peak_memory_bytes, table_bytes),
         seconds=time.monotonic() - started,
         depth=len(moves),
         iterations=1 + budget.searches,
@@ -666,7 +697,7 @@ def solve_near_optimal(
         moves=moves,
         stats=stats,
         algorithm="anytime",
-        heuristic="pdb" if tables is not None and tables.ready() is not None else "linear_conflict",
+        heuristic="pdb" if tables is not None and tables.used else "linear_conflict",
         optimal=optimal,
         lower_bound=bound,
     )
