@@ -90,3 +90,16 @@ def test_weighted_search_reads_one_partition_only(tmp_path):
     assert search_5x5(tiles, compound.loaded()).status == SOLVED
     with pytest.raises(ValueError, match="one partition"):
         search_5x5(tiles, compound.loaded(), weight=1.5)
+
+
+def test_a_large_weight_answers_or_says_it_is_too_large(small_5x5):
+    # The weighted f caps the path: a weight whose start value passes it must say so rather
+    # than stop at once with no answer, and weights of 16 and 25 (paths of 1,100 and 1,760
+    # moves here) must answer.
+    board = fp.random_board((5, 5), rng=11)
+    for weight in (16.0, 25.0):
+        core = wide_pdb_search(small_5x5, board, weight=weight, node_limit=2_000_000)
+        assert core.status == SOLVED
+        assert board.apply(core.moves) == fp.Board.goal((5, 5))
+    with pytest.raises(ValueError, match="too large for this board"):
+        wide_pdb_search(small_5x5, board, weight=1000.0)

@@ -49,7 +49,9 @@ cdef enum:
     MIN_CELLS = 17
     MAX_CELLS = 25
     MAX_GROUPS = GROUP_MAX_COUNT
-    MAX_PATH = 1000         # a weighted search's paths (optimal 5x5 ones are far shorter)
+    # A weighted search's f, which caps its paths: weight 5 on a start of h 400 (5x5 boards'
+    # values are below 220). Optimal 5x5 paths are far shorter.
+    MAX_PATH = 2000
     SLOT_BITS = 5
     SCALE = 1000            # weights in thousandths
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
@@ -458,6 +460,8 @@ def idastar(
         ``workers``, ``runner``, ``units``, ``frontier``, ``min_bound``, ``complete``,
         ``trace``, dual lookups or compound); ``max_depth`` then caps f, not the length (a
         path that short may be missed), and a stopped search's ``depth`` is a weighted f.
+        Without ``max_depth``, a weight whose start value passes 2,000 moves raises
+        ValueError.
     trace : list, optional
         For studies: gets ``(bound, expanded, generated, first_expanded, first_generated,
         units)`` at the end of each iteration (counts from the start; ``first_*`` where
@@ -471,6 +475,7 @@ def idastar(
     """
     cdef Search* s
     cdef Node root
+    cdef bint capped
     cdef list keep = []
     cdef int cell, n = rows * cols
     cdef unsigned int present = 0
@@ -513,9 +518,14 @@ def idastar(
         s.collector = NULL
         s.machine = machine_table(machine, keep)
         s.machine_states = machine_states(machine)
-        if max_depth < 0 or max_depth > MAX_PATH:
+        capped = max_depth < 0 or max_depth > MAX_PATH
+        if capped:
             max_depth = MAX_PATH
         init_root(s, &root, blank)
+        if s.weight and capped and root.h > max_depth:
+            raise ValueError(f"weight {weight!r} is too large for this board: its start's "
+                             f"weighted value {root.h} passes the longest path searched "
+                             f"({MAX_PATH} moves)")
         if s.weight:
             return run_weighted(s, &root, max_depth, cells, blank)
         return run_entry(&s, &root, workers, max_depth, keep, units, runner, progress, min_bound,
