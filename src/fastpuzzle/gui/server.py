@@ -86,6 +86,7 @@ CROWDED_IDLE = 0.5
 #: (``gui_load.py``; docs/performance.rst, "Where the constants come from").
 CROWDED_REQUEST = 1.0
 _IDLE_POLL = 0.1
+_SHUTDOWN_POLL = 0.05  # serve_in_thread: how soon shutdown() is heard
 
 #: Headers a request may carry once: RFC 9112 requires it of Host and Content-Length; for the
 #: others this server checks, a second copy would leave which one counts ambiguous.
@@ -222,7 +223,14 @@ class PuzzleServer(ThreadingHTTPServer):
 
     def serve_in_thread(self) -> threading.Thread:
         """Serve on a background thread (for tests and notebooks); returns the thread."""
-        thread = threading.Thread(target=self.serve_forever, name="fastpuzzle-gui", daemon=True)
+        # A short poll so that shutdown() returns at once (socketserver's default waits up to
+        # half a second for the loop to look, which every test's server paid on closing).
+        thread = threading.Thread(
+            target=self.serve_forever,
+            kwargs={"poll_interval": _SHUTDOWN_POLL},
+            name="fastpuzzle-gui",
+            daemon=True,
+        )
         thread.start()
         return thread
 
