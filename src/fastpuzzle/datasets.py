@@ -10,7 +10,6 @@ D, L, R: the direction the blank moves.
 from __future__ import annotations
 
 import contextlib
-import errno
 import glob
 import html
 import math
@@ -34,7 +33,13 @@ from fastpuzzle._util.checks import (
     whole,
 )
 from fastpuzzle._util.default_shape import DEFAULT_SHAPE, OLD_DEFAULT_SHAPE, old_default_shape
-from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
+from fastpuzzle._util.files import (
+    UNWRITABLE_ERRNOS,
+    atomic_writer,
+    open_regular,
+    try_lock,
+    unwritable_file,
+)
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import MAX_ROWS, Table
 from fastpuzzle._util.units import size
@@ -889,7 +894,7 @@ def write_labelled(
             try:
                 stream = files.enter_context(atomic_writer(out, suffix=_PARTIAL, lock=True))
             except OSError as error:
-                if error.errno not in _UNWRITABLE:
+                if error.errno not in UNWRITABLE_ERRNOS:
                     raise
                 raise InvalidOptionError(
                     f"path: no file can be written at {shown(str(path))} "
@@ -926,13 +931,6 @@ def write_labelled(
 
 #: The ending of the temporary file's name (``.NAME.XXXXXXXX.partial``).
 _PARTIAL = ".partial"
-
-#: Why no file can be created in a folder where unwritable_file saw none (permissions, a
-#: read-only mount, a virtual file system such as /proc or /sys, a folder gone meanwhile): the
-#: path's fault, said before any board is solved. Other errors (a full disk) stay OSErrors.
-_UNWRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT, errno.ENOTDIR,
-               errno.ENAMETOOLONG, errno.EINVAL}  # fmt: skip
-
 
 #: Seconds a temporary file must have been left unwritten before another writer removes it
 #: (:func:`_remove_dead_partials`): on Windows a writer locks its file an instant after

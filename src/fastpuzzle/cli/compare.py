@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastpuzzle._util.checks import MAX_LISTED, shown
+from fastpuzzle._util.files import unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.plot import METRICS
 from fastpuzzle._util.progress import LiveLine, on_terminal
@@ -130,9 +131,9 @@ def _check_plot_path(path: str) -> None:
         raise UsageError(
             f"--plot: expected a file name ending in .{', .'.join(sorted(formats))}, got {path!r}"
         )
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        raise UsageError(f"--plot: {folder!r} is not a folder, so {path!r} cannot be written")
+    problem = unwritable_file(path)
+    if problem is not None:
+        raise UsageError(f"--plot: {problem}")
 
 
 def _table_text(table: Any, table_format: str) -> str:

@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from fastpuzzle._util.files import unwritable_file
 from fastpuzzle._util.progress import LiveLine, on_terminal
 from fastpuzzle._util.units import duration
 from fastpuzzle.cli.arguments import Subcommands, UsageError, epilog, seconds_arg, whole_arg
@@ -51,6 +52,10 @@ def depths_arg(text: str) -> list[int]:
 def _cmd_study(args: argparse.Namespace) -> int:
     if args.plot:
         _check_plot_path(args.plot)
+    if args.csv:
+        problem = unwritable_file(args.csv)
+        if problem is not None:
+            raise UsageError(f"--csv: {problem}")
     methods = [name.strip() for name in args.methods.split(",") if name.strip()]
     if not methods:
         raise UsageError("--methods: expected at least one method, such as bfs,astar+manhattan")
