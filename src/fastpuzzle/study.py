@@ -28,7 +28,15 @@ from typing import Any, cast
 import numpy as np
 
 from fastpuzzle._util.branching import effective_branching_factor
-from fastpuzzle._util.checks import callback, choice, names, ordered, random_generator, whole
+from fastpuzzle._util.checks import (
+    callback,
+    choice,
+    names,
+    ordered,
+    random_generator,
+    shown,
+    whole,
+)
 from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import MAX_ROWS, Table
@@ -348,6 +356,17 @@ def _boards(
     ]
 
 
+def _once(what: str, values: Sequence[object]) -> None:
+    """Refuse a value given twice: its rows would run twice and the table, by depth and method,
+    would show them once. (Methods need no such check: :func:`~fastpuzzle.methods` keeps one
+    of each.)"""
+    seen: set[object] = set()
+    for value in values:
+        if value in seen:
+            raise InvalidOptionError(f"expected each {what} once, got {shown(value)} twice")
+        seen.add(value)
+
+
 def depth_study(
     shape: Shape = (3, 3),
     depths: Iterable[int] = range(2, 25, 2),
@@ -392,7 +411,8 @@ def depth_study(
     ------
     InvalidOptionError, UnknownNameError, InvalidLimitsError
         Before any search, if a depth, ``per_depth``, a method, ``limits``, ``rng`` or
-        ``progress`` is not valid, or no board of the shape is that deep (on up to 9 cells).
+        ``progress`` is not valid, ``depths`` or ``methods`` is empty, a depth is given twice,
+        ``depths`` is a string, or no board of the shape is that deep.
     DistanceNotFoundError
         Past 9 cells, if no board at a depth was found within the tries of
         :func:`~fastpuzzle.random_board`.
@@ -404,16 +424,22 @@ def depth_study(
     [(2, 5), (4, 5)]
     """
     target = as_goal(Board.goal(check_shape(shape)), goal)
+    if isinstance(depths, (str, bytes)):
+        # A string iterates by character: "24" would be the depths 2 and 4.
+        raise InvalidOptionError(f"expected depths as whole numbers, got {shown(depths)}")
     wanted = [
         whole("depth", d, low=0, why="an optimal number of moves")
         for d in ordered("depths", depths, most=1000)
     ]
     if not wanted:
         raise InvalidOptionError("expected at least one depth, got none")
+    _once("depth", wanted)
     count = whole("per_depth", per_depth, low=1, high=1_000_000)
+    chosen = method_names(names("methods", methods))
+    if not chosen:
+        raise InvalidOptionError("expected at least one method, such as 'bfs', got none")
     pairs = [
-        (name, *name.split("+", 1)) if "+" in name else (name, name, None)
-        for name in method_names(names("methods", methods))
+        (name, *name.split("+", 1)) if "+" in name else (name, name, None) for name in chosen
     ]
     as_limits(limits)
     callback(progress, "progress(done, total)")

@@ -133,6 +133,21 @@ def test_bad_arguments_are_refused_before_any_search():
         study.plot(metric="nodes")
 
 
+def test_no_method_a_repeated_depth_and_a_string_of_depths_are_refused(monkeypatch):
+    # Before: methods=[] gave an empty study, [4, 2, 4] ran depth 4 twice under one row, and
+    # "24" ran depths 2 and 4.
+    def no_search(*args, **kwargs):
+        raise AssertionError("a search ran before the arguments were checked")
+
+    monkeypatch.setattr("fastpuzzle.study.search", no_search)
+    with pytest.raises(fp.InvalidOptionError, match="at least one method"):
+        depth_study((3, 3), [2], per_depth=1, methods=[])
+    with pytest.raises(fp.InvalidOptionError, match="expected each depth once, got 4 twice"):
+        depth_study((3, 3), [4, 2, 4], per_depth=1, methods=["bfs"])
+    with pytest.raises(fp.InvalidOptionError, match="expected depths as whole numbers, got '24'"):
+        depth_study((3, 3), "24", per_depth=1, methods=["bfs"])
+
+
 def test_4x4_rows_by_solving_boards():
     study = depth_study((4, 4), [4, 10], per_depth=3, methods=["astar+manhattan"], rng=5)
     assert [row.solved for row in study.rows] == [3, 3]
