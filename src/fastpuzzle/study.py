@@ -438,9 +438,7 @@ def depth_study(
     chosen = method_names(names("methods", methods))
     if not chosen:
         raise InvalidOptionError("expected at least one method, such as 'bfs', got none")
-    pairs = [
-        (name, *name.split("+", 1)) if "+" in name else (name, name, None) for name in chosen
-    ]
+    pairs = [(name, *name.split("+", 1)) if "+" in name else (name, name, None) for name in chosen]
     as_limits(limits)
     callback(progress, "progress(done, total)")
     generator = random_generator(rng)
