@@ -174,10 +174,12 @@ def random_boards(
     ------
     InvalidOptionError
         If ``n`` is not a whole number from 0 to :data:`MAX_BOARDS` (at most
-        :func:`space_size` with ``unique=True``), or ``rng`` not a seed, a numpy Generator or
-        None.
+        :func:`space_size` with ``unique=True``, or than the boards ``distance`` away where
+        they are counted), or ``rng`` not a seed, a numpy Generator or None; or ``distance`` is
+        farther than any board can be (as :func:`~fastpuzzle.random_board` says).
     DistanceNotFoundError
-        With ``distance`` past 9 cells: if ``max_tries`` scrambles a board found none that far.
+        With ``distance`` past 9 cells: if ``max_tries`` scrambles a board found none that far
+        (a solve that ``limits`` stopped is a failed try).
     OutOfMemoryError
         If the system would not give the result's memory (8 bytes a board: 8 GiB at the
         bound), naming how much.

@@ -342,17 +342,14 @@ def _plotted(row: DepthRow, metric: str) -> float | None:
     return cast(float, getattr(row, f"{metric}_mean"))
 
 
-def _boards(
-    count: int, target: Board, depth: int, generator: np.random.Generator, limits: Limits | None
-) -> list[Board]:
+def _boards(count: int, target: Board, depth: int, generator: np.random.Generator) -> list[Board]:
+    # Not the study's limits: they bound the methods measured, and a draw whose solves they
+    # stopped would find no board at all (each stopped solve is a failed try).
     if target.size <= MAX_CELLS:
-        words = random_boards(
-            count, target.shape, distance=depth, rng=generator, goal=target, limits=limits
-        )
+        words = random_boards(count, target.shape, distance=depth, rng=generator, goal=target)
         return [Board.from_packed(int(word), target.shape) for word in words.tolist()]
     return [
-        random_board(target.shape, distance=depth, rng=generator, goal=target, limits=limits)
-        for _ in range(count)
+        random_board(target.shape, distance=depth, rng=generator, goal=target) for _ in range(count)
     ]
 
 
@@ -396,8 +393,8 @@ def depth_study(
     goal : BoardLike, optional
         The goal (default: tiles in order, blank last).
     limits : Limits, optional
-        Limits of each search (and of each solve that draws a board past 9 cells); a search
-        stopped by one counts in ``boards``, not in ``solved`` or the figures.
+        Limits of each search; a search stopped by one counts in ``boards``, not in ``solved``
+        or the figures. The boards are drawn without them (past 9 cells, by optimal solves).
     rng : int, numpy.random.Generator or None
         Seed or generator of the boards (None: fresh entropy).
     progress : callable, optional
@@ -415,7 +412,8 @@ def depth_study(
         ``depths`` is a string, or no board of the shape is that deep.
     DistanceNotFoundError
         Past 9 cells, if no board at a depth was found within the tries of
-        :func:`~fastpuzzle.random_board`.
+        :func:`~fastpuzzle.random_board` (a depth past the farthest is refused at once, as
+        :class:`InvalidOptionError`).
 
     Examples
     --------
@@ -459,7 +457,7 @@ def depth_study(
     rows: list[DepthRow] = []
     done, total = 0, len(wanted) * count * len(runs)
     for depth in wanted:
-        boards = _boards(count, target, depth, generator, limits)
+        boards = _boards(count, target, depth, generator)
         for name, run in runs.items():
             results = []
             for board in boards:
