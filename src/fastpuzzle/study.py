@@ -16,9 +16,7 @@ board's own b*, a little lower (b* grows slower than N).
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import os
 import statistics
 from collections.abc import Callable, Iterable, Sequence
@@ -37,9 +35,8 @@ from fastpuzzle._util.checks import (
     shown,
     whole,
 )
-from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle._util.optional import require
-from fastpuzzle._util.text_tables import MAX_ROWS, Table
+from fastpuzzle._util.text_tables import Table, TableText, rows_csv
 from fastpuzzle.algorithms import AlgorithmName
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.compare import methods as method_names
@@ -150,12 +147,14 @@ def _row(depth: int, method: str, boards: int, results: list[SearchResult]) -> D
 
 
 @dataclass(frozen=True)
-class DepthStudy:
+class DepthStudy(TableText):
     """The rows of :func:`depth_study`: a table by depth and method that prints, converts to
     files and frames, and plots, as :class:`~fastpuzzle.Comparison` does.
 
-    ``str()``, :meth:`to_markdown` and :meth:`to_latex` lay it out as Russell and Norvig's
-    table: a row per depth, and for each method its mean nodes generated and ``ebf`` (b*).
+    ``str()``, :meth:`to_string`, :meth:`to_markdown` and :meth:`to_latex` lay it out as
+    Russell and Norvig's table: a row per depth, and for each method its mean nodes generated
+    (a decimal under 100) and ``ebf`` (b*); ``nodes (k)`` where only k of the boards were
+    solved.
     :meth:`to_pandas` and :meth:`to_csv` hold every statistic, a row per depth and method.
 
     Attributes
@@ -210,18 +209,7 @@ class DepthStudy:
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """The rows as CSV text with a header, a column per field of :class:`DepthRow` (times
         in seconds, memory in bytes); also written atomically to ``path`` when given."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(_COLUMNS)
-        for row in self.rows:
-            writer.writerow(
-                "" if value is None else repr(value) if isinstance(value, float) else value
-                for value in (getattr(row, name) for name in _COLUMNS)
-            )
-        text = out.getvalue()
-        if path is not None:
-            write_text_atomically(path, text)
-        return text
+        return rows_csv(_COLUMNS, self.rows, path)
 
     def _table(self) -> Table:
         methods = self.methods
@@ -246,32 +234,12 @@ class DepthStudy:
 
         return Table(header, len(depths), cells, frozenset(range(len(header))))
 
-    def to_string(self) -> str:
-        """The table, Russell and Norvig's layout: a row per depth, each method's mean nodes
-        generated (a decimal under 100) and b* (``nodes (k)`` where only k of the boards were
-        solved)."""
-        return self._table().text()
-
-    def to_markdown(self) -> str:
-        """The table in Markdown (GitHub's tables)."""
-        return self._table().markdown()
-
-    def to_latex(self) -> str:
-        """The table as a LaTeX ``tabular`` (needs ``\\usepackage{booktabs}``)."""
-        return self._table().latex()
-
-    def __str__(self) -> str:
-        return self._table().text(MAX_ROWS)
-
     def __repr__(self) -> str:
         rows, cols = self.shape
         return (
             f"<DepthStudy: {rows}x{cols}, {len(self.depths)} depths x {len(self.methods)} "
             "methods; print() it for the table>"
         )
-
-    def _repr_html_(self) -> str:
-        return self._table().html(MAX_ROWS)
 
     def plot(
         self, *, metric: str | Sequence[str] = ("generated", "ebf"), ax: Any = None

@@ -194,3 +194,15 @@ def test_the_whole_goal_study():
             < study.row(depth, "astar+misplaced").generated_mean
             < study.row(depth, "bfs").generated_mean
         )
+
+
+def test_the_study_and_the_comparison_share_their_text_forms():
+    # Before: DepthStudy repeated Comparison's to_csv and text wrappers line for line.
+    from fastpuzzle._util.text_tables import TableText
+
+    for method in ("to_string", "to_markdown", "to_latex", "__str__", "_repr_html_"):
+        assert getattr(fp.DepthStudy, method) is getattr(TableText, method)
+        assert getattr(fp.Comparison, method) is getattr(TableText, method)
+    study = depth_study((3, 3), [2], per_depth=2, methods=["bfs"], rng=1)
+    assert str(study) == study.to_string() and "<table>" in study._repr_html_()
+    assert study.to_csv().splitlines()[0].startswith("depth,method,boards,solved,")
