@@ -72,3 +72,12 @@ def test_study_refuses_an_unwritable_file_before_the_study(option, name, capsys,
     path = f"/proc/{name}"
     assert main(["study", "--depths", "2", "--per-depth", "1", option, path]) == 2
     assert f"{option}: no file can be written at '{path}'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="no /proc (not Linux)")
+def test_compare_refuses_an_unwritable_csv_before_searching(capsys):
+    # Before: every search ran, the table was printed, then the write failed.
+    assert main(["compare", "--csv", "/proc/c.csv", "8 6 7/2 5 4/3 _ 1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "--csv: no file can be written at '/proc/c.csv'" in captured.err

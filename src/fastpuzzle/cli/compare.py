@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from fastpuzzle._util.checks import MAX_LISTED, shown
-from fastpuzzle._util.files import unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.plot import METRICS
 from fastpuzzle._util.progress import LiveLine, on_terminal
@@ -28,6 +27,7 @@ from fastpuzzle.cli.arguments import (
     epilog,
     integer_arg,
     limits_option,
+    out_file,
     shape_option,
     whole_arg,
 )
@@ -57,6 +57,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"{given} applies to --plot's charts: pass --plot FILE too")
     if args.plot:  # before any search: a path that cannot take a chart fails now
         _check_plot_path(args.plot)
+    if args.csv and args.csv != "-":
+        out_file("--csv", args.csv)
     # Boards given are kept, and --random N adds N random boards after them (before: the
     # boards given were dropped without a word).
     jobs = board_jobs(args) if args.board or not args.random else []
@@ -131,9 +133,7 @@ def _check_plot_path(path: str) -> None:
         raise UsageError(
             f"--plot: expected a file name ending in .{', .'.join(sorted(formats))}, got {path!r}"
         )
-    problem = unwritable_file(path)
-    if problem is not None:
-        raise UsageError(f"--plot: {problem}")
+    out_file("--plot", path)
 
 
 def _table_text(table: Any, table_format: str) -> str:
