@@ -115,14 +115,15 @@ def _layer_size(target: Board, distance: int) -> int | None:
     seen = {target}
     layer = [target]
     for _ in range(distance):
-        layer = [
-            after
-            for board in layer
-            for _, after in board.successors()
-            if after not in seen and not seen.add(after)  # type: ignore[func-returns-value]
-        ]
+        following = []
+        for board in layer:
+            for _, after in board.successors():
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
         if len(seen) > _LAYER_CAP:
             return None
+        layer = following
     return len(layer)
 
 
@@ -214,16 +215,18 @@ def _solved(
         if tries >= budget:
             raise DistanceNotFoundError(
                 f"no board {distance} moves from the goal in {tries:,} scrambles solved "
-                f"({len(found)} of {count} found){_advice(tries, again, stopped)}"
+                f"({len(found)} of {count} found){_advice(again, stopped)}"
             )
         tries += 1
         board = scramble(target, walk, rng=generator)
         try:
-            length = len(solve(board, target, limits=limits))
+            length: int | None = len(solve(board, target, limits=limits))
         except SearchLimitError:
-            stopped += 1  # a failed try: its length is not known
-            continue
-        if length == distance:
+            length = None  # a failed try: the board's distance is not known
+            stopped += 1
+        if length is None:
+            pass
+        elif length == distance:
             if not unique or board not in seen:
                 found.append(board)
                 seen.add(board)
@@ -247,7 +250,7 @@ def _solved(
     return found
 
 
-def _advice(tries: int, again: int, stopped: int) -> str:
+def _advice(again: int, stopped: int) -> str:
     """What the message of tries run out suggests: more tries only when neither limits nor a
     shortage of boards that far stopped them."""
     if stopped:
