@@ -48,10 +48,9 @@ from fastpuzzle._util.checks import (
     shown,
     whole,
 )
-from fastpuzzle._util.files import write_text_atomically
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.plot import METRICS, draw
-from fastpuzzle._util.text_tables import MAX_ROWS, Table
+from fastpuzzle._util.text_tables import Table, TableText, rows_csv
 from fastpuzzle._util.units import duration, size, spread
 from fastpuzzle.algorithms import AlgorithmName, resolve_algorithm
 from fastpuzzle.board import (
@@ -242,7 +241,7 @@ class ComparisonInterrupted(KeyboardInterrupt):
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(TableText):
     """The rows of :func:`compare`: a table that prints, and converts to files and frames.
 
     ``str()`` is the aligned table (past 60 rows, the first and last five, as a DataFrame
@@ -290,20 +289,7 @@ class Comparison:
         """The rows as CSV text with a header, one column per field of :class:`Row` (times in
         seconds, memory in bytes: numbers a spreadsheet or ``pandas.read_csv`` reads); also
         written atomically to ``path`` when given."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(_COLUMNS)
-        for row in self.rows:
-            writer.writerow(
-                [
-                    "" if value is None else repr(value) if isinstance(value, float) else value
-                    for value in (getattr(row, name) for name in _COLUMNS)
-                ]
-            )
-        text = out.getvalue()
-        if path is not None:
-            write_text_atomically(path, text)
-        return text
+        return rows_csv(_COLUMNS, self.rows, path)
 
     @classmethod
     def from_csv(cls, source: str | os.PathLike[str] | Any) -> Comparison:
@@ -360,21 +346,6 @@ class Comparison:
     def _table(self) -> Table:
         return Table(_HEADER, len(self.rows), lambda i: _cells(self.rows[i]), _NUMERIC)
 
-    def to_string(self) -> str:
-        """The aligned table with every row (``str()`` shows 60 at most)."""
-        return self._table().text()
-
-    def to_markdown(self) -> str:
-        """The table in Markdown (GitHub's tables), every row, times and sizes in their units."""
-        return self._table().markdown()
-
-    def to_latex(self) -> str:
-        """The table as a LaTeX ``tabular`` (needs ``\\usepackage{booktabs}``), every row."""
-        return self._table().latex()
-
-    def __str__(self) -> str:
-        return self._table().text(MAX_ROWS)
-
     def __repr__(self) -> str:
         boards = len({row.board for row in self.rows})
         methods = len({row.method for row in self.rows if row.algorithm})
@@ -382,9 +353,6 @@ class Comparison:
             f"<Comparison: {len(self.rows)} rows, {boards} board{'s' * (boards != 1)} x "
             f"{methods} method{'s' * (methods != 1)}; print() it for the table>"
         )
-
-    def _repr_html_(self) -> str:
-        return self._table().html(MAX_ROWS)
 
     @overload
     def plot(self, *, metric: str = ..., ax: Any = ..., log: bool = ...) -> Any: ...

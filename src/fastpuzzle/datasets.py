@@ -10,7 +10,6 @@ D, L, R: the direction the blank moves.
 from __future__ import annotations
 
 import contextlib
-import errno
 import glob
 import html
 import math
@@ -34,7 +33,13 @@ from fastpuzzle._util.checks import (
     whole,
 )
 from fastpuzzle._util.default_shape import DEFAULT_SHAPE, OLD_DEFAULT_SHAPE, old_default_shape
-from fastpuzzle._util.files import atomic_writer, open_regular, try_lock, unwritable_file
+from fastpuzzle._util.files import (
+    UNWRITABLE_ERRNOS,
+    atomic_writer,
+    open_regular,
+    try_lock,
+    unwritable_file,
+)
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import MAX_ROWS, Table
 from fastpuzzle._util.units import size
@@ -169,10 +174,12 @@ def random_boards(
     ------
     InvalidOptionError
         If ``n`` is not a whole number from 0 to :data:`MAX_BOARDS` (at most
-        :func:`space_size` with ``unique=True``), or ``rng`` not a seed, a numpy Generator or
-        None.
+        :func:`space_size` with ``unique=True``, or than the boards ``distance`` away where
+        they are counted), or ``rng`` not a seed, a numpy Generator or None; or ``distance`` is
+        farther than any board can be (as :func:`~fastpuzzle.random_board` says).
     DistanceNotFoundError
-        With ``distance`` past 9 cells: if ``max_tries`` scrambles a board found none that far.
+        With ``distance`` past 9 cells: if ``max_tries`` scrambles a board found none that far
+        (a solve that ``limits`` stopped is a failed try).
     OutOfMemoryError
         If the system would not give the result's memory (8 bytes a board: 8 GiB at the
         bound), naming how much.
@@ -889,7 +896,7 @@ def write_labelled(
             try:
                 stream = files.enter_context(atomic_writer(out, suffix=_PARTIAL, lock=True))
             except OSError as error:
-                if error.errno not in _UNWRITABLE:
+                if error.errno not in UNWRITABLE_ERRNOS:
                     raise
                 raise InvalidOptionError(
                     f"path: no file can be written at {shown(str(path))} "
@@ -926,13 +933,6 @@ def write_labelled(
 
 #: The ending of the temporary file's name (``.NAME.XXXXXXXX.partial``).
 _PARTIAL = ".partial"
-
-#: Why no file can be created in a folder where unwritable_file saw none (permissions, a
-#: read-only mount, a virtual file system such as /proc or /sys, a folder gone meanwhile): the
-#: path's fault, said before any board is solved. Other errors (a full disk) stay OSErrors.
-_UNWRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT, errno.ENOTDIR,
-               errno.ENAMETOOLONG, errno.EINVAL}  # fmt: skip
-
 
 #: Seconds a temporary file must have been left unwritten before another writer removes it
 #: (:func:`_remove_dead_partials`): on Windows a writer locks its file an instant after

@@ -18,12 +18,19 @@ from time import monotonic
 import numpy as np
 
 from fastpuzzle._core import _pdb
-from fastpuzzle._util.checks import whole
+from fastpuzzle._util.checks import shown, whole
 from fastpuzzle.board import Board
-from fastpuzzle.errors import DistanceNotFoundError, InvalidOptionError
+from fastpuzzle.errors import DistanceNotFoundError, InvalidOptionError, SearchLimitError
 from fastpuzzle.limits import Limits
 
-__all__ = ["MAX_TRIES", "TABLE_CELLS", "distance_counts", "packed_at_distance"]
+__all__ = [
+    "FARTHEST_4X4",
+    "MAX_TRIES",
+    "TABLE_CELLS",
+    "distance_counts",
+    "farthest_bound",
+    "packed_at_distance",
+]
 
 #: Boards of up to this many cells are drawn from their exact distance table.
 TABLE_CELLS = 9
@@ -39,6 +46,14 @@ _log = logging.getLogger(__name__)
 
 #: Marks a placement the table's breadth-first search never reached (the other parity).
 _UNREACHED = 255
+
+#: The most moves any 4x4 board needs to reach a goal with the blank in a corner (Brüngger et
+#: al. 1999; Korf and Schultze's breadth-first search of the whole space, 2005).
+FARTHEST_4X4 = 80
+
+#: A breadth-first count of the boards at a distance past 9 cells stops past this many boards
+#: (a few tenths of a second): it only tells that few boards are that near.
+_LAYER_CAP = 20_000
 
 
 @lru_cache(maxsize=8)
@@ -70,6 +85,53 @@ def distance_counts(goal: Board) -> list[int]:
     _, starts = _by_distance(goal.rows, goal.cols, goal.blank)
     counts = np.diff(starts)
     return [int(c) for c in counts[: int(np.flatnonzero(counts)[-1]) + 1]]
+
+
+def farthest_bound(target: Board) -> int:
+    """A distance no board of ``target``'s shape is from ``target``: the exact farthest on up
+    to :data:`TABLE_CELLS` cells and on 4x4, a sound overestimate past them.
+
+    On 4x4, :data:`FARTHEST_4X4` from a goal with the blank in a corner (every such goal is the
+    usual one with its tiles renamed and the board turned); from another goal, that plus the
+    blank's moves to the nearest corner (a board adjacent to the goal is at most one move
+    nearer to any board). Elsewhere the moves of the row-by-row method, counted generously:
+    every tile travels at most ``rows + cols - 2`` steps of at most 5 moves (the blank goes
+    round a 2x2 square), the blank needs at most ``rows + cols`` moves to reach it, and the last
+    tile of a line at most 30 more to turn in: ``6 * cells * (rows + cols + 5)``. It refuses an
+    absurd distance at once; near it, a draw would not end anyway.
+    """
+    if target.size <= TABLE_CELLS:
+        return len(distance_counts(target)) - 1
+    rows, cols = target.shape
+    if (rows, cols) == (4, 4):
+        row, col = divmod(target.blank, cols)
+        return FARTHEST_4X4 + min(row, rows - 1 - row) + min(col, cols - 1 - col)
+    return 6 * target.size * (rows + cols + 5)
+
+
+def _layer_size(target: Board, distance: int) -> int | None:
+    """How many boards are exactly ``distance`` moves from ``target``, by a breadth-first search;
+    None once the search holds more than :data:`_LAYER_CAP` boards."""
+    seen = {target}
+    layer = [target]
+    for _ in range(distance):
+        following = []
+        for board in layer:
+            for _, after in board.successors():
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
+        if len(seen) > _LAYER_CAP:
+            return None
+        layer = following
+    return len(layer)
+
+
+def _too_many(count: int, there: int, target: Board, distance: int) -> InvalidOptionError:
+    return InvalidOptionError(
+        f"expected n of at most {there:,} with unique=True (every "
+        f"{target.rows}x{target.cols} board {distance} moves from the goal), got {count:,}"
+    )
 
 
 def _unrank(ranks: np.ndarray, cells: int) -> np.ndarray:
@@ -106,10 +168,7 @@ def _tabled(
             f"farthest are {farthest} moves away"
         )
     if unique and count > there:
-        raise InvalidOptionError(
-            f"expected n of at most {there:,} with unique=True (every "
-            f"{target.rows}x{target.cols} board {distance} moves from the goal), got {count:,}"
-        )
+        raise _too_many(count, there, target, distance)
     picks = generator.choice(there, size=count, replace=False) if unique else None
     if picks is None:
         picks = generator.integers(0, there, size=count)
@@ -136,14 +195,17 @@ def _solved(
     from fastpuzzle.generate import scramble
     from fastpuzzle.solve import solve
 
+    if unique and count > 1:
+        there = _layer_size(target, distance)
+        if there is not None and count > there:
+            raise _too_many(count, there, target, distance)
     if distance == 0:
-        if unique and count > 1:
-            raise InvalidOptionError(
-                f"expected n of at most 1 with unique=True and distance=0 (the goal), got {count}"
-            )
         return [target] * count
     found: list[Board] = []
     seen: set[Board] = set()
+    # Tries that found a board already drawn, and solves a limit stopped: what to change when
+    # the tries run out.
+    again = stopped = 0
     # A walk of w moves ends w, w - 2, ... moves away: walks start at d and lengthen (by 2,
     # keeping the parity) while they fall short, shorten while they overshoot.
     walk, tries, budget = distance, 0, max_tries * count
@@ -153,15 +215,23 @@ def _solved(
         if tries >= budget:
             raise DistanceNotFoundError(
                 f"no board {distance} moves from the goal in {tries:,} scrambles solved "
-                f"({len(found)} of {count} found); a larger max_tries tries longer"
+                f"({len(found)} of {count} found){_advice(again, stopped)}"
             )
         tries += 1
         board = scramble(target, walk, rng=generator)
-        length = len(solve(board, target, limits=limits))
-        if length == distance:
+        try:
+            length: int | None = len(solve(board, target, limits=limits))
+        except SearchLimitError:
+            length = None  # a failed try: the board's distance is not known
+            stopped += 1
+        if length is None:
+            pass
+        elif length == distance:
             if not unique or board not in seen:
                 found.append(board)
                 seen.add(board)
+            else:
+                again += 1
         elif length < distance:
             walk += 2
         elif walk > distance:
@@ -180,6 +250,18 @@ def _solved(
     return found
 
 
+def _advice(again: int, stopped: int) -> str:
+    """What the message of tries run out suggests: more tries only when neither limits nor a
+    shortage of boards that far stopped them."""
+    if stopped:
+        return f"; the limits stopped {stopped:,} of the solves: raise them, or pass none"
+    if again:
+        return (
+            f"; {again:,} tries found a board already drawn: there may be no other boards that far"
+        )
+    return "; a larger max_tries tries longer"
+
+
 def packed_at_distance(
     count: int,
     target: Board,
@@ -196,16 +278,29 @@ def packed_at_distance(
     uniformly among the boards that far; else a list of boards, each a scramble of the goal
     solved optimally (``limits`` bound each solve), not uniform among them.
 
+    A solve stopped by ``limits`` is a failed try.
+
     Raises
     ------
     InvalidOptionError
-        If ``distance`` or ``max_tries`` is not a whole number from 0 (``max_tries`` from 1), or
-        no board of a tabled shape is that far (the message names the farthest).
+        If ``distance`` or ``max_tries`` is not a whole number from 0 (``max_tries`` from 1),
+        ``distance`` is past :func:`farthest_bound`, no board of a tabled shape is that far (the
+        message names the farthest), or ``unique`` asks for more boards than there are that far
+        (counted when few are).
     DistanceNotFoundError
-        If ``max_tries`` scrambles a board found none that far.
+        If ``max_tries`` scrambles a board found none that far (the message says whether limits
+        stopped solves, or tries found boards already drawn).
     """
     d = whole("distance", distance, low=0, why="an optimal number of moves")
     tries = whole("max_tries", max_tries, low=1, why="scrambles solved per board")
     if target.size <= TABLE_CELLS:
         return _tabled(count, target, d, generator, unique)
+    farthest = farthest_bound(target)
+    if d > farthest:
+        exact = (target.rows, target.cols) == (4, 4)
+        raise InvalidOptionError(
+            f"expected distance of at most {farthest:,}, got {shown(distance)}: no "
+            f"{target.rows}x{target.cols} board is farther from the goal"
+            + ("" if exact else " (a sound overestimate; the farthest are nearer)")
+        )
     return _solved(count, target, d, generator, unique, tries, limits)

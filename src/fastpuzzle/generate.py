@@ -71,11 +71,14 @@ def random_board(
     InvalidOptionError
         If ``rng`` is not a seed (a non-negative integer), a numpy Generator or None; or
         ``seed`` is given with ``rng``, or is not a seed; or ``distance`` is not a whole number
-        from 0, or no board of a shape of up to 9 cells is that far (3x3: at most 31).
+        from 0, or is farther than any board can be, at once: exactly on up to 9 cells (3x3: at
+        most 31) and on 4x4 (80 from the usual goal), past a sound overestimate on other shapes
+        (``fastpuzzle.distance.farthest_bound``).
     InvalidBoardError
         If ``shape`` or ``goal`` is not valid.
     DistanceNotFoundError
-        If ``max_tries`` scrambles found no board ``distance`` moves away.
+        If ``max_tries`` scrambles found no board ``distance`` moves away. A solve stopped by
+        ``limits`` is a failed try, not an error: the message says when limits stopped them.
 
     Examples
     --------

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fastpuzzle._util.checks import flag, whole
-from fastpuzzle._util.files import atomic_writer
+from fastpuzzle._util.files import atomic_writer, writable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle.errors import InvalidOptionError
 from fastpuzzle.render import COLOURS, MAX_PIXELS, board_rgb
@@ -46,16 +46,23 @@ def _pillow(feature: str) -> ModuleType:
     return require("PIL.Image", feature, "pictures", package="Pillow")
 
 
-def _pixels_checked(solution: Solution, pictures: int, cell: int, what: str) -> None:
-    """Refuse ``pictures`` boards of ``cell`` pixels that hold more than :data:`MAX_PIXELS`
-    together (all of a GIF's frames are in memory while Pillow writes them)."""
-    pixels = pictures * solution.board.size * cell * cell
+def _checked(
+    solution: Solution, path: object, cell: object, feature: str, what: str
+) -> tuple[ModuleType, int, Path]:
+    """What a GIF and a strip check before drawing a board: Pillow, ``cell``, the pixels of
+    every board (a picture of the whole solution), and that a file can be written at ``path``;
+    returns ``PIL.Image``, the cell's side and the path."""
+    image = _pillow(feature)
+    side = whole("cell", cell, low=8)
+    # All of a GIF's frames are in memory while Pillow writes them.
+    pixels = (len(solution) + 1) * solution.board.size * side * side
     if pixels > MAX_PIXELS:
         raise InvalidOptionError(
-            f"{what} of {pictures:,} boards of {solution.board.rows}x{solution.board.cols} cells "
-            f"of {cell} pixels is {pixels:,} pixels, more than the {MAX_PIXELS:,} it may hold: "
-            "pass a smaller cell, or draw a shorter solution"
+            f"{what} of {len(solution) + 1:,} boards of {solution.board.rows}x"
+            f"{solution.board.cols} cells of {side} pixels is {pixels:,} pixels, more than the "
+            f"{MAX_PIXELS:,} it may hold: pass a smaller cell, or draw a shorter solution"
         )
+    return image, side, writable_file("path", path)
 
 
 def _frames(solution: Solution, cell: int) -> Iterator[np.ndarray]:
@@ -75,16 +82,13 @@ def solution_gif(
 
     See :meth:`fastpuzzle.Solution.to_gif`.
     """
-    image = _pillow("Solution.to_gif")
-    cell = whole("cell", cell, low=8)
     delay = whole("ms_per_move", ms_per_move, low=10, high=60_000)
     loop = flag("loop", loop)
-    _pixels_checked(solution, len(solution) + 1, cell, "a gif")
+    image, cell, target = _checked(solution, path, cell, "Solution.to_gif", "a gif")
     frames = [image.fromarray(rgb) for rgb in _frames(solution, cell)]
     durations = [delay] * len(frames)
     durations[0] = durations[-1] = max(delay, _HOLD_MS)
     options = {"loop": 0} if loop else {}
-    target = Path(path)
     with atomic_writer(target) as stream:
         frames[0].save(
             stream,
@@ -108,11 +112,9 @@ def solution_png_strip(
 
     See :meth:`fastpuzzle.Solution.to_png_strip`.
     """
-    image = _pillow("Solution.to_png_strip")
-    cell = whole("cell", cell, low=8)
     per_row = whole("per_row", per_row, low=1)
+    image, cell, target = _checked(solution, path, cell, "Solution.to_png_strip", "a strip")
     count = len(solution) + 1
-    _pixels_checked(solution, count, cell, "a strip")
     height, width = solution.board.rows * cell, solution.board.cols * cell
     gap = max(4, cell // 2)
     across = min(per_row, count)
@@ -124,7 +126,6 @@ def solution_png_strip(
         row, col = divmod(index, across)
         y, x = row * (height + gap), col * (width + gap)
         strip[y : y + height, x : x + width] = rgb
-    target = Path(path)
     with atomic_writer(target) as stream:
         image.fromarray(strip).save(stream, format="PNG", optimize=True)
     return target

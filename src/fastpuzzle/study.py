@@ -16,9 +16,7 @@ board's own b*, a little lower (b* grows slower than N).
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import os
 import statistics
 from collections.abc import Callable, Iterable, Sequence
@@ -28,10 +26,17 @@ from typing import Any, cast
 import numpy as np
 
 from fastpuzzle._util.branching import effective_branching_factor
-from fastpuzzle._util.checks import callback, choice, names, ordered, random_generator, whole
-from fastpuzzle._util.files import write_text_atomically
+from fastpuzzle._util.checks import (
+    callback,
+    choice,
+    names,
+    ordered,
+    random_generator,
+    shown,
+    whole,
+)
 from fastpuzzle._util.optional import require
-from fastpuzzle._util.text_tables import MAX_ROWS, Table
+from fastpuzzle._util.text_tables import Table, TableText, rows_csv
 from fastpuzzle.algorithms import AlgorithmName
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.compare import methods as method_names
@@ -142,12 +147,14 @@ def _row(depth: int, method: str, boards: int, results: list[SearchResult]) -> D
 
 
 @dataclass(frozen=True)
-class DepthStudy:
+class DepthStudy(TableText):
     """The rows of :func:`depth_study`: a table by depth and method that prints, converts to
     files and frames, and plots, as :class:`~fastpuzzle.Comparison` does.
 
-    ``str()``, :meth:`to_markdown` and :meth:`to_latex` lay it out as Russell and Norvig's
-    table: a row per depth, and for each method its mean nodes generated and ``ebf`` (b*).
+    ``str()``, :meth:`to_string`, :meth:`to_markdown` and :meth:`to_latex` lay it out as
+    Russell and Norvig's table: a row per depth, and for each method its mean nodes generated
+    (a decimal under 100) and ``ebf`` (b*); ``nodes (k)`` where only k of the boards were
+    solved.
     :meth:`to_pandas` and :meth:`to_csv` hold every statistic, a row per depth and method.
 
     Attributes
@@ -202,18 +209,7 @@ class DepthStudy:
     def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
         """The rows as CSV text with a header, a column per field of :class:`DepthRow` (times
         in seconds, memory in bytes); also written atomically to ``path`` when given."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(_COLUMNS)
-        for row in self.rows:
-            writer.writerow(
-                "" if value is None else repr(value) if isinstance(value, float) else value
-                for value in (getattr(row, name) for name in _COLUMNS)
-            )
-        text = out.getvalue()
-        if path is not None:
-            write_text_atomically(path, text)
-        return text
+        return rows_csv(_COLUMNS, self.rows, path)
 
     def _table(self) -> Table:
         methods = self.methods
@@ -238,32 +234,12 @@ class DepthStudy:
 
         return Table(header, len(depths), cells, frozenset(range(len(header))))
 
-    def to_string(self) -> str:
-        """The table, Russell and Norvig's layout: a row per depth, each method's mean nodes
-        generated (a decimal under 100) and b* (``nodes (k)`` where only k of the boards were
-        solved)."""
-        return self._table().text()
-
-    def to_markdown(self) -> str:
-        """The table in Markdown (GitHub's tables)."""
-        return self._table().markdown()
-
-    def to_latex(self) -> str:
-        """The table as a LaTeX ``tabular`` (needs ``\\usepackage{booktabs}``)."""
-        return self._table().latex()
-
-    def __str__(self) -> str:
-        return self._table().text(MAX_ROWS)
-
     def __repr__(self) -> str:
         rows, cols = self.shape
         return (
             f"<DepthStudy: {rows}x{cols}, {len(self.depths)} depths x {len(self.methods)} "
             "methods; print() it for the table>"
         )
-
-    def _repr_html_(self) -> str:
-        return self._table().html(MAX_ROWS)
 
     def plot(
         self, *, metric: str | Sequence[str] = ("generated", "ebf"), ax: Any = None
@@ -334,18 +310,26 @@ def _plotted(row: DepthRow, metric: str) -> float | None:
     return cast(float, getattr(row, f"{metric}_mean"))
 
 
-def _boards(
-    count: int, target: Board, depth: int, generator: np.random.Generator, limits: Limits | None
-) -> list[Board]:
+def _boards(count: int, target: Board, depth: int, generator: np.random.Generator) -> list[Board]:
+    # Not the study's limits: they bound the methods measured, and a draw whose solves they
+    # stopped would find no board at all (each stopped solve is a failed try).
     if target.size <= MAX_CELLS:
-        words = random_boards(
-            count, target.shape, distance=depth, rng=generator, goal=target, limits=limits
-        )
+        words = random_boards(count, target.shape, distance=depth, rng=generator, goal=target)
         return [Board.from_packed(int(word), target.shape) for word in words.tolist()]
     return [
-        random_board(target.shape, distance=depth, rng=generator, goal=target, limits=limits)
-        for _ in range(count)
+        random_board(target.shape, distance=depth, rng=generator, goal=target) for _ in range(count)
     ]
+
+
+def _once(what: str, values: Sequence[object]) -> None:
+    """Refuse a value given twice: its rows would run twice and the table, by depth and method,
+    would show them once. (Methods need no such check: :func:`~fastpuzzle.methods` keeps one
+    of each.)"""
+    seen: set[object] = set()
+    for value in values:
+        if value in seen:
+            raise InvalidOptionError(f"expected each {what} once, got {shown(value)} twice")
+        seen.add(value)
 
 
 def depth_study(
@@ -377,8 +361,8 @@ def depth_study(
     goal : BoardLike, optional
         The goal (default: tiles in order, blank last).
     limits : Limits, optional
-        Limits of each search (and of each solve that draws a board past 9 cells); a search
-        stopped by one counts in ``boards``, not in ``solved`` or the figures.
+        Limits of each search; a search stopped by one counts in ``boards``, not in ``solved``
+        or the figures. The boards are drawn without them (past 9 cells, by optimal solves).
     rng : int, numpy.random.Generator or None
         Seed or generator of the boards (None: fresh entropy).
     progress : callable, optional
@@ -392,10 +376,12 @@ def depth_study(
     ------
     InvalidOptionError, UnknownNameError, InvalidLimitsError
         Before any search, if a depth, ``per_depth``, a method, ``limits``, ``rng`` or
-        ``progress`` is not valid, or no board of the shape is that deep (on up to 9 cells).
+        ``progress`` is not valid, ``depths`` or ``methods`` is empty, a depth is given twice,
+        ``depths`` is a string, or no board of the shape is that deep.
     DistanceNotFoundError
         Past 9 cells, if no board at a depth was found within the tries of
-        :func:`~fastpuzzle.random_board`.
+        :func:`~fastpuzzle.random_board` (a depth past the farthest is refused at once, as
+        :class:`InvalidOptionError`).
 
     Examples
     --------
@@ -404,17 +390,21 @@ def depth_study(
     [(2, 5), (4, 5)]
     """
     target = as_goal(Board.goal(check_shape(shape)), goal)
+    if isinstance(depths, (str, bytes)):
+        # A string iterates by character: "24" would be the depths 2 and 4.
+        raise InvalidOptionError(f"expected depths as whole numbers, got {shown(depths)}")
     wanted = [
         whole("depth", d, low=0, why="an optimal number of moves")
         for d in ordered("depths", depths, most=1000)
     ]
     if not wanted:
         raise InvalidOptionError("expected at least one depth, got none")
+    _once("depth", wanted)
     count = whole("per_depth", per_depth, low=1, high=1_000_000)
-    pairs = [
-        (name, *name.split("+", 1)) if "+" in name else (name, name, None)
-        for name in method_names(names("methods", methods))
-    ]
+    chosen = method_names(names("methods", methods))
+    if not chosen:
+        raise InvalidOptionError("expected at least one method, such as 'bfs', got none")
+    pairs = [(name, *name.split("+", 1)) if "+" in name else (name, name, None) for name in chosen]
     as_limits(limits)
     callback(progress, "progress(done, total)")
     generator = random_generator(rng)
@@ -435,7 +425,7 @@ def depth_study(
     rows: list[DepthRow] = []
     done, total = 0, len(wanted) * count * len(runs)
     for depth in wanted:
-        boards = _boards(count, target, depth, generator, limits)
+        boards = _boards(count, target, depth, generator)
         for name, run in runs.items():
             results = []
             for board in boards:

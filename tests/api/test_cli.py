@@ -917,7 +917,7 @@ def test_random_in_blocks_is_one_draw(capsys, monkeypatch):
     ("name", "said"),
     [
         ("chart.nosuchformat", "expected a file name ending in"),
-        ("missing-folder/chart.png", "is not a folder"),
+        ("missing-folder/chart.png", "is not a directory, so"),
         (".", "is a folder"),
     ],
 )

@@ -3,6 +3,7 @@ terminal, its CSV and plot files, and its usage errors."""
 
 import csv
 import io
+import os
 
 import pytest
 
@@ -56,3 +57,27 @@ def test_study_usage_errors(args, message, capsys):
         status = stop.code
     assert status == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="no /proc (not Linux)")
+@pytest.mark.parametrize(("option", "name"), [("--csv", "study.csv"), ("--plot", "study.png")])
+def test_study_refuses_an_unwritable_file_before_the_study(option, name, capsys, monkeypatch):
+    if option == "--plot":
+        pytest.importorskip("matplotlib")
+
+    def no_study(*args, **kwargs):
+        raise AssertionError("the study ran before the path was checked")
+
+    monkeypatch.setattr("fastpuzzle.cli.study.depth_study", no_study)
+    path = f"/proc/{name}"
+    assert main(["study", "--depths", "2", "--per-depth", "1", option, path]) == 2
+    assert f"{option}: no file can be written at '{path}'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="no /proc (not Linux)")
+def test_compare_refuses_an_unwritable_csv_before_searching(capsys):
+    # Before: every search ran, the table was printed, then the write failed.
+    assert main(["compare", "--csv", "/proc/c.csv", "8 6 7/2 5 4/3 _ 1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "--csv: no file can be written at '/proc/c.csv'" in captured.err

@@ -93,3 +93,14 @@ def test_every_default_shape_is_the_one_default_or_the_old_one_that_warns():
     assert seen["random_board"] == seen["random_boards"] == (4, 4)
     assert seen["labelled"] == seen["write_labelled"] == seen["Board.goal"] == (3, 3)
     assert repr(seen["labelled"]) == "(3, 3)"  # the signature people read
+
+
+def test_the_guide_names_every_place_that_keeps_3x3_and_says_why():
+    # Before: docs/boards.rst named only the four places whose 3x3 default warns (and
+    # all_boards), not check_heuristic, depth_study or ``fastpuzzle study --shape``.
+    from pathlib import Path
+
+    text = " ".join((Path(__file__).parents[2] / "docs" / "boards.rst").read_text().split())
+    for place in ("all_boards", "check_heuristic", "depth_study", "fastpuzzle study --shape"):
+        assert f"``{place}``" in text, place
+    assert "Russell and Norvig" in text and "exact distance" in text

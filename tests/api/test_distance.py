@@ -4,6 +4,7 @@ the environment's reset(options={"distance": d}), judged by BFS over the whole 3
 
 import collections
 import logging
+import sys
 
 import numpy as np
 import pytest
@@ -120,3 +121,75 @@ def test_env_reset_at_a_distance():
         env.reset(options={"distance": 3, "board": "1 2 3/4 5 6/7 _ 8"})
     with pytest.raises(fp.InvalidOptionError, match="no 3x3 board is 40 moves"):
         env.reset(options={"distance": 40})
+
+
+@pytest.mark.parametrize(
+    "limits", [fp.Limits(nodes=10), fp.Limits(max_depth=3)], ids=["nodes", "max_depth"]
+)
+def test_a_solve_stopped_by_limits_is_a_failed_try(limits):
+    # Before: the first stopped solve raised NodeLimitError (DepthLimitError) out of the draw.
+    said = "in 4 scrambles solved .*the limits stopped 4 of the solves"
+    with pytest.raises(fp.DistanceNotFoundError, match=said):
+        fp.random_board((4, 4), distance=30, rng=1, max_tries=4, limits=limits)
+
+
+def test_a_depth_study_past_9_cells_draws_without_its_limits():
+    # Before: the study's node limit stopped the draw's solves, and NodeLimitError ended it.
+    study = fp.depth_study(
+        (4, 4), [30], per_depth=1, methods=["idastar"], limits=fp.Limits(nodes=10), rng=1
+    )
+    (row,) = study.rows
+    assert (row.depth, row.boards, row.solved) == (30, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("shape", "distance", "said"),
+    [
+        ((4, 4), 81, "at most 80, got 81: no 4x4 board is farther"),
+        ((4, 4), 200, "at most 80, got 200"),
+        ((4, 4), 10**9, "at most 80, got 1000000000"),
+        ((3, 4), 10**9, "at most 864, got 1000000000: no 3x4 board is farther"),
+    ],
+)
+def test_a_distance_past_the_farthest_is_refused_at_once(monkeypatch, shape, distance, said):
+    # Before: 16 s of solves and DistanceNotFoundError (200), or 20 s and an error naming
+    # scramble's ``moves``, which the caller never passed (10**9).
+    def no_solving(*args, **kwargs):
+        raise AssertionError("solved a scramble")
+
+    monkeypatch.setattr(sys.modules["fastpuzzle.solve"], "solve", no_solving)
+    with pytest.raises(fp.InvalidOptionError, match=f"expected distance of {said}"):
+        fp.random_board(shape, distance=distance)
+    with pytest.raises(fp.InvalidOptionError, match=f"expected distance of {said}"):
+        fp.random_boards(1, shape, distance=distance)
+
+
+def test_the_4x4_bound_holds_for_a_goal_with_the_blank_anywhere():
+    # 80 from a corner goal (Korf and Schultze's BFS); a goal with the blank inside is two
+    # moves from one with it in a corner, so no board is more than 82 moves from it.
+    inside = fp.Board.goal((4, 4)).apply("UL")
+    assert distance_module.farthest_bound(fp.Board.goal((4, 4))) == 80
+    assert distance_module.farthest_bound(inside) == 82
+    assert distance_module.farthest_bound(fp.Board.goal((3, 3))) == 31  # the table's own
+
+
+def test_unique_past_9_cells_refuses_more_boards_than_there_are_that_near(monkeypatch):
+    # Before: 5,000 solves, then "a larger max_tries tries longer"; two boards are one move
+    # from the 4x4 goal (its blank in a corner has two neighbours).
+    def no_solving(*args, **kwargs):
+        raise AssertionError("solved a scramble")
+
+    monkeypatch.setattr(sys.modules["fastpuzzle.solve"], "solve", no_solving)
+    with pytest.raises(fp.InvalidOptionError, match=r"at most 2 with unique=True .* got 5"):
+        fp.random_boards(5, (4, 4), distance=1, unique=True)
+    with pytest.raises(fp.InvalidOptionError, match=r"at most 1 with unique=True .* got 2"):
+        fp.random_boards(2, (4, 4), distance=0, unique=True)
+
+
+def test_tries_that_find_the_same_boards_do_not_ask_for_more_tries(monkeypatch):
+    # Past the breadth-first count (a layer too large to count), the message says the tries
+    # found boards already drawn rather than suggesting a larger max_tries.
+    monkeypatch.setattr(distance_module, "_LAYER_CAP", 1)
+    with pytest.raises(fp.DistanceNotFoundError, match="found a board already drawn") as error:
+        fp.random_boards(3, (4, 4), distance=1, unique=True, rng=1, max_tries=20)
+    assert "max_tries" not in str(error.value)

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from fastpuzzle._util import files
+from fastpuzzle._util.files import unwritable_file, writable_file
+from fastpuzzle.errors import InvalidOptionError
 
 
 def test_text_is_written_readable_and_leaves_no_temporary(tmp_path: Path) -> None:
@@ -180,3 +182,13 @@ def test_a_lock_is_taken_on_windows_too(tmp_path, monkeypatch):
     finally:
         os.close(first)
         os.close(second)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="no /proc (not Linux)")
+def test_a_folder_that_takes_no_new_file_is_unwritable_and_nothing_is_left(tmp_path):
+    assert "no file can be written at '/proc/x.gif'" in (unwritable_file("/proc/x.gif") or "")
+    assert unwritable_file(tmp_path / "x.gif") is None
+    assert not list(tmp_path.iterdir())  # the probe file is gone
+    with pytest.raises(InvalidOptionError, match=r"out: no file can be written at '/proc/x\.gif'"):
+        writable_file("out", "/proc/x.gif")
+    assert writable_file("out", str(tmp_path / "x.gif")) == tmp_path / "x.gif"

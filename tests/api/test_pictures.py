@@ -1,6 +1,7 @@
 """Pictures of a solution for reports (issue 57, item 6): GIF, PNG strip, TikZ, ``solve --gif``."""
 
 import itertools
+import os
 import re
 import shutil
 import subprocess
@@ -259,3 +260,36 @@ def test_solve_gif_refused_after_the_search_still_prints_the_moves(tmp_path, cap
     assert fp.Board(board).apply(moves) == fp.Board.goal((30, 30))
     assert "more than the 268,435,456 it may hold" in captured.err
     assert not path.exists()
+
+
+# /proc takes no new file though the folder exists: the case a folder check alone lets through.
+UNWRITABLE = "/proc/fastpuzzle-test.gif"
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc"), reason="no /proc (not Linux)")
+
+
+@needs_proc
+@pytest.mark.parametrize("method", ["to_gif", "to_png_strip"])
+def test_a_picture_that_cannot_be_written_is_refused_before_drawing(monkeypatch, method):
+    def no_drawing(*args, **kwargs):
+        raise AssertionError("drew a board before checking the path")
+
+    monkeypatch.setattr("fastpuzzle.pictures.board_rgb", no_drawing)
+    solution = _solution(fp.Board("1 2 3/4 5 6/_ 7 8"), "RR")
+    said = re.escape(f"path: no file can be written at '{UNWRITABLE}'")
+    with pytest.raises(InvalidOptionError, match=said):
+        getattr(solution, method)(UNWRITABLE)
+
+
+@pytest.mark.parametrize("method", ["to_gif", "to_png_strip"])
+def test_a_picture_path_that_is_no_path_is_refused_typed(method):
+    solution = _solution(fp.Board("1 2 3/4 5 6/_ 7 8"), "RR")
+    with pytest.raises(InvalidOptionError, match=r"expected path as a path .*, got 123"):
+        getattr(solution, method)(123)
+
+
+@needs_proc
+def test_solve_gif_that_cannot_be_written_is_refused_before_searching(capsys):
+    assert main(["solve", "--gif", UNWRITABLE, "8 6 7/2 5 4/3 _ 1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no search ran
+    assert f"no file can be written at '{UNWRITABLE}'" in captured.err

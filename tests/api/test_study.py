@@ -133,6 +133,21 @@ def test_bad_arguments_are_refused_before_any_search():
         study.plot(metric="nodes")
 
 
+def test_no_method_a_repeated_depth_and_a_string_of_depths_are_refused(monkeypatch):
+    # Before: methods=[] gave an empty study, [4, 2, 4] ran depth 4 twice under one row, and
+    # "24" ran depths 2 and 4.
+    def no_search(*args, **kwargs):
+        raise AssertionError("a search ran before the arguments were checked")
+
+    monkeypatch.setattr("fastpuzzle.study.search", no_search)
+    with pytest.raises(fp.InvalidOptionError, match="at least one method"):
+        depth_study((3, 3), [2], per_depth=1, methods=[])
+    with pytest.raises(fp.InvalidOptionError, match="expected each depth once, got 4 twice"):
+        depth_study((3, 3), [4, 2, 4], per_depth=1, methods=["bfs"])
+    with pytest.raises(fp.InvalidOptionError, match="expected depths as whole numbers, got '24'"):
+        depth_study((3, 3), "24", per_depth=1, methods=["bfs"])
+
+
 def test_4x4_rows_by_solving_boards():
     study = depth_study((4, 4), [4, 10], per_depth=3, methods=["astar+manhattan"], rng=5)
     assert [row.solved for row in study.rows] == [3, 3]
@@ -179,3 +194,15 @@ def test_the_whole_goal_study():
             < study.row(depth, "astar+misplaced").generated_mean
             < study.row(depth, "bfs").generated_mean
         )
+
+
+def test_the_study_and_the_comparison_share_their_text_forms():
+    # Before: DepthStudy repeated Comparison's to_csv and text wrappers line for line.
+    from fastpuzzle._util.text_tables import TableText
+
+    for method in ("to_string", "to_markdown", "to_latex", "__str__", "_repr_html_"):
+        assert getattr(fp.DepthStudy, method) is getattr(TableText, method)
+        assert getattr(fp.Comparison, method) is getattr(TableText, method)
+    study = depth_study((3, 3), [2], per_depth=2, methods=["bfs"], rng=1)
+    assert str(study) == study.to_string() and "<table>" in study._repr_html_()
+    assert study.to_csv().splitlines()[0].startswith("depth,method,boards,solved,")

@@ -32,7 +32,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from fastpuzzle._util.checks import optional_path, shown
+from fastpuzzle.errors import InvalidOptionError
+
 __all__ = [
+    "UNWRITABLE_ERRNOS",
     "NotRegularFileError",
     "atomic_writer",
     "file_kind",
@@ -41,6 +45,7 @@ __all__ = [
     "read_regular",
     "try_lock",
     "unwritable_file",
+    "writable_file",
     "write_text_atomically",
 ]
 
@@ -140,6 +145,12 @@ def _temporary_file(target: Path, suffix: str, *, locked: bool) -> tuple[int, st
         Path(locking).unlink(missing_ok=True)
 
 
+#: Why no file can be created in a folder that exists (permissions, a read-only mount, a virtual
+#: file system such as /proc or /sys, a folder gone meanwhile): the path's fault, told before
+#: any work. Other errors (a full disk) stay OSErrors.
+UNWRITABLE_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT,
+                               errno.ENOTDIR, errno.ENAMETOOLONG, errno.EINVAL})  # fmt: skip
+
 #: The bytes :func:`atomic_writer`'s temporary file adds to the name, besides its suffix: a dot
 #: before, eight characters between two dots, and :data:`_LOCKING`.
 _TEMPORARY_EXTRA = 10 + len(_LOCKING)
@@ -165,7 +176,41 @@ def unwritable_file(path: str | os.PathLike[str], *, suffix: str | None = None) 
         if extra:
             room = f"{longest - extra} bytes (its temporary file's name is {extra} longer)"
         return f"the file name is {size:,} bytes long, and {folder} takes names of at most {room}"
+    # Only a file made there tells: permissions, a read-only mount, and virtual file systems
+    # such as /proc (whose folders exist but take no new file) all pass the checks above.
+    try:
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".fastpuzzle-", suffix=".probe")
+    except OSError as error:
+        if error.errno not in UNWRITABLE_ERRNOS:
+            raise
+        return f"no file can be written at {shown(text)} ({os.strerror(error.errno).lower()})"
+    os.close(handle)
+    Path(probe).unlink(missing_ok=True)
     return None
+
+
+def writable_file(name: str, path: object) -> Path:
+    """``path`` (a str or ``os.PathLike``) as a Path where a file can be written, checked before
+    the work whose result goes there (:func:`unwritable_file`).
+
+    Raises
+    ------
+    InvalidOptionError
+        Naming ``name`` and quoting ``path``, if it is not a path or no file can be written
+        there.
+    """
+    try:
+        target = optional_path(name, path)
+    except InvalidOptionError:
+        target = None
+    if target is None:
+        raise InvalidOptionError(
+            f"expected {name} as a path (a non-empty str or os.PathLike), got {shown(path)}"
+        )
+    problem = unwritable_file(target)
+    if problem is not None:
+        raise InvalidOptionError(f"{name}: {problem}")
+    return target
 
 
 def _longest_name(folder: str) -> int:

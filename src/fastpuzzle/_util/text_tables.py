@@ -7,11 +7,16 @@ batch of a million rows shows its first and last rows without formatting the oth
 
 from __future__ import annotations
 
+import csv
 import html
-from collections.abc import Callable, Sequence
+import io
+import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["MAX_ROWS", "SHOWN_ROWS", "Table", "latex_escape"]
+from fastpuzzle._util.files import write_text_atomically
+
+__all__ = ["MAX_ROWS", "SHOWN_ROWS", "Table", "TableText", "latex_escape", "rows_csv"]
 
 #: A table of more rows than this shows only its first and last :data:`SHOWN_ROWS` (pandas
 #: does the same at 60).
@@ -148,3 +153,52 @@ _LATEX_SPECIAL = {
 def latex_escape(text: str) -> str:
     """``text`` with LaTeX's special characters (and µ, ±, …) written as LaTeX reads them."""
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+
+
+class TableText:
+    """The text forms of a class's table (its ``_table()``): ``str()`` and a notebook's HTML cut
+    to :data:`MAX_ROWS` rows, :meth:`to_string`, :meth:`to_markdown` and :meth:`to_latex`
+    whole. :class:`~fastpuzzle.Comparison` and :class:`~fastpuzzle.DepthStudy` share them."""
+
+    __slots__ = ()
+
+    def _table(self) -> Table:
+        raise NotImplementedError
+
+    def to_string(self) -> str:
+        """The aligned table with every row (``str()`` shows 60 at most)."""
+        return self._table().text()
+
+    def to_markdown(self) -> str:
+        """The table in Markdown (GitHub's tables), every row."""
+        return self._table().markdown()
+
+    def to_latex(self) -> str:
+        """The table as a LaTeX ``tabular`` (needs ``\\usepackage{booktabs}``), every row."""
+        return self._table().latex()
+
+    def __str__(self) -> str:
+        return self._table().text(MAX_ROWS)
+
+    def _repr_html_(self) -> str:
+        return self._table().html(MAX_ROWS)
+
+
+def rows_csv(
+    columns: Sequence[str], rows: Iterable[object], path: str | os.PathLike[str] | None
+) -> str:
+    """CSV text of ``rows`` (dataclasses), a header of ``columns`` and a column each: None
+    empty, a float by its ``repr`` (every digit, read back the same); also written atomically
+    to ``path`` when given."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(
+            "" if value is None else repr(value) if isinstance(value, float) else value
+            for value in (getattr(row, name) for name in columns)
+        )
+    text = out.getvalue()
+    if path is not None:
+        write_text_atomically(path, text)
+    return text

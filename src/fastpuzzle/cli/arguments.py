@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, TypeAlias
 
 from fastpuzzle._util.checks import shown
+from fastpuzzle._util.files import unwritable_file
 from fastpuzzle.board import check_shape
 from fastpuzzle.errors import (
     InvalidBoardError,
@@ -111,6 +112,14 @@ CLI_WORDS = (
     ("weight=", "--weight "),
     ("seed=", "--seed "),
 )
+
+
+def out_file(option: str, path: str) -> None:
+    """Refuse, before any work, an ``option``'s file that cannot be written (a folder, a missing
+    folder, one that takes no new file such as /proc's)."""
+    problem = unwritable_file(path)
+    if problem is not None:
+        raise UsageError(f"{option}: {problem}")
 
 
 def cli_words(message: str) -> str:

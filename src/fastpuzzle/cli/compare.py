@@ -27,6 +27,7 @@ from fastpuzzle.cli.arguments import (
     epilog,
     integer_arg,
     limits_option,
+    out_file,
     shape_option,
     whole_arg,
 )
@@ -56,6 +57,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"{given} applies to --plot's charts: pass --plot FILE too")
     if args.plot:  # before any search: a path that cannot take a chart fails now
         _check_plot_path(args.plot)
+    if args.csv and args.csv != "-":
+        out_file("--csv", args.csv)
     # Boards given are kept, and --random N adds N random boards after them (before: the
     # boards given were dropped without a word).
     jobs = board_jobs(args) if args.board or not args.random else []
@@ -130,9 +133,7 @@ def _check_plot_path(path: str) -> None:
         raise UsageError(
             f"--plot: expected a file name ending in .{', .'.join(sorted(formats))}, got {path!r}"
         )
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        raise UsageError(f"--plot: {folder!r} is not a folder, so {path!r} cannot be written")
+    out_file("--plot", path)
 
 
 def _table_text(table: Any, table_format: str) -> str:

@@ -13,7 +13,6 @@ from typing import Any
 
 from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.search_line import SearchLine
-from fastpuzzle._util.files import unwritable_file
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.progress import on_terminal
 from fastpuzzle._util.units import duration
@@ -29,6 +28,7 @@ from fastpuzzle.cli.arguments import (
     epilog,
     integer_arg,
     limits_option,
+    out_file,
     seconds_arg,
     whole_arg,
 )
@@ -150,9 +150,7 @@ def _gif_checked(args: argparse.Namespace, boards: int) -> None:
         raise ValueError(f"--gif draws one board's solution; got {boards:,} boards")
     if args.json:
         raise ValueError("--gif writes a picture, --json a record: pass one of them")
-    why = unwritable_file(args.gif)
-    if why is not None:
-        raise ValueError(f"--gif {args.gif}: {why}")
+    out_file("--gif", args.gif)
     require("PIL.Image", "--gif", "pictures", package="Pillow")
 
 

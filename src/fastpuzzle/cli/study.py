@@ -8,7 +8,14 @@ import time
 
 from fastpuzzle._util.progress import LiveLine, on_terminal
 from fastpuzzle._util.units import duration
-from fastpuzzle.cli.arguments import Subcommands, UsageError, epilog, seconds_arg, whole_arg
+from fastpuzzle.cli.arguments import (
+    Subcommands,
+    UsageError,
+    epilog,
+    out_file,
+    seconds_arg,
+    whole_arg,
+)
 from fastpuzzle.cli.compare import TABLE_FORMATS, _check_plot_path, _table_text
 from fastpuzzle.limits import Limits
 from fastpuzzle.study import DEFAULT_METHODS, depth_study
@@ -51,6 +58,8 @@ def depths_arg(text: str) -> list[int]:
 def _cmd_study(args: argparse.Namespace) -> int:
     if args.plot:
         _check_plot_path(args.plot)
+    if args.csv:
+        out_file("--csv", args.csv)
     methods = [name.strip() for name in args.methods.split(",") if name.strip()]
     if not methods:
         raise UsageError("--methods: expected at least one method, such as bfs,astar+manhattan")
