@@ -310,8 +310,9 @@ class Solution:
         ImportError
             If Pillow is not installed, naming the extra that installs it.
         InvalidOptionError
-            If an option is not valid, or the frames would hold more than
-            :data:`fastpuzzle.render.MAX_PIXELS` pixels together.
+            If an option is not valid, the frames would hold more than
+            :data:`fastpuzzle.render.MAX_PIXELS` pixels together, or no file can be written
+            at ``path`` (checked before any frame is drawn).
         """
         # Lazy: import fastpuzzle loads no pictures (tests/api/test_package.py).
         from fastpuzzle.pictures import solution_gif
@@ -330,7 +331,8 @@ class Solution:
             If Pillow is not installed, naming the extra that installs it.
         InvalidOptionError
             If ``cell`` (at least 8) or ``per_row`` (at least 1) is not valid, or the picture
-            would hold more than :data:`fastpuzzle.render.MAX_PIXELS` pixels.
+            would hold more than :data:`fastpuzzle.render.MAX_PIXELS` pixels, or no file can be
+            written at ``path`` (checked before any board is drawn).
         """
         from fastpuzzle.pictures import solution_png_strip
 
