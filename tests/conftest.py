@@ -31,8 +31,9 @@ SMALL_TABLE = 32 << 20
 
 def _slow_tests_run(config: pytest.Config) -> bool:
     """Whether the run may select tests marked slow (the default run says ``-m 'not slow'``)."""
-    selected = config.getoption("markexpr", default="") or ""
-    return "not slow" not in " ".join(selected.split())
+    selected = " ".join((config.getoption("markexpr", default="") or "").split())
+    # A quick test is in no other tier, slow included.
+    return "not slow" not in selected and selected != "quick"
 
 
 def copy_tables(user: Path, session: Path, *, large: bool) -> None:
@@ -63,8 +64,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Test tiers: markers given from what a test uses, so that no test file has to remember them.
-# ``python -m pytest -m "not slow and not cluster and not subprocess and not browser"`` is the
-# inner loop (README, Development); the default run is every tier but ``slow``.
+# A test in none of slow, heavy (a second or more, marked in its file), cluster, subprocess and
+# browser is marked quick: ``python -m pytest -m quick`` is the inner loop (README,
+# Development); the default run is every tier but ``slow``.
+
+#: The tiers a quick test is in none of.
+_NOT_QUICK = ("slow", "heavy", "cluster", "subprocess", "browser")
 
 #: Fixtures that start a Dask cluster, and the headless browser.
 _CLUSTER_FIXTURES = frozenset({"client", "cluster", "dask_client"})
@@ -106,3 +111,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = getattr(item, "module", None)
         if function is not None and _starts_a_process(function, module, set()):
             item.add_marker(pytest.mark.subprocess)
+        if not any(item.get_closest_marker(tier) for tier in _NOT_QUICK):
+            item.add_marker(pytest.mark.quick)

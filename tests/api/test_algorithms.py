@@ -56,6 +56,7 @@ def test_3x3_seed_cases_match_the_oracle(algorithm, heuristic):
         _check(case.tiles, None, algorithm, heuristic, case.optimal_length)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     ("algorithm", "heuristic", "count"),
     [

@@ -664,6 +664,7 @@ def test_every_public_callable_is_fuzzed():
     assert functions <= {spec.name for spec in SPECS}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
 def test_any_arguments_raise_a_typed_error_or_succeed(spec, workspace):
     @settings(max_examples=60, deadline=None, database=None)

@@ -150,6 +150,7 @@ def test_progress_callback_sees_every_board(boards_3x3):
     assert seen[-1] == (50, 50) and len(seen) == 5
 
 
+@pytest.mark.heavy
 def test_dask_local_cluster_equals_threads(boards_3x3):
     distributed = pytest.importorskip("distributed")
     boards = boards_3x3[:200]

@@ -284,6 +284,7 @@ def test_rows_in_memory_take_under_100_bytes_a_board(many_words):
     assert (result.lengths[:1000] == _truth(many_words[:1000])).all()
 
 
+@pytest.mark.heavy
 def test_rows_under_out_are_not_kept_in_memory(many_words, tmp_path):
     # Before: the same 950 bytes a board as without out=. Kept columns would take at least 29
     # bytes a board (2.6 MB more for the larger batch); what a few chunks in flight hold varies

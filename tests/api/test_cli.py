@@ -254,6 +254,7 @@ def test_python_dash_m_runs_the_command_line():
     assert fp.Board(done.stdout).shape == (4, 4)
 
 
+@pytest.mark.heavy
 def test_bench_prints_a_table_of_node_rates(capsys):
     assert main(["bench", "--quick"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -869,6 +870,7 @@ def test_random_and_scramble_seeds_mean_the_same(capsys):
 BOARD = "8 6 7/2 5 4/3 _ 1"
 
 
+@pytest.mark.heavy
 def test_compare_random_keeps_the_boards_given(capsys):
     # Before: --random replaced the boards given, without a word.
     assert main(["compare", "--algorithms", "bfs", "--random", "2", "--seed", "1", "--format",
@@ -944,6 +946,7 @@ def _tick_texts(ax):
     return major, minor
 
 
+@pytest.mark.heavy
 def test_plot_ticks_are_plain_numbers_in_one_unit():
     # Before: a short log axis (solution lengths 14 to 70) read 2x10^1, 3x10^1 ...; times
     # read 500 µs beside 1.00 ms, sizes 977 B beside 9.77 KiB.

@@ -166,6 +166,7 @@ def test_to_pandas_has_a_column_per_field(table):
     assert frame["length"].isna().any() and frame["shortest"].isna().any()
 
 
+@pytest.mark.heavy
 def test_plot_of_every_method_tells_them_apart_and_fits():
     pytest.importorskip("matplotlib")
     import matplotlib

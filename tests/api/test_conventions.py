@@ -75,6 +75,7 @@ def test_bfs_goal_at_generation_generates_fewer_nodes_than_at_expansion():
         assert early.stats.expanded < late.stats.expanded
 
 
+@pytest.mark.heavy
 def test_ucs_has_the_lengths_of_bfs_and_with_fifo_ties_its_node_counts_at_expansion():
     for board, distance in _boards(4, seed=2):
         bfs = fp.search(board, algorithm="bfs")
@@ -96,6 +97,7 @@ def _core_args(board):
     return (p.packed, p.blank, p.rows, p.cols, p.goal_blank)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     ("g_scale", "h_scale", "code"),
     [(1, 1, 1), (1, 1, 2), (0, 1, 1), (1, 2, 1), (1, 0, 0)],

@@ -148,6 +148,7 @@ def test_unique_draws_are_uniform_on_2x3():
     assert float(((observed - 100) ** 2 / 100).sum()) < 452  # chi-square, 359 dof, p = 0.001
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("shape", [(2, 2), (2, 3), (3, 3), (2, 4)])
 def test_all_boards_are_the_boards_bfs_reaches(shape):
     for goal in (fp.Board.goal(shape), fp.random_board(shape, rng=7)):

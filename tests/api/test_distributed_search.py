@@ -145,6 +145,7 @@ def test_a_5x5_board_on_the_cluster(
     assert board.apply(core.moves) == fp.Board.goal((5, 5))
 
 
+@pytest.mark.heavy
 def test_a_lost_worker_costs_only_its_tasks(cache: Path) -> None:
     # A worker process killed while it searches: Dask runs its tasks again on the other (or
     # on the worker its nanny restarts), and the length stays optimal.
@@ -212,6 +213,7 @@ def test_the_command_line_reaches_a_scheduler(
     assert f'"length": {instance.optimal_length}' in capsys.readouterr().out
 
 
+@pytest.mark.heavy
 def test_a_scheduler_that_does_not_answer_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

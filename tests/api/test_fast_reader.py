@@ -142,6 +142,7 @@ def _files_with_slips(draw):
     return "\n".join(lines)
 
 
+@pytest.mark.heavy
 @settings(max_examples=400, deadline=None)
 @given(
     _files_with_slips(),

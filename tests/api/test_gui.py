@@ -504,6 +504,7 @@ def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") ->
     return False
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     "sent",
     [

@@ -122,6 +122,7 @@ def test_the_page_is_still_served_after_a_refusal() -> None:
         assert answer.startswith(b"HTTP/1.1 200 ")
 
 
+@pytest.mark.heavy
 def test_silent_connections_give_way_to_a_request_when_the_server_is_crowded() -> None:
     # 40 silent connections on 8 slots with a 10 s read timeout: a page's request waited for
     # 5 rounds of 10 s. Crowded, a connection that sent nothing goes after half a second.
@@ -141,6 +142,7 @@ def test_silent_connections_give_way_to_a_request_when_the_server_is_crowded() -
                 sock.close()
 
 
+@pytest.mark.heavy
 def test_slow_requests_give_way_to_a_request_when_the_server_is_crowded() -> None:
     # Issue 43: 300 slow connections (a request begun, the rest never or a byte now and then)
     # held their slots for the whole read timeout, and a page's request waited up to 7.1 s.
@@ -165,6 +167,7 @@ def test_slow_requests_give_way_to_a_request_when_the_server_is_crowded() -> Non
                 sock.close()
 
 
+@pytest.mark.heavy
 def test_a_slow_request_keeps_the_read_timeout_when_the_server_is_not_crowded() -> None:
     # One slow client among free slots is served as before: its request, finished 1.5 s after
     # it began (past the crowded server's second), is answered.

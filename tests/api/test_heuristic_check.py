@@ -25,6 +25,7 @@ def double_manhattan(tiles):
 EASY = ["1 2 3/4 5 6/_ 7 8", "1 2 3/_ 5 6/4 7 8"]
 
 
+@pytest.mark.heavy
 def test_manhattan_is_admissible_and_consistent():
     check = fp.check_heuristic(plain_manhattan, sample=EASY)
     assert check.boards == len(distances_3x3()) == 181_440
@@ -36,6 +37,7 @@ def test_manhattan_is_admissible_and_consistent():
     assert "admissible; consistent" in repr(check)
 
 
+@pytest.mark.heavy
 def test_double_manhattan_is_flagged_with_its_overestimate_share():
     check = fp.check_heuristic(double_manhattan, sample=EASY)
     dist = distances_3x3()
@@ -52,6 +54,7 @@ def test_double_manhattan_is_flagged_with_its_overestimate_share():
     )
 
 
+@pytest.mark.heavy
 def test_a_constant_zero_is_admissible_and_consistent():
     check = fp.check_heuristic(lambda tiles: 0, sample=EASY)
     assert check.admissible and check.consistent and check.goal_value == 0

@@ -257,6 +257,7 @@ def test_ctrl_c_interrupts_a_long_search_quickly(algorithm, heuristic):
 BIG_TABLE_CAP = 4 << 30
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("seconds", [1.5, 2.0])
 def test_time_limit_holds_while_a_big_table_grows(seconds):
     # The same growths overran a 2 s limit by up to 2.9 s before they checked the time. The
@@ -269,6 +270,7 @@ def test_time_limit_holds_while_a_big_table_grows(seconds):
     assert result.stats.seconds < seconds + 0.5
 
 
+@pytest.mark.heavy
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("delay", [0.7, 1.0, 1.3])
 def test_ctrl_c_is_prompt_while_a_big_table_grows(delay):

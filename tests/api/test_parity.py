@@ -11,6 +11,7 @@ from tests.oracle import distances_from
 SMALL_SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("shape", SMALL_SHAPES)
 def test_parity_matches_bfs_reachability_for_random_goals(shape):
     rows, cols = shape

@@ -257,6 +257,7 @@ def test_walking_distance_too_big_is_known_without_searching(
     assert tables.vertical.next is not None and tables.horizontal.next is None
 
 
+@pytest.mark.heavy
 def test_walking_state_counts_match_the_search() -> None:
     for lines in range(2, 9):
         for width in range(2, 9):
@@ -460,6 +461,7 @@ def _raised(path: Path, share: float, seed: int = 53) -> None:
     )
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("share", [1.0, 0.02])
 def test_a_table_raised_under_a_recomputed_checksum_is_rebuilt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share: float

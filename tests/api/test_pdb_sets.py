@@ -52,6 +52,7 @@ def test_an_unknown_name_says_which_it_is_closest_to(
     assert "6-6-6-6x7z" in err and "pdb24z" in err  # every name is listed
 
 
+@pytest.mark.heavy
 def test_a_set_is_checked_for_space_once_then_built_file_by_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -124,6 +124,7 @@ def test_other_shapes_default_matches_bfs(shape: tuple[int, int]) -> None:
         assert solution.heuristic == "table"
 
 
+@pytest.mark.heavy
 def test_larger_shapes_agree_across_heuristics(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -139,6 +140,7 @@ def test_larger_shapes_agree_across_heuristics(
         assert len(fp.solve(board)) == lengths["pdb"]
 
 
+@pytest.mark.heavy
 def test_4x4_other_goals_with_555(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Goal blank on the diagonal (reflection used) and off it (not used).
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
@@ -465,6 +467,7 @@ def test_an_easy_rectangle_builds_no_table(no_table_built: Path) -> None:
     assert _tables_in(no_table_built) == []
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     "seed",
     [

@@ -54,6 +54,7 @@ def _same_as_compiled(trace: Any, result: Any) -> None:
     assert trace.moves == (result.solution.moves if result.solution is not None else "")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("algorithm", "heuristic"), METHODS)
 def test_traces_expand_as_the_compiled_searches_on_many_3x3_boards(
     algorithm: str, heuristic: str | None

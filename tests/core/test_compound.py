@@ -180,6 +180,7 @@ def test_the_kernel_counts_the_reference_nodes(tables: Compound) -> None:
         )
 
 
+@pytest.mark.heavy
 def test_lengths_agree_with_one_partition_on_threads_and_with_the_machine(
     tables: Compound,
 ) -> None:
@@ -199,6 +200,7 @@ def test_lengths_agree_with_one_partition_on_threads_and_with_the_machine(
     assert shared_once
 
 
+@pytest.mark.heavy
 def test_search_takes_pdb24_from_the_catalogue(
     tables: Compound,
     tmp_path: Path,
@@ -231,6 +233,7 @@ def test_search_takes_pdb24_from_the_catalogue(
     )
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("heuristic", ["pdb24", "pdb24z"])
 def test_a_worker_process_loads_the_compound_from_its_cache(
     tables: Compound, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, heuristic: str
@@ -254,6 +257,7 @@ def test_a_worker_process_loads_the_compound_from_its_cache(
     assert layout.zero == partitions.is_zero_compound(name)
 
 
+@pytest.mark.heavy
 def test_pdb_clear_removes_a_compound_tables_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

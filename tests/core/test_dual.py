@@ -78,6 +78,7 @@ def _packed(layout: LoadedPatterns, shape: tuple[int, int], goal_blank: int, til
     )
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("shape", "partition", "goal_blank"), SMALL)
 def test_dual_lookups_never_overestimate(
     tmp_path: Path,
@@ -123,6 +124,7 @@ def test_both_rules_are_needed(tmp_path: Path) -> None:
         assert sum(lookups.h(t) > d for t, d in distances.items()) > 50
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("shape", "partition", "goal_blank"), SMALL)
 def test_packed_kernel_counts_the_reference_nodes(
     tmp_path: Path,
@@ -150,6 +152,7 @@ def _play(tiles: tuple[int, ...], swaps: list[tuple[int, int]]) -> tuple[int, ..
     return tuple(board)
 
 
+@pytest.mark.heavy
 def test_dual_search_reference_solves_optimally(tmp_path: Path) -> None:
     # Dual search (DIDA*) in plain Python, the measure of benchmarks/studies/dual_report.py: optimal
     # lengths, and its pieces unwound into moves that solve the board.
@@ -277,6 +280,8 @@ def test_pdb_past_16_cells_switches_to_dual_lookups(
     # are on disk (these small tables need none), from the bound it had reached.
     database = small_5x5_database(tmp_path)
     monkeypatch.setattr(heuristic_tables, "database_for", lambda *args, **kw: database)
+    # An empty cache: the policy would read 6-6-6-6 where the session's cache holds it.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "empty"))
     monkeypatch.setattr(policy, "DUAL_FROM", 2_000)
     board = fp.scramble(fp.Board.goal((5, 5)), 44, rng=21)
     optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))

@@ -61,6 +61,7 @@ def test_parent_pruning_is_the_two_move_machine() -> None:
     assert _machine(4, 4, 2).shape == (5, 4)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("box, depth", [((3, 3), 10), ((2, 4), 10), ((4, 4), 10)])
 def test_every_forbidden_string_has_an_earlier_twin_inside_its_box(
     box: tuple[int, int], depth: int
@@ -108,6 +109,7 @@ def test_refuses_a_box_or_depth_out_of_range() -> None:
         _fsm.compile(np.array([1], dtype=np.uint64))
 
 
+@pytest.mark.heavy
 def test_every_3x3_board_optimal_with_the_machine() -> None:
     machine = _machine(3, 3, 14)
     for tiles, distance in distances_3x3().items():
@@ -218,6 +220,7 @@ def _branching_factor(machine: np.ndarray, rows: int, cols: int, steps: int) -> 
     return float(np.sqrt(totals[-1] / totals[-3]))
 
 
+@pytest.mark.heavy
 def test_24_puzzle_branching_factors_are_taylor_and_korfs() -> None:
     # Taylor and Korf (1993): 2.368 with parent pruning, 2.249 with the duplicates up to 14
     # moves (a machine of 65,558 states; theirs counts its states otherwise).

@@ -63,6 +63,7 @@ PRUNES = [
 ]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("prune", PRUNES)
 def test_every_3x3_board_optimal(prune: str) -> None:
     machine = _machines(3, 3)[prune]
@@ -79,6 +80,7 @@ def test_every_3x3_board_optimal(prune: str) -> None:
     assert replayed > 1000
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("prune", PRUNES)
 @pytest.mark.parametrize("shape", [(2, 4), pytest.param((4, 2), marks=pytest.mark.slow)])
 def test_every_rectangle_board_optimal(shape: tuple[int, int], prune: str) -> None:
@@ -139,6 +141,7 @@ def test_5x5_lengths_equal_manhattan_ida_star(
             assert board.apply(core.moves) == fp.Board.goal((5, 5))
 
 
+@pytest.mark.heavy
 def test_5x5_compound_lengths_equal_manhattan_ida_star(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -129,6 +129,7 @@ def _kwargs_for(heuristic: str, tiles: tuple[int, ...]) -> dict[str, object]:
     return {"heuristic": BY_NAME[heuristic].code}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("heuristic", HEURISTICS_3X3)
 def test_every_3x3_board_admissible(heuristic: str) -> None:
     distances = distances_3x3()

@@ -69,6 +69,7 @@ def _pool_threads() -> int:
     return crew.running()
 
 
+@pytest.mark.heavy
 @pytest.mark.usefixtures("eager")
 @pytest.mark.parametrize("workers", [2, 3])
 @pytest.mark.parametrize("heuristic", HEURISTICS_4X4)
@@ -502,6 +503,7 @@ def test_a_machine_with_more_cores_takes_as_many_threads(monkeypatch: pytest.Mon
         parallel.check_workers(301)
 
 
+@pytest.mark.heavy
 def test_a_time_limit_holds_at_the_most_threads() -> None:
     started = time.perf_counter()
     result = fp.search(

@@ -59,6 +59,7 @@ def _manhattan(tiles: tuple[int, ...], rows: int, cols: int, goal_blank: int) ->
     )
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     ("shape", "partition", "goal_blank"),
     [
@@ -619,6 +620,7 @@ def test_large_searches_go_on_with_the_second_partition(
     assert workers > 1 or skipped >= 5
 
 
+@pytest.mark.heavy
 def test_the_switch_keeps_the_limits(
     pair_3x3: tuple[pdb.Database, pdb.Database], monkeypatch: pytest.MonkeyPatch
 ) -> None:

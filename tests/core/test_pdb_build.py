@@ -82,6 +82,7 @@ def _reference(
     return levels, padded[0::2] | (padded[1::2] << 4), True
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("rows", "cols", "goal_blank", "cells"), CASES)
 def test_levels_and_tables_match_a_plain_bfs(
     rows: int, cols: int, goal_blank: int, cells: tuple[int, ...]
@@ -130,6 +131,7 @@ def _digest(group: tuple[int, int, int, tuple[int, ...], bool], **options: Any) 
     return hashlib.sha256(data).hexdigest()[:32]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("group", "expected"), OLD_BUILDER)
 def test_larger_groups_match_the_previous_builder(
     group: tuple[int, int, int, tuple[int, ...], bool], expected: str
@@ -157,6 +159,7 @@ OLD_663 = "fe43513c773b949227e12cf9f0f7f4c858254a1d5a864bb985c889a1ba0ef9d5"
 OLD_78 = "9c087b5b475584f697ed87ecd9eea53b210183fb1f48859b9f2b94fa5f4b4be0"
 
 
+@pytest.mark.heavy
 def test_663_file_matches_the_previous_builder(tmp_path: Path) -> None:
     path = pdb.build_pdb("6-6-3", cache_dir=tmp_path, progress=False)
     assert _file_digest(path) == OLD_663

@@ -55,6 +55,7 @@ GENUINE = [
 ]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("shape", "goal_blank", "cells", "zero"), GENUINE)
 def test_genuine_tables_pass_at_every_placement(
     shape: tuple[int, int], goal_blank: int, cells: tuple[int, ...], zero: bool

@@ -95,6 +95,7 @@ def test_no_index_past_twelve_cells():
 # --- BFS --------------------------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_bfs_matches_the_oracle_and_the_table_path_on_random_3x3_boards():
     oracle = distances_3x3()
     for tiles in random.Random(11).sample(sorted(oracle), 150):
@@ -117,6 +118,7 @@ def test_bfs_whole_3x3_space_counts_like_the_table():
     assert fast.allocated_bytes > 181_440
 
 
+@pytest.mark.heavy
 def test_bfs_on_2x4_with_other_goals():
     rng = random.Random(5)
     for _ in range(20):
@@ -130,6 +132,7 @@ def test_bfs_on_2x4_with_other_goals():
             assert fp.Board(tiles, shape=(2, 4)).apply(fast.moves) == goal
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("shape", [(3, 4), (4, 3), (2, 5), (2, 6)])
 def test_bfs_on_bigger_boards_agrees_with_the_table_and_idastar(shape):
     for seed in range(3):

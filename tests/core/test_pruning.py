@@ -73,6 +73,7 @@ def test_the_accepted_depths_are_those_that_mean_something() -> None:
     assert sizes == sorted(set(sizes))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("shape", [(4, 4), (3, 3), (2, 8)])
 def test_the_default_machine_is_one_a_depth_names(cache: Path, shape: tuple[int, int]) -> None:
     # Before: the default looked 20 moves deep (3x3 and two-row boxes reached 17 to 19) while

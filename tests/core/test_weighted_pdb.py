@@ -84,6 +84,7 @@ def test_weighted_search_refuses_what_it_cannot_do(small_5x5):
             wide_pdb_search(small_5x5, board, weight=1.5, **options)
 
 
+@pytest.mark.heavy
 def test_weighted_search_reads_one_partition_only(tmp_path):
     compound = small_5x5_compound(tmp_path)
     tiles = tuple(int(t) for t in np.asarray(_scrambles()[0]).ravel())

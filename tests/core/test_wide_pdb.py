@@ -28,6 +28,7 @@ from tests.pdbcache import small_5x5_database, wide_pdb_search
 SOLVED = 0
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     ("rows", "cols", "goal_blank", "cells"),
     [

@@ -116,6 +116,7 @@ def _pool_threads() -> int:
     return crew.running()
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("heuristic", ["manhattan", "linear_conflict", "pdb663", "pdb663_dual"])
 def test_lengths_stay_optimal_with_steals_on_4x4(steal_mode: str, heuristic: str) -> None:
     with _steal_tracing(steal_mode == "lockstep") as trace:

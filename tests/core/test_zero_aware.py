@@ -42,6 +42,7 @@ def _home(tile: int, goal_blank: int) -> int:
     return tile - 1 if tile - 1 < goal_blank else tile
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("shape", "goal_blank", "tiles"), GROUPS)
 def test_levels_are_the_abstract_distances(
     shape: tuple[int, int], goal_blank: int, tiles: tuple[int, ...]
@@ -68,6 +69,7 @@ def test_levels_are_the_abstract_distances(
         assert least == plain[_pdb.placement_rank(list(cells), n)]
 
 
+@pytest.mark.heavy
 def test_the_levels_do_not_depend_on_the_threads_or_the_pass() -> None:
     runs = [
         _pdb.build_levels(5, 5, 24, [1, 2, 6, 7], False, zero=True, threads=t, backward_from=b)
@@ -99,6 +101,7 @@ def _manhattan(board: tuple[int, ...], cols: int, goal_blank: int, tiles: object
     return total
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     ("shape", "groups"),
     [((3, 3), [(1, 2, 3, 4), (5, 6, 7, 8)]), ((2, 4), [(1, 2, 5, 6), (3, 4, 7)])],
@@ -207,6 +210,7 @@ def test_what_zero_aware_tables_refuse(small_tables: tuple) -> None:
         _pdb.build_levels(3, 3, 8, [1, 2], True, zero=True)
 
 
+@pytest.mark.heavy
 def test_a_zero_aware_partition_is_written_read_and_searched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

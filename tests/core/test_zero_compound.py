@@ -125,6 +125,7 @@ def test_lengths_equal_the_plain_compound(both: tuple[Compound, Compound], worke
     assert fewer > 0
 
 
+@pytest.mark.heavy
 def test_search_and_batch_take_pdb24z_from_the_catalogue(
     both: tuple[Compound, Compound],
     tmp_path: Path,
