@@ -43,6 +43,7 @@ from fastpuzzle._util.files import (
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import MAX_ROWS, Table
 from fastpuzzle._util.units import size
+from fastpuzzle._walk import RandomSource
 from fastpuzzle.batch import BatchResult, solve_many
 from fastpuzzle.batch.chunk import limit_error
 from fastpuzzle.batch.export import packed_board_texts
@@ -55,7 +56,6 @@ from fastpuzzle.errors import (
     InvalidOptionError,
     OutOfMemoryError,
 )
-from fastpuzzle.generate import RandomSource
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import SearchStats
 

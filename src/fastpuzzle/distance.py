@@ -19,6 +19,7 @@ import numpy as np
 
 from fastpuzzle._core import _pdb
 from fastpuzzle._util.checks import shown, whole
+from fastpuzzle._walk import scramble
 from fastpuzzle.board import Board
 from fastpuzzle.errors import DistanceNotFoundError, InvalidOptionError, SearchLimitError
 from fastpuzzle.limits import Limits
@@ -192,7 +193,6 @@ def _solved(
     limits: Limits | None,
 ) -> list[Board]:
     # Lazy: the solver is loaded by the first draw that needs it, not by import fastpuzzle.
-    from fastpuzzle.generate import scramble
     from fastpuzzle.solve import solve
 
     if unique and count > 1:

@@ -37,12 +37,13 @@ from fastpuzzle._util.checks import (
 )
 from fastpuzzle._util.optional import require
 from fastpuzzle._util.text_tables import Table, TableText, rows_csv
+from fastpuzzle._walk import RandomSource
 from fastpuzzle.algorithms import AlgorithmName
 from fastpuzzle.board import MAX_CELLS, Board, BoardLike, Shape, as_goal, check_shape
 from fastpuzzle.compare import methods as method_names
 from fastpuzzle.datasets import random_boards
 from fastpuzzle.errors import InvalidOptionError
-from fastpuzzle.generate import RandomSource, random_board
+from fastpuzzle.generate import random_board
 from fastpuzzle.heuristics import HeuristicName
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import SearchResult, Status

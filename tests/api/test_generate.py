@@ -90,7 +90,7 @@ def test_a_long_scramble_takes_bounded_memory() -> None:
 
 
 def test_a_scramble_in_chunks_is_the_walk_drawn_in_one_piece() -> None:
-    from fastpuzzle import generate
+    from fastpuzzle import _walk
     from fastpuzzle._core import _board
 
     start, count, chunk = fp.Board.goal((4, 4)), 3 * 2**20 + 7, 1 << 20
@@ -101,5 +101,5 @@ def test_a_scramble_in_chunks_is_the_walk_drawn_in_one_piece() -> None:
         part = codes[first : first + chunk]
         draws = generator.integers(0, 2**64, size=len(part), dtype=np.uint64, endpoint=False)
         blank, last = _board.random_walk_codes(4, 4, blank, draws, part, last)
-    whole = start.apply(codes.tobytes().translate(generate._LETTERS).decode("ascii"))
+    whole = start.apply(codes.tobytes().translate(_walk._LETTERS).decode("ascii"))
     assert fp.scramble(start, count, rng=5) == whole
