@@ -110,7 +110,7 @@ def test_env_reset_at_a_distance():
     from fastpuzzle.env import SlidingPuzzleEnv
 
     oracle = distances_3x3()
-    env = SlidingPuzzleEnv()
+    env = SlidingPuzzleEnv(shape=(3, 3))
     for d in (0, 4, 25):
         _, info = env.reset(seed=d, options={"distance": d})
         assert info["distance"] == d
