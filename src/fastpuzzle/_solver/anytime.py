@@ -659,6 +659,8 @@ def solve_near_optimal(
     # Under a node limit alone the tables are read before the first search, so that the same
     # board and limit give the same answer; under a time limit, while the first ones run.
     tables = Tables.on_disk(problem, wait=limits.seconds is None, memory_bytes=limits.memory_bytes)
+    if tables is not None and not tables.wait:
+        tables.ready()  # starts the background read while the machine loads
     moves, bound = improve(
         problem,
         first.moves,
