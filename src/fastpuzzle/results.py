@@ -9,7 +9,7 @@ import enum
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
 
@@ -158,8 +158,18 @@ ProgressCallback = Callable[[SearchStats], Any]
 CoreProgress = Callable[[int, int, float, int], None]
 
 
-def stats_from_core(core: CoreResult) -> SearchStats:
-    """The :class:`SearchStats` of a compiled driver's result."""
+def stats_from_core(core: CoreResult, *, optimal_idastar: bool = False) -> SearchStats:
+    """The :class:`SearchStats` of a compiled driver's result; ``optimal_idastar``: IDA* with
+    an admissible heuristic and no weight, whose solution is its deepest node generated."""
+    max_depth_reached = None if core.max_depth_reached < 0 else core.max_depth_reached
+    if (
+        max_depth_reached is None
+        and optimal_idastar
+        and _STATUS_BY_CODE[core.status] is Status.SOLVED
+    ):
+        # IDA* expands only nodes with g + h within its last bound, the solution's length: a
+        # node at that depth only if h is 0 there, the goal, which is never expanded.
+        max_depth_reached = len(core.moves)
     return record(
         SearchStats,
         expanded=core.expanded,
@@ -170,7 +180,7 @@ def stats_from_core(core: CoreResult) -> SearchStats:
         depth=core.depth,
         iterations=core.iterations,
         peak_allocated_bytes=core.allocated_bytes,
-        max_depth_reached=None if core.max_depth_reached < 0 else core.max_depth_reached,
+        max_depth_reached=max_depth_reached,
         reexpanded=None if core.reexpanded < 0 else core.reexpanded,
     )
 
@@ -458,17 +468,8 @@ def result_from_core(
     length.
     """
     status = _STATUS_BY_CODE[core.status]
-    stats = stats_from_core(core)
-    if (
-        stats.max_depth_reached is None
-        and status is Status.SOLVED
-        and algorithm == "idastar"
-        and optimal
-    ):
-        # IDA* with an admissible heuristic, unweighted, expands only nodes with g + h within
-        # its last bound, the solution's length: a node at that depth only if h is 0 there, the
-        # goal, which is never expanded. (Weighted, its last bound passes the length.)
-        stats = replace(stats, max_depth_reached=len(core.moves))
+    # Weighted (or inadmissible), IDA*'s last bound passes the solution's length.
+    stats = stats_from_core(core, optimal_idastar=algorithm == "idastar" and optimal)
     solution = None
     if status is Status.SOLVED:
         bound = len(core.moves) if optimal else lower_bound
