@@ -160,4 +160,3 @@ def test_weighted_ida_star_does_not_claim_its_solution_is_its_deepest_node():
         assert weighted.stats.max_depth_reached is None
     plain = fp.search(board, algorithm="idastar")
     assert plain.stats.max_depth_reached == len(plain.unwrap())
-
