@@ -1039,3 +1039,19 @@ def test_fast_with_a_time_limit_shows_the_best_length_and_its_gap(capsys):
     moves, figures = captured.out.splitlines()[:2]
     assert fp.Board(board).apply(moves) == fp.Board.goal((6, 6))
     assert "anytime" in figures and "lower bound" in figures
+
+
+def test_solve_takes_a_course_conventions(capsys):
+    # One move from the goal (R): testing at expansion, UDLR expands 3 boards and generates 7,
+    # RLDU finds the goal with its first child (counted by hand, as docs/algorithms.rst does).
+    board = "1 2 3/4 5 6/7 _ 8"
+    counts = {}
+    for order in ("UDLR", "RLDU"):
+        argv = ["solve", "--algorithm", "bfs", "--goal-test", "expansion", "--order", order]
+        assert main([*argv, "--json", board]) == 0
+        record = json.loads(capsys.readouterr().out)
+        counts[order] = (record["expanded"], record["generated"])
+    assert counts == {"UDLR": (3, 7), "RLDU": (1, 3)}
+    # An algorithm that takes no such option says so, as the library does.
+    assert main(["solve", "--algorithm", "idastar", "--ties", "fifo", board]) == 2
+    assert "idastar does not take ties='fifo'" in capsys.readouterr().err

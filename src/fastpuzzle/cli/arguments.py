@@ -13,6 +13,13 @@ from typing import NoReturn, TypeAlias
 from fastpuzzle._util.checks import shown
 from fastpuzzle._util.files import unwritable_file
 from fastpuzzle.board import check_shape
+from fastpuzzle.conventions import (
+    DEFAULT_GOAL_TEST,
+    DEFAULT_ORDER,
+    DEFAULT_TIES,
+    GOAL_TESTS,
+    TIES,
+)
 from fastpuzzle.errors import (
     InvalidBoardError,
 )
@@ -249,6 +256,26 @@ def add_weight(cmd: argparse.ArgumentParser) -> None:
         "--weight",
         type=_number,
         help="weight of wastar's heuristic, 1 (A*) to 1000 (default: the library's)",
+    )
+
+
+def add_conventions(cmd: argparse.ArgumentParser) -> None:
+    """A course's conventions (:mod:`fastpuzzle.conventions`): move order, ties, goal test."""
+    cmd.add_argument(
+        "--order",
+        help=f"the order children are generated in, a permutation of UDLR (default: "
+        f"{DEFAULT_ORDER}); bfs, ucs, greedy, astar, wastar and idastar",
+    )
+    cmd.add_argument(
+        "--ties",
+        choices=TIES,
+        help=f"which of equal open nodes first in ucs, greedy, astar and wastar (default: "
+        f"{DEFAULT_TIES})",
+    )
+    cmd.add_argument(
+        "--goal-test",
+        choices=GOAL_TESTS,
+        help=f"when bfs tests a board (default: {DEFAULT_GOAL_TEST})",
     )
 
 

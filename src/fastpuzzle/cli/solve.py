@@ -23,6 +23,7 @@ from fastpuzzle.cli.arguments import (
     INPUT_RULES,
     Subcommands,
     add_board_input,
+    add_conventions,
     add_weight,
     cli_words,
     epilog,
@@ -184,6 +185,9 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     workers=1 if args.fast else args.workers,
                     client=client,
                     prune=args.prune,
+                    order=args.order,
+                    ties=args.ties,
+                    goal_test=args.goal_test,
                 )
             finally:
                 if line is not None:
@@ -260,6 +264,7 @@ def add_solve_parser(sub: Subcommands) -> None:
         help="seed of the random algorithm: the same seed, the same walk (default: fresh)",
     )
     add_weight(solve)
+    add_conventions(solve)
     solve.add_argument("--json", action="store_true", help="one JSON object per board")
     solve.add_argument("--show", action="store_true", help="print every board of the solution")
     solve.add_argument(
