@@ -118,6 +118,10 @@ def test_textbook_loop_counts_as_the_compiled_best_first(g_scale, h_scale, code)
             fast.generated,
             fast.max_frontier,
         )
+        assert (slow.max_depth_reached, slow.reexpanded) == (
+            fast.max_depth_reached,
+            fast.reexpanded,
+        )
 
 
 def test_textbook_bfs_counts_as_the_compiled_bfs():
@@ -130,6 +134,10 @@ def test_textbook_bfs_counts_as_the_compiled_bfs():
             fast.expanded,
             fast.generated,
             fast.max_frontier,
+        )
+        assert (slow.max_depth_reached, slow.reexpanded) == (
+            fast.max_depth_reached,
+            fast.reexpanded,
         )
 
 

@@ -153,6 +153,8 @@ cdef object checked(object value, object function):
 cdef class _Counters:
     cdef public unsigned long long expanded, generated, max_frontier, peak, iterations
     cdef public int depth, status
+    cdef public int reached             # the deepest g of a node generated
+    cdef public long long reexpanded    # -1: not known (no record of the boards expanded)
     cdef unsigned long long node_limit, memory_limit
     cdef double started, deadline
 
@@ -161,6 +163,8 @@ cdef class _Counters:
         self.expanded = self.generated = self.max_frontier = self.peak = 0
         self.iterations = 1
         self.depth = 0
+        self.reached = 0
+        self.reexpanded = -1
         self.status = STATUS_RUNNING
         self.node_limit = node_limit
         self.memory_limit = memory_limit
@@ -194,8 +198,13 @@ cdef class _Counters:
         return core_result(
             self.status, moves if self.status == STATUS_SOLVED else "", self.expanded,
             self.generated, self.max_frontier, self.peak, time.perf_counter() - self.started,
-            self.depth, self.iterations, self.peak,
+            self.depth, self.iterations, self.peak, self.reached, self.reexpanded,
         )
+
+    cdef inline void generated_at(self, list kids, int g):
+        # Children of a node at depth g were generated: the deepest g reached.
+        if kids and g + 1 > self.reached:
+            self.reached = g + 1
 
 
 def breadth_first(
@@ -215,6 +224,7 @@ def breadth_first(
     cdef uint64_t board, child
     cdef int depth, d, target
     queue = deque([(start, blank, -1, 0)])
+    c.reexpanded = 0                    # a record of boards seen: none is expanded twice
     if start == s.goal:
         c.status = STATUS_SOLVED
         return c.result("")
@@ -235,6 +245,7 @@ def breadth_first(
         c.expanded += 1
         kids = s.children(board, blank, last)
         c.generated += len(kids)
+        c.generated_at(kids, depth)
         for child, target, d in kids:
             if child in parents:
                 continue
@@ -278,6 +289,7 @@ def best_first(
     rule = TIES.index(ties)
     h = s.h(start)
     table[start] = [0, h, -1, 0, False]
+    c.reexpanded = 0                    # a closed board is never reopened
     heap.append((h_scale * h, 0, 0, 0, start, blank))
     while True:
         if c.stop(len(table) + len(heap)):
@@ -304,6 +316,7 @@ def best_first(
             continue
         kids = s.children(board, blank, entry[2])
         c.generated += len(kids)
+        c.generated_at(kids, g)
         for child, target, d in kids:
             known = table.get(child)
             if known is None:
@@ -397,6 +410,7 @@ cdef object pass_bounded(
     smallest = None
     kids = s.children(board, blank, last)
     c.generated += len(kids)
+    c.generated_at(kids, g)
     for child, target, d in kids:
         path.append(d)
         below = pass_bounded(s, c, child, target, d, g + 1, bound, weight, path)
