@@ -1,12 +1,13 @@
 """Compiled helpers for wide boards: any size up to 100x100, one uint16 per cell.
 
-Moving, hashing and packing a board, and its whole-board heuristics; the search is
+Moving and packing a board, and its whole-board heuristics; the search is
 ``_wide_idastar``. Cells hold tiles relabelled so the goal is canonical (see ``_wide.pxd``);
 the Python layer validates input and these functions trust it. Moves are direction codes of
 the **blank**: U=0, D=1, L=2, R=3.
 """
 
-from libc.stdint cimport uint16_t, uint64_t
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int16_t, uint16_t, uint64_t
 
 from fastpuzzle._core._heuristics cimport H_LINEAR_CONFLICT, H_MANHATTAN, H_MISPLACED
 from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_R, DIR_U, NO_CELL, goal_cell_of
@@ -14,12 +15,10 @@ from fastpuzzle._core._wide cimport (
     PACK5_MAX_CELLS,
     pack5,
     unpack5,
-    wide_col_conflicts,
-    wide_hash,
-    wide_linear_conflict,
+    wide_goal_lines,
+    wide_line_extra,
     wide_manhattan,
     wide_neighbour,
-    wide_row_conflicts,
     wide_slide,
 )
 
@@ -47,11 +46,6 @@ def apply_moves(uint16_t[::1] cells, int blank, int rows, int cols, const unsign
     return blank, failed
 
 
-def hash_cells(const uint16_t[::1] cells):
-    """The 64-bit hash wide searches use for a board."""
-    return wide_hash(&cells[0], cells.shape[0])
-
-
 def pack_two_words(const uint16_t[::1] cells):
     """Pack a board of 17 to 25 cells 5 bits per cell into ``(lo, hi)`` (a 25th cell implied)."""
     cdef uint64_t lo, hi
@@ -71,6 +65,22 @@ def unpack_two_words(uint64_t lo, uint64_t hi, int cells):
     return tuple([out[i] for i in range(cells)])
 
 
+cdef int line_extras(const uint16_t* cells, int rows, int cols, int goal_blank) except -1:
+    # Linear conflict less Manhattan: the rows' and columns' extra moves.
+    cdef int n = rows * cols, r, c, total = 0
+    cdef int16_t* goal_row = <int16_t*>PyMem_Malloc(2 * n * sizeof(int16_t))
+    cdef int16_t* goal_col = goal_row + n
+    if goal_row == NULL:
+        raise MemoryError()
+    wide_goal_lines(n, cols, goal_blank, goal_row, goal_col)
+    for r in range(rows):
+        total += wide_line_extra(&cells[r * cols], 1, cols, goal_row, goal_col, r)
+    for c in range(cols):
+        total += wide_line_extra(&cells[c], cols, rows, goal_col, goal_row, c)
+    PyMem_Free(goal_row)
+    return total
+
+
 def heuristic(int code, const uint16_t[::1] cells, int rows, int cols, int goal_blank):
     """The heuristic ``code`` (misplaced, Manhattan or linear conflict) of a canonical wide board.
 
@@ -80,21 +90,14 @@ def heuristic(int code, const uint16_t[::1] cells, int rows, int cols, int goal_
     if code == H_MANHATTAN:
         return wide_manhattan(&cells[0], rows, cols, goal_blank)
     if code == H_LINEAR_CONFLICT:
-        return wide_linear_conflict(&cells[0], rows, cols, goal_blank)
+        return (wide_manhattan(&cells[0], rows, cols, goal_blank)
+                + line_extras(&cells[0], rows, cols, goal_blank))
     if code == H_MISPLACED:
         for cell in range(rows * cols):
             if cells[cell] != 0 and goal_cell_of(cells[cell], goal_blank) != cell:
                 count += 1
         return count
     raise ValueError(f"heuristic code {code} has no whole-board kernel on wide boards")
-
-
-def line_conflicts(const uint16_t[::1] cells, int rows, int cols, int goal_blank):
-    """Per-line linear-conflict extras: ``(rows_list, cols_list)``, each 2 x tiles that leave."""
-    return (
-        [wide_row_conflicts(&cells[0], r, cols, goal_blank) for r in range(rows)],
-        [wide_col_conflicts(&cells[0], c, rows, cols, goal_blank) for c in range(cols)],
-    )
 
 
 def direction_constants():

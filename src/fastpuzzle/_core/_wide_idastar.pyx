@@ -34,8 +34,14 @@ from fastpuzzle._core._result cimport (
     core_result,
 )
 from fastpuzzle._core._heuristics cimport H_LINEAR_CONFLICT, H_MANHATTAN, H_WALKING_DISTANCE
-from fastpuzzle._core._packed cimport DIR_D, DIR_L, NO_CELL, goal_cell_of, move_letters
-from fastpuzzle._core._wide cimport WIDE_MAX_SIDE, wide_leave_count, wide_neighbour
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, NO_CELL, move_letters
+from fastpuzzle._core._walking cimport WalkingSide, side_setup, side_step, side_value
+from fastpuzzle._core._wide cimport (
+    WIDE_MAX_SIDE,
+    wide_goal_lines,
+    wide_line_extra,
+    wide_neighbour,
+)
 
 
 # -- IDA* on wide boards ------------------------------------------------------------------------
@@ -47,11 +53,32 @@ cdef enum:
     WIDE_MAX_PATH = 1000        # deepest path IDA* follows: keeps the recursion's stack small
     SCALE = 1000
 
+
+cdef struct LinesState:
+    # Linear conflict: each line's extra moves (2 per tile that must leave it) at the node
+    # being searched.
+    int row_extra[WIDE_MAX_SIDE]
+    int col_extra[WIDE_MAX_SIDE]
+
+
+cdef struct WalkingState:
+    # Walking distance: the two sides' tables (_walking.pxd, shared with the packed kernel).
+    WalkingSide vert
+    WalkingSide horz
+    int v_start                 # the start's states
+    int h_start
+
+
+cdef union SearchHeuristic:
+    # The state of the heuristic being searched with (Manhattan has none).
+    LinesState lines
+    WalkingState walking
+
+
 cdef struct WideSearch:
     int rows
     int cols
     int blank
-    int kind
     long long weight            # w * SCALE, rounded down
     long long bound
     long long next_bound
@@ -63,84 +90,154 @@ cdef struct WideSearch:
     int16_t* col_of
     int16_t* goal_row           # [tile]
     int16_t* goal_col
-    int row_conf[WIDE_MAX_SIDE]
-    int col_conf[WIDE_MAX_SIDE]
-    # walking distance: the state of each side's abstraction and its tables; a side without
-    # tables (its abstraction is too big) keeps its Manhattan component in the state instead
-    int wd_v
-    int wd_h
-    int wd_v_lines
-    int wd_h_lines
-    const int32_t* wd_v_next
-    const int32_t* wd_h_next
-    const uint8_t* wd_v_dist
-    const uint8_t* wd_h_dist
+    SearchHeuristic heur
     uint8_t path[WIDE_MAX_PATH]
     Control* control
     SearchCounters* counters
     const int32_t* machine      # duplicate pruning (_fsm.pyx), as in _idastar
 
 
-cdef inline int search_distance(const WideSearch* s, int tile, int cell) noexcept nogil:
-    return abs(s.row_of[cell] - s.goal_row[tile]) + abs(s.col_of[cell] - s.goal_col[tile])
+cdef inline int manhattan_change(const WideSearch* s, int tile, int target,
+                                 int blank) noexcept nogil:
+    # The change of the tile's distance when it slides from ``target`` onto ``blank``.
+    return (abs(s.row_of[blank] - s.goal_row[tile]) + abs(s.col_of[blank] - s.goal_col[tile])
+            - abs(s.row_of[target] - s.goal_row[tile]) - abs(s.col_of[target] - s.goal_col[tile]))
 
 
-cdef int search_row_conflicts(const WideSearch* s, int r) noexcept nogil:
-    cdef int keys[WIDE_MAX_SIDE]
-    cdef int c, tile, n = 0
-    for c in range(s.cols):
-        tile = s.cells[r * s.cols + c]
-        if tile != 0 and s.goal_row[tile] == r:
-            keys[n] = s.goal_col[tile]
-            n += 1
-    return 2 * wide_leave_count(keys, n)
+cdef int board_manhattan(const WideSearch* s) noexcept nogil:
+    cdef int cell, tile, total = 0
+    for cell in range(s.rows * s.cols):
+        tile = s.cells[cell]
+        if tile != 0:
+            total += (abs(s.row_of[cell] - s.goal_row[tile])
+                      + abs(s.col_of[cell] - s.goal_col[tile]))
+    return total
 
 
-cdef int search_col_conflicts(const WideSearch* s, int c) noexcept nogil:
-    cdef int keys[WIDE_MAX_SIDE]
-    cdef int r, tile, n = 0
-    for r in range(s.rows):
-        tile = s.cells[r * s.cols + c]
-        if tile != 0 and s.goal_col[tile] == c:
-            keys[n] = s.goal_row[tile]
-            n += 1
-    return 2 * wide_leave_count(keys, n)
+# -- The heuristic families: a node's value and its hooks, one struct each ----------------------
+#
+# value_root: the start's value (the search's state set for it); child_value: a child's, called
+# once the tile has moved (s.cells is the child's board), updating the search's state;
+# leave_child: that state back to the parent's. dfs is compiled once per family (the fused
+# WideHeuristic), so no node tests which heuristic it runs.
+
+cdef struct Manhattan:
+    int h
 
 
-cdef inline int walking_h(const WideSearch* s) noexcept nogil:
-    return ((s.wd_v_dist[s.wd_v] if s.wd_v_dist != NULL else s.wd_v)
-            + (s.wd_h_dist[s.wd_h] if s.wd_h_dist != NULL else s.wd_h))
+cdef struct LinearConflict:
+    int h
+    int line                    # the line whose extra the move changed (-1: none)
+    int old                     # its extra before
 
 
-cdef inline void walk(WideSearch* s, int d, int tile, int blank, int target) noexcept nogil:
-    # The tile on ``target`` slides onto ``blank``: it crosses from the blank's new line into
-    # the blank's old one (d names the blank's direction).
-    cdef int goal
-    if d <= DIR_D:
-        goal = s.goal_row[tile]
-        if s.wd_v_next != NULL:
-            s.wd_v = s.wd_v_next[(s.wd_v * 2 + d) * s.wd_v_lines + goal]
-        else:
-            s.wd_v += abs(s.row_of[blank] - goal) - abs(s.row_of[target] - goal)
+cdef struct Walking:
+    int h
+    int v                       # the states of the vertical and horizontal abstractions
+    int hz
+
+
+ctypedef fused WideHeuristic:
+    Manhattan
+    LinearConflict
+    Walking
+
+
+cdef int row_extra(const WideSearch* s, int r) noexcept nogil:
+    return wide_line_extra(&s.cells[r * s.cols], 1, s.cols, s.goal_row, s.goal_col, r)
+
+
+cdef int col_extra(const WideSearch* s, int c) noexcept nogil:
+    return wide_line_extra(&s.cells[c], s.cols, s.rows, s.goal_col, s.goal_row, c)
+
+
+cdef inline int walking_value(const WideSearch* s, int v, int hz) noexcept nogil:
+    return side_value(&s.heur.walking.vert, v) + side_value(&s.heur.walking.horz, hz)
+
+
+cdef void value_root(WideSearch* s, WideHeuristic* v) noexcept nogil:
+    cdef int r, c
+    if WideHeuristic is Manhattan:
+        v.h = board_manhattan(s)
+    elif WideHeuristic is LinearConflict:
+        v.h = board_manhattan(s)
+        for r in range(s.rows):
+            s.heur.lines.row_extra[r] = row_extra(s, r)
+            v.h += s.heur.lines.row_extra[r]
+        for c in range(s.cols):
+            s.heur.lines.col_extra[c] = col_extra(s, c)
+            v.h += s.heur.lines.col_extra[c]
     else:
-        goal = s.goal_col[tile]
-        if s.wd_h_next != NULL:
-            s.wd_h = s.wd_h_next[(s.wd_h * 2 + d - DIR_L) * s.wd_h_lines + goal]
+        v.v = s.heur.walking.v_start
+        v.hz = s.heur.walking.h_start
+        v.h = walking_value(s, v.v, v.hz)
+
+
+cdef inline void child_value(WideSearch* s, const WideHeuristic* v, WideHeuristic* child, int d,
+                             int tile, int blank, int target) noexcept nogil:
+    # The tile slid from ``target`` onto ``blank`` (the blank moved d).
+    cdef int b, old
+    if WideHeuristic is Manhattan:
+        child.h = v.h + manhattan_change(s, tile, target, blank)
+    elif WideHeuristic is LinearConflict:
+        # A vertical move takes one tile from one row to another (its column keeps its
+        # order); a horizontal move, from one column to another. A line counts only the
+        # tiles whose goal is on it, so only the tile's goal line can change, if it is one
+        # of the two.
+        child.h = v.h + manhattan_change(s, tile, target, blank)
+        child.line = -1
+        if d <= DIR_D:
+            b = s.goal_row[tile]
+            if b == s.row_of[blank] or b == s.row_of[target]:
+                old = s.heur.lines.row_extra[b]
+                s.heur.lines.row_extra[b] = row_extra(s, b)
+                child.h += s.heur.lines.row_extra[b] - old
+                child.line = b
+                child.old = old
         else:
-            s.wd_h += abs(s.col_of[blank] - goal) - abs(s.col_of[target] - goal)
+            b = s.goal_col[tile]
+            if b == s.col_of[blank] or b == s.col_of[target]:
+                old = s.heur.lines.col_extra[b]
+                s.heur.lines.col_extra[b] = col_extra(s, b)
+                child.h += s.heur.lines.col_extra[b] - old
+                child.line = b
+                child.old = old
+    else:
+        # The tile crosses from the blank's new line into its old one.
+        child.v = v.v
+        child.hz = v.hz
+        if d <= DIR_D:
+            child.v = side_step(&s.heur.walking.vert, v.v, d, s.goal_row[tile],
+                                s.row_of[target], s.row_of[blank])
+        else:
+            child.hz = side_step(&s.heur.walking.horz, v.hz, d - DIR_L, s.goal_col[tile],
+                                 s.col_of[target], s.col_of[blank])
+        child.h = walking_value(s, child.v, child.hz)
 
 
-cdef int dfs(WideSearch* s, int g, int h, int32_t state) except -2 nogil:
+cdef inline void leave_child(WideSearch* s, const WideHeuristic* child, int d) noexcept nogil:
+    if WideHeuristic is LinearConflict:
+        if child.line >= 0:
+            if d <= DIR_D:
+                s.heur.lines.row_extra[child.line] = child.old
+            else:
+                s.heur.lines.col_extra[child.line] = child.old
+
+
+# -- The search -----------------------------------------------------------------------------------
+
+cdef int dfs(WideSearch* s, int g, const WideHeuristic* v, int32_t state) except -2 nogil:
     # A return code of _engine.pxd (FOUND: the path is in s.path[:g]); children in the engine's
     # order, less those the machine forbids (``state``: its state here).
-    cdef long long f = <long long>SCALE * g + s.weight * h
-    cdef int k, d, target, tile, blank, nh, found, a, b, old_a, result, old_v, old_h
+    cdef long long f = <long long>SCALE * g + s.weight * v.h
+    cdef int k, d, target, tile, blank, found, result
     cdef int32_t next_state
+    cdef WideHeuristic child
     if f > s.bound:
         if f < s.next_bound:
             s.next_bound = f
         return SEARCHED
-    if h == 0:
+    if v.h == 0:
         s.counters.depth = g
         return FOUND
     if g >= s.max_depth:
@@ -162,70 +259,26 @@ cdef int dfs(WideSearch* s, int g, int h, int32_t state) except -2 nogil:
         if target == NO_CELL:
             continue
         tile = s.cells[target]
-        nh = h - search_distance(s, tile, target) + search_distance(s, tile, blank)
-        old_v = s.wd_v
-        old_h = s.wd_h
-        if s.kind == H_WALKING_DISTANCE:
-            walk(s, d, tile, blank, target)
-            nh = walking_h(s)
         s.cells[blank] = tile
         s.cells[target] = 0
         s.blank = target
-        a = -1
-        old_a = 0
-        if s.kind == H_LINEAR_CONFLICT:
-            # A vertical move takes one tile from one row to another (its column keeps its
-            # order); a horizontal move, from one column to another. A line counts only the
-            # tiles whose goal is on it, so only the tile's goal line can change, if it is one
-            # of the two.
-            if d <= DIR_D:
-                b = s.goal_row[tile]
-                if b == s.row_of[blank] or b == s.row_of[target]:
-                    a = b
-                    old_a = s.row_conf[a]
-                    s.row_conf[a] = search_row_conflicts(s, a)
-                    nh += s.row_conf[a] - old_a
-            else:
-                b = s.goal_col[tile]
-                if b == s.col_of[blank] or b == s.col_of[target]:
-                    a = b
-                    old_a = s.col_conf[a]
-                    s.col_conf[a] = search_col_conflicts(s, a)
-                    nh += s.col_conf[a] - old_a
+        child_value(s, v, &child, d, tile, blank, target)
         s.counters.generated += 1
         s.path[g] = d
-        found = dfs(s, g + 1, nh, next_state)
+        found = dfs(s, g + 1, &child, next_state)
         if found != SEARCHED:
             return found
         s.cells[target] = tile
         s.cells[blank] = 0
         s.blank = blank
-        s.wd_v = old_v
-        s.wd_h = old_h
-        if a >= 0:
-            if d <= DIR_D:
-                s.row_conf[a] = old_a
-            else:
-                s.col_conf[a] = old_a
+        leave_child(s, &child, d)
     return SEARCHED
 
 
-cdef int run_idastar(WideSearch* s) except -2 nogil:
-    cdef int h = 0, cell, r, c, found
-    cdef int n = s.rows * s.cols
-    for cell in range(n):
-        if s.cells[cell] != 0:
-            h += search_distance(s, s.cells[cell], cell)
-    if s.kind == H_LINEAR_CONFLICT:
-        for r in range(s.rows):
-            s.row_conf[r] = search_row_conflicts(s, r)
-            h += s.row_conf[r]
-        for c in range(s.cols):
-            s.col_conf[c] = search_col_conflicts(s, c)
-            h += s.col_conf[c]
-    elif s.kind == H_WALKING_DISTANCE:
-        h = walking_h(s)
-    s.bound = s.weight * h
+cdef int run_idastar(WideSearch* s, WideHeuristic* root) except -2 nogil:
+    cdef int found
+    value_root(s, root)
+    s.bound = s.weight * root.h
     while True:
         # Every node on a path of at most max_depth moves has f <= w * max_depth (h is
         # admissible), so past that bound no such path is left to find.
@@ -235,7 +288,7 @@ cdef int run_idastar(WideSearch* s) except -2 nogil:
         s.counters.depth = <int>(s.bound // SCALE)
         s.next_bound = 1LL << 62
         s.depth_cut = False
-        found = dfs(s, 0, h, MACHINE_START)
+        found = dfs(s, 0, root, MACHINE_START)
         if found == FOUND:
             return STATUS_SOLVED
         if found == STOPPED:
@@ -277,40 +330,26 @@ def idastar(
     cdef WideSearch s
     cdef Control control
     cdef SearchCounters counters
-    cdef int n = rows * cols, cell, tile, home, status, levels
-    cdef const int32_t[::1] v_next
-    cdef const int32_t[::1] h_next
-    cdef const uint8_t[::1] v_dist
-    cdef const uint8_t[::1] h_dist
+    cdef int n = rows * cols, cell, status, levels
     cdef list keep = []
+    cdef Manhattan manhattan
+    cdef LinearConflict conflict
+    cdef Walking walking
     if weight < 1.0:
         raise ValueError(f"expected a weight >= 1, got {weight!r}")
     if heuristic not in (H_MANHATTAN, H_LINEAR_CONFLICT, H_WALKING_DISTANCE):
         raise ValueError(f"wide IDA* has no kernel for heuristic code {heuristic}")
-    s.kind = heuristic
-    s.wd_v = s.wd_h = 0
-    s.wd_v_lines = rows
-    s.wd_h_lines = cols
-    s.wd_v_next = s.wd_h_next = NULL
-    s.wd_v_dist = s.wd_h_dist = NULL
-    if s.kind == H_WALKING_DISTANCE:
+    if heuristic == H_WALKING_DISTANCE:
         if tables is None:
             raise ValueError("walking_distance needs its tables")
         vertical, horizontal = tables.vertical, tables.horizontal
         if vertical.lines != rows or horizontal.lines != cols:
             raise ValueError("walking-distance tables do not match the board")
-        s.wd_v, s.wd_h = vertical.start, horizontal.start
         # The caller keeps the arrays alive (``tables`` is referenced for the whole call).
-        if vertical.next is not None:
-            v_next = vertical.next
-            v_dist = vertical.distance
-            s.wd_v_next = &v_next[0]
-            s.wd_v_dist = &v_dist[0]
-        if horizontal.next is not None:
-            h_next = horizontal.next
-            h_dist = horizontal.distance
-            s.wd_h_next = &h_next[0]
-            s.wd_h_dist = &h_dist[0]
+        side_setup(&s.heur.walking.vert, vertical)
+        side_setup(&s.heur.walking.horz, horizontal)
+        s.heur.walking.v_start = vertical.start
+        s.heur.walking.h_start = horizontal.start
     s.rows = rows
     s.cols = cols
     s.blank = blank
@@ -333,14 +372,14 @@ def idastar(
         for cell in range(n):
             s.row_of[cell] = cell // cols
             s.col_of[cell] = cell % cols
-        s.goal_row[0] = goal_blank // cols
-        s.goal_col[0] = goal_blank % cols
-        for tile in range(1, n):
-            home = goal_cell_of(tile, goal_blank)
-            s.goal_row[tile] = home // cols
-            s.goal_col[tile] = home % cols
+        wide_goal_lines(n, cols, goal_blank, s.goal_row, s.goal_col)
         with nogil:
-            status = run_idastar(&s)
+            if heuristic == H_MANHATTAN:
+                status = run_idastar(&s, &manhattan)
+            elif heuristic == H_LINEAR_CONFLICT:
+                status = run_idastar(&s, &conflict)
+            else:
+                status = run_idastar(&s, &walking)
         moves = ""
         if status == STATUS_SOLVED:
             moves = (<bytes>(<char*>s.path)[:counters.depth]).translate(_LETTERS)
