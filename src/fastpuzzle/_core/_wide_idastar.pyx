@@ -1,7 +1,10 @@
 """IDA* on wide boards: any size up to 100x100, one uint16 per cell (see ``_wide.pxd``).
 
-Cells hold tiles relabelled so the goal is canonical; the Python layer validates input and the
-kernel trusts it. Moves are direction codes of the **blank**: U=0, D=1, L=2, R=3.
+The search is compiled once per heuristic (the fused ``WideHeuristic``: a value struct and three
+hooks a family, below), so no child tests which heuristic it runs. Node counting, child order
+(D, R, L, U) and duplicate pruning are those of ``_idastar``. Cells hold tiles relabelled so the
+goal is canonical; the Python layer validates input and the kernel trusts it. Moves are
+direction codes of the **blank**: U=0, D=1, L=2, R=3.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -44,8 +47,6 @@ from fastpuzzle._core._wide cimport (
 )
 
 
-# -- IDA* on wide boards ------------------------------------------------------------------------
-#
 # f is kept in thousandths so a weight w (f = g + w*h) stays an exact integer: the weight is
 # rounded down to 1/1000, which keeps the bound "length <= w * optimal" true for the w asked.
 
