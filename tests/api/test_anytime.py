@@ -137,7 +137,7 @@ def test_windows_keep_the_goal_and_never_lengthen():
 
 
 def test_the_search_from_the_goal_reversed_solves_the_board():
-    from fastpuzzle._core import _wide
+    from fastpuzzle._core import _wide_idastar
     from fastpuzzle._problem import make_problem
     from fastpuzzle.moves import inverse
 
@@ -150,7 +150,7 @@ def test_the_search_from_the_goal_reversed_solves_the_board():
             goal = fp.Board.goal((6, 6))
             problem = make_problem(board, goal)
         cells, blank, goal_blank = anytime.search_ends(problem, backwards=True)
-        found = _wide.idastar(cells, blank, *board.shape, goal_blank, weight=3.0)
+        found = _wide_idastar.idastar(cells, blank, *board.shape, goal_blank, weight=3.0)
         assert found.moves and board.apply(inverse(found.moves)) == problem.goal
 
 

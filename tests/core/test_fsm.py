@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle._core import _fsm, _heuristics, _idastar, _interrupt, _wide
+from fastpuzzle._core import _fsm, _heuristics, _idastar, _interrupt, _wide_idastar
 from fastpuzzle._solver import pruning
 from tests import fsm_reference as ref
 from tests.oracle import distances_3x3, distances_from
@@ -163,7 +163,7 @@ def test_wide_kernel_counts_equal_the_reference() -> None:
             board[blank], board[target] = board[target], 0
         tiles = tuple(board)
         moves, counts = ref.ida_star(tiles, 5, 5, forbidden)
-        core = _wide.idastar(
+        core = _wide_idastar.idastar(
             np.array(tiles, dtype=np.uint16),
             tiles.index(0),
             5,

@@ -1,7 +1,7 @@
 """Weighted IDA* on the pattern-database kernel past 16 cells (``_wide_pdb.idastar(weight=)``):
 answers at most ``weight`` times optimal, and ``weight=1`` the unweighted search unchanged.
 
-Optimal lengths come from outside the kernel: linear-conflict IDA* (``_wide``) on short
+Optimal lengths come from outside the kernel: linear-conflict IDA* (``_wide_idastar``) on short
 scrambles, and the published optima of Korf's and DeepCubeA's 5x5 boards.
 """
 

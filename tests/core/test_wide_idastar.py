@@ -208,6 +208,43 @@ def test_wide_heuristics_match_the_packed_ones_on_4x4():
             )
 
 
+def reference_linear_conflict(board, goal):
+    """Manhattan plus Hansson's rule, straight from the definition: in each line, the tiles
+    whose goal is that line cost two moves for each that must leave it (the line's count less
+    its longest run in increasing goal order)."""
+    import bisect
+
+    rows, cols = board.shape
+    home = {tile: divmod(cell, cols) for cell, tile in enumerate(goal.tiles) if tile}
+    at = {tile: divmod(cell, cols) for cell, tile in enumerate(board.tiles) if tile}
+    total = sum(abs(at[t][0] - home[t][0]) + abs(at[t][1] - home[t][1]) for t in at)
+    lines = [[board.tiles[r * cols + c] for c in range(cols)] for r in range(rows)]
+    lines += [[board.tiles[r * cols + c] for r in range(rows)] for c in range(cols)]
+    for index, line in enumerate(lines):
+        vertical = index >= rows
+        number = index - rows if vertical else index
+        keys = [home[t][0 if vertical else 1] for t in line if t and home[t][vertical] == number]
+        tails: list[int] = []
+        for key in keys:
+            spot = bisect.bisect_left(tails, key)
+            tails[spot : spot + 1] = [key]
+        total += 2 * (len(keys) - len(tails))
+    return total
+
+
+@pytest.mark.parametrize("shape", [(20, 20), (3, 40), (40, 3), (5, 5)])
+def test_wide_linear_conflict_on_long_lines_matches_its_definition(shape):
+    from fastpuzzle.heuristics import BY_NAME
+
+    code = BY_NAME["linear_conflict"].code
+    for seed in range(6):
+        goal = fp.random_board(shape, rng=seed + 100)
+        board = fp.random_board(shape, rng=seed, goal=goal)
+        problem = make_problem(board, goal)
+        value = _wide.heuristic(code, problem.wide_cells(), *shape, problem.goal_blank)
+        assert value == reference_linear_conflict(board, goal)
+
+
 def test_ctrl_c_interrupts_a_long_search():
     import signal
 

@@ -1,6 +1,6 @@
 # What every IDA* kernel shares by declaration (_idastar.pyx and _wide_pdb.pyx through the
-# engine text _engine.pxi, and _wide.pyx): the drivers' return codes, the order children are
-# tried in, and the step of the duplicate-pruning machine (_fsm.pyx). Inline, so a kernel pays
+# engine text _engine.pxi, and _wide_idastar.pyx): the drivers' return codes, the order children
+# are tried in, and the step of the duplicate-pruning machine (_fsm.pyx). Inline, so a kernel pays
 # no call for them.
 
 from libc.stdint cimport int32_t

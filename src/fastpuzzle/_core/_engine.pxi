@@ -5,7 +5,7 @@
 # call through a pointer). It holds the drivers' modes, the one node driver (expand), the
 # frontier's collector and, through _team.pxi, the iterations: serial iterative deepening and the
 # parallel ones with work stealing. _engine.pxd holds the return codes, the child order and the
-# duplicate-pruning machine's step, which _wide.pyx shares too.
+# duplicate-pruning machine's step, which _wide_idastar.pyx shares too.
 #
 # A host defines:
 #   enum MAX_PATH, MAX_CUT, MAX_CELLS       the longest path, the deepest frontier, the cells

@@ -2,11 +2,13 @@
 # _idastar.pyx before its Node: its value, search state and snapshot, the hooks the host's
 # generic ones dispatch to (see _engine.pxi's header) and its set-up. A node's value is the
 # states of the vertical and horizontal abstractions, stepped by transition tables
-# (fastpuzzle.pdb.WalkingTables).
+# (fastpuzzle.pdb.WalkingTables; one side's tables and step are _walking.pxd's, which the wide
+# kernel shares).
 
-from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint64_t
 
 from fastpuzzle._core._packed cimport DIR_D, DIR_L
+from fastpuzzle._core._walking cimport WalkingSide, side_setup, side_step, side_value
 
 
 cdef struct Walking:
@@ -16,15 +18,9 @@ cdef struct Walking:
 
 
 cdef struct WalkingState:
-    # The transition tables (the states are the nodes' values). A side whose abstraction is too
-    # big (2x8's columns) has no tables: its state is then the Manhattan component along it
-    # (still a lower bound on the moves along it).
-    const int32_t* v_next
-    const int32_t* h_next
-    const uint8_t* v_dist
-    const uint8_t* h_dist
-    int v_groups
-    int h_groups
+    # The two sides' tables (_walking.pxd; the states are the nodes' values).
+    WalkingSide vert
+    WalkingSide horz
     int v_class[16]         # [tile] -> goal row
     int h_class[16]         # [tile] -> goal column
     int v_start             # the start's states
@@ -40,27 +36,15 @@ cdef struct WalkingNode:
 cdef int walking_setup(Search* s, tables, list keep) except -1:
     # s's tables from a WalkingTables (kept alive in ``keep`` for the search).
     cdef WalkingState* w = &s.heur.walking
-    cdef const uint8_t[::1] v_dist, h_dist
-    cdef const int32_t[::1] v_next, h_next
     cdef int tile
     if tables is None:
         raise ValueError("walking_distance needs its tables")
     vertical, horizontal = tables.vertical, tables.horizontal
     keep.append(tables)
-    w.v_groups, w.v_start = vertical.lines, vertical.start
-    w.h_groups, w.h_start = horizontal.lines, horizontal.start
-    w.v_next = w.h_next = NULL
-    w.v_dist = w.h_dist = NULL
-    if vertical.next is not None:
-        v_next = vertical.next
-        v_dist = vertical.distance
-        w.v_next = &v_next[0]
-        w.v_dist = &v_dist[0]
-    if horizontal.next is not None:
-        h_next = horizontal.next
-        h_dist = horizontal.distance
-        w.h_next = &h_next[0]
-        w.h_dist = &h_dist[0]
+    side_setup(&w.vert, vertical)
+    side_setup(&w.horz, horizontal)
+    w.v_start = vertical.start
+    w.h_start = horizontal.start
     for tile in range(1, s.g.cells):
         w.v_class[tile] = s.g.row_of[s.t.goal_cell[tile]]
         w.h_class[tile] = s.g.col_of[s.t.goal_cell[tile]]
@@ -68,9 +52,7 @@ cdef int walking_setup(Search* s, tables, list keep) except -1:
 
 
 cdef inline int walking_value(const Search* s, int v, int hz) noexcept nogil:
-    cdef const WalkingState* w = &s.heur.walking
-    return ((w.v_dist[v] if w.v_dist != NULL else v)
-            + (w.h_dist[hz] if w.h_dist != NULL else hz))
+    return side_value(&s.heur.walking.vert, v) + side_value(&s.heur.walking.horz, hz)
 
 
 cdef inline int walking_h(const Search* s, const Walking* v) noexcept nogil:
@@ -94,17 +76,11 @@ cdef inline int walking_child_f(Search* s, int blank, int cell, int tile, int k,
     child.v = v.v
     child.hz = v.hz
     if d <= DIR_D:
-        if w.v_next != NULL:
-            child.v = w.v_next[(v.v * 2 + d) * w.v_groups + w.v_class[tile]]
-        else:
-            child.v += (abs(s.g.row_of[blank] - w.v_class[tile])
-                        - abs(s.g.row_of[cell] - w.v_class[tile]))
+        child.v = side_step(&w.vert, v.v, d, w.v_class[tile], s.g.row_of[cell],
+                            s.g.row_of[blank])
     else:
-        if w.h_next != NULL:
-            child.hz = w.h_next[(v.hz * 2 + d - DIR_L) * w.h_groups + w.h_class[tile]]
-        else:
-            child.hz += (abs(s.g.col_of[blank] - w.h_class[tile])
-                         - abs(s.g.col_of[cell] - w.h_class[tile]))
+        child.hz = side_step(&w.horz, v.hz, d - DIR_L, w.h_class[tile], s.g.col_of[cell],
+                             s.g.col_of[blank])
     child.h = walking_value(s, child.v, child.hz)
     return depth + 1 + child.h
 

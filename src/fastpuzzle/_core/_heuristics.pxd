@@ -20,6 +20,9 @@ cpdef enum HeuristicCode:
     H_SQUARED_DIFFERENCE = 5
     H_EUCLIDEAN = 6
 
+cdef enum:
+    LINE_MAX = 100              # longest line leave_count takes (a 100x100 wide board's)
+
 cdef struct GoalTables:
     int goal_blank
     int8_t goal_cell[16]            # [tile] -> cell in the goal (tile 0: the goal's blank cell)
@@ -58,17 +61,23 @@ cdef inline int manhattan_of(uint64_t board, const Geometry* g, const GoalTables
     return total
 
 cdef inline int leave_count(const int* keys, int n) noexcept nogil:
-    # Tiles that must leave a line = tiles in it minus the longest increasing run of goal positions.
-    cdef int best[16]
-    cdef int i, j, longest = 0
+    # Tiles that must leave a line: n minus the longest increasing run of goal positions
+    # (patience sorting, O(n log n), so the 100-cell lines of wide boards stay cheap).
+    cdef int tails[LINE_MAX]
+    cdef int i, lo, hi, mid, length = 0
     for i in range(n):
-        best[i] = 1
-        for j in range(i):
-            if keys[j] < keys[i] and best[j] + 1 > best[i]:
-                best[i] = best[j] + 1
-        if best[i] > longest:
-            longest = best[i]
-    return n - longest
+        lo = 0
+        hi = length
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if tails[mid] < keys[i]:
+                lo = mid + 1
+            else:
+                hi = mid
+        tails[lo] = keys[i]
+        if lo == length:
+            length += 1
+    return n - length
 
 cdef inline int line_conflicts_of(
     uint64_t board, const Geometry* g, const GoalTables* t

@@ -7,8 +7,9 @@
 # Direction codes name the way the blank moves: U=0, D=1, L=2, R=3; the inverse is d ^ 1.
 # Neighbours are computed arithmetically (a 10,000-cell neighbour table would not stay in cache).
 
-from libc.stdint cimport uint16_t, uint64_t
+from libc.stdint cimport int16_t, uint16_t, uint64_t
 
+from fastpuzzle._core._heuristics cimport leave_count
 from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_U, NO_CELL, goal_cell_of
 
 cdef enum:
@@ -30,16 +31,6 @@ cdef inline void wide_slide(uint16_t* cells, int blank, int target) noexcept nog
     cells[blank] = cells[target]
     cells[target] = 0
 
-cdef inline uint64_t wide_hash(const uint16_t* cells, int n) noexcept nogil:
-    # splitmix64-style mixing of every cell: each tile changes every output bit.
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n
-    cdef int i
-    for i in range(n):
-        h ^= cells[i] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2)
-        h *= 0xBF58476D1CE4E5B9ULL
-        h ^= h >> 31
-    return h
-
 cdef inline int wide_distance(int tile, int cell, int cols, int goal_blank) noexcept nogil:
     # Manhattan distance of ``tile`` standing at ``cell`` from its canonical goal cell.
     cdef int home = goal_cell_of(tile, goal_blank)
@@ -54,63 +45,32 @@ cdef inline int wide_manhattan(
             total += wide_distance(cells[cell], cell, cols, goal_blank)
     return total
 
-cdef inline int wide_leave_count(const int* keys, int n) noexcept nogil:
-    # Tiles that must leave a line: n minus the longest increasing run of goal positions
-    # (patience sorting, O(n log n), so 100-cell lines stay cheap). Same rule as _heuristics.
-    cdef int tails[WIDE_MAX_SIDE]
-    cdef int i, lo, hi, mid, length = 0
-    for i in range(n):
-        lo = 0
-        hi = length
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if tails[mid] < keys[i]:
-                lo = mid + 1
-            else:
-                hi = mid
-        tails[lo] = keys[i]
-        if lo == length:
-            length += 1
-    return n - length
+cdef inline void wide_goal_lines(int n, int cols, int goal_blank, int16_t* goal_row,
+                                 int16_t* goal_col) noexcept nogil:
+    # [tile] -> its goal cell's row and column (tile 0: the goal's blank cell's).
+    cdef int tile, home
+    goal_row[0] = goal_blank // cols
+    goal_col[0] = goal_blank % cols
+    for tile in range(1, n):
+        home = goal_cell_of(tile, goal_blank)
+        goal_row[tile] = home // cols
+        goal_col[tile] = home % cols
 
-cdef inline int wide_row_conflicts(
-    const uint16_t* cells, int r, int cols, int goal_blank
+cdef inline int wide_line_extra(
+    const uint16_t* first, int stride, int count, const int16_t* goal_line,
+    const int16_t* goal_place, int line
 ) noexcept nogil:
-    # Hansson's rule on row r: tiles whose goal row is r must appear in increasing goal column.
+    # Hansson's rule on one line (``count`` cells, ``stride`` apart from ``first``): the tiles
+    # whose goal line is ``line`` must appear in increasing goal place ([tile] -> its column on
+    # a row, its row on a column); each that must leave costs two extra moves.
     cdef int keys[WIDE_MAX_SIDE]
-    cdef int c, tile, home, n = 0
-    for c in range(cols):
-        tile = cells[r * cols + c]
-        if tile != 0:
-            home = goal_cell_of(tile, goal_blank)
-            if home // cols == r:
-                keys[n] = home % cols
-                n += 1
-    return 2 * wide_leave_count(keys, n)
-
-cdef inline int wide_col_conflicts(
-    const uint16_t* cells, int c, int rows, int cols, int goal_blank
-) noexcept nogil:
-    cdef int keys[WIDE_MAX_SIDE]
-    cdef int r, tile, home, n = 0
-    for r in range(rows):
-        tile = cells[r * cols + c]
-        if tile != 0:
-            home = goal_cell_of(tile, goal_blank)
-            if home % cols == c:
-                keys[n] = home // cols
-                n += 1
-    return 2 * wide_leave_count(keys, n)
-
-cdef inline int wide_linear_conflict(
-    const uint16_t* cells, int rows, int cols, int goal_blank
-) noexcept nogil:
-    cdef int r, c, total = wide_manhattan(cells, rows, cols, goal_blank)
-    for r in range(rows):
-        total += wide_row_conflicts(cells, r, cols, goal_blank)
-    for c in range(cols):
-        total += wide_col_conflicts(cells, c, rows, cols, goal_blank)
-    return total
+    cdef int i, tile, n = 0
+    for i in range(count):
+        tile = first[i * stride]
+        if tile != 0 and goal_line[tile] == line:
+            keys[n] = goal_place[tile]
+            n += 1
+    return 2 * leave_count(keys, n)
 
 # -- 17 to 25 cells: 5 bits per cell in two words ---------------------------------------------
 # Cells 0..11 go to ``lo`` and cells 12..23 to ``hi`` (bits 5i of each word); a 25th cell is not

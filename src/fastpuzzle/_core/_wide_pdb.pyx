@@ -10,7 +10,7 @@ docs/performance.rst, "Where the constants come from").
 
 Node counting, child order (D, R, L, U) and duplicate pruning (the moves the machine forbids; by
 default only the one that undoes the previous move) are those of ``_idastar``, so node counts
-compare with the 4x4 drivers and with ``_wide.idastar``; the search is the engine text
+compare with the 4x4 drivers and with ``_wide_idastar``; the search is the engine text
 (``_engine.pxi``) both kernels run.
 
 With ``weight`` > 1 the search is weighted IDA* (f = g + w*h, one thread, one partition): h is

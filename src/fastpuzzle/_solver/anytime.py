@@ -37,7 +37,7 @@ import time
 
 import numpy as np
 
-from fastpuzzle._core import _constructive, _wide, _wide_pdb
+from fastpuzzle._core import _constructive, _wide, _wide_idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem, make_problem
@@ -308,7 +308,7 @@ def _idastar(
             machine=machine,
             min_bound=min_bound if weight == 1.0 else 0,
         )
-    return _wide.idastar(
+    return _wide_idastar.idastar(
         cells,
         blank,
         rows,

@@ -6,7 +6,7 @@ picks a specialised kernel:
 
 - boards of up to 16 cells (packed in one word): ``_idastar``, one recursive driver per
   heuristic, with walking-distance or pattern-database tables when the heuristic needs them;
-- boards past 16 cells (one ``uint16`` per cell): ``_wide.idastar`` for Manhattan, linear
+- boards past 16 cells (one ``uint16`` per cell): ``_wide_idastar`` for Manhattan, linear
   conflict and walking distance (weighted IDA* too, on any board), ``_wide_pdb.idastar`` for
   additive pattern databases of up to 25 cells.
 
@@ -17,7 +17,7 @@ and searches every board with it. The tables come from
 :mod:`fastpuzzle._solver.heuristic_tables`; a search that switches to stronger tables once it is
 large runs in two parts (:mod:`fastpuzzle._solver.two_phase`). ``workers > 1`` shares the large
 iterations of ``_idastar`` and ``_wide_pdb`` among threads (:mod:`fastpuzzle._solver.parallel`);
-``_wide.idastar`` has no parallel version and runs serially. With a Dask client, their largest
+``_wide_idastar`` has no parallel version and runs serially. With a Dask client, their largest
 iterations go to the cluster (:mod:`fastpuzzle._solver.cluster`).
 
 Every kernel returns the same :class:`~fastpuzzle._core._result.CoreResult`, whose memory figure
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastpuzzle._core import _idastar, _search, _wide, _wide_pdb
+from fastpuzzle._core import _idastar, _search, _wide, _wide_idastar, _wide_pdb
 from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem
 from fastpuzzle._solver import cluster, heuristic_tables, hybrid, pruning, two_phase
@@ -337,7 +337,7 @@ def _run_wide(prepared: Prepared, problem: Problem) -> CoreResult:
     core = prepared.limits_left()
     if core is None:
         return prepared.out_of_time()
-    return _wide.idastar(
+    return _wide_idastar.idastar(
         problem.wide_cells(),
         problem.blank,
         problem.rows,

@@ -27,9 +27,9 @@ __all__ = ["Prepared", "deadline_from_now"]
 
 _TIME_LIMIT = SearchStatus.STATUS_TIME_LIMIT
 
-#: Which compiled kernel runs the search: ``_idastar`` (boards of up to 16 cells), ``_wide``
-#: (Manhattan, linear conflict, walking distance and weighted IDA* on any board) or
-#: ``_wide_pdb`` (pattern databases past 16 cells).
+#: Which compiled kernel runs the search: ``_idastar`` (boards of up to 16 cells),
+#: ``_wide_idastar`` (Manhattan, linear conflict, walking distance and weighted IDA* on any
+#: board) or ``_wide_pdb`` (pattern databases past 16 cells).
 Kernel = Literal["packed", "wide", "wide_pdb"]
 
 
