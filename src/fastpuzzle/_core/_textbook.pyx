@@ -120,18 +120,6 @@ cdef class _Space:
             out.append((slide(board, blank, target), target, d))
         return out
 
-    cdef str path(self, dict parents, uint64_t board):
-        # Moves from the root to `board`, each entry naming the move that reached it and the
-        # board it came from.
-        cdef list letters = []
-        entry = parents[board]
-        while entry[0] >= 0:
-            letters.append(DIRECTION_LETTERS[entry[0]])
-            board = entry[1]
-            entry = parents[board]
-        letters.reverse()
-        return "".join(letters)
-
 
 cdef object checked(object value, object function):
     # A heuristic's value must be a number at least 0 (not a bool, not NaN): anything else is
@@ -236,7 +224,7 @@ def breadth_first(
             c.depth = depth
         if not at_generation and board == s.goal:
             c.status = STATUS_SOLVED
-            return c.result(s.path(parents, board))
+            return c.result(path_back(parents, board, 0))
         if max_depth >= 0 and depth >= max_depth:
             pruned = True
             if at_generation:
@@ -252,7 +240,7 @@ def breadth_first(
             parents[child] = (d, board, depth + 1)
             if at_generation and child == s.goal:
                 c.status = STATUS_SOLVED
-                return c.result(s.path(parents, child))
+                return c.result(path_back(parents, child, 0))
             queue.append((child, target, d, depth + 1))
         if <unsigned long long>len(queue) > c.max_frontier:
             c.max_frontier = len(queue)
@@ -309,7 +297,7 @@ def best_first(
             c.depth = g
         if board == s.goal:
             c.status = STATUS_SOLVED
-            return c.result(table_path(table, board))
+            return c.result(path_back(table, board, 2))
         c.expanded += 1
         if max_depth >= 0 and g >= max_depth:
             pruned = True
@@ -345,14 +333,15 @@ def best_first(
             c.max_frontier = len(heap)
 
 
-cdef str table_path(dict table, uint64_t board):
-    # Moves from the root to `board`, following each entry's move and parent back.
+cdef str path_back(dict entries, uint64_t board, int move_at):
+    # Moves from the root to `board`: each entry holds the move that reached its board at
+    # `move_at` (-1 at the root) and the board it came from just after.
     cdef list letters = []
-    entry = table[board]
-    while entry[2] >= 0:
-        letters.append(DIRECTION_LETTERS[entry[2]])
-        board = entry[3]
-        entry = table[board]
+    entry = entries[board]
+    while entry[move_at] >= 0:
+        letters.append(DIRECTION_LETTERS[entry[move_at]])
+        board = entry[move_at + 1]
+        entry = entries[board]
     letters.reverse()
     return "".join(letters)
 
