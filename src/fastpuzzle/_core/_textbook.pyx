@@ -17,6 +17,7 @@ is checked against.
 
 import heapq
 import math
+import sys
 import time
 from collections import deque
 
@@ -144,7 +145,7 @@ cdef class _Counters:
     cdef public int reached             # the deepest g of a node generated
     cdef public long long reexpanded    # -1: not known (no record of the boards expanded)
     cdef unsigned long long node_limit, memory_limit
-    cdef double started, deadline
+    cdef double started, deadline, let_go_at, let_go_every
 
     def __init__(self, unsigned long long node_limit, double time_limit,
                  unsigned long long memory_limit):
@@ -158,24 +159,35 @@ cdef class _Counters:
         self.memory_limit = memory_limit
         self.started = time.perf_counter()
         self.deadline = self.started + time_limit if time_limit > 0 else 0.0
+        # Twice the interpreter's switch interval: see stop().
+        self.let_go_every = 2.0 * sys.getswitchinterval()
+        self.let_go_at = self.started + self.let_go_every
 
     cdef int stop(self, unsigned long long stored) except -1:
-        # 1 when a limit ends the search before the next expansion (status set), else 0. Now
-        # and then the GIL is let go, so that other threads run (a loop of compiled calls never
-        # lets it go itself), and Ctrl-C raises here, which it would not until the search ended.
+        # 1 when a limit ends the search before the next expansion (status set), else 0.
+        # Ctrl-C raises here, which it would not until the search ended (a loop of compiled
+        # calls never runs Python's signal check), and now and then the GIL is let go so that
+        # other threads run. Let go on a clock, not on a count: a thread waiting for the GIL
+        # asks for it only after one switch interval (5 ms) in which it did not change hands,
+        # and every release wakes it to a lock already taken again, so releases closer together
+        # than that starve it (a timer thread's Ctrl-C came 11 s late). Two intervals apart,
+        # its request is in place and the next release hands the GIL over.
+        cdef double now
         if self.expanded % CLOCK_EVERY == 0:
-            with nogil:
-                pass
             PyErr_CheckSignals()
+            now = time.perf_counter()
+            if now >= self.let_go_at:
+                with nogil:
+                    pass
+                self.let_go_at = now + self.let_go_every
+            if self.deadline and now > self.deadline:
+                self.status = STATUS_TIME_LIMIT
         if stored * ENTRY_BYTES > self.peak:
             self.peak = stored * ENTRY_BYTES
         if self.node_limit and self.expanded >= self.node_limit:
             self.status = STATUS_NODE_LIMIT
         elif self.memory_limit and stored * ENTRY_BYTES > self.memory_limit:
             self.status = STATUS_MEMORY_LIMIT
-        elif (self.deadline and self.expanded % CLOCK_EVERY == 0
-              and time.perf_counter() > self.deadline):
-            self.status = STATUS_TIME_LIMIT
         return self.status != STATUS_RUNNING
 
     cdef result(self, str moves):
