@@ -284,12 +284,14 @@ def test_what_a_compound_refuses(tables: Compound) -> None:
     with pytest.raises(ValueError, match="at most 8 groups"):
         nine = [((t,), False, True, np.zeros(13, dtype=np.uint8)) for t in range(1, 10)]
         LoadedPatterns(first, tables.reflect, 25, 5, BLANK, extra=[nine])
-    # The packed kernel (up to 16 cells) reads no compound.
+    # The packed kernel (up to 16 cells) reads two partitions at most.
     small = [((1,), False, False, np.zeros(16, dtype=np.uint8))]
-    layout = LoadedPatterns(small, None, 16, 4, 15, extra=[small])
+    layout = LoadedPatterns(small, None, 16, 4, 15, extra=[small, small])
     goal = (*range(1, 16), 0)
-    with pytest.raises(ValueError, match="compound tables are read past 16 cells"):
+    with pytest.raises(ValueError, match="at most 2 partitions, not 3"):
         _idastar.idastar(int(_board.pack(goal)), 15, 4, 4, 15, HeuristicCode.H_PDB, tables=layout)
+    with pytest.raises(ValueError, match="a reflect for each of the 1 other partitions, got 2"):
+        LoadedPatterns(first, tables.reflect, 25, 5, BLANK, extra=[first], extra_reflect=[None] * 2)
     with pytest.raises(PatternDatabaseError, match="unknown compound"):
         partitions.compound_groups("no-such", SHAPE, BLANK)
 

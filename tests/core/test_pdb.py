@@ -20,6 +20,7 @@ import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle._core import _board, _heuristics, _idastar
 from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._core._patterns import LoadedPatterns
 from fastpuzzle._core._result import CoreResult
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import idastar, pruning, two_phase
@@ -494,13 +495,16 @@ def test_two_partitions_take_the_larger_sum_and_stay_optimal(
     # thread and on two sharing every iteration (frontier nodes carry both states).
     shape, goal_blank = (3, 3), 8
     first, second = ((0, 1, 3, 4), (2, 5, 6, 7)), ((0, 1, 2), (3, 4, 5, 6, 7))
-    databases = []
+    stored: list[pdb.Database] = []
     for partition in (first, second):
         pdb.build_pdb(partition, shape, goal_blank, tmp_path, progress=False)
         database = pdb.load_pdb(partition, shape, goal_blank, tmp_path)
         assert database is not None
-        databases.append(database.loaded())
-    pair = (databases[0], databases[1])
+        stored.append(database)
+    # The first partition is mirrored about the diagonal, the second is not: each keeps its own.
+    pair = stored[0].loaded_with(stored[1])
+    assert pair.mirror and pair.n_extra == 1
+    databases = [database.loaded() for database in stored]
     goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
     distances = distances_from(goal, 3, 3)
     boards = list(distances)[::211]
@@ -530,8 +534,10 @@ def test_two_partitions_take_the_larger_sum_and_stay_optimal(
         # Shared iterations end when a thread finds the goal, at a moment that varies from run
         # to run: their counts are not compared (they differed by one node in a run).
         assert totals[2] <= min(totals[0], totals[1])
-    with pytest.raises(ValueError, match="a pair"):
-        _h((pair[0], pair[1], pair[0]), boards[0], 3, 3, goal_blank)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at most 2 partitions, not 3"):
+        _h(stored[0].loaded_with(*stored), boards[0], 3, 3, goal_blank)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"Database\.loaded_with"):
+        _h((databases[0], databases[1]), boards[0], 3, 3, goal_blank)  # type: ignore[arg-type]
 
 
 GOAL_3X3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
@@ -577,6 +583,34 @@ def _then_pair(request: Request, database: pdb.Database, switch: int) -> CoreRes
     return idastar._run_then_pair(prepared, request.problem)
 
 
+def test_a_group_shared_by_partitions_mirrored_differently_is_looked_up_in_each(
+    pair_3x3: tuple[pdb.Database, pdb.Database],
+) -> None:
+    # Two partitions that share their tables read one lookup for both, the mirrored one too:
+    # only right when both mirror the board the same way. Here the first is not mirrored and the
+    # second is: the second's mirrored lookups were taken from the first's, never made, and h
+    # came out wrong.
+    database = pair_3x3[0]
+    assert database.reflect is not None
+    both = LoadedPatterns(
+        database.groups, None, 9, 4, 8, extra=[database.groups],
+        extra_reflect=[database.reflect],
+    )  # fmt: skip
+    assert both.shared == ((-1, -1),)
+    alike = LoadedPatterns(database.groups, database.reflect, 9, 4, 8, extra=[database.groups])
+    assert alike.shared == ((0, 0),)
+    # h is that of the mirrored partition alone, at the start and at every child: the searches
+    # count the same nodes (children take the kernel's incremental lookups).
+    distances = distances_from(GOAL_3X3, 3, 3)
+    for tiles in [t for t, d in distances.items() if d >= 20][::997]:
+        counts = [
+            (core.expanded, core.generated, core.moves)
+            for core in (_kernel(tiles, tables) for tables in (database, both, alike))
+        ]
+        assert counts[0] == counts[1] == counts[2], tiles
+        assert len(counts[0][2]) == distances[tiles]
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_large_searches_go_on_with_the_second_partition(
     pair_3x3: tuple[pdb.Database, pdb.Database], monkeypatch: pytest.MonkeyPatch, workers: int
@@ -584,7 +618,7 @@ def test_large_searches_go_on_with_the_second_partition(
     # What solve() runs on 4x4 with 7-8 and 7-8b built, on 3x3 partitions: the first alone for
     # SECOND_FROM expansions, then the pair from the bound reached. Lengths from BFS.
     switch = 40
-    first, second = pair_3x3[0].loaded(), pair_3x3[1].loaded()
+    first, both = pair_3x3[0].loaded(), pair_3x3[0].loaded_with(pair_3x3[1])
     monkeypatch.setattr(idastar, "partner_of", lambda *where: pair_3x3[1])
     if workers > 1:
         monkeypatch.setattr(_idastar, "PARALLEL_FROM", 0)
@@ -608,9 +642,7 @@ def test_large_searches_go_on_with_the_second_partition(
         # Serial: exactly the first's nodes up to the switch, then the pair's from the bound
         # the first was searching (which skips the pair's earlier iterations).
         reached = _kernel(tiles, first, node_limit=switch).depth
-        pair, pair_from = (
-            _kernel(tiles, (first, second), min_bound=bound) for bound in (0, reached)
-        )
+        pair, pair_from = (_kernel(tiles, both, min_bound=bound) for bound in (0, reached))
         assert result.expanded == switch + pair_from.expanded
         assert result.iterations == _kernel(tiles, first, node_limit=switch).iterations + (
             pair_from.iterations

@@ -371,33 +371,30 @@ cdef void init_root(Search* s, Node* root, uint64_t board, int blank) noexcept n
 
 
 cdef int pdb_setup(Search* s, tables, int goal_blank, list keep) except -1:
-    # s's pattern databases: one (with dual lookups if its tables have them), or a pair (h the
-    # larger of their sums).
+    # s's pattern databases: one partition (with dual lookups if its tables have them), or two
+    # laid out as a compound (``LoadedPatterns(extra=)``, h the larger of their sums).
     cdef PdbState* p = &s.heur.pdb
     cdef LoadedPatterns loaded
+    cdef int j
     p.pat.n_groups = 0
     p.pat.mirror = 0
     p.n_extra = 0
     if tables is None:
         raise ValueError("pattern databases need their tables")
-    if isinstance(tables, tuple):
-        if len(tables) != 2:
-            raise ValueError("expected one pattern database or a pair of them")
-        loaded = patterns_for(tables[1], s.g.cells, 4, goal_blank)
-        if loaded.pat.n_groups > EXTRA_GROUPS:
-            raise ValueError(f"a second partition has at most {EXTRA_GROUPS} groups")
-        keep.append(loaded)
-        copy_patterns(&p.extra[0], &loaded.pat)
-        p.n_extra = 1
-        tables = tables[0]
     loaded = patterns_for(tables, s.g.cells, 4, goal_blank)
-    if loaded.n_extra:
-        raise ValueError("compound tables are read past 16 cells (_wide_pdb)")
+    if loaded.n_extra > MAX_EXTRA:
+        raise ValueError(
+            f"the kernel on packed boards reads at most {MAX_EXTRA + 1} partitions, "
+            f"not {loaded.n_extra + 1}"
+        )
+    for j in range(loaded.n_extra):
+        if loaded.extra[j].n_groups > EXTRA_GROUPS:
+            raise ValueError(f"a second partition has at most {EXTRA_GROUPS} groups")
+        copy_patterns(&p.extra[j], &loaded.extra[j])
+    p.n_extra = loaded.n_extra
     keep.append(loaded)
     copy_patterns(&p.pat, &loaded.pat)
     if loaded.dual:
-        if p.n_extra:
-            raise ValueError("dual lookups take one pattern database, not a pair")
         copy_duals(&p.duals, &loaded.duals, loaded.pat.n_groups)
         s.dual = 1
     return 0
@@ -456,8 +453,10 @@ def idastar(
     tables : object, optional
         What the heuristic reads: for ``H_PDB`` a :class:`fastpuzzle.pdb.Database` (``groups``:
         ``(tiles, sparse, nibble, table)`` per group, ``table`` a read-only uint8 buffer indexed
-        as in ``_pdb``; ``reflect``: the cell mirrored about the main diagonal per cell, or None);
-        for ``H_WALKING_DISTANCE`` a :class:`fastpuzzle.pdb.WalkingTables`.
+        as in ``_pdb``; ``reflect``: the cell mirrored about the main diagonal per cell, or None)
+        or a :class:`~fastpuzzle._core._patterns.LoadedPatterns`, one partition or two
+        (``extra=``: h is the larger sum); for ``H_WALKING_DISTANCE`` a
+        :class:`fastpuzzle.pdb.WalkingTables`.
     node_limit, time_limit, max_depth
         Limits (0, 0.0 and -1 mean none); the search stops with DEPTH_LIMIT before a bound above
         ``max_depth``.

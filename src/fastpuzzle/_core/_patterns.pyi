@@ -18,6 +18,7 @@ class LoadedPatterns:
         dual: tuple[Sequence[Sequence[int]], Sequence[Any]] | None = None,
         extra: Sequence[Sequence[tuple[Sequence[int], bool, bool, Any]]] | None = None,
         zero: tuple[int, int] | None = None,
+        extra_reflect: Sequence[Sequence[int] | None] | None = None,
     ) -> None: ...
     @property
     def n_extra(self) -> int: ...

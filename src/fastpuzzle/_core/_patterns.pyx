@@ -39,9 +39,12 @@ cdef class LoadedPatterns:
         cells) and the goal's blank cell.
     extra : sequence, optional
         A compound heuristic's other partitions (at most ``EXTRA_MAX_COUNT``, 7), each a
-        sequence of groups as ``groups`` is (at most ``EXTRA_MAX_GROUPS``, 8, and reflected
-        too when ``reflect`` is given): the kernel past 16 cells takes the largest sum. A group
-        in several partitions is one table, read by each of them.
+        sequence of groups as ``groups`` is (at most ``EXTRA_MAX_GROUPS``, 8): the kernels take
+        the largest sum (the one on packed boards reads one such partition). A group in several
+        partitions is one table, read by each of them.
+    extra_reflect : sequence, optional
+        Per partition of ``extra``, its ``reflect`` (a sequence of int or None); by default
+        ``reflect`` for each.
     dual : tuple, optional
         ``(choices, alts)`` to also read the tables on the dual board (and on the mirrored dual
         board when ``reflect`` is given): ``choices[group][goal_blank]`` is -1 (the group counts
@@ -55,7 +58,7 @@ cdef class LoadedPatterns:
     """
 
     def __cinit__(self, groups, reflect, int cells, int bits, int goal_blank, dual=None,
-                  extra=None, zero=None):
+                  extra=None, zero=None, extra_reflect=None):
         cdef int j
         arrays = []
         if zero is not None:
@@ -76,9 +79,16 @@ cdef class LoadedPatterns:
                 raise ValueError("dual lookups take one partition, not a compound")
             if len(extra) > EXTRA_MAX_COUNT:
                 raise ValueError(f"expected at most {EXTRA_MAX_COUNT + 1} partitions")
+            if extra_reflect is None:
+                extra_reflect = [reflect] * len(extra)
+            elif len(extra_reflect) != len(extra):
+                raise ValueError(
+                    f"expected a reflect for each of the {len(extra)} other partitions, "
+                    f"got {len(extra_reflect)}"
+                )
             for j, partition in enumerate(extra):
-                load_patterns(&self.extra[j], cells, bits, goal_blank, partition, reflect,
-                              arrays, zero)
+                load_patterns(&self.extra[j], cells, bits, goal_blank, partition,
+                              extra_reflect[j], arrays, zero)
                 if self.extra[j].n_groups > EXTRA_MAX_GROUPS:
                     raise ValueError(
                         f"a compound's partitions have at most {EXTRA_MAX_GROUPS} groups"
@@ -177,6 +187,11 @@ cdef LoadedPatterns patterns_for(tables, int cells, int bits, int goal_blank):
                 f"blank {loaded.goal_blank}, not {cells}, {bits} and {goal_blank}"
             )
         return loaded
+    if not hasattr(tables, "groups"):
+        raise TypeError(
+            f"expected a Database or LoadedPatterns (several partitions: "
+            f"Database.loaded_with), got {type(tables).__name__}"
+        )
     zero = tables.shape if getattr(tables, "zero_aware", False) else None
     return LoadedPatterns(tables.groups, tables.reflect, cells, bits, goal_blank, zero=zero)
 
@@ -184,11 +199,16 @@ cdef LoadedPatterns patterns_for(tables, int cells, int bits, int goal_blank):
 cdef bint same_group(const Patterns* a, int grp, const Patterns* b, int other,
                      int cells) noexcept nogil:
     # Whether group grp of a and group other of b are one group: the same table, read with the
-    # same tiles in the same slots (so one index and one entry after any move).
+    # same tiles in the same slots (so one index and one entry after any move), on boards
+    # mirrored the same way (its mirrored lookup is shared too).
     cdef int tile
     if (a.groups[grp].data != b.groups[other].data or a.groups[grp].k != b.groups[other].k
-            or a.groups[grp].zero != b.groups[other].zero):
+            or a.groups[grp].zero != b.groups[other].zero or a.mirror != b.mirror):
         return False
+    if a.mirror:
+        for tile in range(cells):
+            if a.reflect_cell[tile] != b.reflect_cell[tile]:
+                return False
     for tile in range(1, cells):
         if (a.group_of[tile] == grp) != (b.group_of[tile] == other):
             return False

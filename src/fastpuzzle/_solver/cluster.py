@@ -107,7 +107,7 @@ def load_exactly(partitions: tuple[ResolvedPartition, ...], *, dual: bool = Fals
     searches them) from its cache, never another one and never a build (the units it searches
     carry those tables' group indices and values); with ``dual``, laid out with their dual
     lookups (whose extra tables must be in its cache too)."""
-    loaded = []
+    databases = []
     for partition in partitions:
         rows, cols = partition.shape
         database: Database | None
@@ -120,8 +120,13 @@ def load_exactly(partitions: tuple[ResolvedPartition, ...], *, dual: bool = Fals
                 f"a Dask worker has no {partition.name} table for {rows}x{cols} in its cache: "
                 f"build it there first ({_build_hint(partition)})"
             )
-        loaded.append(dual_layout(database, build=False) if dual else database.loaded())
-    return loaded[0] if len(loaded) == 1 else tuple(loaded)
+        databases.append(database)
+    first, *others = databases
+    if not others:
+        return dual_layout(first, build=False) if dual else first.loaded()
+    if dual:
+        raise ValueError("dual lookups take one partition, not a compound")
+    return first.loaded_with(*others)
 
 
 def _build_hint(partition: ResolvedPartition) -> str:

@@ -298,7 +298,7 @@ def _run_then_pair(prepared: Prepared, problem: Problem) -> CoreResult:
         second = partner_of(partition_of(database))
         if second is None:
             return with_tables(first, (database,))
-        return with_tables((first, second.loaded()), (database, second))
+        return with_tables(database.loaded_with(second), (database, second))
 
     return two_phase.in_two_parts(
         prepared, prepared.switch_after, with_tables(first, (database,)), pair

@@ -113,16 +113,40 @@ class Database:
         """
         kept: LoadedPatterns | None = self.__dict__.get("_loaded")
         if kept is None:
-            rows, cols = self.shape
-            cells = rows * cols
-            # Sparse indices hold a cell per slot: 4 bits up to 16 cells, else 5.
-            bits = 4 if cells <= 16 else 5
-            zero = self.shape if self.zero_aware else None
-            kept = LoadedPatterns(
-                self.groups, self.reflect, cells, bits, self.goal_blank, zero=zero
-            )
+            kept = self.loaded_with()
             object.__setattr__(self, "_loaded", kept)
         return kept
+
+    def loaded_with(self, *others: Database) -> LoadedPatterns:
+        """These tables and those of ``others`` (other partitions of the same board and goal)
+        laid out as one compound heuristic: the kernels take the largest of their sums.
+
+        Made anew on each call (:meth:`loaded` keeps the form of these tables alone).
+
+        Raises
+        ------
+        ValueError
+            If another database is for another board, goal blank or kind of table.
+        """
+        for other in others:
+            if (other.shape, other.goal_blank, other.zero_aware) != (
+                self.shape, self.goal_blank, self.zero_aware,
+            ):  # fmt: skip
+                raise ValueError(
+                    f"a compound's partitions share one board and goal: {other.name!r} is for "
+                    f"{other.shape} with goal blank {other.goal_blank}, {self.name!r} for "
+                    f"{self.shape} with goal blank {self.goal_blank}"
+                )
+        rows, cols = self.shape
+        cells = rows * cols
+        # Sparse indices hold a cell per slot: 4 bits up to 16 cells, else 5.
+        bits = 4 if cells <= 16 else 5
+        return LoadedPatterns(
+            self.groups, self.reflect, cells, bits, self.goal_blank,
+            extra=[other.groups for other in others] or None,
+            extra_reflect=[other.reflect for other in others] or None,
+            zero=self.shape if self.zero_aware else None,
+        )  # fmt: skip
 
     def __getstate__(self) -> dict[str, Any]:
         # The laid-out forms point into this process's memory; a copy makes its own.
