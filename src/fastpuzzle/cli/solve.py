@@ -39,7 +39,7 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.formats import Job
-from fastpuzzle.heuristics import heuristic_names, linear_conflict
+from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
 from fastpuzzle.render import gap_words
 from fastpuzzle.results import SearchStats, Solution
@@ -78,15 +78,8 @@ class _SolveLine(SearchLine):
     def __init__(self, job: Job, args: argparse.Namespace) -> None:
         optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
         goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
-        # --fast with a time limit (the anytime solver) reports its best length so far: its gap
-        # is over the start's bound (the answer's own bound, printed at the end, may be higher).
-        fast_anytime = args.fast and args.time_limit is not None
         super().__init__(
-            job.board.shape,
-            goal.blank,
-            hint=optimal_pdb and not args.fast,
-            terminal=on_terminal(),
-            start_bound=linear_conflict(job.board, job.goal) if fast_anytime else None,
+            job.board.shape, goal.blank, hint=optimal_pdb and not args.fast, terminal=on_terminal()
         )
 
 
@@ -119,6 +112,10 @@ def _failed(record: dict[str, Any], error: UnsolvableError | SearchLimitError) -
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    if args.seconds is not None:
+        if args.time_limit is not None:
+            raise ValueError("--seconds is --fast --time-limit: pass one of them")
+        args.fast, args.time_limit = True, args.seconds
     if args.fast and (args.algorithm != "auto" or args.heuristic != "auto"):
         raise ValueError("--fast picks its own method: pass no --algorithm or --heuristic")
     if args.fast and args.scheduler:
@@ -177,7 +174,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     heuristic=args.heuristic,
                     limits=limits_option(args)
                     if not args.fast
-                    else Limits(seconds=args.time_limit),
+                    else Limits(seconds=args.time_limit, nodes=args.node_limit),
                     progress=None if line is None else line.show,
                     weight=args.weight,
                     seed=args.seed,
@@ -287,7 +284,17 @@ def add_solve_parser(sub: Subcommands) -> None:
         "--fast",
         action="store_true",
         help="a fast solution, not guaranteed shortest (any size up to 100x100); with "
-        "--time-limit, past 16 cells, shorter ones until the time runs out",
+        "--time-limit or --node-limit, past 16 cells, shorter ones until the limit runs out, "
+        "each with its lower bound and gap",
+    )
+    solve.add_argument(
+        "--seconds",
+        type=seconds_arg(zero=False),
+        default=None,
+        metavar="S",
+        help="the shortest answer found within S seconds, not guaranteed shortest (--fast "
+        "--time-limit S): on a terminal, or with --progress, a line shows the best length so "
+        "far, its lower bound and gap",
     )
     solve.add_argument(
         "--progress",
