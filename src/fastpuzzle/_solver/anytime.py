@@ -584,9 +584,7 @@ def improve(
     return best, lower_bound
 
 
-def _report(
-    progress: ProgressCallback | None, budget: Budget, best: str, lower_bound: int
-) -> None:
+def _report(progress: ProgressCallback | None, budget: Budget, best: str, lower_bound: int) -> None:
     if progress is not None:
         seconds = time.monotonic() - budget.started
         progress(
