@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 import fastpuzzle as fp
@@ -134,3 +135,46 @@ def test_cli_seconds_is_fast_with_a_time_limit(capsys):
     assert len(moves) <= len(solve_fast(board))
     assert main(["solve", "--seconds", "1", "--time-limit", "2", board.to_string()]) == 2
     assert "--seconds is --fast --time-limit: pass one of them" in capsys.readouterr().err
+
+
+def test_solve_many_gives_each_board_the_anytime_answer_with_its_bound(tmp_path):
+    boards = [fp.random_board((6, 6), rng=seed) for seed in (2, 3)]
+    limits = fp.Limits(nodes=NODES)
+    batch = fp.solve_many(boards, optimal=False, limits=limits, workers=2, out=tmp_path / "rows")
+    alone = [fp.solve(board, optimal=False, limits=limits) for board in boards]
+    for board, solution, moves, bound, gap in zip(
+        boards, alone, batch.moves, batch.lower_bounds, batch.gaps
+    ):
+        # Each board its own budget: the same answer as alone under the same limits.
+        assert (moves, int(bound)) == (solution.moves, solution.lower_bound)
+        _check(board, moves, int(bound))
+        assert gap == pytest.approx(solution.gap)
+    records = batch.to_records()
+    assert [record["lower_bound"] for record in records] == [s.lower_bound for s in alone]
+    written = []
+    for part in sorted((tmp_path / "rows").glob("part-*.csv")):
+        header, *rows = part.read_text().splitlines()
+        assert header.startswith("index,board,length,lower_bound,status,")
+        written += [int(row.split(",")[3]) for row in rows]
+    assert written == [s.lower_bound for s in alone]
+
+
+def test_an_optimal_batch_bounds_each_row_by_its_length():
+    batch = fp.solve_many(["1 2 3/4 5 6/_ 7 8", "1 2 3/4 5 6/8 7 _"], shape=(3, 3))
+    assert batch.lower_bounds.tolist() == [2, -1] and batch.gaps[0] == 1.0
+    assert np.isnan(batch.gaps[1])
+    assert [record["lower_bound"] for record in batch.to_records()] == [2, None]
+
+
+def test_cli_batch_fast_gives_each_board_the_anytime_answer(tmp_path, capsys):
+    boards = [fp.random_board((6, 6), rng=seed) for seed in (2, 3)]
+    source = tmp_path / "boards.txt"
+    source.write_text("".join(board.to_string() + "\n" for board in boards))
+    assert main(["batch", "--fast", "--node-limit", str(NODES), str(source)]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.startswith("index,board,length,lower_bound,status,")
+    for board, row in zip(boards, rows):
+        fields = row.split(",")
+        solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=NODES))
+        assert (fields[8], int(fields[3])) == (solution.moves, solution.lower_bound)
+        _check(board, fields[8], int(fields[3]))

@@ -22,9 +22,11 @@ from fastpuzzle.board import Board
 from fastpuzzle.cli.arguments import (
     INPUT_RULES,
     Subcommands,
+    add_anytime,
     add_board_input,
     add_conventions,
     add_weight,
+    anytime_options,
     cli_words,
     epilog,
     integer_arg,
@@ -94,7 +96,8 @@ def _record(index: int, job: Job) -> dict[str, Any]:
     record: dict[str, Any] = {"index": index, "board": job.board.to_string()}
     if job.goal is not None:
         record["goal"] = job.goal.to_string()
-    record.update(length=None, status="", expanded=0, generated=0, seconds=0.0, moves="")
+    record.update(length=None, lower_bound=None, status="", expanded=0, generated=0)
+    record.update(seconds=0.0, moves="")
     record["message"] = ""
     return record
 
@@ -112,10 +115,7 @@ def _failed(record: dict[str, Any], error: UnsolvableError | SearchLimitError) -
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    if args.seconds is not None:
-        if args.time_limit is not None:
-            raise ValueError("--seconds is --fast --time-limit: pass one of them")
-        args.fast, args.time_limit = True, args.seconds
+    anytime_options(args)
     if args.fast and (args.algorithm != "auto" or args.heuristic != "auto"):
         raise ValueError("--fast picks its own method: pass no --algorithm or --heuristic")
     if args.fast and args.scheduler:
@@ -280,21 +280,12 @@ def add_solve_parser(sub: Subcommands) -> None:
         help="write the solution as an animated GIF there, a frame a board (one board; needs "
         "Pillow: pip install 'fastpuzzle[pictures]')",
     )
-    solve.add_argument(
-        "--fast",
-        action="store_true",
-        help="a fast solution, not guaranteed shortest (any size up to 100x100); with "
-        "--time-limit or --node-limit, past 16 cells, shorter ones until the limit runs out, "
-        "each with its lower bound and gap",
-    )
-    solve.add_argument(
-        "--seconds",
-        type=seconds_arg(zero=False),
-        default=None,
-        metavar="S",
-        help="the shortest answer found within S seconds, not guaranteed shortest (--fast "
-        "--time-limit S): on a terminal, or with --progress, a line shows the best length so "
-        "far, its lower bound and gap",
+    add_anytime(
+        solve,
+        "a fast solution, not guaranteed shortest (any size up to 100x100); with --time-limit "
+        "or --node-limit, past 16 cells, shorter ones until the limit runs out, each with its "
+        "lower bound and gap (on a terminal, or with --progress, a line shows the best length "
+        "so far, its lower bound and gap)",
     )
     solve.add_argument(
         "--progress",
