@@ -1523,7 +1523,7 @@ def test_what_a_newcomer_met_after_a_first_search(
     # 5x5: only what can run, each with a heuristic to pick.
     _set_shape(browser, 5, 5)
     browser.find_element("id", "new-goal").click()
-    assert _algorithms_offered(browser) == ["auto", "idastar", "fast"]
+    assert _algorithms_offered(browser) == ["auto", "idastar", "fast", "anytime"]
     _choose(browser, "algorithm", "idastar")
     assert _heuristics_offered(browser)
     _set_shape(browser, 3, 3)
