@@ -26,7 +26,7 @@ from fastpuzzle._util.units import duration, size
 from fastpuzzle.board import Board, BoardLike, as_board, as_goal
 
 if TYPE_CHECKING:
-    from fastpuzzle.results import SearchResult, SearchStats, Solution
+    from fastpuzzle.results import AnytimeStats, SearchResult, SearchStats, Solution
 
 __all__ = [
     "COLOURS",
@@ -242,8 +242,9 @@ def _length(solution: Solution) -> str:
     return f"{len(solution):,} move{'s' * (len(solution) != 1)} ({kind})"
 
 
-def gap_words(solution: Solution) -> str:
-    """``"lower bound 230, gap 2.84x"``: how far from optimal a solution may be."""
+def gap_words(solution: Solution | AnytimeStats) -> str:
+    """``"lower bound 230, gap 2.84x"``: how far from optimal a solution (or the anytime
+    solver's best so far) may be."""
     return f"lower bound {solution.lower_bound:,}, gap {solution.gap:.3g}x"
 
 

@@ -31,6 +31,7 @@ from fastpuzzle.errors import (
 from fastpuzzle.moves import to_tile_directions
 
 __all__ = [
+    "AnytimeStats",
     "CoreProgress",
     "CoreResult",
     "ProgressCallback",
@@ -148,6 +149,30 @@ class SearchStats:
         from fastpuzzle.render import stats_repr
 
         return stats_repr(self)
+
+
+@dataclass(frozen=True)
+class AnytimeStats(SearchStats):
+    """The anytime solver's progress report (``solve(optimal=False, limits=...)``): ``depth``
+    is the best length found so far and ``lower_bound`` the bound the solver has certified so
+    far (its own: the pattern database's where it read one, not a recomputed heuristic).
+
+    Attributes
+    ----------
+    lower_bound : int
+        A certified lower bound on the optimal length, as the answer's
+        :attr:`Solution.lower_bound` will be (it only rises).
+    """
+
+    lower_bound: int = 0
+
+    @property
+    def gap(self) -> float:
+        """``depth / lower_bound``: how far from optimal the best so far may be (``inf``
+        without a positive bound)."""
+        if self.lower_bound > 0:
+            return self.depth / self.lower_bound
+        return 1.0 if self.depth <= 0 else math.inf
 
 
 #: A progress callback receives a snapshot of the statistics, at most every 2**16 expansions.

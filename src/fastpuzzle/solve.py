@@ -43,9 +43,10 @@ from fastpuzzle.errors import (
     DepthLimitError,
     FastPuzzleWarning,
     InvalidOptionError,
+    NodeLimitError,
     TimeLimitError,
 )
-from fastpuzzle.heuristics import BY_NAME, HeuristicName, resolve_heuristic
+from fastpuzzle.heuristics import BY_NAME, HeuristicName, name_key, resolve_heuristic
 from fastpuzzle.limits import Limits, as_limits
 from fastpuzzle.results import (
     ProgressCallback,
@@ -57,7 +58,12 @@ from fastpuzzle.results import (
     result_from_core,
 )
 
-__all__ = ["check_fast_method", "search", "solve"]
+__all__ = ["ANYTIME", "check_fast_method", "search", "solve"]
+
+#: :func:`search`'s name for the anytime near-optimal solver, ``solve(optimal=False)``'s method
+#: (:mod:`fastpuzzle._solver.anytime`). No entry of :data:`~fastpuzzle.ALGORITHMS`: it runs a
+#: schedule of other searches rather than one search of its own.
+ANYTIME = "anytime"
 
 
 #: What a depth-first search stopped by a limit says: its bound, not the board, made it long.
@@ -262,7 +268,7 @@ def search(
     board: BoardLike,
     goal: BoardLike | None = None,
     *,
-    algorithm: AlgorithmName,
+    algorithm: AlgorithmName | Literal["anytime"],
     heuristic: HeuristicName | HeuristicFunction | None = None,
     limits: Limits | None = None,
     weight: float | None = None,
@@ -283,7 +289,13 @@ def search(
     board, goal : BoardLike
         Start and goal (default: tiles in order, blank last).
     algorithm : str
-        A name of :data:`fastpuzzle.ALGORITHMS` or an alias (``"a*"``, ``"bidi"``...).
+        A name of :data:`fastpuzzle.ALGORITHMS` or an alias (``"a*"``, ``"bidi"``...), or
+        ``"anytime"``: ``solve(optimal=False)``'s near-optimal solver, which takes no other
+        method option. Without ``limits.seconds`` or ``limits.nodes`` it gives the constructive
+        answer (milliseconds); with either, past 16 cells, shorter ones until they run out (the
+        answer, SOLVED, is the shortest found, with its ``lower_bound`` and ``gap``; see
+        :doc:`/near_optimal`). Only a time limit that the first answer does not meet ends it
+        without one.
     heuristic : str or callable, optional
         For informed algorithms: a name of :data:`fastpuzzle.heuristics.CATALOGUE`
         (``"misplaced"``, ``"manhattan"``, the default, ``"linear_conflict"``, ``"euclidean"``,
@@ -365,6 +377,12 @@ def search(
     >>> result.status, result.solution.moves
     (<Status.SOLVED: 'solved'>, 'RR')
     """
+    if isinstance(algorithm, str) and name_key(algorithm) == ANYTIME:
+        others = {"heuristic": heuristic, "weight": weight, "seed": seed, "client": client,
+                  "prune": prune, "order": order, "ties": ties, "goal_test": goal_test}  # fmt: skip
+        if check_workers(workers) not in (None, 1):
+            others["workers"] = workers
+        return _search_anytime(*_shaped(board, goal, shape), limits, progress, others)
     chosen = resolve_algorithm(algorithm)
     if limits is not None:
         limits = as_limits(limits)
@@ -434,6 +452,53 @@ def search(
     finally:
         if line is not None:
             line.close()
+
+
+def _search_anytime(
+    board: BoardLike,
+    goal: BoardLike | None,
+    limits: Limits | None,
+    progress: ProgressCallback | bool | None,
+    others: dict[str, object],
+) -> SearchResult:
+    """``search(algorithm="anytime")``: the anytime solver's answer as a SOLVED result, or the
+    limit that stopped its first answer; ``others`` the options it refuses when given."""
+    given = {name: value for name, value in others.items() if value is not None}
+    if given:
+        listed = ", ".join(f"{name}={shown(value)}" for name, value in given.items())
+        raise InvalidOptionError(
+            f"algorithm='anytime' picks its own method: expected no {' or '.join(given)}, got "
+            f"{listed}"
+        )
+    problem = make_problem(board, goal)
+    line = None
+    if isinstance(progress, bool):
+        line = SearchLine(problem.board.shape, problem.goal_blank, hint=False) if progress else None
+        progress = None if line is None else line.show
+    try:
+        solution = solve_near_optimal(
+            problem.board,
+            problem.goal,
+            limits=None if limits is None else as_limits(limits),
+            progress=progress,
+        )
+    except (TimeLimitError, NodeLimitError) as error:
+        if error.stats is None:
+            raise
+        status = Status.TIME_LIMIT if isinstance(error, TimeLimitError) else Status.NODE_LIMIT
+        return SearchResult(problem.board, problem.goal, status, None, error.stats, ANYTIME)
+    finally:
+        if line is not None:
+            line.close()
+    return SearchResult(
+        solution.board,
+        solution.goal,
+        Status.SOLVED,
+        solution,
+        solution.stats,
+        solution.algorithm,
+        solution.heuristic,
+    )
 
 
 def solve(

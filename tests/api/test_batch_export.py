@@ -17,7 +17,8 @@ from fastpuzzle.batch.export import arrow_table, csv_bytes, jsonl_bytes
 def _by_rows_csv(result):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    names = ["index", *(["board"] if result.boards is not None else []), "length", "status"]
+    names = ["index", *(["board"] if result.boards is not None else []), "length", "lower_bound"]
+    names += ["status"]
     names += ["expanded", "generated", "seconds", "moves", "message"]
     writer.writerow(names)
     for record in result.to_records():

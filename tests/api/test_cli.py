@@ -1035,7 +1035,7 @@ def test_fast_with_a_time_limit_shows_the_best_length_and_its_gap(capsys):
     board = fp.random_board((6, 6), rng=2).to_string()
     assert main(["solve", "--fast", "--time-limit", "0.3", "--progress", board]) == 0
     captured = capsys.readouterr()
-    assert "  best " in captured.err and " moves (gap at most " in captured.err
+    assert "  best " in captured.err and " moves (lower bound " in captured.err
     moves, figures = captured.out.splitlines()[:2]
     assert fp.Board(board).apply(moves) == fp.Board.goal((6, 6))
     assert "anytime" in figures and "lower bound" in figures

@@ -273,6 +273,49 @@ def test_solve_compare_and_limits_through_the_api(server: PuzzleServer) -> None:
     assert status == 400 and "fast" in body["error"]
 
 
+#: The page's anytime solves in these tests: a node limit, so that no assertion depends on the
+#: machine's speed (the page always sends seconds too: 30 by default).
+ANYTIME_NODES = 100_000
+
+
+def _manhattan(board: fp.Board) -> int:
+    """Manhattan distance to the standard goal, counted here from the tiles."""
+    cols = board.shape[1]
+    return sum(
+        abs(cell // cols - (tile - 1) // cols) + abs(cell % cols - (tile - 1) % cols)
+        for cell, tile in enumerate(board.tiles)
+        if tile
+    )
+
+
+def test_anytime_solves_past_5x5_with_its_bound_and_gap(server: PuzzleServer) -> None:
+    # Issue 55: 'fast' dropped the page's limits (the millisecond answer) and nothing on the
+    # page ran the anytime solver; 'anytime' keeps them and reports its bound and gap.
+    board = fp.random_board((6, 6), rng=2)
+    request = {"page": "anytime", "rows": 6, "cols": 6, "board": list(board.tiles)}
+    request.update(algorithm="anytime", nodes=ANYTIME_NODES)
+    status, view = _post(server, "/api/solve", request)
+    assert status == 200, view
+    result = _wait(server, view["id"])["result"]
+    assert result["status"] == "solved" and result["algorithm"] == "anytime", result
+    first = fp.solve(board, optimal=False)
+    assert board.apply(result["moves"]) == fp.Board.goal((6, 6))
+    assert result["length"] < len(first)
+    assert _manhattan(board) <= result["lower_bound"] <= result["length"]
+    assert result["gap"] == pytest.approx(result["length"] / result["lower_bound"])
+    alone = fp.solve(board, optimal=False, limits=fp.Limits(nodes=ANYTIME_NODES))
+    assert (result["moves"], result["lower_bound"]) == (alone.moves, alone.lower_bound)
+    # 'fast' stays the millisecond answer, with its bound.
+    status, view = _post(server, "/api/solve", {**request, "algorithm": "fast"})
+    result = _wait(server, view["id"])["result"]
+    assert result["moves"] == first.moves and result["lower_bound"] == first.lower_bound
+    # A report of the anytime solver as the page polls it: its best, bound and gap.
+    shown = jobs.progress_view(
+        fp.results.AnytimeStats(depth=150, lower_bound=100, expanded=5, seconds=1.0), None
+    )
+    assert (shown["depth"], shown["lower_bound"], shown["gap"]) == (150, 100, 1.5)
+
+
 def test_one_search_per_page_and_stop_ends_it(server: PuzzleServer) -> None:
     board = list(hard()[0].tiles)
     request = {
@@ -1188,6 +1231,22 @@ def _step(browser: Any) -> int:
     return int(browser.find_element("id", "board").get_attribute("data-step"))
 
 
+def test_anytime_on_the_page_shows_the_lower_bound_and_gap(
+    browser: Any, server: PuzzleServer
+) -> None:
+    _open(browser, server)
+    _set_shape(browser, 6, 6)
+    board = fp.random_board((6, 6), rng=2)
+    _type_board(browser, board.to_string())
+    browser.find_element("id", "nodes").clear()
+    browser.find_element("id", "nodes").send_keys(str(ANYTIME_NODES))
+    status = _solve_on_page(browser, "anytime")
+    alone = fp.solve(board, optimal=False, limits=fp.Limits(nodes=ANYTIME_NODES))
+    assert status == f"Solved: {len(alone):,} moves."
+    stats = browser.find_element("id", "stats").text
+    assert f"lower bound {alone.lower_bound:,} (gap {float(f'{alone.gap:.3g}'):g}x)" in stats
+
+
 def test_a_long_solution_has_a_slider_a_step_box_and_its_move_marked(
     browser: Any, server: PuzzleServer
 ) -> None:
@@ -1464,7 +1523,7 @@ def test_what_a_newcomer_met_after_a_first_search(
     # 5x5: only what can run, each with a heuristic to pick.
     _set_shape(browser, 5, 5)
     browser.find_element("id", "new-goal").click()
-    assert _algorithms_offered(browser) == ["auto", "idastar", "fast"]
+    assert _algorithms_offered(browser) == ["auto", "idastar", "fast", "anytime"]
     _choose(browser, "algorithm", "idastar")
     assert _heuristics_offered(browser)
     _set_shape(browser, 3, 3)

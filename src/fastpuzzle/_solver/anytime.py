@@ -51,7 +51,7 @@ from fastpuzzle.moves import inverse
 from fastpuzzle.pdb.database import BuildTimeLimitError
 from fastpuzzle.pdb.partitions import Partition
 from fastpuzzle.pdb.store import load_pdb, pdb_path
-from fastpuzzle.results import ProgressCallback, SearchStats, Solution
+from fastpuzzle.results import AnytimeStats, ProgressCallback, SearchStats, Solution
 
 _log = logging.getLogger(__name__)
 
@@ -494,7 +494,7 @@ def improve(
     if tables is not None:
         lower_bound = max(lower_bound, tables.bound(problem))
     best = shorten_windows(problem, moves, budget, machine=machine, tables=tables)
-    _report(progress, budget, best)
+    _report(progress, budget, best, lower_bound)
     # Each weight searches from the start and, on the inverse problem, from the goal: the two
     # take very different times (5x5, weight 1.3: 0.002 s from the goal where the start ran
     # out of 3 s, and the other way round on another board).
@@ -551,7 +551,7 @@ def improve(
                     shorter = shorten_windows(problem, path, budget, machine=machine, tables=tables)
                 if len(shorter) < len(best):
                     best = shorter
-                    _report(progress, budget, best)
+                    _report(progress, budget, best, lower_bound)
                 finished = True
                 # Larger weights than one that finished rarely find shorter paths.
                 pending = [entry for entry in pending if entry[0] < weight]
@@ -568,6 +568,8 @@ def improve(
                 # No path within max_depth: none shorter than the best (a path one shorter
                 # has the wrong parity).
                 lower_bound = len(best)
+            if weight == 1.0:
+                _report(progress, budget, best, lower_bound)  # the bound it raised
         if len(best) < deep_from and not finished:
             # Longer windows pay on near-optimal paths (5x5, weight 1.5: windows of 60 took
             # 4 of 5 boards 2-6 moves shorter in 0.1-0.5 s, where windows of 40 had stopped);
@@ -575,22 +577,23 @@ def improve(
             # no weight finished.
             best = _deep_windows(problem, best, budget, machine, tables)
             deep_from = len(best)
-            _report(progress, budget, best)
+            _report(progress, budget, best, lower_bound)
         round_ += 1
     if tables is not None:
         lower_bound = max(lower_bound, tables.bound(problem))
     return best, lower_bound
 
 
-def _report(progress: ProgressCallback | None, budget: Budget, best: str) -> None:
+def _report(progress: ProgressCallback | None, budget: Budget, best: str, lower_bound: int) -> None:
     if progress is not None:
         seconds = time.monotonic() - budget.started
         progress(
-            SearchStats(
+            AnytimeStats(
                 expanded=budget.expanded,
                 generated=budget.generated,
                 seconds=seconds,
                 depth=len(best),
+                lower_bound=lower_bound,
             )
         )
 
@@ -625,8 +628,8 @@ def solve_near_optimal(
         ``seconds`` and ``nodes`` (expansions, all searches together) bound the improvement;
         without either, or on boards of up to 16 cells, the answer is the constructive one.
     progress : callable, optional
-        Called with a :class:`~fastpuzzle.SearchStats` whose ``depth`` is the best length so
-        far, after each improvement.
+        Called with an :class:`~fastpuzzle.results.AnytimeStats` (``depth``: the best length
+        so far; ``lower_bound``: the bound certified so far) after each improvement of either.
 
     Returns
     -------

@@ -12,7 +12,7 @@ from fastpuzzle._solver.policy import HINT_AFTER_SECONDS, progress_hint
 from fastpuzzle._util.progress import LiveLine, lasting
 from fastpuzzle._util.units import duration
 from fastpuzzle.board import Shape
-from fastpuzzle.results import SearchStats
+from fastpuzzle.results import AnytimeStats, SearchStats
 
 __all__ = ["SearchLine"]
 
@@ -34,9 +34,9 @@ class SearchLine:
         Whether the search is the default optimal one, whose tables the hint names.
     terminal : bool, optional
         Whether stderr is a terminal (default: asked).
-    start_bound : int, optional
-        The start's lower bound, for a search that reports its best length so far (the
-        anytime solver): the line shows that length and its gap over this bound.
+
+    A report of the anytime solver (:class:`~fastpuzzle.results.AnytimeStats`) shows the best
+    length so far, the solver's own lower bound and their gap instead of a bound.
     """
 
     def __init__(
@@ -46,11 +46,9 @@ class SearchLine:
         *,
         hint: bool,
         terminal: bool | None = None,
-        start_bound: int | None = None,
     ) -> None:
         self.hint = progress_hint(shape, goal_blank) if hint else None
         self.line = LiveLine(terminal=terminal)
-        self.start_bound = start_bound
 
     @property
     def terminal(self) -> bool:
@@ -62,13 +60,13 @@ class SearchLine:
         if self.hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
             lasting(f"  hint: {self.hint}")
             self.hint = None
-        text = f"  bound {stats.depth}, {stats.expanded:,} expanded, {duration(stats.seconds)}"
-        if self.start_bound is not None:
-            gap = stats.depth / self.start_bound if self.start_bound else 1.0
-            text = (
-                f"  best {stats.depth} moves (gap at most {gap:.3g}x), "
-                f"{stats.expanded:,} expanded, {duration(stats.seconds)}"
-            )
+        now = f"{stats.expanded:,} expanded, {duration(stats.seconds)}"
+        text = f"  bound {stats.depth}, {now}"
+        if isinstance(stats, AnytimeStats):
+            # Lazy: import fastpuzzle loads no render (tests/api/test_package.py).
+            from fastpuzzle.render import gap_words
+
+            text = f"  best {stats.depth:,} moves ({gap_words(stats)}), {now}"
         self.line.show(text, stats.seconds)
 
     def close(self) -> None:

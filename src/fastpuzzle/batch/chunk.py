@@ -173,6 +173,7 @@ def _walk_exact(
     )
     out = ChunkResult()
     out.length = lengths.tolist()
+    out.lower_bound = list(out.length)  # the exact table's lengths are the optima
     out.moves = [row.tobytes().rstrip(b"\0").decode("ascii") for row in moves]
     out.expanded = list(out.length)
     out.generated = generated.tolist()
@@ -183,6 +184,7 @@ def _walk_exact(
         for i, length in enumerate(out.length):
             if length > limits.max_depth:
                 out.length[i], out.moves[i], out.status[i] = -1, "", "depth_limit"
+                out.lower_bound[i] = -1
                 out.message[i] = f"no solution within max_depth={limits.max_depth}"
     return out
 
@@ -211,7 +213,8 @@ def _run_each(goal: Board, words: np.ndarray, heuristic: str, limits: Limits) ->
         status = Status.from_code(core.status)
         stats = stats_from_core(core)
         if status is Status.SOLVED:
-            out.add(0, len(core.moves), "solved", stats, core.moves, "")
+            # Optimal IDA*: its length is its bound.
+            out.add(0, len(core.moves), "solved", stats, core.moves, "", len(core.moves))
         else:
             out.add(0, -1, str(status), stats, "", f"stopped without a solution ({status})")
     return out
@@ -282,5 +285,13 @@ def solve_chunk(first_index: int, rows: Sequence[Any], spec: BatchSpec) -> Chunk
         except FastPuzzleError as error:
             out.add(index, -1, error_status(error), getattr(error, "stats", None), "", str(error))
         else:
-            out.add(index, len(solution), "solved", solution.stats, solution.moves, "")
+            out.add(
+                index,
+                len(solution),
+                "solved",
+                solution.stats,
+                solution.moves,
+                "",
+                solution.lower_bound,
+            )
     return out

@@ -217,6 +217,8 @@ def csv_bytes(result: Any, *, first_index: int = 0) -> bytes | None:
         pieces += [
             _lengths(result.lengths[start:stop], b""),
             b",",
+            _lengths(_bounds(result, start, stop), b""),
+            b",",
             _encoded(result.status[start:stop], _csv_field),
             b",",
             _integers(result.expanded[start:stop]),
@@ -252,6 +254,8 @@ def jsonl_bytes(result: Any, *, first_index: int = 0) -> bytes | None:
         pieces += [
             b', "length": ',
             _lengths(result.lengths[start:stop], b"null"),
+            b', "lower_bound": ',
+            _lengths(_bounds(result, start, stop), b"null"),
             b', "status": ',
             _encoded(result.status[start:stop], json.dumps),
             b', "expanded": ',
@@ -301,7 +305,15 @@ def jsonl_text(result: Any, *, first_index: int = 0) -> bytes:
 
 
 #: The columns after ``index`` and ``board``.
-_NAMES = ("length", "status", "expanded", "generated", "seconds", "moves", "message")
+_NAMES = (
+    "length", "lower_bound", "status", "expanded", "generated", "seconds", "moves", "message",
+)  # fmt: skip
+
+
+def _bounds(result: Any, start: int, stop: int) -> np.ndarray:
+    """Rows ``start:stop``'s lower bounds, -1 (missing) where their row has no length."""
+    lengths = np.asarray(result.lengths[start:stop])
+    return np.where(lengths < 0, -1, np.asarray(result.lower_bounds[start:stop]))
 
 
 def arrow_table(result: Any, pa: Any, *, first_index: int = 0) -> Any:
@@ -315,6 +327,9 @@ def arrow_table(result: Any, pa: Any, *, first_index: int = 0) -> Any:
     columns.update(
         # A nullable column: null where a row was not solved (-1 in the numpy column).
         length=pa.array(lengths, mask=lengths < 0),
+        lower_bound=pa.array(
+            np.asarray(result.lower_bounds, dtype=np.int64), mask=lengths < 0, type=pa.int64()
+        ),
         status=pa.array(np.asarray(result.status, dtype=object).astype(str).tolist(), pa.string()),
         expanded=pa.array(np.asarray(result.expanded, dtype=np.int64)),
         generated=pa.array(np.asarray(result.generated, dtype=np.int64)),

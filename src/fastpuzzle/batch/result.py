@@ -39,7 +39,10 @@ __all__ = [
 #: The move letters as bytes, for checking a column of moves read back.
 _MOVE_BYTES = MOVES.encode("ascii")
 
-COLUMNS = ("index", "length", "status", "expanded", "generated", "seconds", "moves", "message")
+COLUMNS = (
+    "index", "length", "lower_bound", "status", "expanded", "generated", "seconds", "moves",
+    "message",
+)  # fmt: skip
 
 #: Every status a row can have; a row's status is stored as its position here.
 STATUSES = (
@@ -66,6 +69,7 @@ class ChunkResult:
 
     index: list[int] = field(default_factory=list)
     length: list[int] = field(default_factory=list)
+    lower_bound: list[int] = field(default_factory=list)
     status: list[str] = field(default_factory=list)
     expanded: list[int] = field(default_factory=list)
     generated: list[int] = field(default_factory=list)
@@ -74,10 +78,19 @@ class ChunkResult:
     message: list[str] = field(default_factory=list)
 
     def add(
-        self, index: int, length: int, status: str, stats: Any, moves: str, message: str
+        self,
+        index: int,
+        length: int,
+        status: str,
+        stats: Any,
+        moves: str,
+        message: str,
+        lower_bound: int = -1,
     ) -> None:
+        """Append a row; ``lower_bound`` the solution's (a solved row's), else -1."""
         self.index.append(index)
         self.length.append(length)
+        self.lower_bound.append(lower_bound)
         self.status.append(status)
         self.expanded.append(int(getattr(stats, "expanded", 0)))
         self.generated.append(int(getattr(stats, "generated", 0)))
@@ -91,14 +104,15 @@ class ChunkResult:
 
 @dataclass(frozen=True)
 class PackedChunk:
-    """One chunk's rows, checked, in about 37 bytes a row plus one byte a move.
+    """One chunk's rows, checked, in about 41 bytes a row plus one byte a move.
 
     Attributes
     ----------
     first : int
         Global index of the first row.
-    length, status, expanded, generated, seconds : numpy.ndarray
-        ``int32``, ``uint8`` (a position in :data:`STATUSES`), ``int64``, ``int64``, ``float64``.
+    length, lower_bound, status, expanded, generated, seconds : numpy.ndarray
+        ``int32``, ``int32``, ``uint8`` (a position in :data:`STATUSES`), ``int64``, ``int64``,
+        ``float64``.
     moves : bytes
         Every row's moves (ASCII U/D/L/R), one row after another.
     offsets : numpy.ndarray
@@ -109,6 +123,7 @@ class PackedChunk:
 
     first: int
     length: np.ndarray
+    lower_bound: np.ndarray
     status: np.ndarray
     expanded: np.ndarray
     generated: np.ndarray
@@ -132,8 +147,9 @@ class PackedChunk:
         ------
         ValueError
             A column has the wrong number of rows, the indexes are not ``first`` to
-            ``first + rows - 1`` in order, a status is unknown, or a length does not match its
-            moves (solved rows: one move per step in U/D/L/R; other rows: -1 and no moves).
+            ``first + rows - 1`` in order, a status is unknown, a length does not match its
+            moves (solved rows: one move per step in U/D/L/R; other rows: -1 and no moves), or a
+            lower bound its row (solved rows: 0 to the length; other rows: -1).
         """
         for name in COLUMNS:
             if len(getattr(columns, name)) != rows:
@@ -156,6 +172,14 @@ class PackedChunk:
                 f"row {first + row}: length {int(length[row])} does not fit status "
                 f"{columns.status[row]!r} and {sizes[row]} moves"
             )
+        bound = np.asarray(columns.lower_bound, dtype=np.int64)
+        wrong = np.where(solved, (bound < 0) | (bound > length), bound != -1)
+        if wrong.any():
+            row = int(np.flatnonzero(wrong)[0])
+            raise ValueError(
+                f"row {first + row}: lower bound {int(bound[row])} does not fit status "
+                f"{columns.status[row]!r} and length {int(length[row])}"
+            )
         moves = "".join(columns.moves).encode("ascii", errors="replace")
         if moves.translate(None, _MOVE_BYTES):
             raise ValueError("moves hold letters other than U, D, L, R")
@@ -164,6 +188,7 @@ class PackedChunk:
         return cls(
             first,
             length.astype(np.int32),
+            bound.astype(np.int32),
             status,
             np.asarray(columns.expanded, dtype=np.int64),
             np.asarray(columns.generated, dtype=np.int64),
@@ -176,9 +201,10 @@ class PackedChunk:
 
 @dataclass(frozen=True)
 class Numbers:
-    """A whole batch's fixed-width columns (29 bytes a row) and its non-empty messages."""
+    """A whole batch's fixed-width columns (33 bytes a row) and its non-empty messages."""
 
     length: np.ndarray
+    lower_bound: np.ndarray
     status: np.ndarray
     expanded: np.ndarray
     generated: np.ndarray
@@ -187,8 +213,9 @@ class Numbers:
 
     @classmethod
     def empty(cls, total: int) -> Numbers:
-        """``total`` rows not solved yet: length -1, every count 0, no message."""
+        """``total`` rows not solved yet: length and bound -1, every count 0, no message."""
         return cls(
+            np.full(total, -1, dtype=np.int32),
             np.full(total, -1, dtype=np.int32),
             np.zeros(total, dtype=np.uint8),
             np.zeros(total, dtype=np.int64),
@@ -201,6 +228,7 @@ class Numbers:
         """Copy ``chunk``'s rows into their places."""
         start, stop = chunk.first, chunk.first + len(chunk)
         self.length[start:stop] = chunk.length
+        self.lower_bound[start:stop] = chunk.lower_bound
         self.status[start:stop] = chunk.status
         self.expanded[start:stop] = chunk.expanded
         self.generated[start:stop] = chunk.generated
@@ -224,8 +252,8 @@ class RowSource(Protocol):
 
 
 class MemoryRows:
-    """A batch's rows in memory: preallocated columns, filled as chunks finish (about 59 bytes a
-    3x3 board: 29 fixed, 8 of offsets, 22 moves)."""
+    """A batch's rows in memory: preallocated columns, filled as chunks finish (about 63 bytes a
+    3x3 board: 33 fixed, 8 of offsets, 22 moves)."""
 
     def __init__(self, total: int, chunk_size: int) -> None:
         self.total = total
@@ -270,6 +298,7 @@ class PartialRows:
             given = self.source.numbers()
             out = Numbers(
                 given.length.copy(),
+                given.lower_bound.copy(),
                 given.status.copy(),
                 given.expanded.copy(),
                 given.generated.copy(),
@@ -284,6 +313,7 @@ class PartialRows:
             if number not in self.finished:
                 rows = slice(number * size, min(total, (number + 1) * size))
                 out.length[rows] = -1
+                out.lower_bound[rows] = -1
                 out.status[rows] = _STATUS_CODE["interrupted"]
         return out
 
@@ -442,6 +472,8 @@ def _cut(text: str, keep: int = 40) -> str:
 
 
 _COLUMN_NAMES = ("lengths", "status", "expanded", "generated", "seconds", "moves", "messages")
+#: The column that a result built from columns without it gets (see :class:`BatchResult`).
+_BOUNDS = "lower_bounds"
 
 
 class BatchResult:
@@ -463,6 +495,11 @@ class BatchResult:
         ``"node_limit"``, ``"memory_limit"``, ``"depth_limit"``, ``"exhausted"``, ``"error"``,
         and in the result that Ctrl-C leaves (:class:`BatchInterrupted`) ``"interrupted"``
         for the rows it did not let finish.
+    lower_bounds : numpy.ndarray
+        Each solution's certified lower bound on the optimal length (int32; its length for an
+        optimal search, :attr:`Solution.lower_bound <fastpuzzle.Solution.lower_bound>` for
+        ``optimal=False``), -1 where a row was not solved, and missing there as ``lengths`` is.
+        :attr:`gaps` divides the lengths by them.
     expanded, generated : numpy.ndarray
         Nodes (int64) per row.
     seconds : numpy.ndarray
@@ -484,12 +521,17 @@ class BatchResult:
         seconds: np.ndarray,
         moves: Any,
         messages: np.ndarray,
+        lower_bounds: np.ndarray | None = None,
     ) -> None:
         self._source: RowSource | None = None
         self._boards: Sequence[str] | None = None
         self._total = len(lengths)
         columns = (lengths, status, expanded, generated, seconds, moves, messages)
         self._columns: dict[str, Any] = dict(zip(_COLUMN_NAMES, columns))
+        if lower_bounds is None:
+            # No bound known: 0 where solved (as a Solution built without one), -1 elsewhere.
+            lower_bounds = np.where(np.asarray(lengths) < 0, -1, 0).astype(np.int32)
+        self._columns[_BOUNDS] = lower_bounds
 
     @classmethod
     def over(cls, source: RowSource) -> BatchResult:
@@ -526,13 +568,32 @@ class BatchResult:
             for i, text in numbers.messages.items():
                 messages[i] = text
             return messages
-        column: np.ndarray = getattr(numbers, "length" if name == "lengths" else name)
+        field_name = {"lengths": "length", _BOUNDS: "lower_bound"}.get(name, name)
+        column: np.ndarray = getattr(numbers, field_name)
         return column
 
     @property
     def lengths(self) -> np.ndarray:
         column: np.ndarray = self._column("lengths")
         return column
+
+    @property
+    def lower_bounds(self) -> np.ndarray:
+        column: np.ndarray = self._column(_BOUNDS)
+        return column
+
+    @property
+    def gaps(self) -> np.ndarray:
+        """How far from optimal each solution may be: its length over its lower bound (float64;
+        1.0 for an optimal one, ``inf`` without a positive bound, NaN where not solved), as
+        :attr:`Solution.gap <fastpuzzle.Solution.gap>`."""
+        lengths = np.asarray(self.lengths, dtype=np.float64)
+        bounds = np.asarray(self.lower_bounds, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gaps = np.where(bounds > 0, lengths / np.where(bounds > 0, bounds, 1.0), np.inf)
+        gaps[lengths == 0] = 1.0
+        gaps[~self.solved] = np.nan
+        return gaps
 
     @property
     def status(self) -> np.ndarray:
@@ -675,6 +736,7 @@ class BatchResult:
         ``length`` is None where the row was not solved."""
         columns = zip(
             self.lengths.tolist(),
+            self.lower_bounds.tolist(),
             self.status.tolist(),
             self.expanded.tolist(),
             self.generated.tolist(),
@@ -684,12 +746,15 @@ class BatchResult:
         )
         boards = self.boards
         records = []
-        for i, (length, status, expanded, generated, seconds, moves, message) in enumerate(columns):
+        for i, (length, bound, status, expanded, generated, seconds, moves, message) in enumerate(
+            columns
+        ):
             record: dict[str, Any] = {"index": i}
             if boards is not None:
                 record["board"] = boards[i]
             record.update(
                 length=None if length < 0 else int(length),
+                lower_bound=None if length < 0 else int(bound),
                 status=str(status),
                 expanded=int(expanded),
                 generated=int(generated),
@@ -719,9 +784,9 @@ class BatchResult:
     def to_pandas(self) -> Any:
         """A pandas DataFrame of the rows, indexed by row number.
 
-        ``length`` is pandas' nullable ``Int64``, ``<NA>`` where a row was not solved (as
-        the batch's files say: empty in CSV, null in JSON lines and Parquet; the numpy column
-        :attr:`lengths` says -1), as in
+        ``length`` and ``lower_bound`` are pandas' nullable ``Int64``, ``<NA>`` where a row was
+        not solved (as the batch's files say: empty in CSV, null in JSON lines and Parquet; the
+        numpy columns :attr:`lengths` and :attr:`lower_bounds` say -1), as in
         :meth:`Comparison.to_pandas <fastpuzzle.Comparison.to_pandas>`.
 
         Raises
@@ -733,5 +798,6 @@ class BatchResult:
         frame = pd.DataFrame.from_records(
             self.to_records(), columns=list(self._csv_columns()), index="index"
         )
-        frame["length"] = frame["length"].astype("Int64").mask(~self.solved)
+        for name in ("length", "lower_bound"):
+            frame[name] = frame[name].astype("Int64").mask(~self.solved)
         return frame

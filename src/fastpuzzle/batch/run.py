@@ -209,10 +209,11 @@ def solve_many(
     algorithm, heuristic : str
         As for :func:`fastpuzzle.solve`.
     limits : Limits, optional
-        Limits applied to each row's search separately. A pattern database that every row
-        reads and the solver builds on first use (4x4's 6-6-3, the rectangles') is built once
-        before the rows, after a :class:`~fastpuzzle.errors.FastPuzzleWarning`, outside their
-        limits (:mod:`fastpuzzle.batch.tables`).
+        Limits applied to each row's search separately: each board gets the whole of them. A
+        pattern database that every row reads and the solver builds on first use (4x4's 6-6-3,
+        the rectangles') is built once before the rows, after a
+        :class:`~fastpuzzle.errors.FastPuzzleWarning`, outside their limits
+        (:mod:`fastpuzzle.batch.tables`).
     workers : int, optional
         Threads for the in-process path (default: every core). The compiled searches release
         the GIL, and pattern databases are shared read-only between threads.
@@ -240,9 +241,14 @@ def solve_many(
         naming the file, before anything is solved, and the directory is left as it was. Only
         regular files are read: a FIFO never blocks a resume.
     optimal : bool
-        ``False``: fast solutions not guaranteed shortest, as ``solve(..., optimal=False)``.
+        ``False``: fast solutions not guaranteed shortest, as ``solve(..., optimal=False)``:
+        without ``limits.seconds`` or ``limits.nodes`` the constructive answer (milliseconds a
+        board); with either, on boards past 16 cells, the anytime near-optimal solver, each
+        board with the whole of the limits for itself (``Limits(seconds=5)`` and 100 boards on
+        2 workers: about 250 s; see :doc:`/near_optimal`). Each row's ``lower_bounds`` and
+        ``gaps`` say how far from optimal it may be.
     keep_rows : bool
-        With ``out=``, keep the rows in memory too (as without ``out=``: about 60 bytes a 3x3
+        With ``out=``, keep the rows in memory too (as without ``out=``: about 63 bytes a 3x3
         row), so that the result's columns are not read back from the chunk files: for a
         caller that writes them all out at once (``fastpuzzle batch --out``). Chunks reused by
         a resume are read once, as they are checked.

@@ -86,7 +86,8 @@ OUT_FORMATS: tuple[OutFormat, ...] = ("csv", "jsonl", "parquet")
 
 #: Version of the directory layout; a manifest or check file of another layout is not reused.
 #: Layout 3: chunk files hold each row's board after its index, as ``BatchResult.to_csv``.
-LAYOUT = 3
+#: Layout 4: and each row's lower bound after its length.
+LAYOUT = 4
 
 #: The columns of a chunk file.
 CHUNK_COLUMNS = (COLUMNS[0], "board", *COLUMNS[1:])
@@ -671,6 +672,7 @@ class ChunkStore:
             # Missing (not solved) is empty in CSV and null in JSON lines and Parquet; -1 in
             # the chunk files of earlier versions.
             length=[-1 if v is None or v == "" else int(v) for v in columns["length"]],
+            lower_bound=[-1 if v is None or v == "" else int(v) for v in columns["lower_bound"]],
             status=[str(v) for v in columns["status"]],
             expanded=[int(v) for v in columns["expanded"]],
             generated=[int(v) for v in columns["generated"]],

@@ -34,9 +34,11 @@ __all__ = [
     "Parser",
     "Subcommands",
     "UsageError",
+    "add_anytime",
     "add_board_input",
     "add_reading_options",
     "add_weight",
+    "anytime_options",
     "cli_words",
     "epilog",
     "integer_arg",
@@ -249,6 +251,29 @@ def add_board_input(
         "argument): boards from stdin",
     )
     add_reading_options(cmd, formats=formats, format_help=format_help, format_action=format_action)
+
+
+def add_anytime(cmd: argparse.ArgumentParser, fast_help: str) -> None:
+    """``--fast`` (``optimal=False``) and ``--seconds S``, its anytime solver's shorthand."""
+    cmd.add_argument("--fast", action="store_true", help=fast_help)
+    cmd.add_argument(
+        "--seconds",
+        type=seconds_arg(zero=False),
+        default=None,
+        metavar="S",
+        help="the shortest answer found within S seconds a board, not guaranteed shortest "
+        "(--fast --time-limit S; past 16 cells, the anytime solver: each answer with its lower "
+        "bound and gap)",
+    )
+
+
+def anytime_options(args: argparse.Namespace) -> None:
+    """Read ``--seconds S`` as ``--fast --time-limit S`` (``args`` changed in place)."""
+    if args.seconds is None:
+        return
+    if args.time_limit is not None:
+        raise UsageError("--seconds is --fast --time-limit: pass one of them")
+    args.fast, args.time_limit = True, args.seconds
 
 
 def add_weight(cmd: argparse.ArgumentParser) -> None:

@@ -21,7 +21,9 @@ from fastpuzzle.cli.arguments import (
     INPUT_RULES,
     Subcommands,
     UsageError,
+    add_anytime,
     add_reading_options,
+    anytime_options,
     epilog,
     limits_option,
     shape_option,
@@ -127,6 +129,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
             goal = Board(args.goal, shape=first)
         except InvalidBoardError as error:
             raise UsageError(f"--goal: {error}") from None
+    anytime_options(args)
     limits = limits_option(args)
     # With --out, chunks are kept in OUT.chunks/ as they finish, so an interrupted batch can go
     # on with --resume; the folder goes once the output file is written. Its lock is held until
@@ -178,6 +181,7 @@ def _solve_batch(
             resume=args.resume,
             # The counts (and Parquet's rows) come from memory, not read back from the chunks.
             keep_rows=True,
+            optimal=not args.fast,
         )
     except FileExistsError:
         raise UsageError(
@@ -213,7 +217,8 @@ def add_batch_parser(sub: Subcommands) -> None:
     batch.add_argument(
         "--out",
         help=f"write the rows here ({', '.join(BATCH_FORMATS)}); default: CSV on stdout. Rows "
-        "carry the board, its length, status, node counts, seconds, moves and message",
+        "carry the board, its length and lower bound, status, node counts, seconds, moves and "
+        "message",
     )
     batch.add_argument(
         "--resume",
@@ -222,6 +227,11 @@ def add_batch_parser(sub: Subcommands) -> None:
     )
     batch.add_argument(
         "--workers", type=whole_arg(1), default=None, help="threads (default: every core)"
+    )
+    add_anytime(
+        batch,
+        "fast answers, not guaranteed shortest (any size up to 100x100); with --time-limit or "
+        "--node-limit, past 16 cells, shorter ones until each board's limit runs out",
     )
     batch.add_argument(
         "--progress",

@@ -22,9 +22,11 @@ from fastpuzzle.board import Board
 from fastpuzzle.cli.arguments import (
     INPUT_RULES,
     Subcommands,
+    add_anytime,
     add_board_input,
     add_conventions,
     add_weight,
+    anytime_options,
     cli_words,
     epilog,
     integer_arg,
@@ -39,7 +41,7 @@ from fastpuzzle.errors import (
     UnsolvableError,
 )
 from fastpuzzle.formats import Job
-from fastpuzzle.heuristics import heuristic_names, linear_conflict
+from fastpuzzle.heuristics import heuristic_names
 from fastpuzzle.limits import Limits
 from fastpuzzle.render import gap_words
 from fastpuzzle.results import SearchStats, Solution
@@ -78,15 +80,8 @@ class _SolveLine(SearchLine):
     def __init__(self, job: Job, args: argparse.Namespace) -> None:
         optimal_pdb = args.algorithm in ("auto", "idastar") and args.heuristic in ("auto", "pdb")
         goal = job.goal if job.goal is not None else Board.goal(job.board.shape)
-        # --fast with a time limit (the anytime solver) reports its best length so far: its gap
-        # is over the start's bound (the answer's own bound, printed at the end, may be higher).
-        fast_anytime = args.fast and args.time_limit is not None
         super().__init__(
-            job.board.shape,
-            goal.blank,
-            hint=optimal_pdb and not args.fast,
-            terminal=on_terminal(),
-            start_bound=linear_conflict(job.board, job.goal) if fast_anytime else None,
+            job.board.shape, goal.blank, hint=optimal_pdb and not args.fast, terminal=on_terminal()
         )
 
 
@@ -101,7 +96,8 @@ def _record(index: int, job: Job) -> dict[str, Any]:
     record: dict[str, Any] = {"index": index, "board": job.board.to_string()}
     if job.goal is not None:
         record["goal"] = job.goal.to_string()
-    record.update(length=None, status="", expanded=0, generated=0, seconds=0.0, moves="")
+    record.update(length=None, lower_bound=None, status="", expanded=0, generated=0)
+    record.update(seconds=0.0, moves="")
     record["message"] = ""
     return record
 
@@ -119,6 +115,7 @@ def _failed(record: dict[str, Any], error: UnsolvableError | SearchLimitError) -
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    anytime_options(args)
     if args.fast and (args.algorithm != "auto" or args.heuristic != "auto"):
         raise ValueError("--fast picks its own method: pass no --algorithm or --heuristic")
     if args.fast and args.scheduler:
@@ -177,7 +174,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     heuristic=args.heuristic,
                     limits=limits_option(args)
                     if not args.fast
-                    else Limits(seconds=args.time_limit),
+                    else Limits(seconds=args.time_limit, nodes=args.node_limit),
                     progress=None if line is None else line.show,
                     weight=args.weight,
                     seed=args.seed,
@@ -283,11 +280,12 @@ def add_solve_parser(sub: Subcommands) -> None:
         help="write the solution as an animated GIF there, a frame a board (one board; needs "
         "Pillow: pip install 'fastpuzzle[pictures]')",
     )
-    solve.add_argument(
-        "--fast",
-        action="store_true",
-        help="a fast solution, not guaranteed shortest (any size up to 100x100); with "
-        "--time-limit, past 16 cells, shorter ones until the time runs out",
+    add_anytime(
+        solve,
+        "a fast solution, not guaranteed shortest (any size up to 100x100); with --time-limit "
+        "or --node-limit, past 16 cells, shorter ones until the limit runs out, each with its "
+        "lower bound and gap (on a terminal, or with --progress, a line shows the best length "
+        "so far, its lower bound and gap)",
     )
     solve.add_argument(
         "--progress",

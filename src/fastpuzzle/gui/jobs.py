@@ -15,6 +15,7 @@ import io
 import itertools
 import json
 import logging
+import math
 import threading
 import time
 from collections.abc import Iterator
@@ -36,7 +37,7 @@ from fastpuzzle.heuristics import (
     supported_heuristics,
 )
 from fastpuzzle.limits import Limits
-from fastpuzzle.results import SearchStats
+from fastpuzzle.results import AnytimeStats, SearchStats
 from fastpuzzle.solve import search, solve
 from fastpuzzle.trace import MAX_TRACE_CELLS, TRACEABLE, trace_search
 
@@ -57,6 +58,11 @@ DEFAULT_SECONDS = 30.0
 MEMORY_BYTES = 1 << 30
 #: Optimal searches from the page: boards of at most this many cells (5x5).
 MAX_OPTIMAL_CELLS = 25
+#: The page's methods that are no entry of ALGORITHMS: ``solve(optimal=False)``, the
+#: millisecond answer (its limits dropped) and the anytime solver (its limits kept: shorter
+#: answers until they run out).
+FAST = "fast"
+ANYTIME = "anytime"
 #: Searches running at once, over every page.
 MAX_RUNNING = 4
 #: Methods one comparison may run.
@@ -297,16 +303,16 @@ def solve_request(body: dict[str, Any]) -> tuple[Board, Board, dict[str, Any]]:
     heuristic = body.get("heuristic", "auto")
     if not isinstance(algorithm, str) or not isinstance(heuristic, str):
         raise RequestError("expected algorithm and heuristic names")
-    optimal = algorithm != "fast"
+    optimal = algorithm not in (FAST, ANYTIME)
     if optimal and shape[0] * shape[1] > MAX_OPTIMAL_CELLS:
         raise RequestError(
             f"optimal searches from the page take boards of up to {MAX_OPTIMAL_CELLS} cells; "
-            "choose 'fast' (not guaranteed shortest) for this board"
+            "choose 'fast' or 'anytime' (not guaranteed shortest) for this board"
         )
     limits = _limits(body)
-    if not optimal:
+    if algorithm == FAST:
         # 'fast' stays the millisecond answer: under a time or node limit, boards past 16 cells
-        # would spend all of it shortening the answer (solve(optimal=False, limits=...)).
+        # spend all of it shortening the answer, which is what 'anytime' is for.
         limits = replace(limits, seconds=None, nodes=None)
     options: dict[str, Any] = {"limits": limits, "optimal": optimal}
     if optimal:
@@ -336,11 +342,20 @@ def solve_hint(board: Board, goal: Board, options: dict[str, Any]) -> str | None
 
 
 def progress_view(stats: SearchStats, hint: str | None) -> dict[str, Any]:
-    """A search's progress as the page polls it, with ``hint`` once it has run for a while."""
+    """A search's progress as the page polls it, with ``hint`` once it has run for a while; the
+    anytime solver's (:class:`~fastpuzzle.results.AnytimeStats`) with its best length so far
+    (``depth``), ``lower_bound`` and ``gap``."""
     view = asdict(stats)
+    if isinstance(stats, AnytimeStats):
+        view["gap"] = _finite(stats.gap)
     if hint is not None and stats.seconds >= HINT_AFTER_SECONDS:
         view["hint"] = hint
     return view
+
+
+def _finite(value: float) -> float | None:
+    """``value``, or None where JSON has no number for it (an infinite gap)."""
+    return value if math.isfinite(value) else None
 
 
 def compare_request(body: dict[str, Any]) -> tuple[Board, Board, list[tuple[str, str]], Limits]:
@@ -526,7 +541,10 @@ class Jobs:
                 solution = solve(
                     board,
                     goal,
-                    progress=progress if options["optimal"] else None,
+                    # The millisecond answer reports nothing worth a poll.
+                    progress=None
+                    if options["limits"].seconds is None and not options["optimal"]
+                    else progress,
                     workers=None if options.get("algorithm", "auto") in ("auto", "idastar") else 1,
                     **options,
                 )
@@ -545,6 +563,8 @@ class Jobs:
                 "moves": solution.moves,
                 "length": len(solution),
                 "optimal": solution.optimal,
+                "lower_bound": solution.lower_bound,
+                "gap": _finite(solution.gap),
                 "algorithm": solution.algorithm,
                 "heuristic": solution.heuristic,
                 "stats": asdict(solution.stats),
