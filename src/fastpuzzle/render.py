@@ -14,6 +14,7 @@ blank moves.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import math
@@ -311,13 +312,14 @@ def result_repr(result: SearchResult) -> str:
 def stats_repr(stats: SearchStats) -> str:
     """The dataclass's line with the time to 4 significant digits (the clock's own precision
     is no finer): ``seconds=2.995e-05``, not ``seconds=2.994599981320789e-05``."""
-    return (
-        f"SearchStats(expanded={stats.expanded}, generated={stats.generated}, "
-        f"max_frontier={stats.max_frontier}, peak_memory_bytes={stats.peak_memory_bytes}, "
-        f"seconds={stats.seconds:.4g}, depth={stats.depth}, iterations={stats.iterations}, "
-        f"peak_allocated_bytes={stats.peak_allocated_bytes}, "
-        f"max_depth_reached={stats.max_depth_reached}, reexpanded={stats.reexpanded})"
+    fields = ", ".join(
+        f"{field.name}={stats.seconds:.4g}"
+        if field.name == "seconds"
+        else f"{field.name}={getattr(stats, field.name)!r}"
+        for field in dataclasses.fields(stats)
+        if field.repr
     )
+    return f"{type(stats).__name__}({fields})"
 
 
 def _text(title: str, lines: list[tuple[str, str]]) -> str:

@@ -151,7 +151,7 @@ class SearchStats:
         return stats_repr(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class AnytimeStats(SearchStats):
     """The anytime solver's progress report (``solve(optimal=False, limits=...)``): ``depth``
     is the best length found so far and ``lower_bound`` the bound the solver has certified so

@@ -482,10 +482,14 @@ def _search_anytime(
             limits=None if limits is None else as_limits(limits),
             progress=progress,
         )
-    except (TimeLimitError, NodeLimitError) as error:
+    except (TimeLimitError, NodeLimitError, DepthLimitError) as error:
         if error.stats is None:
             raise
-        status = Status.TIME_LIMIT if isinstance(error, TimeLimitError) else Status.NODE_LIMIT
+        status = {
+            TimeLimitError: Status.TIME_LIMIT,
+            NodeLimitError: Status.NODE_LIMIT,
+            DepthLimitError: Status.DEPTH_LIMIT,
+        }[type(error)]
         return SearchResult(problem.board, problem.goal, status, None, error.stats, ANYTIME)
     finally:
         if line is not None:

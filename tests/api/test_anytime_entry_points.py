@@ -19,9 +19,12 @@ from fastpuzzle._solver.search_line import SearchLine
 from fastpuzzle.cli import main
 from fastpuzzle.errors import InvalidOptionError
 from fastpuzzle.results import AnytimeStats
+from tests.fsm_reference import manhattan
 
 #: Expansions a board: enough for the schedule to shorten the first answer of a 6x6 board.
 NODES = 100_000
+#: Enough for several reports on that board, the bound rising among them (0.1 s).
+PROGRESS_NODES = 1_000_000
 
 
 def _board() -> fp.Board:
@@ -30,12 +33,7 @@ def _board() -> fp.Board:
 
 def _manhattan(board: fp.Board) -> int:
     """Manhattan distance to the standard goal, counted here from the tiles."""
-    cols = board.shape[1]
-    total = 0
-    for cell, tile in enumerate(board.tiles):
-        if tile:
-            total += abs(cell // cols - (tile - 1) // cols) + abs(cell % cols - (tile - 1) % cols)
-    return total
+    return manhattan(board.tiles, board.shape[1])
 
 
 def _check(board: fp.Board, moves: str, lower_bound: int) -> None:
@@ -75,11 +73,11 @@ def test_progress_reports_carry_the_solvers_own_bound():
     board = _board()
     reports: list[AnytimeStats] = []
     solution = fp.solve(
-        board, optimal=False, limits=fp.Limits(nodes=NODES), progress=reports.append
+        board, optimal=False, limits=fp.Limits(nodes=PROGRESS_NODES), progress=reports.append
     )
-    assert reports and all(isinstance(report, AnytimeStats) for report in reports)
+    assert len(reports) >= 2 and all(isinstance(report, AnytimeStats) for report in reports)
     bounds = [report.lower_bound for report in reports]
-    assert bounds == sorted(bounds) and _manhattan(board) <= bounds[0]
+    assert bounds == sorted(bounds) and _manhattan(board) <= bounds[0] < bounds[-1]
     assert bounds[-1] <= solution.lower_bound
     assert [report.depth for report in reports] == sorted(
         (report.depth for report in reports), reverse=True
@@ -178,3 +176,26 @@ def test_cli_batch_fast_gives_each_board_the_anytime_answer(tmp_path, capsys):
         solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=NODES))
         assert (fields[8], int(fields[3])) == (solution.moves, solution.lower_bound)
         _check(board, fields[8], int(fields[3]))
+
+
+def test_max_depth_bounds_the_answer_of_every_entry_point(tmp_path):
+    # Limits(max_depth=) was dropped without a word by optimal=False, search(algorithm=
+    # "anytime"), `fastpuzzle solve --fast` and `fastpuzzle batch --fast`: each answered 380
+    # moves under max_depth=3.
+    board = _board()
+    below = fp.Limits(nodes=NODES, max_depth=_manhattan(board) - 1)
+    for limits in (fp.Limits(max_depth=3), below):
+        with pytest.raises(fp.DepthLimitError, match=r"max_depth=\d+"):
+            fp.solve(board, optimal=False, limits=limits)
+        assert fp.search(board, algorithm="anytime", limits=limits).status is fp.Status.DEPTH_LIMIT
+    # A bound at the answer's own length keeps it.
+    free = fp.solve(board, optimal=False, limits=fp.Limits(nodes=NODES))
+    kept = fp.solve(board, optimal=False, limits=fp.Limits(nodes=NODES, max_depth=len(free)))
+    assert kept.moves == free.moves
+    assert main(["solve", "--fast", "--max-depth", "3", board.to_string()]) == 1
+    source = tmp_path / "one.txt"
+    source.write_text(board.to_string() + "\n")
+    out = tmp_path / "out.csv"
+    main(["batch", "--fast", "--node-limit", str(NODES), "--max-depth", "3", str(source),
+          "--out", str(out)])  # fmt: skip
+    assert ",depth_limit," in out.read_text()

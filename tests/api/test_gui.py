@@ -24,6 +24,7 @@ import fastpuzzle as fp
 from fastpuzzle.gui import PuzzleServer, jobs
 from fastpuzzle.gui.server import MAX_BODY
 from fastpuzzle.heuristics import CATALOGUE
+from tests.fsm_reference import manhattan
 from tests.instances import hard
 from tests.interrupts import ctrl_c
 from tests.oracle import distances_3x3
@@ -280,12 +281,7 @@ ANYTIME_NODES = 100_000
 
 def _manhattan(board: fp.Board) -> int:
     """Manhattan distance to the standard goal, counted here from the tiles."""
-    cols = board.shape[1]
-    return sum(
-        abs(cell // cols - (tile - 1) // cols) + abs(cell % cols - (tile - 1) % cols)
-        for cell, tile in enumerate(board.tiles)
-        if tile
-    )
+    return manhattan(board.tiles, board.shape[1])
 
 
 def test_anytime_solves_past_5x5_with_its_bound_and_gap(server: PuzzleServer) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import time
 
 import numpy as np
@@ -45,7 +46,7 @@ from fastpuzzle._solver import policy, pruning
 from fastpuzzle._solver.bounds import pattern_bound, start_bound
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle.board import MAX_CELLS, BoardLike
-from fastpuzzle.errors import InternalError, TimeLimitError
+from fastpuzzle.errors import DepthLimitError, InternalError, TimeLimitError
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import inverse
 from fastpuzzle.pdb.database import BuildTimeLimitError
@@ -627,6 +628,8 @@ def solve_near_optimal(
     limits : Limits, optional
         ``seconds`` and ``nodes`` (expansions, all searches together) bound the improvement;
         without either, or on boards of up to 16 cells, the answer is the constructive one.
+        ``max_depth``: the answer's most moves (none is searched for when the start's lower
+        bound is above it).
     progress : callable, optional
         Called with an :class:`~fastpuzzle.results.AnytimeStats` (``depth``: the best length
         so far; ``lower_bound``: the bound certified so far) after each improvement of either.
@@ -644,15 +647,17 @@ def solve_near_optimal(
         If the goal cannot be reached.
     TimeLimitError
         If ``limits.seconds`` ran out before the constructive answer was found.
+    DepthLimitError
+        If the shortest answer found is longer than ``limits.max_depth``.
     """
     started = time.monotonic()
     anytime = limits is not None and (limits.seconds is not None or limits.nodes is not None)
     # The constructive solver's reports count its moves so far, not a best length.
     first = solve_fast(board, goal, limits=limits, progress=None if anytime else progress)
-    if limits is None or not anytime:
+    if limits is None:
         return first
-    if first.board.size <= MAX_CELLS:
-        return first
+    if not anytime or first.board.size <= MAX_CELLS or first.lower_bound > _max_depth(limits):
+        return _within_depth(first, limits)
     problem = make_problem(first.board, first.goal, check_solvable=False)
     budget = Budget(
         deadline=None if limits.seconds is None else started + limits.seconds,
@@ -696,7 +701,7 @@ def solve_near_optimal(
         depth=len(moves),
         iterations=1 + budget.searches,
     )
-    return Solution(
+    solution = Solution(
         board=first.board,
         goal=first.goal,
         moves=moves,
@@ -705,4 +710,20 @@ def solve_near_optimal(
         heuristic="pdb" if tables is not None and tables.used else "linear_conflict",
         optimal=optimal,
         lower_bound=bound,
+    )
+    return _within_depth(solution, limits)
+
+
+def _max_depth(limits: Limits) -> float:
+    return math.inf if limits.max_depth is None else limits.max_depth
+
+
+def _within_depth(solution: Solution, limits: Limits) -> Solution:
+    """``solution`` if it is within ``limits.max_depth`` moves, else DepthLimitError."""
+    if len(solution) <= _max_depth(limits):
+        return solution
+    raise DepthLimitError(
+        f"no solution within max_depth={limits.max_depth} found: the shortest found has "
+        f"{len(solution)} moves, and at least {solution.lower_bound} are needed",
+        solution.stats,
     )

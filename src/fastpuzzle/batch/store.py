@@ -432,7 +432,11 @@ class ChunkStore:
             ) from None
         if not isinstance(found, dict) or found.get("layout") != LAYOUT:
             raise BatchFileError(
-                path, "cannot resume: the manifest was written for another batch or version"
+                path,
+                f"cannot resume: the manifest was written for another batch or version (layout "
+                f"{shown(found.get('layout') if isinstance(found, dict) else None)}, this version "
+                f"writes {LAYOUT}); finish it with the version that started it, or remove the "
+                "folder to start again",
             )
         if found.get("fingerprint") != self.fingerprint:
             raise BatchFileError(path, f"cannot resume: {self._difference(found)}")

@@ -117,6 +117,7 @@ def _chunks_folder(path: str) -> None:
 
 
 def _cmd_batch(args: argparse.Namespace) -> int:
+    anytime_options(args)
     out_format = "csv" if args.out is None else _batch_out_format(args.out)
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out: the finished chunks are kept beside that file")
@@ -129,7 +130,6 @@ def _cmd_batch(args: argparse.Namespace) -> int:
             goal = Board(args.goal, shape=first)
         except InvalidBoardError as error:
             raise UsageError(f"--goal: {error}") from None
-    anytime_options(args)
     limits = limits_option(args)
     # With --out, chunks are kept in OUT.chunks/ as they finish, so an interrupted batch can go
     # on with --resume; the folder goes once the output file is written. Its lock is held until

@@ -42,7 +42,6 @@ from fastpuzzle.errors import (
 )
 from fastpuzzle.formats import Job
 from fastpuzzle.heuristics import heuristic_names
-from fastpuzzle.limits import Limits
 from fastpuzzle.render import gap_words
 from fastpuzzle.results import SearchStats, Solution
 from fastpuzzle.solve import solve
@@ -117,7 +116,9 @@ def _failed(record: dict[str, Any], error: UnsolvableError | SearchLimitError) -
 def _cmd_solve(args: argparse.Namespace) -> int:
     anytime_options(args)
     if args.fast and (args.algorithm != "auto" or args.heuristic != "auto"):
-        raise ValueError("--fast picks its own method: pass no --algorithm or --heuristic")
+        raise ValueError(
+            "--fast and --seconds pick their own method: pass no --algorithm or --heuristic"
+        )
     if args.fast and args.scheduler:
         raise ValueError("--fast runs on one thread: pass no --scheduler")
     with _scheduler_client(args.scheduler) as client:
@@ -172,9 +173,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     job.goal,
                     algorithm=args.algorithm,
                     heuristic=args.heuristic,
-                    limits=limits_option(args)
-                    if not args.fast
-                    else Limits(seconds=args.time_limit, nodes=args.node_limit),
+                    limits=limits_option(args),
                     progress=None if line is None else line.show,
                     weight=args.weight,
                     seed=args.seed,

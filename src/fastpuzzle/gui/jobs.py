@@ -38,7 +38,7 @@ from fastpuzzle.heuristics import (
 )
 from fastpuzzle.limits import Limits
 from fastpuzzle.results import AnytimeStats, SearchStats
-from fastpuzzle.solve import search, solve
+from fastpuzzle.solve import ANYTIME, search, solve
 from fastpuzzle.trace import MAX_TRACE_CELLS, TRACEABLE, trace_search
 
 __all__ = [
@@ -62,7 +62,6 @@ MAX_OPTIMAL_CELLS = 25
 #: millisecond answer (its limits dropped) and the anytime solver (its limits kept: shorter
 #: answers until they run out).
 FAST = "fast"
-ANYTIME = "anytime"
 #: Searches running at once, over every page.
 MAX_RUNNING = 4
 #: Methods one comparison may run.
