@@ -130,15 +130,6 @@ cdef inline int child_delta(Beam* b, uint16_t* cells, int blank, int target, int
     )
 
 
-cdef inline bint seen_has(Beam* b, uint64_t key) noexcept nogil:
-    cdef uint64_t slot = key & b.seen_mask
-    while b.seen[slot] != 0:
-        if b.seen[slot] == key:
-            return True
-        slot = (slot + 1) & b.seen_mask
-    return False
-
-
 cdef inline bint seen_add(Beam* b, uint64_t key) noexcept nogil:
     # Adds ``key``; False if it was there.
     cdef uint64_t slot = key & b.seen_mask
@@ -297,8 +288,6 @@ cdef int run_beam(Beam* b, int max_depth, int patience) except -2 nogil:
                        ^ tile_key(cells[target], blank))
                 if key == 0:
                     key = 1
-                if seen_has(b, key):
-                    continue
                 b.c_parent[count] = i
                 b.c_move[count] = d
                 b.c_h[count] = b.now.h[i] + dh
