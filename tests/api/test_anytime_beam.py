@@ -1,4 +1,4 @@
-"""The anytime solver's beam phase on large boards (``_solver/beam.py``, 49 to 400 cells).
+"""The anytime solver's beam phase on large boards (``_solver/beam.py``, 36 to 400 cells).
 
 Checked under node limits (deterministic), never against the clock. Optimal lengths come from
 a plain breadth-first search here (the boards are short scrambles), not from the code under
@@ -95,8 +95,8 @@ def test_a_beam_stopped_by_its_limit_is_finished_by_the_constructive_solver():
 def test_boards_outside_the_beam_sizes_do_not_run_it(monkeypatch):
     calls = []
     monkeypatch.setattr(beam, "beam_phase", lambda *args: calls.append(args) or args[1])
-    board = fp.random_board((6, 6), rng=1)
-    fp.solve(board, optimal=False, limits=fp.Limits(nodes=20_000))
+    for shape in ((5, 5), (4, 8), (21, 21)):
+        fp.solve(fp.random_board(shape, rng=1), optimal=False, limits=fp.Limits(nodes=20_000))
     assert not calls
-    fp.solve(fp.random_board((7, 7), rng=1), optimal=False, limits=fp.Limits(nodes=20_000))
+    fp.solve(fp.random_board((6, 6), rng=1), optimal=False, limits=fp.Limits(nodes=20_000))
     assert len(calls) == 1
