@@ -12,6 +12,7 @@ from fastpuzzle._core._result import SearchStatus
 from fastpuzzle._problem import make_problem
 from tests.oracle import distances_3x3
 
+
 def _run(board, goal=None, **options):
     problem = make_problem(board, goal)
     found = _beam.beam(
@@ -60,7 +61,7 @@ def test_narrow_beams_reach_the_goal_or_stop_with_a_path_that_replays(shape):
 def test_any_goal_blank():
     board = fp.random_board((7, 7), rng=3)
     goal = fp.Board.goal((7, 7)).apply("UUULLL")
-    problem, found = _run(board, goal, width=4096)
+    _, found = _run(board, goal, width=4096)
     assert found.status == SearchStatus.STATUS_SOLVED
     assert _replayed(board, found.moves) == goal
 
