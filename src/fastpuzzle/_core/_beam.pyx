@@ -50,6 +50,7 @@ cdef struct Level:
     int32_t* h
     uint64_t* key
     uint8_t* last       # the move that made the board (NO_MOVE at the start)
+    int16_t* extras     # [i * lines + line] -> linear conflict's extra on the line
     int count
 
 
@@ -61,12 +62,14 @@ cdef struct Beam:
     int16_t* goal_row
     int16_t* goal_col
     int goal_blank
+    int lines           # rows + cols
     Level now
     Level after
     # The children of one level: parent index, move, h and key.
     int32_t* c_parent
     uint8_t* c_move
     int32_t* c_h
+    int16_t* c_after    # [2 * i] -> the two moved lines' extras after the move
     int32_t* c_rank     # (h << TIE_BITS) | a tie-break drawn from the board's key and the seed
     uint64_t seed
     uint64_t* c_key
@@ -94,39 +97,43 @@ cdef inline uint64_t tile_key(int tile, int cell) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef inline int lines_extra(Beam* b, const uint16_t* cells, int one, int two,
-                            bint rows) noexcept nogil:
-    # Linear conflict's extra moves on lines ``one`` and ``two`` (rows, or columns).
-    cdef int total
-    if rows:
-        total = wide_line_extra(cells + one * b.cols, 1, b.cols, b.goal_row, b.goal_col, one)
-        if two != one:
-            total += wide_line_extra(cells + two * b.cols, 1, b.cols, b.goal_row, b.goal_col, two)
+cdef inline int line_extra(Beam* b, const uint16_t* cells, int line) noexcept nogil:
+    # Linear conflict's extra moves on ``line``: rows 0 .. rows - 1, then the columns.
+    if line < b.rows:
+        return wide_line_extra(cells + line * b.cols, 1, b.cols, b.goal_row, b.goal_col, line)
+    line -= b.rows
+    return wide_line_extra(cells + line, b.cols, b.rows, b.goal_col, b.goal_row, line)
+
+
+cdef inline void moved_lines(Beam* b, int blank, int target, int d, int* one,
+                             int* two) noexcept nogil:
+    # The lines whose extra a move changes: the rows the tile leaves and enters for a vertical
+    # move (its column keeps its order), else the columns.
+    if d == DIR_U or d == DIR_D:
+        one[0] = target // b.cols
+        two[0] = blank // b.cols
     else:
-        total = wide_line_extra(cells + one, b.cols, b.rows, b.goal_col, b.goal_row, one)
-        if two != one:
-            total += wide_line_extra(cells + two, b.cols, b.rows, b.goal_col, b.goal_row, two)
-    return total
+        one[0] = b.rows + target % b.cols
+        two[0] = b.rows + blank % b.cols
 
 
-cdef inline int child_delta(Beam* b, uint16_t* cells, int blank, int target, int d) noexcept nogil:
+cdef inline int child_delta(Beam* b, uint16_t* cells, const int16_t* extras, int blank,
+                            int target, int d, int16_t* after) noexcept nogil:
     # Change of linear conflict when the tile on ``target`` slides into ``blank``: its
-    # Manhattan distance, and the two lines it leaves and enters (rows for a vertical move: its
-    # column keeps its order). The move is made and undone on ``cells``.
-    cdef int tile = cells[target], before, after
-    cdef bint vertical = d == DIR_U or d == DIR_D
-    cdef int one = target // b.cols if vertical else target % b.cols
-    cdef int two = blank // b.cols if vertical else blank % b.cols
-    before = lines_extra(b, cells, one, two, vertical)
+    # Manhattan distance, and the two lines it leaves and enters (the parent's ``extras``
+    # before, ``after`` receives theirs after). The move is made and undone on ``cells``.
+    cdef int tile = cells[target], one, two
+    moved_lines(b, blank, target, d, &one, &two)
     cells[blank] = tile
     cells[target] = 0
-    after = lines_extra(b, cells, one, two, vertical)
+    after[0] = line_extra(b, cells, one)
+    after[1] = line_extra(b, cells, two)
     cells[target] = tile
     cells[blank] = 0
     return (
         wide_distance(tile, blank, b.cols, b.goal_blank)
         - wide_distance(tile, target, b.cols, b.goal_blank)
-        + after - before
+        + after[0] + after[1] - extras[one] - extras[two]
     )
 
 
@@ -142,15 +149,16 @@ cdef inline bint seen_add(Beam* b, uint64_t key) noexcept nogil:
     return True
 
 
-cdef int level_alloc(Level* level, int width, int n) noexcept nogil:
+cdef int level_alloc(Level* level, int width, int n, int lines) noexcept nogil:
     level.cells = <uint16_t*>malloc(<size_t>width * n * sizeof(uint16_t))
+    level.extras = <int16_t*>malloc(<size_t>width * lines * sizeof(int16_t))
     level.blank = <int32_t*>malloc(width * sizeof(int32_t))
     level.h = <int32_t*>malloc(width * sizeof(int32_t))
     level.key = <uint64_t*>malloc(width * sizeof(uint64_t))
     level.last = <uint8_t*>malloc(width)
     level.count = 0
     if (level.cells == NULL or level.blank == NULL or level.h == NULL or level.key == NULL
-            or level.last == NULL):
+            or level.last == NULL or level.extras == NULL):
         return -1
     return 0
 
@@ -161,13 +169,15 @@ cdef void level_free(Level* level) noexcept nogil:
     free(level.h)
     free(level.key)
     free(level.last)
+    free(level.extras)
 
 
 cdef int select(Beam* b, int count, int depth) noexcept nogil:
     # Fills ``b.after`` with the ``width`` children of smallest h not seen before (ties: the
     # first generated) and records their parents at ``depth``. Returns -1 out of memory.
     cdef int i, lowest = b.c_rank[0], highest = b.c_rank[0], threshold, below = 0, quota, taken = 0
-    cdef int n = b.n, parent, tile, target
+    cdef int n = b.n, parent, tile, target, one, two
+    cdef int16_t* extras
     cdef uint32_t* grown
     cdef uint16_t* cells
     for i in range(1, count):
@@ -217,6 +227,11 @@ cdef int select(Beam* b, int count, int depth) noexcept nogil:
         cells[b.now.blank[parent]] = tile
         cells[target] = 0
         b.after.blank[taken] = target
+        extras = b.after.extras + <size_t>taken * b.lines
+        memcpy(extras, b.now.extras + <size_t>parent * b.lines, b.lines * sizeof(int16_t))
+        moved_lines(b, b.now.blank[parent], target, b.c_move[i], &one, &two)
+        extras[one] = b.c_after[2 * i]
+        extras[two] = b.c_after[2 * i + 1]
         b.after.h[taken] = b.c_h[i]
         b.after.key[taken] = b.c_key[i]
         b.after.last[taken] = b.c_move[i]
@@ -277,7 +292,8 @@ cdef int run_beam(Beam* b, int max_depth, int patience) except -2 nogil:
                 if target == NO_CELL:
                     continue
                 counters.generated += 1
-                dh = child_delta(b, cells, blank, target, d)
+                dh = child_delta(b, cells, b.now.extras + <size_t>i * b.lines, blank, target,
+                                 d, b.c_after + 2 * count)
                 if b.now.h[i] + dh == 0:
                     if trace(b, depth, i) < 0:
                         return -1
@@ -333,7 +349,7 @@ def beam(
     cdef Beam b
     cdef Control control
     cdef SearchCounters counters
-    cdef int n = rows * cols, cell, status = STATUS_SOLVED, r, c, bits = 16, h = 0
+    cdef int n = rows * cols, cell, status = STATUS_SOLVED, r, bits = 16, h = 0
     cdef uint64_t key = 0
     cdef size_t level_bytes
     if width < 1:
@@ -342,6 +358,7 @@ def beam(
         raise ValueError(f"expected {n} cells, got {cells.shape[0]}")
     memset(&b, 0, sizeof(Beam))
     b.rows, b.cols, b.n, b.width, b.goal_blank = rows, cols, n, width, goal_blank
+    b.lines = rows + cols
     b.seed = seed
     init_control(&control, node_limit, time_limit, 0, None)
     init_counters(&counters)
@@ -356,11 +373,14 @@ def beam(
         b.c_parent = <int32_t*>malloc(4 * <size_t>width * sizeof(int32_t))
         b.c_move = <uint8_t*>malloc(4 * <size_t>width)
         b.c_h = <int32_t*>malloc(4 * <size_t>width * sizeof(int32_t))
+        b.c_after = <int16_t*>malloc(8 * <size_t>width * sizeof(int16_t))
         b.c_rank = <int32_t*>malloc(4 * <size_t>width * sizeof(int32_t))
         b.c_key = <uint64_t*>malloc(4 * <size_t>width * sizeof(uint64_t))
-        if (level_alloc(&b.now, width, n) < 0 or level_alloc(&b.after, width, n) < 0
+        if (level_alloc(&b.now, width, n, rows + cols) < 0
+                or level_alloc(&b.after, width, n, rows + cols) < 0
                 or b.goal_row == NULL or b.seen == NULL or b.c_parent == NULL
-                or b.c_move == NULL or b.c_h == NULL or b.c_rank == NULL or b.c_key == NULL):
+                or b.c_move == NULL or b.c_h == NULL or b.c_after == NULL
+                or b.c_rank == NULL or b.c_key == NULL):
             raise MemoryError()
         b.goal_col = b.goal_row + n
         memset(b.seen, 0, (b.seen_mask + 1) * sizeof(uint64_t))
@@ -370,10 +390,9 @@ def beam(
             if cells[cell] != 0:
                 h += wide_distance(cells[cell], cell, cols, goal_blank)
                 key ^= tile_key(cells[cell], cell)
-        for r in range(rows):
-            h += wide_line_extra(b.now.cells + r * cols, 1, cols, b.goal_row, b.goal_col, r)
-        for c in range(cols):
-            h += wide_line_extra(b.now.cells + c, cols, rows, b.goal_col, b.goal_row, c)
+        for r in range(rows + cols):
+            b.now.extras[r] = line_extra(&b, b.now.cells, r)
+            h += b.now.extras[r]
         b.now.blank[0] = blank
         b.now.h[0] = h
         b.now.key[0] = key if key != 0 else 1
@@ -394,7 +413,7 @@ def beam(
         moves = ""
         if counters.depth > 0:
             moves = (<bytes>(<char*>b.path)[:counters.depth]).translate(_LETTERS).decode("ascii")
-        level_bytes = <size_t>width * (n * sizeof(uint16_t) + 17)
+        level_bytes = <size_t>width * (n * sizeof(uint16_t) + (rows + cols) * sizeof(int16_t) + 17)
         return core_result(
             status,
             moves,
@@ -407,7 +426,7 @@ def beam(
             counters.depth,
             1,
             2 * level_bytes + <size_t>b.trail_levels * width * sizeof(uint32_t)
-            + (b.seen_mask + 1) * sizeof(uint64_t) + 4 * <size_t>width * 17,
+            + (b.seen_mask + 1) * sizeof(uint64_t) + 4 * <size_t>width * 21,
         )
     finally:
         level_free(&b.now)
@@ -417,6 +436,7 @@ def beam(
         free(b.c_parent)
         free(b.c_move)
         free(b.c_h)
+        free(b.c_after)
         free(b.c_rank)
         free(b.c_key)
         free(b.histogram)
