@@ -8,8 +8,9 @@ Moves are U, D, L, R: the direction the **blank** moves.
 dozen of the goal's h and then wanders, the tiles left out of place scattered far from the
 blank); a stalled beam's path to its best board is finished by the constructive solver.
 :func:`beam_phase` is the anytime solver's first step on these boards: widths from
-:data:`FIRST_WIDTH` up, each :data:`GROWTH` times wider while the budget allows, the shortest
-answer kept for the windows that follow (docs/near_optimal.rst has the measurements).
+:data:`FIRST_WIDTH` up, each :data:`GROWTH` times wider while the budget allows, then beams of
+the widest with other tie-breaks; the shortest answer is kept for the windows that follow
+(docs/near_optimal.rst has the measurements).
 """
 
 from __future__ import annotations
