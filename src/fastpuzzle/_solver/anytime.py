@@ -6,6 +6,8 @@ The first answer is the constructive one (:func:`~fastpuzzle._solver.constructiv
 milliseconds); while the limits allow, it is replaced by shorter ones (docs/near_optimal.rst
 has the measurements behind each choice):
 
+- on boards of 36 to 400 cells, beams first (:mod:`fastpuzzle._solver.beam`, up to three
+  quarters of the limit), their shortest answer replacing the constructive one;
 - weighted IDA* with linear conflict (``f = g + w*h``, at most ``w`` times optimal) for a
   portfolio of decreasing weights, each from the start and, on the inverse problem, from the
   goal. Its time is erratic (on a 7x7 board ``w=5`` ran out of 10 s where ``w=4`` took
