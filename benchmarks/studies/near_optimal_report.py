@@ -4,13 +4,16 @@ Usage: ``python -m benchmarks.studies.near_optimal_report --seconds 5 --size 5x5
 [--boards 20] [--nodes N]``. For each size: the mean length of the first (constructive) answer
 and of the answer within the budget (``--nodes``: expansions instead of seconds, the same
 answers however loaded the machine), their ratio to DeepCubeA's lengths and to the optimum
-where the data set has one (5x5), the mean gap (length / certified lower bound), and the time a
-board. Boards come from ``tests/data/deepcubea_some.tsv``; every answer is replayed to the goal.
+where the data set has one (5x5), the mean lower bound and gap (length / certified lower
+bound), and the time a board. Boards of 5x5, 6x6 and 7x7 come from
+``tests/data/deepcubea_some.tsv``; other square sizes (``--size 10x10``) are
+``fp.random_board((n, n), rng=k)`` for k = 0, 1, ... Every answer is replayed to the goal.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -22,9 +25,33 @@ from tests.instances import deepcubea
 
 def _size(text: str) -> int:
     rows, _, cols = text.partition("x")
-    if rows != cols or rows not in ("5", "6", "7"):
-        raise argparse.ArgumentTypeError(f"expected 5x5, 6x6 or 7x7, got {text!r}")
+    if rows != cols or not rows.isdigit() or not 5 <= int(rows) <= 100:
+        raise argparse.ArgumentTypeError(
+            f"expected a square size from 5x5 to 100x100, got {text!r}"
+        )
     return int(rows)
+
+
+@dataclasses.dataclass
+class _Random:
+    """A random board of a size DeepCubeA's data set does not have."""
+
+    name: str
+    tiles: tuple[int, ...]
+    shape: tuple[int, int]
+    deepcubea_moves: int | None = None
+    optimal_length: int | None = None
+
+
+def _boards(side: int, count: int) -> list:  # type: ignore[type-arg]
+    if side in (5, 6, 7):
+        return deepcubea(side)[:count]
+    return [
+        _Random(
+            f"random{side}x{side}-{k}", fp.random_board((side, side), rng=k).tiles, (side, side)
+        )
+        for k in range(count)
+    ]
 
 
 def main() -> None:
@@ -35,13 +62,17 @@ def main() -> None:
         type=int,
         help="a node budget a board instead of --seconds: the same answers on any machine load",
     )
-    parser.add_argument("--size", type=_size, action="append", help="5x5, 6x6 or 7x7")
-    parser.add_argument("--boards", type=int, default=20, help="boards of each size (<= 20)")
+    parser.add_argument(
+        "--size", type=_size, action="append", help="5x5, 6x6, 7x7 (DeepCubeA's) or NxN (random)"
+    )
+    parser.add_argument(
+        "--boards", type=int, default=20, help="boards of each size (<= 20 of DeepCubeA's)"
+    )
     args = parser.parse_args()
     rows = []
     for side in args.size or [5]:
-        boards = deepcubea(side)[: args.boards]
-        firsts, lengths, gaps, seconds, over = [], [], [], [], 0
+        boards = _boards(side, args.boards)
+        firsts, lengths, bounds, gaps, seconds, over = [], [], [], [], [], 0
         for instance in boards:
             board = fp.Board(instance.tiles, shape=instance.shape)
             first = fp.solve(board, optimal=False)
@@ -56,13 +87,15 @@ def main() -> None:
             over += args.nodes is None and took > 1.2 * args.seconds
             firsts.append(len(first))
             lengths.append(len(solution))
+            bounds.append(solution.lower_bound)
             gaps.append(solution.gap)
             seconds.append(took)
             print(f"{instance.name}: {len(first)} -> {len(solution)} moves "
                   f"(DeepCubeA {instance.deepcubea_moves}, optimal "
                   f"{instance.optimal_length or '-'}), bound {solution.lower_bound}, "
                   f"{took:.2f} s", file=sys.stderr, flush=True)  # fmt: skip
-        dca = sum(i.deepcubea_moves for i in boards)
+        reported = [i.deepcubea_moves for i in boards]
+        dca = sum(reported) if all(r is not None for r in reported) else None  # type: ignore[misc]
         known = [i.optimal_length for i in boards]
         optimum = sum(known) if all(k is not None for k in known) else None  # type: ignore[misc]
         rows.append((
@@ -71,15 +104,16 @@ def main() -> None:
             f"{args.nodes:,} nodes" if args.nodes else f"{args.seconds:g} s",
             f"{statistics.fmean(firsts):.1f}",
             f"{statistics.fmean(lengths):.1f}",
-            f"{sum(lengths) / dca:.3f}",
+            "-" if dca is None else f"{sum(lengths) / dca:.3f}",
             "-" if optimum is None else f"{sum(lengths) / optimum:.3f}",
+            f"{statistics.fmean(bounds):.1f}",
             f"{statistics.fmean(gaps):.3f}",
             f"{statistics.fmean(seconds):.2f}",
             over,
-            f"{statistics.fmean(i.deepcubea_moves for i in boards):.1f}",
+            "-" if dca is None else f"{dca / len(boards):.1f}",
         ))  # fmt: skip
     header = ("size", "boards", "budget", "first", "length", "/ DeepCubeA", "/ optimal",
-              "gap", "s a board", "over +20%", "DeepCubeA")  # fmt: skip
+              "bound", "gap", "s a board", "over +20%", "DeepCubeA")  # fmt: skip
     print(table(header, rows))
 
 

@@ -6,6 +6,8 @@ The first answer is the constructive one (:func:`~fastpuzzle._solver.constructiv
 milliseconds); while the limits allow, it is replaced by shorter ones (docs/near_optimal.rst
 has the measurements behind each choice):
 
+- on boards of 36 to 400 cells, beams first (:mod:`fastpuzzle._solver.beam`, up to three
+  quarters of the limit), their shortest answer replacing the constructive one;
 - weighted IDA* with linear conflict (``f = g + w*h``, at most ``w`` times optimal) for a
   portfolio of decreasing weights, each from the start and, on the inverse problem, from the
   goal. Its time is erratic (on a 7x7 board ``w=5`` ran out of 10 s where ``w=4`` took
@@ -42,7 +44,7 @@ from fastpuzzle._core import _constructive, _wide, _wide_idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem, make_problem
-from fastpuzzle._solver import policy, pruning
+from fastpuzzle._solver import beam, policy, pruning
 from fastpuzzle._solver.bounds import pattern_bound, start_bound
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle.board import MAX_CELLS, BoardLike
@@ -494,6 +496,12 @@ def improve(
     pattern database of the searches towards the goal, once read."""
     if tables is not None:
         lower_bound = max(lower_bound, tables.bound(problem))
+    if beam.MIN_CELLS <= problem.rows * problem.cols <= beam.MAX_CELLS:
+        # Weighted IDA* rarely finishes there; a wide beam's path is far shorter than the
+        # constructive one (10x10: docs/near_optimal.rst).
+        moves = beam.beam_phase(
+            problem, moves, budget, lambda path: _report(progress, budget, path)
+        )
     best = shorten_windows(problem, moves, budget, machine=machine, tables=tables)
     _report(progress, budget, best, lower_bound)
     # Each weight searches from the start and, on the inverse problem, from the goal: the two

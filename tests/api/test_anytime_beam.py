@@ -1,0 +1,102 @@
+"""The anytime solver's beam phase on large boards (``_solver/beam.py``, 36 to 400 cells).
+
+Checked under node limits (deterministic), never against the clock. Optimal lengths come from
+a plain breadth-first search here (the boards are short scrambles), not from the code under
+test.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle._problem import make_problem
+from fastpuzzle._solver import anytime, beam
+from fastpuzzle._solver.constructive import solve_fast
+from tests.oracle import neighbours
+
+
+def _scrambled(shape: tuple[int, int], moves: int, seed: int) -> fp.Board:
+    rng = random.Random(seed)
+    board = fp.Board.goal(shape)
+    last = None
+    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    for _ in range(moves):
+        move = rng.choice([m for m in board.moves() if m != undo.get(last or "")])
+        board, last = board.move(move), move
+    return board
+
+
+def _bfs_distance(board: fp.Board, cap: int) -> int:
+    """Fewest moves to the goal, by breadth-first search (tests/oracle.py's moves) to ``cap``."""
+    goal = fp.Board.goal(board.shape).tiles
+    rows, cols = board.shape
+    seen = {board.tiles: 0}
+    queue = deque([board.tiles])
+    while queue:
+        tiles = queue.popleft()
+        if tiles == goal:
+            return seen[tiles]
+        if seen[tiles] == cap:
+            continue
+        for nxt in neighbours(tiles, rows, cols):
+            if nxt not in seen:
+                seen[nxt] = seen[tiles] + 1
+                queue.append(nxt)
+    raise AssertionError("goal beyond the cap")
+
+
+def test_10x10_under_a_node_limit_answers_far_shorter_than_the_constructive():
+    # Before the beam phase: 2237 moves from 2361 under 3 million nodes (weighted IDA* does
+    # not finish on 10x10, the windows gain a little); with it: 1453.
+    board = fp.random_board((10, 10), rng=3)
+    first = solve_fast(board)
+    limits = fp.Limits(nodes=3_000_000)
+    one = fp.solve(board, optimal=False, limits=limits)
+    assert one.verify() and one.algorithm == "anytime"
+    assert len(one) <= 0.75 * len(first)
+    assert fp.manhattan(board) <= one.lower_bound <= len(one)
+    again = fp.solve(board, optimal=False, limits=limits)
+    assert again.moves == one.moves and again.lower_bound == one.lower_bound
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_bounds_and_lengths_against_breadth_first_optima_on_7x7(seed):
+    board = _scrambled((7, 7), 10, seed)
+    optimum = _bfs_distance(board, 10)
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=200_000))
+    assert solution.verify()
+    assert solution.lower_bound <= optimum <= len(solution)
+    moves, expanded, _ = beam.beam_answer(make_problem(board), 64)
+    assert len(moves) >= optimum and expanded > 0
+    assert board.apply(moves) == fp.Board.goal((7, 7))
+
+
+@pytest.mark.parametrize("shape", [(7, 7), (8, 12), (12, 12)])
+def test_beam_answers_reach_any_goal(shape):
+    board = fp.random_board(shape, rng=4)
+    goal = fp.Board.goal(shape).apply("UULL")
+    problem = make_problem(board, goal)
+    moves, _, _ = beam.beam_answer(problem, 64)
+    assert board.apply(moves) == goal
+    assert anytime._reaches_goal(problem, moves)
+
+
+def test_a_beam_stopped_by_its_limit_is_finished_by_the_constructive_solver():
+    board = fp.random_board((10, 10), rng=5)
+    moves, expanded, _ = beam.beam_answer(make_problem(board), 1024, node_limit=5_000)
+    assert expanded == 5_000
+    assert board.apply(moves) == fp.Board.goal((10, 10))
+
+
+def test_boards_outside_the_beam_sizes_do_not_run_it(monkeypatch):
+    calls = []
+    monkeypatch.setattr(beam, "beam_phase", lambda *args: calls.append(args) or args[1])
+    for shape in ((5, 5), (4, 8), (21, 21)):
+        fp.solve(fp.random_board(shape, rng=1), optimal=False, limits=fp.Limits(nodes=20_000))
+    assert not calls
+    fp.solve(fp.random_board((6, 6), rng=1), optimal=False, limits=fp.Limits(nodes=20_000))
+    assert len(calls) == 1
