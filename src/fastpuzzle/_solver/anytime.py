@@ -500,7 +500,7 @@ def improve(
         # Weighted IDA* rarely finishes there; a wide beam's path is far shorter than the
         # constructive one (10x10: docs/near_optimal.rst).
         moves = beam.beam_phase(
-            problem, moves, budget, lambda path: _report(progress, budget, path)
+            problem, moves, budget, lambda path: _report(progress, budget, path, lower_bound)
         )
     best = shorten_windows(problem, moves, budget, machine=machine, tables=tables)
     _report(progress, budget, best, lower_bound)
