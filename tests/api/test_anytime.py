@@ -161,3 +161,23 @@ def test_solve_many_gives_each_board_its_own_budget():
     alone = [len(fp.solve(board, optimal=False, limits=limits)) for board in boards]
     assert [int(length) for length in batch.lengths] == alone
     assert all(a < len(solve_fast(b)) for a, b in zip(alone, boards))
+
+
+def test_the_optimal_search_proves_nothing_past_the_longest_path_it_follows(monkeypatch):
+    # The optimal search below the best is capped at the kernel's longest path (1,000 moves):
+    # asked for 3,423 on a 12x12 board, it searched 1,000, found nothing, and the solver took
+    # that for "nothing below the best": 3,425 moves certified optimal where a beam finds 2,597.
+    # (The beam phase is left out, so that the budget reaches that search.)
+    monkeypatch.setattr(anytime.beam, "MIN_CELLS", 10**6)
+    board = fp.random_board((12, 12), rng=7)
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=3_000_000))
+    assert solution.verify()
+    assert not solution.optimal and solution.lower_bound < len(solution)
+
+
+def test_ruled_out_below_keeps_the_parity_and_the_best():
+    assert anytime.ruled_out_below(98, 100) == 100  # the best but two: the best
+    assert anytime.ruled_out_below(1_000, 3_425) == 1_001
+    assert anytime.ruled_out_below(1_000, 2_598) == 1_002  # 1,001 has the wrong parity
+    assert anytime.ruled_out_below(0, 1) == 1
+    assert anytime.ruled_out_below(5, 4) == 4  # never above the best

@@ -7,6 +7,7 @@ import numpy.typing as npt
 from fastpuzzle._core._result import CoreResult
 
 __test__: dict[str, str]
+MAX_PATH: int
 
 def idastar(
     cells: npt.NDArray[np.uint16],

@@ -409,4 +409,7 @@ def idastar(
         PyMem_Free(s.goal_col)
 
 
+#: The longest path the search follows: a larger ``max_depth`` is searched to this one.
+MAX_PATH = WIDE_MAX_PATH
+
 _LETTERS = bytes.maketrans(bytes(range(4)), move_letters()[:4])

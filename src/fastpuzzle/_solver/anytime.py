@@ -63,6 +63,7 @@ __all__ = [
     "Budget",
     "Tables",
     "improve",
+    "ruled_out_below",
     "search_ends",
     "shorten_windows",
     "solve_near_optimal",
@@ -532,6 +533,9 @@ def improve(
                 None if base_seconds is None else base_seconds * share,
                 None if base_nodes is None else max(1, int(base_nodes * share)),
             )
+            # The optimal search looks only below the best, within the longest path the
+            # kernels follow (a deeper max_depth is searched to that one).
+            below = max(0, min(len(best) - 2, _wide_idastar.MAX_PATH))
             found = _idastar(
                 cells.copy(),
                 blank,
@@ -545,7 +549,7 @@ def improve(
                 # finds fast into a long hunt (5x5: weight 5 found 340 moves in 2 ms, capped at
                 # 160 it ran out of 5 s), and the windows shorten long paths well; the optimal
                 # search looks only below the best.
-                max_depth=max(0, len(best) - 2) if weight == 1.0 else -1,
+                max_depth=below if weight == 1.0 else -1,
                 machine=machine,
                 tables=tables,
                 # The iterations below the certified bound are done: on the database the
@@ -573,10 +577,14 @@ def improve(
                     # Every path shorter than the bound in progress was ruled out: each node
                     # of such a path has f below it, so an earlier iteration would have found it.
                     lower_bound = max(lower_bound, min(found.depth, len(best)))
-            elif found.status in _RULED_OUT and weight == 1.0:
-                # No path within max_depth: none shorter than the best (a path one shorter
-                # has the wrong parity).
-                lower_bound = len(best)
+            elif found.status in _RULED_OUT:
+                # It looked at every path within its depth cap: run again, it would again (on
+                # boards whose start is beyond the kernels' longest path, at once).
+                pending = [entry for entry in pending if entry != (weight, backwards)]
+                if weight == 1.0:
+                    # No path within max_depth: none shorter than the best when that was the
+                    # best but two (a path one shorter has the wrong parity), else none within.
+                    lower_bound = max(lower_bound, ruled_out_below(below, len(best)))
             if weight == 1.0:
                 _report(progress, budget, best, lower_bound)  # the bound it raised
         if len(best) < deep_from and not finished:
@@ -591,6 +599,14 @@ def improve(
     if tables is not None:
         lower_bound = max(lower_bound, tables.bound(problem))
     return best, lower_bound
+
+
+def ruled_out_below(depth: int, best: int) -> int:
+    """The lower bound that no path of at most ``depth`` moves proves, for a board with a
+    path of ``best`` moves: the next length above ``depth`` of ``best``'s parity (every path
+    to a goal has the same parity), at most ``best``."""
+    above = max(depth, -1) + 1
+    return min(best, above + (best - above) % 2)
 
 
 def _report(progress: ProgressCallback | None, budget: Budget, best: str, lower_bound: int) -> None:
