@@ -70,7 +70,7 @@ def test_bounds_and_lengths_against_breadth_first_optima_on_7x7(seed):
     solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=200_000))
     assert solution.verify()
     assert solution.lower_bound <= optimum <= len(solution)
-    moves, expanded, _ = beam.beam_answer(make_problem(board), 64)
+    moves, expanded, _, _ = beam.beam_answer(make_problem(board), 64)
     assert len(moves) >= optimum and expanded > 0
     assert board.apply(moves) == fp.Board.goal((7, 7))
 
@@ -80,14 +80,14 @@ def test_beam_answers_reach_any_goal(shape):
     board = fp.random_board(shape, rng=4)
     goal = fp.Board.goal(shape).apply("UULL")
     problem = make_problem(board, goal)
-    moves, _, _ = beam.beam_answer(problem, 64)
+    moves, _, _, _ = beam.beam_answer(problem, 64)
     assert board.apply(moves) == goal
     assert anytime._reaches_goal(problem, moves)
 
 
 def test_a_beam_stopped_by_its_limit_is_finished_by_the_constructive_solver():
     board = fp.random_board((10, 10), rng=5)
-    moves, expanded, _ = beam.beam_answer(make_problem(board), 1024, node_limit=5_000)
+    moves, expanded, _, _ = beam.beam_answer(make_problem(board), 1024, node_limit=5_000)
     assert expanded == 5_000
     assert board.apply(moves) == fp.Board.goal((10, 10))
 
@@ -100,3 +100,13 @@ def test_boards_outside_the_beam_sizes_do_not_run_it(monkeypatch):
     assert not calls
     fp.solve(fp.random_board((6, 6), rng=1), optimal=False, limits=fp.Limits(nodes=20_000))
     assert len(calls) == 1
+
+
+def test_the_beams_memory_is_in_the_answers_statistics():
+    # The beams' boards (megabytes at a width of 1,024) were left out: a 7x7 answer said 1,456
+    # bytes at its peak.
+    board = fp.random_board((7, 7), rng=1)
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=1_000_000))
+    _, _, _, allocated = beam.beam_answer(make_problem(board), beam.FIRST_WIDTH)
+    assert solution.stats.peak_allocated_bytes >= allocated > 100_000
+    assert solution.stats.peak_memory_bytes >= solution.stats.peak_allocated_bytes

@@ -152,6 +152,8 @@ class Budget:
         What the searches so far expanded and generated.
     searches : int
         How many searches ran.
+    peak_bytes : int
+        The most memory one search allocated (the beams' boards; IDA* keeps only its path).
     """
 
     deadline: float | None
@@ -160,6 +162,7 @@ class Budget:
     expanded: int = 0
     generated: int = 0
     searches: int = 0
+    peak_bytes: int = 0
 
     @property
     def spent(self) -> bool:
@@ -178,8 +181,9 @@ class Budget:
         caps = [cap for cap in (nodes, self.nodes) if cap is not None]
         return time_limit, max(1, min(caps)) if caps else 0
 
-    def charge(self, expanded: int, generated: int) -> None:
-        """Count a search's nodes."""
+    def charge(self, expanded: int, generated: int, allocated: int = 0) -> None:
+        """Count a search's nodes and the bytes it allocated."""
+        self.peak_bytes = max(self.peak_bytes, allocated)
         self.expanded += expanded
         self.generated += generated
         self.searches += 1
@@ -720,7 +724,8 @@ def solve_near_optimal(
     stats = SearchStats(
         expanded=first.stats.expanded + budget.expanded,
         generated=first.stats.generated + budget.generated,
-        peak_memory_bytes=max(first.stats.peak_memory_bytes, table_bytes),
+        peak_memory_bytes=max(first.stats.peak_memory_bytes, table_bytes, budget.peak_bytes),
+        peak_allocated_bytes=budget.peak_bytes,
         seconds=time.monotonic() - started,
         depth=len(moves),
         iterations=1 + budget.searches,

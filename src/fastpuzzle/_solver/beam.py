@@ -42,7 +42,7 @@ __all__ = [
 
 #: Boards of this many cells and up get beam answers in the anytime solver (smaller ones are
 #: left to weighted IDA*, which finishes there). Under 20 million nodes a board, DeepCubeA's
-#: first 5 boards: 6x6 173.6 moves without, 150.0 with; 7x7 456.8 without, 323.2 with.
+#: first 5 boards: 6x6 173.6 moves without, 150.0 with; 7x7 456.8 without, 322.8 with.
 MIN_CELLS = 36
 
 #: And of at most this many: a beam's memory grows with its path (a parent word a board a level).
@@ -82,9 +82,9 @@ def beam_answer(
     node_limit: int = 0,
     patience: int = PATIENCE,
     seed: int = 0,
-) -> tuple[str, int, int]:
-    """``(moves, expanded, generated)``: a solution of ``problem`` from a beam of ``width``
-    boards a level.
+) -> tuple[str, int, int, int]:
+    """``(moves, expanded, generated, allocated)``: a solution of ``problem`` from a beam of
+    ``width`` boards a level, and the bytes the beam allocated.
 
     The beam's moves when it reaches the goal; else (stalled for ``patience`` levels, or
     stopped by ``time_limit`` seconds or ``node_limit`` expansions, 0: none) its moves to the
@@ -103,10 +103,10 @@ def beam_answer(
         seed=seed,
     )
     if found.status == _SOLVED:
-        return found.moves, found.expanded, found.generated
+        return found.moves, found.expanded, found.generated, found.allocated_bytes
     rest = solve_fast(problem.board.apply(found.moves), problem.goal)
     moves = _constructive.cancel_inverse_pairs(found.moves + rest.moves)
-    return moves, found.expanded, found.generated
+    return moves, found.expanded, found.generated, found.allocated_bytes
 
 
 def beam_phase(
@@ -130,10 +130,10 @@ def beam_phase(
             deadline is not None and time_limit <= 0
         ):
             break
-        moves, expanded, generated = beam_answer(
+        moves, expanded, generated, allocated = beam_answer(
             problem, width, time_limit=time_limit, node_limit=nodes_left or 0, seed=seed
         )
-        budget.charge(expanded, generated)
+        budget.charge(expanded, generated, allocated)
         if len(moves) < len(best):
             best = moves
             report(best)
