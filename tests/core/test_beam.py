@@ -100,3 +100,23 @@ def test_bad_width_and_cells():
         _beam.beam(cells, problem.blank, 7, 7, problem.goal_blank, width=0)
     with pytest.raises(ValueError, match="cells"):
         _beam.beam(np.zeros(5, dtype=np.uint16), 0, 7, 7, 48, width=4)
+
+
+def test_what_the_kernel_refuses_before_it_reads_out_of_its_arrays():
+    # A side past 100 overran the line keys on the stack, a tile past the board read past the
+    # goal tables, a width past 2**24 could fill the seen-set: each is refused now.
+    problem = make_problem(fp.random_board((7, 7), rng=1))
+    cells = problem.wide_cells()
+    blank, goal_blank = problem.blank, problem.goal_blank
+    with pytest.raises(ValueError, match="beam width from 1 to 1048576"):
+        _beam.beam(cells, blank, 7, 7, goal_blank, width=1 << 21)
+    with pytest.raises(ValueError, match="2 to 100 rows and columns, got 101x1"):
+        _beam.beam(np.zeros(101, dtype=np.uint16), 0, 101, 1, 100, width=4)
+    too_large = cells.copy()
+    too_large[(blank + 1) % 49] = 49
+    with pytest.raises(ValueError, match="tiles below 49, got 49"):
+        _beam.beam(too_large, blank, 7, 7, goal_blank, width=4)
+    with pytest.raises(ValueError, match="blank's cells"):
+        _beam.beam(cells, (blank + 1) % 49, 7, 7, goal_blank, width=4)
+    with pytest.raises(ValueError, match="blank's cells"):
+        _beam.beam(cells, blank, 7, 7, 49, width=4)

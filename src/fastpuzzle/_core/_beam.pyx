@@ -29,6 +29,7 @@ from fastpuzzle._core._result cimport (
     core_result,
 )
 from fastpuzzle._core._wide cimport (
+    WIDE_MAX_SIDE,
     wide_distance,
     wide_goal_lines,
     wide_line_extra,
@@ -40,6 +41,9 @@ cdef enum:
     # The seen-set holds at most this many keys (2**24 x 8 bytes = 128 MiB); it is emptied
     # when half full, which forgets only boards many levels back.
     SEEN_MAX_BITS = 24
+    # The widest beam: a level of its boards fits in half the seen-set, so that emptying it
+    # when half full always leaves room (and 128 * width stays an int).
+    MAX_WIDTH = 1 << 20
     LEVEL_CHUNK = 256
     TIE_BITS = 3
 
@@ -352,10 +356,17 @@ def beam(
     cdef int n = rows * cols, cell, status = STATUS_SOLVED, r, bits = 16, h = 0
     cdef uint64_t key = 0
     cdef size_t level_bytes
-    if width < 1:
-        raise ValueError(f"expected a beam width >= 1, got {width!r}")
+    if not 1 <= width <= MAX_WIDTH:
+        raise ValueError(f"expected a beam width from 1 to {MAX_WIDTH}, got {width!r}")
+    if not (2 <= rows <= WIDE_MAX_SIDE and 2 <= cols <= WIDE_MAX_SIDE):
+        raise ValueError(f"expected 2 to {WIDE_MAX_SIDE} rows and columns, got {rows}x{cols}")
     if cells.shape[0] != n:
         raise ValueError(f"expected {n} cells, got {cells.shape[0]}")
+    if not (0 <= blank < n and 0 <= goal_blank < n and cells[blank] == 0):
+        raise ValueError(f"expected the blank's cells within {n}, got {blank} and {goal_blank}")
+    for cell in range(n):
+        if cells[cell] >= n:
+            raise ValueError(f"expected tiles below {n}, got {cells[cell]} at cell {cell}")
     memset(&b, 0, sizeof(Beam))
     b.rows, b.cols, b.n, b.width, b.goal_blank = rows, cols, n, width, goal_blank
     b.lines = rows + cols
