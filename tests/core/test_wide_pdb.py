@@ -23,7 +23,7 @@ from fastpuzzle.pdb import partitions
 from tests.interrupts import latency_of
 from tests.oracle import compact_rank as _compact_rank
 from tests.oracle import group_distances as _plain_group_distances
-from tests.pdbcache import small_5x5_database, wide_pdb_search
+from tests.pdbcache import small_5x5_database, small_6x6_database, wide_pdb_search
 
 SOLVED = 0
 
@@ -49,11 +49,49 @@ def test_builder_matches_a_plain_blank_tracking_bfs(rows, cols, goal_blank, cell
         assert levels[_compact_rank(placement, n)] == value, placement
 
 
-def test_builder_refuses_boards_past_25_cells_and_sparse_tables_past_16():
-    with pytest.raises(ValueError, match="25 cells"):
-        _pdb.build_levels(2, 13, 25, [1], False)
+def test_builder_refuses_boards_past_64_cells_and_sparse_tables_past_16():
+    with pytest.raises(ValueError, match="64 cells"):
+        _pdb.build_levels(5, 13, 64, [1], False)
     with pytest.raises(ValueError, match="sparse"):
         _pdb.build_levels(5, 5, 24, [1, 2], True)
+    # A placement's word holds 2 bits per free cell: at most 32 of them.
+    with pytest.raises(ValueError, match="leaves 33 cells free"):
+        _pdb.build_levels(6, 6, 35, [1, 2, 3], False)
+    with pytest.raises(pdb.PatternDatabaseError, match="at least 4 tiles a group"):
+        pdb.build_pdb(((0, 1, 2), (3, 4, 5, 6)), (6, 6), progress=False)
+
+
+@pytest.fixture(scope="module")
+def small_6x6(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
+    return small_6x6_database(tmp_path_factory.mktemp("cache6x6"))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_6x6_pdb_and_linear_conflict_agree_on_optimal_length(small_6x6, seed):
+    # Past 32 cells (6-bit slots): the tables' IDA*, plain and mirrored, against the wide
+    # kernel's IDA* with linear conflict; and the tables' h between Manhattan and the optimum.
+    board = fp.scramble(fp.Board.goal((6, 6)), 44, rng=seed)
+    plain = fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1)
+    h = wide_pdb_search(small_6x6, board, max_depth=0).depth
+    assert fp.manhattan(board) <= h <= len(plain)
+    for mirror in (False, True):
+        core = wide_pdb_search(small_6x6, board, mirror=mirror)
+        assert core.status == SOLVED
+        assert len(core.moves) == len(plain)
+        assert board.apply(core.moves) == fp.Board.goal((6, 6))
+    weighted = wide_pdb_search(small_6x6, board, weight=1.5)
+    assert weighted.status == SOLVED
+    assert board.apply(weighted.moves) == fp.Board.goal((6, 6))
+    assert len(plain) <= len(weighted.moves) <= 1.5 * len(plain)
+
+
+def test_6x6_partition_is_seven_groups_of_five_covering_every_tile_once():
+    groups = partitions.PARTITIONS_6X6["5-5-5-5-5-5-5"]
+    assert sorted(len(group) for group in groups) == [5] * 7
+    assert sorted(c for group in groups for c in group) == list(range(35))
+    assert partitions.default_partition((6, 6), 35) == "5-5-5-5-5-5-5"
+    resolved = partitions.resolve("5-5-5-5-5-5-5")
+    assert resolved.shape == (6, 6)
 
 
 @pytest.fixture(scope="module")

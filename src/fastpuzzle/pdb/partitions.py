@@ -25,6 +25,7 @@ __all__ = [
     "NAMED_PARTITIONS",
     "PARTITIONS",
     "PARTITIONS_5X5",
+    "PARTITIONS_6X6",
     "SPARSE_MAX",
     "ZERO_AWARE",
     "ZERO_COMPOUNDS",
@@ -69,6 +70,31 @@ PARTITIONS_5X5: dict[str, tuple[tuple[int, ...], ...]] = {
 }
 # The same groups, zero-aware (see ZERO_AWARE).
 PARTITIONS_5X5["6-6-6-6z"] = PARTITIONS_5X5["6-6-6-6"]
+
+#: 6x6 partitions by name, as cells of the goal with the blank in the last cell (35). Seven
+#: P-pentominoes (2x3 blocks less a corner) turning around the centre one; the partition
+#: mirrored about the main diagonal is a different one, whose sum the search also takes.
+#: Groups of 6 would be 1.4 billion entries each; these are 45,239,040 (22.6 MB at 4 bits).
+#:
+#: .. code-block:: text
+#:
+#:     0 1 1 1 2 2
+#:     0 0 1 1 2 2
+#:     0 0 3 3 3 2
+#:     4 4 3 3 5 5
+#:     4 4 6 6 5 5
+#:     4 6 6 6 5 .
+PARTITIONS_6X6: dict[str, tuple[tuple[int, ...], ...]] = {
+    "5-5-5-5-5-5-5": (
+        (0, 6, 7, 12, 13),
+        (1, 2, 3, 8, 9),
+        (4, 5, 10, 11, 17),
+        (14, 15, 16, 20, 21),
+        (18, 19, 24, 25, 30),
+        (22, 23, 28, 29, 34),
+        (26, 27, 31, 32, 33),
+    ),
+}
 
 #: Named partitions whose tables are zero-aware: an entry per placement of the group's tiles and
 #: region of free cells the blank is in (where the tiles wall cells off, the free cells split into
@@ -116,13 +142,21 @@ Cells = tuple[int, ...]
 NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
     (4, 4): PARTITIONS,
     (5, 5): PARTITIONS_5X5,
+    (6, 6): PARTITIONS_6X6,
 }
 
 #: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
 SPARSE_MAX = 6
 
 #: Largest board a pattern database is built for (past 16 cells, compact tables only).
-MAX_PDB_CELLS = 25
+MAX_PDB_CELLS = 64
+
+#: The builder tracks at most this many free cells a group leaves (2 bits each in a 64-bit
+#: word a placement): past 32 cells, groups of at least ``cells - 32`` tiles (6x6: 4).
+MAX_FREE_CELLS = 32
+
+#: Zero-aware tables are laid out for boards of up to this many cells.
+MAX_ZERO_CELLS = 25
 
 
 Partition = Sequence[Sequence[int]]
@@ -299,7 +333,31 @@ def _resolve_now(
     checked, blank = shape_and_blank(partition, shape, goal_blank)
     asked = partition if isinstance(partition, str) else None
     name, groups = _named_groups(partition, checked, blank)
+    _check_buildable(name, checked, groups)
     return ResolvedPartition(name, checked, blank, groups, asked)
+
+
+def _check_buildable(
+    name: str, shape: tuple[int, int], groups: tuple[tuple[int, ...], ...]
+) -> None:
+    """Refuses groups the builder cannot track: past 32 cells, a group leaving more than
+    :data:`MAX_FREE_CELLS` cells free, and zero-aware tables past :data:`MAX_ZERO_CELLS`."""
+    rows, cols = shape
+    cells = rows * cols
+    if cells <= MAX_FREE_CELLS:
+        return
+    if is_zero_aware(name):
+        raise PatternDatabaseError(
+            f"zero-aware tables are built for boards of up to {MAX_ZERO_CELLS} cells, not "
+            f"{rows}x{cols}"
+        )
+    smallest = min(len(group) for group in groups)
+    if cells - smallest > MAX_FREE_CELLS:
+        raise PatternDatabaseError(
+            f"a group of {smallest} tiles on {rows}x{cols} leaves {cells - smallest} cells "
+            f"free; tables are built for groups that leave at most {MAX_FREE_CELLS} (at least "
+            f"{cells - MAX_FREE_CELLS} tiles a group on this board)"
+        )
 
 
 def _named_groups(
@@ -394,10 +452,13 @@ def reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | Non
 
 
 def default_partition(shape: tuple[int, int], goal_blank: int) -> str | Partition:
-    """The partition ``"auto"`` names on ``shape``: ``"6-6-6-6"`` on 5x5, else
-    :func:`auto_partition`'s blocks of at most six tiles (4x4 has better named ones)."""
+    """The partition ``"auto"`` names on ``shape``: ``"6-6-6-6"`` on 5x5, ``"5-5-5-5-5-5-5"``
+    on 6x6, else :func:`auto_partition`'s blocks of at most six tiles (4x4 has better named
+    ones)."""
     if shape == (5, 5):
         return "6-6-6-6"
+    if shape == (6, 6):
+        return "5-5-5-5-5-5-5"
     return auto_partition(shape, goal_blank)
 
 
