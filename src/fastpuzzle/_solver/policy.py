@@ -203,7 +203,8 @@ class Tables:
 
 
 def tables_of(shape: Shape, goal_blank: int) -> Tables:
-    """The pattern databases of ``heuristic="pdb"`` on ``shape`` (at most 25 cells)."""
+    """The pattern databases of ``heuristic="pdb"`` on ``shape`` (at most 25 cells), and the
+    ones the anytime solver reads past that (6x6's)."""
     if tuple(shape) == (4, 4):
         return Tables(BEST_4X4, BEST_4X4[-1])
     # A named default (5x5: 6-6-6-6) by its name, the others as "auto": what the command that
