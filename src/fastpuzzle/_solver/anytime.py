@@ -188,9 +188,10 @@ class Tables:
     """The pattern database the searches towards ``goal_blank`` read once it is in memory.
 
     Where the policy's tables for the shape are on disk (never built here), they are read on a
-    background thread (255 MB for 5x5's 6-6-6-6: about 2 s; 151 MB for 6x6's) while the first searches run on
-    linear conflict; :meth:`ready` says whether they have arrived without waiting, unless
-    ``wait``: then the first call reads them (a node limit's schedule stays deterministic).
+    background thread (255 MB for 5x5's 6-6-6-6: about 2 s; 158 MB for 6x6's) while the first
+    searches run on linear conflict; :meth:`ready` says whether they have arrived without
+    waiting, unless ``wait``: then the first call reads them (a node limit's schedule stays
+    deterministic).
 
     Parameters
     ----------
