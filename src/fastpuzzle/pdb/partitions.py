@@ -148,6 +148,9 @@ NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] 
 #: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
 SPARSE_MAX = 6
 
+#: Past 25 cells :func:`auto_partition`'s groups have at most this many tiles.
+AUTO_MAX_PAST_25 = 5
+
 #: Largest board a pattern database is built for (past 16 cells, compact tables only).
 MAX_PDB_CELLS = 64
 
@@ -417,9 +420,9 @@ def _named_groups(
 
 
 def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, ...], ...]:
-    """Goal cells cut into balanced groups of at most six tiles, in reading order on a board at
-    least as tall as it is wide, column by column on a wider one: each group a block across the
-    short side, never a stretch along the long one.
+    """Goal cells cut into balanced groups of at most six tiles (five past 25 cells), in
+    reading order on a board at least as tall as it is wide, column by column on a wider one:
+    each group a block across the short side, never a stretch along the long one.
 
     Tiles of a wide board travel mostly along its rows, and the moves of tiles that must pass
     each other there are what a group's table counts; blocks across the short side count far
@@ -432,7 +435,9 @@ def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, 
     else:
         order = list(range(rows * cols))
     cells = [c for c in order if c != goal_blank]
-    count = -(-len(cells) // SPARSE_MAX)
+    # Past 25 cells, groups of at most five: six tiles on 5x6 would be 427 million entries.
+    most = SPARSE_MAX if rows * cols <= 25 else AUTO_MAX_PAST_25
+    count = -(-len(cells) // most)
     size, extra = divmod(len(cells), count)
     out, start = [], 0
     for index in range(count):
