@@ -54,11 +54,8 @@ def test_builder_refuses_boards_past_64_cells_and_sparse_tables_past_16():
         _pdb.build_levels(5, 13, 64, [1], False)
     with pytest.raises(ValueError, match="sparse"):
         _pdb.build_levels(5, 5, 24, [1, 2], True)
-    # A placement's word holds 2 bits per free cell: at most 32 of them.
-    with pytest.raises(ValueError, match="leaves 33 cells free"):
-        _pdb.build_levels(6, 6, 35, [1, 2, 3], False)
-    with pytest.raises(pdb.PatternDatabaseError, match="at least 4 tiles a group"):
-        pdb.build_pdb(((0, 1, 2), (3, 4, 5, 6)), (6, 6), progress=False)
+    with pytest.raises(pdb.PatternDatabaseError, match="zero-aware tables are built for boards"):
+        pdb.build_pdb(partitions.ZeroAwareGroups(((0, 1, 2, 3),)), (6, 6), progress=False)
 
 
 @pytest.fixture(scope="module")
@@ -85,13 +82,20 @@ def test_6x6_pdb_and_linear_conflict_agree_on_optimal_length(small_6x6, seed):
     assert len(plain) <= len(weighted.moves) <= 1.5 * len(plain)
 
 
-def test_6x6_partition_is_seven_groups_of_five_covering_every_tile_once():
-    groups = partitions.PARTITIONS_6X6["5-5-5-5-5-5-5"]
-    assert sorted(len(group) for group in groups) == [5] * 7
-    assert sorted(c for group in groups for c in group) == list(range(35))
-    assert partitions.default_partition((6, 6), 35) == "5-5-5-5-5-5-5"
-    resolved = partitions.resolve("5-5-5-5-5-5-5")
-    assert resolved.shape == (6, 6)
+@pytest.mark.parametrize(
+    ("name", "shape", "size", "count"),
+    [("5-5-5-5-5-5-5", (6, 6), 5, 7), ("4-4-4-4-4-4-4-4-4-4-4-4", (7, 7), 4, 12)],
+)
+def test_6x6_and_7x7_partitions_cover_every_tile_once(name, shape, size, count):
+    groups = partitions.NAMED_PARTITIONS[shape][name]
+    assert sorted(len(group) for group in groups) == [size] * count
+    cells = shape[0] * shape[1]
+    assert sorted(c for group in groups for c in group) == list(range(cells - 1))
+    assert partitions.default_partition(shape, cells - 1) == name
+    assert partitions.resolve(name).shape == shape
+    # Mirrored about the diagonal it is another partition: the reflected lookup adds to it.
+    mirrored = {frozenset((c % shape[1]) * shape[1] + c // shape[1] for c in g) for g in groups}
+    assert mirrored != {frozenset(g) for g in groups}
 
 
 @pytest.fixture(scope="module")

@@ -28,8 +28,9 @@ every tile move changes that Manhattan distance by one), 4 bits per entry where 
 else one byte. See ``_ranking.pxd`` for sparse and compact indexing. Boards of up to 64 cells are
 built (5x5, 6x6, 7x7 and rectangles such as 4x6 or 3x8); past 16 cells a group's cells are packed
 5 bits per slot (6 past 32 cells) and only compact tables are made (a sparse 32**k range would be
-mostly empty). A placement's word holds 2 bits per free cell, so a group leaves at most 32 cells
-free (on 6x6, groups of at least 4 tiles; zero-aware tables stop at 25 cells).
+mostly empty). A placement's word holds 2 bits per free cell, in 16 to 128 bits (two 64-bit
+halves past 32 free cells), so a group leaves at most 64 cells free (zero-aware tables stop at
+25 cells).
 """
 
 import os
@@ -176,14 +177,62 @@ cdef extern from *:
     void* fp_map(uint64_t bytes, void** base, uint64_t* mapped) noexcept nogil
     void fp_unmap(void* base, uint64_t mapped) noexcept nogil
 
+cdef extern from *:
+    """
+    /* Words of 128 bits, for groups that leave 33 to 64 cells free: two 64-bit halves, each
+       read and marked atomically on its own. A cell's 2-bit code lies in one half, so what
+       decides (whether this thread marked a cell) stays exact; only the count of placements
+       reached for the first time may miss one that two threads marked in both halves at
+       once (it chooses when scans run backward and what progress shows, not the levels). */
+    #if defined(__SIZEOF_INT128__)
+    #define FP_WIDE 1
+    typedef unsigned __int128 fp_u128;
+    static inline fp_u128 fp_word128(const void* s, uint64_t i) {
+        const uint64_t* p = (const uint64_t*)s + 2 * i;
+        return ((fp_u128)FP_LOAD(p + 1) << 64) | FP_LOAD(p);
+    }
+    static inline fp_u128 fp_mark128(void* s, uint64_t i, fp_u128 bits) {
+        uint64_t* p = (uint64_t*)s + 2 * i;
+        uint64_t low = (uint64_t)bits, high = (uint64_t)(bits >> 64), old_low, old_high;
+    #if FP_THREADS
+        old_low = low ? FP_OR(p, low) : FP_LOAD(p);
+        old_high = high ? FP_OR(p + 1, high) : FP_LOAD(p + 1);
+    #else
+        old_low = p[0];
+        old_high = p[1];
+        p[0] = old_low | low;
+        p[1] = old_high | high;
+    #endif
+        return ((fp_u128)old_high << 64) | old_low;
+    }
+    #else
+    /* No 128-bit integers: build_levels refuses groups that would need them. */
+    #define FP_WIDE 0
+    typedef uint64_t fp_u128;
+    static inline fp_u128 fp_word128(const void* s, uint64_t i) { return 0; }
+    static inline fp_u128 fp_mark128(void* s, uint64_t i, fp_u128 bits) { return 0; }
+    #endif
+    """
+    # Declared to Cython as another integer type than uint64_t (unsigned long long), so that
+    # the fused Bits keeps two specializations; the C code names the real type.
+    ctypedef unsigned long fp_u128
+    enum: FP_WIDE
+    fp_u128 fp_word128(const void* s, uint64_t i) noexcept nogil
+    fp_u128 fp_mark128(void* s, uint64_t i, fp_u128 bits) noexcept nogil
+
+# A word of the state array as the scans hold it: 16 to 64 bits in a uint64_t, or 128 bits.
+ctypedef fused Bits:
+    uint64_t
+    fp_u128
+
 # A set of cells, one bit each: boards of up to 64 cells.
 ctypedef uint64_t cellset
 
 cdef enum:
     UNSEEN = 255
     BUILD_MAX_CELLS = 64
-    # A placement's word holds 2 bits per cell the group leaves free, in at most 64 bits.
-    BUILD_MAX_FREE = 32
+    # A placement's word holds 2 bits per cell the group leaves free, in at most 128 bits.
+    BUILD_MAX_FREE = 64
     # Zero-aware layouts keep their cell sets in 32 bits (_zero.pxd).
     ZERO_MAX_CELLS = 25
     MAX_CHILDREN = 4 * BUILD_MAX_CELLS
@@ -240,7 +289,8 @@ cdef struct Job:
     Builder b
     void* state                 # [rank] -> word of 2-bit codes, one per free cell
     int width                   # bits per word: 16, 32 or 64
-    uint64_t low                # 01 repeated over the free cells of a word
+    uint64_t low                # 01 repeated over the free cells of a word (up to 64 bits)
+    fp_u128 low_wide            # the same in a word of 128 bits
     uint8_t* levels             # [rank] -> BFS level first reached, UNSEEN: not yet
     uint8_t* dirty              # [block] -> 1 where the current level's regions may lie
     uint8_t* dirty_next
@@ -377,33 +427,49 @@ cdef inline int child_index(const Word* w, int cell, int source, int target) noe
     return w.below[cell] + (source < cell) - (target < cell)
 
 
-cdef inline uint64_t child_marks(const Job* job, const Word* w, cellset region,
-                                 int source, int target) noexcept nogil:
+cdef inline Bits load_word(const Job* job, uint64_t rank, Bits low) noexcept nogil:
+    # The word of placement ``rank`` (``low`` picks the width: job.low or job.low_wide).
+    if Bits is fp_u128:
+        return fp_word128(job.state, rank)
+    else:
+        return fp_word(job.state, job.width, rank)
+
+
+cdef inline Bits mark_word(Job* job, uint64_t rank, Bits bits) noexcept nogil:
+    # ORs bits into the word of placement ``rank``; returns the word before.
+    if Bits is fp_u128:
+        return fp_mark128(job.state, rank, bits)
+    else:
+        return fp_mark(job.state, job.width, rank, bits)
+
+
+cdef inline Bits child_marks(const Word* w, cellset region, int source, int target,
+                             Bits low) noexcept nogil:
     # A bit at 2 * (index among the child's free cells) for each cell of region.
-    cdef uint64_t out = 0
+    cdef Bits out = 0
     cdef int cell
     if region == (w.free_cells ^ ((<cellset>1) << source) ^ ((<cellset>1) << target)):
-        return job.low
+        return low
     while region:
         cell = lowest_bit64(region)
         region &= region - 1
-        out |= (<uint64_t>1) << (2 * child_index(w, cell, source, target))
+        out |= (<Bits>1) << (2 * child_index(w, cell, source, target))
     return out
 
 
-cdef inline uint64_t own_marks(const Job* job, const Word* w, cellset region) noexcept nogil:
-    cdef uint64_t out = 0
+cdef inline Bits own_marks(const Word* w, cellset region, Bits low) noexcept nogil:
+    cdef Bits out = 0
     cdef int cell
     if region == w.free_cells:
-        return job.low
+        return low
     while region:
         cell = lowest_bit64(region)
         region &= region - 1
-        out |= (<uint64_t>1) << (2 * w.below[cell])
+        out |= (<Bits>1) << (2 * w.below[cell])
     return out
 
 
-cdef inline cellset gather(cellset free_cells, uint64_t marks) noexcept nogil:
+cdef inline cellset gather(cellset free_cells, Bits marks) noexcept nogil:
     # The cells whose bit is set in marks (one bit at 2 * index among the free cells).
     cdef cellset out = 0
     cdef int cell
@@ -416,9 +482,9 @@ cdef inline cellset gather(cellset free_cells, uint64_t marks) noexcept nogil:
     return out
 
 
-cdef inline uint64_t cells_with(uint64_t word, uint64_t pattern, uint64_t low) noexcept nogil:
+cdef inline Bits cells_with(Bits word, Bits pattern, Bits low) noexcept nogil:
     # A bit at 2 * i for each free cell i whose code in word is the one repeated in pattern.
-    cdef uint64_t x = word ^ pattern
+    cdef Bits x = word ^ pattern
     return ~(x | (x >> 1)) & low
 
 
@@ -491,8 +557,8 @@ cdef struct Batch:
     int8_t shifts[MAX_CHILDREN]
 
 
-cdef void collect(Job* job, Decoder* dec, uint64_t rank, uint64_t current,
-                  Batch* batch) noexcept nogil:
+cdef void collect(Job* job, Decoder* dec, uint64_t rank, Bits current, Batch* batch,
+                  Bits low) noexcept nogil:
     # Forward: the children of the word's current regions, all at once (their children are
     # those of each region), into batch; the regions then become 3, so the code can be reused
     # two levels on.
@@ -500,28 +566,29 @@ cdef void collect(Job* job, Decoder* dec, uint64_t rank, uint64_t current,
     describe(&job.b, dec, &batch.w)
     batch.n = children(
         job, dec, &batch.w, rank,
-        batch.w.free_cells if current == job.low else gather(batch.w.free_cells, current),
+        batch.w.free_cells if current == low else gather[Bits](batch.w.free_cells, current),
         batch.ranks, batch.sources, batch.targets, batch.shifts, 0,
     )
-    fp_mark(job.state, job.width, rank, current * (job.current ^ 3))
+    mark_word[Bits](job, rank, current * <Bits>(job.current ^ 3))
 
 
-cdef void settle(Job* job, const Batch* batch, uint64_t* counts) noexcept nogil:
+cdef void settle(Job* job, const Batch* batch, uint64_t* counts, Bits low) noexcept nogil:
     # Forward: marks the batch's unreached children with the next code.
     cdef const Word* w = &batch.w
     cdef cellset region
-    cdef uint64_t old, rank, code = 3 - job.current
+    cdef uint64_t rank
+    cdef Bits old, code = 3 - job.current
     cdef int i, q, c, shift
     for i in range(batch.n):
         rank = batch.ranks[i]
         shift = batch.shifts[i]
         # A repeat costs one test: only a new region is flooded.
-        if (fp_word(job.state, job.width, rank) >> shift) & 3:
+        if (load_word[Bits](job, rank, low) >> shift) & 3:
             continue
         q = batch.sources[i]
         c = batch.targets[i]
         region = flood(&job.b, q, w.free_cells ^ ((<cellset>1) << q) ^ ((<cellset>1) << c))
-        old = fp_mark(job.state, job.width, rank, child_marks(job, w, region, q, c) * code)
+        old = mark_word[Bits](job, rank, child_marks[Bits](w, region, q, c, low) * code)
         if not (old >> shift) & 3:
             # This thread marked it (another one marking it too found the code there).
             counts[0] += 1
@@ -531,8 +598,8 @@ cdef void settle(Job* job, const Batch* batch, uint64_t* counts) noexcept nogil:
                 fp_set_byte(&job.dirty_next[rank >> BLOCK_BITS])
 
 
-cdef uint64_t reach(Job* job, Decoder* dec, uint64_t rank, uint64_t unseen,
-                    uint64_t* counts) noexcept nogil:
+cdef Bits reach(Job* job, Decoder* dec, uint64_t rank, Bits unseen, uint64_t* counts,
+                Bits low) noexcept nogil:
     # Backward: the bits that mark the word's unreached regions that have a neighbour holding
     # the current code with the next code.
     cdef uint64_t ranks[MAX_CHILDREN]
@@ -542,18 +609,18 @@ cdef uint64_t reach(Job* job, Decoder* dec, uint64_t rank, uint64_t unseen,
     cdef Word w
     cdef const Builder* b = &job.b
     cdef cellset pending, region
-    cdef uint64_t out = 0, code = 3 - job.current
+    cdef Bits out = 0, code = 3 - job.current
     cdef int n, i
     decode(b, dec, rank)
     describe(b, dec, &w)
-    pending = w.free_cells if unseen == job.low else gather(w.free_cells, unseen)
+    pending = w.free_cells if unseen == low else gather[Bits](w.free_cells, unseen)
     while pending:
         region = flood(b, lowest_bit64(pending), w.free_cells)
         pending &= ~region
         n = children(job, dec, &w, rank, region, ranks, sources, targets, shifts, 0)
         for i in range(n):
-            if <int>((fp_word(job.state, job.width, ranks[i]) >> shifts[i]) & 3) == job.current:
-                out |= own_marks(job, &w, region) * code
+            if <int>((load_word[Bits](job, ranks[i], low) >> shifts[i]) & 3) == job.current:
+                out |= own_marks[Bits](&w, region, low) * code
                 counts[0] += 1
                 break
     return out
@@ -575,7 +642,7 @@ cdef void record_regions(Job* job, Decoder* dec, uint64_t rank, uint64_t marks) 
         job.zlevels[rank] = job.level
         return
     free_cells = (all_cells(b.n)) & ~taken
-    marked = gather(free_cells, marks)
+    marked = gather[uint64_t](free_cells, marks)
     while marked:
         cell = lowest_bit64(marked)
         region = zero_flood(z, cell, free_cells)
@@ -596,73 +663,80 @@ cdef inline uint64_t frontier_in(const void* state, uint64_t byte, uint64_t curr
     cdef uint64_t found = 0
     cdef int i
     for i in range(8):
-        found |= cells_with(fp_eight(state, byte + 8 * i), current8, low8)
+        found |= cells_with[uint64_t](fp_eight(state, byte + 8 * i), current8, low8)
     return found
 
 
-cdef void scan_block(Job* job, uint64_t block, uint64_t* counts) noexcept nogil:
+cdef void scan_block(Job* job, uint64_t block, uint64_t* counts, Bits low) noexcept nogil:
+    # ``low``: job.low, or job.low_wide for words of 128 bits (which skip no 64 bytes at once).
     cdef Decoder dec
     cdef Batch batches[2]
     cdef int filling = 0, waiting = 0
-    cdef uint64_t rank, first = block << BLOCK_BITS, last, word, eight, marks, unseen, add
-    cdef uint64_t low = job.low, current = job.current * job.low, nxt = (3 - job.current) * job.low
-    cdef uint64_t low8 = 0, current8, nxt8
-    cdef int per = 64 // job.width, i, j
-    for i in range(per):
-        low8 |= low << (i * job.width)
-    current8 = job.current * low8
-    nxt8 = (3 - job.current) * low8
+    cdef uint64_t rank, first = block << BLOCK_BITS, last, eight
+    cdef Bits word, marks, unseen, add
+    cdef Bits current = job.current * low, nxt = (3 - job.current) * low
+    cdef uint64_t low8 = 0, current8 = 0, nxt8 = 0
+    cdef int per = 1, i, j
+    if Bits is uint64_t:
+        per = 64 // job.width
+        for i in range(per):
+            low8 |= low << (i * job.width)
+        current8 = job.current * low8
+        nxt8 = (3 - job.current) * low8
     last = min(first + BLOCK, job.b.placements)
     reset_decoder(&job.b, &dec)
     rank = first
     while rank < last:
-        if job.kind == FORWARD and (rank & (8 * per - 1)) == 0 and not frontier_in(
-            job.state, rank * <uint64_t>(job.width // 8), current8, low8
-        ):
-            # Most words hold no current region: 64 bytes at once pass them by.
-            rank += 8 * per
-            continue
-        eight = fp_eight(job.state, rank * <uint64_t>(job.width // 8))
-        if job.kind == FORWARD:
-            if not cells_with(eight, current8, low8):
+        if Bits is uint64_t:
+            if job.kind == FORWARD and (rank & (8 * per - 1)) == 0 and not frontier_in(
+                job.state, rank * <uint64_t>(job.width // 8), current8, low8
+            ):
+                # Most words hold no current region: 64 bytes at once pass them by.
+                rank += 8 * per
+                continue
+            eight = fp_eight(job.state, rank * <uint64_t>(job.width // 8))
+            if job.kind == FORWARD:
+                if not cells_with[uint64_t](eight, current8, low8):
+                    rank += per
+                    continue
+            elif not (cells_with[uint64_t](eight, current8, low8)
+                      | cells_with[uint64_t](eight, 0, low8)
+                      | cells_with[uint64_t](eight, nxt8, low8)):
                 rank += per
                 continue
-        elif not (cells_with(eight, current8, low8) | cells_with(eight, 0, low8)
-                  | cells_with(eight, nxt8, low8)):
-            rank += per
-            continue
         for j in range(per):
             if rank + j >= last:
                 break
-            word = fp_word(job.state, job.width, rank + j)
-            marks = cells_with(word, current, low)
+            word = load_word[Bits](job, rank + j, low)
+            marks = cells_with[Bits](word, current, low)
             if marks:
                 if job.levels[rank + j] == UNSEEN:
                     job.levels[rank + j] = job.level
                 if job.zero:
-                    record_regions(job, &dec, rank + j, marks)
+                    # Zero-aware tables stop at 25 cells: their words are 64 bits at most.
+                    record_regions(job, &dec, rank + j, <uint64_t>marks)
             if job.kind == FORWARD:
                 if marks:
-                    collect(job, &dec, rank + j, marks, &batches[filling])
+                    collect[Bits](job, &dec, rank + j, marks, &batches[filling], low)
                     if waiting:
-                        settle(job, &batches[1 - filling], counts)
+                        settle[Bits](job, &batches[1 - filling], counts, low)
                     waiting = 1
                     filling = 1 - filling
                 continue
             # The previous level's regions become 3 (next code ^ 3 is the current one)
             # before this level's marks reuse their code.
-            add = cells_with(word, nxt, low) * job.current
-            unseen = cells_with(word, 0, low)
+            add = cells_with[Bits](word, nxt, low) * <Bits>job.current
+            unseen = cells_with[Bits](word, <Bits>0, low)
             if unseen:
-                marks = reach(job, &dec, rank + j, unseen, counts)
+                marks = reach[Bits](job, &dec, rank + j, unseen, counts, low)
                 if marks:
                     counts[1] += word == 0
                     add |= marks
             if add:
-                fp_mark(job.state, job.width, rank + j, add)
+                mark_word[Bits](job, rank + j, add)
         rank += per
     if waiting:
-        settle(job, &batches[1 - filling], counts)
+        settle[Bits](job, &batches[1 - filling], counts, low)
 
 
 cdef int pack_block(Job* job, uint64_t block) noexcept nogil:
@@ -710,8 +784,10 @@ cdef int run_blocks(Job* job, bint main) except -1 nogil:
                 fp_raise(&job.stop)
                 break
             largest = max(largest, found)
+        elif job.width == 128:
+            scan_block[fp_u128](job, block, counts, job.low_wide)
         else:
-            scan_block(job, block, counts)
+            scan_block[uint64_t](job, block, counts, job.low)
         if main:
             since += 1
             if since == CHECK_EVERY:
@@ -1057,7 +1133,7 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     cdef Builder* b = &job.b
     cdef int slot, level = 0, backward = 0, switch = -1 if backward_from is None else backward_from
     cdef uint64_t start_index = 0, start_rank, filled = 1, frontier = 1, bytes_
-    cdef cellset free_cells
+    cdef cellset free_cells, region
     cdef Decoder dec
     cdef Word w
     cdef uint8_t[::1] lv
@@ -1079,16 +1155,21 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     job.deadline_passed = 0
     if deadline is not None and monotonic() >= deadline:
         raise DeadlinePassed()
-    if b.n - b.k > BUILD_MAX_FREE:
+    most = BUILD_MAX_FREE if FP_WIDE else BUILD_MAX_FREE // 2
+    if b.n - b.k > most:
         raise ValueError(
             f"a group of {b.k} tiles on {rows}x{cols} leaves {b.n - b.k} cells free; the "
-            f"builder tracks at most {BUILD_MAX_FREE} (groups of at least {b.n - BUILD_MAX_FREE} "
-            "tiles on this board)"
+            f"builder tracks at most {most} (groups of at least {b.n - most} tiles on this "
+            "board)"
         )
-    job.width = 16 if b.n - b.k <= 8 else 32 if b.n - b.k <= 16 else 64
+    job.width = (16 if b.n - b.k <= 8 else 32 if b.n - b.k <= 16
+                 else 64 if b.n - b.k <= 32 else 128)
     job.low = 0
+    job.low_wide = 0
     for slot in range(b.n - b.k):
-        job.low |= (<uint64_t>1) << (2 * slot)
+        if slot < 32:
+            job.low |= (<uint64_t>1) << (2 * slot)
+        job.low_wide |= (<fp_u128>1) << (2 * slot)
     job.blocks = (b.placements + BLOCK - 1) >> BLOCK_BITS
     levels = np.full(b.placements, UNSEEN, dtype=np.uint8)
     lv = levels
@@ -1108,8 +1189,11 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
         reset_decoder(b, &dec)
         decode(b, &dec, start_rank)
         describe(b, &dec, &w)
-        fp_mark(job.state, job.width, start_rank,
-                own_marks(job, &w, flood(b, goal_blank, free_cells)))
+        region = flood(b, goal_blank, free_cells)
+        if job.width == 128:
+            mark_word[fp_u128](job, start_rank, own_marks[fp_u128](&w, region, job.low_wide))
+        else:
+            mark_word[uint64_t](job, start_rank, own_marks[uint64_t](&w, region, job.low))
         job.current = 1
         dirty[start_rank >> BLOCK_BITS] = 1
         while True:

@@ -21,11 +21,11 @@ has the measurements behind each choice):
   it was searching as a certified lower bound (every shorter path was ruled out).
 
 Every search carries the duplicate-pruning machine when it is at hand. Where the shape's
-pattern database is on disk (5x5: 6-6-6-6, 6x6: 5-5-5-5-5-5-5; never built here), the searches
-towards the goal
-read it once it is in memory (:class:`Tables`): the weighted ones on ``_wide_pdb``'s weighted
-IDA*, the unweighted one from the bound already certified, and the windows that end with the
-goal's blank; the searches from the goal then stop. Without a time or node limit nothing of
+pattern database is on disk (5x5: 6-6-6-6, 6x6: 5-5-5-5-5-5-5; never built here; 7x7's is
+not read, see :data:`TABLE_CELLS`), the searches towards the goal read it once it is in memory
+(:class:`Tables`): the weighted ones on ``_wide_pdb``'s weighted IDA*, the unweighted one from
+the bound already certified, and the windows that end with the goal's blank; the searches from
+the goal then stop. Without a time or node limit nothing of
 this runs: the answer stays the constructive one. The lower bound is the largest of the
 start's linear conflict, its pattern-database value and the unweighted search's bound.
 """
@@ -50,13 +50,14 @@ from fastpuzzle.errors import InternalError, TimeLimitError
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import inverse
 from fastpuzzle.pdb.database import BuildTimeLimitError, PatternDatabaseError
-from fastpuzzle.pdb.partitions import MAX_PDB_CELLS, Partition
+from fastpuzzle.pdb.partitions import Partition
 from fastpuzzle.pdb.store import load_pdb, pdb_path
 from fastpuzzle.results import ProgressCallback, SearchStats, Solution
 
 _log = logging.getLogger(__name__)
 
 __all__ = [
+    "TABLE_CELLS",
     "WEIGHTS",
     "Budget",
     "Tables",
@@ -108,6 +109,13 @@ FRONT = 4
 SLICE_SHARE = 1 / 64
 MIN_SLICE_SECONDS = 0.02
 MIN_SLICE_NODES = 1 << 14
+
+#: The searches read the shape's pattern database on boards of 17 to this many cells, where it
+#: paid (6x6: 156.4 moves to 137.6 on DeepCubeA's first 5 boards in 30 s). 7x7's twelve
+#: groups of 4 did not (its first 3 boards, 60 s each: 404.7 moves on linear conflict,
+#: 466.7 with the tables; their value of the start is below linear conflict's, and with
+#: them the searches from the goal stop).
+TABLE_CELLS = 36
 
 #: The unweighted search from the start.
 _OPTIMAL = (1.0, False)
@@ -226,16 +234,15 @@ class Tables:
     ) -> Tables | None:
         """The shape's tables (the policy's for ``problem``'s shape and goal) where they are on
         disk and fit in ``memory_bytes`` (None: no limit), else None (none built: a build
-        takes minutes, more than a limit allows; or none can be, as past 36 cells)."""
+        takes minutes, more than a limit allows; or none can be)."""
         shape = problem.board.shape
-        if not MAX_CELLS < problem.rows * problem.cols <= MAX_PDB_CELLS:
+        if not MAX_CELLS < problem.rows * problem.cols <= TABLE_CELLS:
             return None
         for partition in policy.tables_of(shape, problem.goal_blank).read:
             try:
                 nbytes = pdb_path(partition, shape, problem.goal_blank).stat().st_size
             except (OSError, PatternDatabaseError):
-                # PatternDatabaseError: the shape's default groups cannot be built (7x7's
-                # leave more cells free than the builder tracks).
+                # PatternDatabaseError: the shape's default groups cannot be built.
                 continue
             if memory_bytes is None or nbytes <= memory_bytes:
                 return cls(partition, shape, problem.goal_blank, wait=wait, nbytes=nbytes)

@@ -26,6 +26,7 @@ __all__ = [
     "PARTITIONS",
     "PARTITIONS_5X5",
     "PARTITIONS_6X6",
+    "PARTITIONS_7X7",
     "SPARSE_MAX",
     "ZERO_AWARE",
     "ZERO_COMPOUNDS",
@@ -96,6 +97,38 @@ PARTITIONS_6X6: dict[str, tuple[tuple[int, ...], ...]] = {
     ),
 }
 
+#: 7x7 partitions by name, as cells of the goal with the blank in the last cell (48). Twelve
+#: groups of 4 (5,085,024 entries each, 30.5 MB in all at 4 bits; groups of 5 would be 229
+#: million each): 2x2 blocks where they fit, a column and a row of 4 by the right and bottom
+#: edges, and an L and a block by the blank. The L makes the partition mirrored about the main
+#: diagonal a different one, whose sum the search also takes.
+#:
+#: .. code-block:: text
+#:
+#:     A A B B C C D
+#:     A A B B C C D
+#:     E E F F G G D
+#:     E E F F G G D
+#:     H H I I J J J
+#:     H H I I K K J
+#:     L L L L K K .
+PARTITIONS_7X7: dict[str, tuple[tuple[int, ...], ...]] = {
+    "4-4-4-4-4-4-4-4-4-4-4-4": (
+        (0, 1, 7, 8),
+        (2, 3, 9, 10),
+        (4, 5, 11, 12),
+        (6, 13, 20, 27),
+        (14, 15, 21, 22),
+        (16, 17, 23, 24),
+        (18, 19, 25, 26),
+        (28, 29, 35, 36),
+        (30, 31, 37, 38),
+        (32, 33, 34, 41),
+        (39, 40, 46, 47),
+        (42, 43, 44, 45),
+    ),
+}
+
 #: Named partitions whose tables are zero-aware: an entry per placement of the group's tiles and
 #: region of free cells the blank is in (where the tiles wall cells off, the free cells split into
 #: regions), not the least over the regions: more entries (docs/performance.rst, "Where the
@@ -143,6 +176,7 @@ NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] 
     (4, 4): PARTITIONS,
     (5, 5): PARTITIONS_5X5,
     (6, 6): PARTITIONS_6X6,
+    (7, 7): PARTITIONS_7X7,
 }
 
 #: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
@@ -153,10 +187,6 @@ AUTO_MAX_PAST_25 = 5
 
 #: Largest board a pattern database is built for (past 16 cells, compact tables only).
 MAX_PDB_CELLS = 64
-
-#: The builder tracks at most this many free cells a group leaves (2 bits each in a 64-bit
-#: word a placement): past 32 cells, groups of at least ``cells - 32`` tiles (6x6: 4).
-MAX_FREE_CELLS = 32
 
 #: Zero-aware tables are laid out for boards of up to this many cells.
 MAX_ZERO_CELLS = 25
@@ -343,23 +373,13 @@ def _resolve_now(
 def _check_buildable(
     name: str, shape: tuple[int, int], groups: tuple[tuple[int, ...], ...]
 ) -> None:
-    """Refuses groups the builder cannot track: past 32 cells, a group leaving more than
-    :data:`MAX_FREE_CELLS` cells free, and zero-aware tables past :data:`MAX_ZERO_CELLS`."""
+    """Refuses zero-aware tables past :data:`MAX_ZERO_CELLS` (their layout keeps cell sets in
+    32 bits)."""
     rows, cols = shape
-    cells = rows * cols
-    if cells <= MAX_FREE_CELLS:
-        return
-    if is_zero_aware(name):
+    if rows * cols > MAX_ZERO_CELLS and is_zero_aware(name):
         raise PatternDatabaseError(
             f"zero-aware tables are built for boards of up to {MAX_ZERO_CELLS} cells, not "
             f"{rows}x{cols}"
-        )
-    smallest = min(len(group) for group in groups)
-    if cells - smallest > MAX_FREE_CELLS:
-        raise PatternDatabaseError(
-            f"a group of {smallest} tiles on {rows}x{cols} leaves {cells - smallest} cells "
-            f"free; tables are built for groups that leave at most {MAX_FREE_CELLS} (at least "
-            f"{cells - MAX_FREE_CELLS} tiles a group on this board)"
         )
 
 
@@ -458,12 +478,14 @@ def reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | Non
 
 def default_partition(shape: tuple[int, int], goal_blank: int) -> str | Partition:
     """The partition ``"auto"`` names on ``shape``: ``"6-6-6-6"`` on 5x5, ``"5-5-5-5-5-5-5"``
-    on 6x6, else :func:`auto_partition`'s blocks of at most six tiles (4x4 has better named
-    ones)."""
+    on 6x6, ``"4-4-4-4-4-4-4-4-4-4-4-4"`` on 7x7, else :func:`auto_partition`'s blocks of at
+    most six tiles (4x4 has better named ones)."""
     if shape == (5, 5):
         return "6-6-6-6"
     if shape == (6, 6):
         return "5-5-5-5-5-5-5"
+    if shape == (7, 7):
+        return "4-4-4-4-4-4-4-4-4-4-4-4"
     return auto_partition(shape, goal_blank)
 
 

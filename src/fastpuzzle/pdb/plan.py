@@ -264,10 +264,10 @@ def _file_plan(
     peak = 0
     for index, (k, count) in enumerate(zip(sizes, placements)):
         # What build_levels allocates for a group: a byte a placement for its levels and a
-        # word of 16, 32 or 64 bits a placement for its frontier (by the cells left free),
+        # word of 16 to 128 bits a placement for its frontier (by the cells left free),
         # zero-aware levels too; the tables of the groups before it are held until the write.
         free = cells - k
-        word = 2 if free <= 8 else 4 if free <= 16 else 8
+        word = 2 if free <= 8 else 4 if free <= 16 else 8 if free <= 32 else 16
         zero_levels = int(_pdb.zero_table_length(*shape, k, False)) if zero else 0
         peak = max(peak, count * (1 + word) + zero_levels + sum(tables[:index]))
     rate = MEASURED_RATES[_kind(cells, zero)][0]
