@@ -19,7 +19,7 @@ from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import anytime
 from fastpuzzle._solver.bounds import pattern_bound, start_bound
 from tests import instances
-from tests.pdbcache import small_5x5_database
+from tests.pdbcache import SMALL_6X6, small_5x5_database, small_6x6_database
 
 
 def _known_5x5() -> list[tuple[str, tuple[int, ...], int]]:
@@ -99,8 +99,23 @@ def test_no_tables_without_a_file(tmp_path, monkeypatch):
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     problem = make_problem(fp.Board.goal((5, 5)), None)
     assert anytime.Tables.on_disk(problem, wait=False) is None
-    # Past 25 cells there are no such tables, whatever the cache holds.
-    assert anytime.Tables.on_disk(make_problem(fp.Board.goal((6, 6)), None), wait=True) is None
+    for side in (6, 7, 8):
+        board = fp.Board.goal((side, side))
+        assert anytime.Tables.on_disk(make_problem(board, None), wait=True) is None
+
+
+def test_the_6x6_tables_are_found_on_disk(tmp_path, monkeypatch):
+    # The shape's named table, as 6-6-6-6 is 5x5's (a stand-in file: on_disk only sizes it).
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    path = pdb.pdb_path("5-5-5-5-5-5-5", (6, 6), 35)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(bytes(1000))
+    found = anytime.Tables.on_disk(make_problem(fp.Board.goal((6, 6)), None), wait=True)
+    assert found is not None and found.partition == "5-5-5-5-5-5-5" and found.nbytes == 1000
+    # 7x7's table is built by its name, but the searches do not read it (it did not pay).
+    path = pdb.pdb_path("4-4-4-4-4-4-4-4-4-4-4-4", (7, 7), 48)
+    path.write_bytes(bytes(1000))
+    assert anytime.Tables.on_disk(make_problem(fp.Board.goal((7, 7)), None), wait=True) is None
 
 
 def test_a_damaged_file_gives_no_tables_and_is_read_once(tmp_path, monkeypatch):
@@ -184,3 +199,30 @@ def test_the_tables_read_count_in_the_peak_memory(small_tables):
     )
     assert solution.heuristic == "pdb"
     assert solution.stats.peak_memory_bytes >= 10**7
+
+
+@pytest.fixture(scope="module")
+def small_cache_6x6(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("anytime6x6")
+    small_6x6_database(directory)
+    return directory
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_anytime_answers_on_6x6_tables(small_cache_6x6, monkeypatch, seed):
+    # 6x6 reads its tables as 5x5 does (small stand-ins for 5-5-5-5-5-5-5); the optima of
+    # these scrambles come from IDA* with linear conflict.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(small_cache_6x6))
+    tables = anytime.Tables(SMALL_6X6, (6, 6), 35, wait=True)
+    assert tables.ready() is not None
+    monkeypatch.setattr(
+        anytime.Tables, "on_disk", classmethod(lambda cls, problem, wait, memory_bytes=None: tables)
+    )
+    board = fp.scramble(fp.Board.goal((6, 6)), 60, rng=seed)
+    optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
+    problem = make_problem(board, None)
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=3_000_000))
+    assert solution.heuristic == "pdb"
+    assert solution.verify()
+    assert pattern_bound(problem, tables.ready()) <= solution.lower_bound <= optimum
+    assert optimum <= len(solution)

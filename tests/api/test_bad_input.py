@@ -1121,7 +1121,7 @@ def _property_cases() -> list[Case]:
             "pdb-shape-huge",
             lambda tmp: fp.build_pdb([[0]], (HUGE, 2), cache_dir=tmp, progress=False),
             fp.pdb.PatternDatabaseError,
-            r"up to 25 cells, not <tuple object>",
+            r"up to 64 cells, not <tuple object>",
         ),
     ]
 

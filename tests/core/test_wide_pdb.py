@@ -23,7 +23,7 @@ from fastpuzzle.pdb import partitions
 from tests.interrupts import latency_of
 from tests.oracle import compact_rank as _compact_rank
 from tests.oracle import group_distances as _plain_group_distances
-from tests.pdbcache import small_5x5_database, wide_pdb_search
+from tests.pdbcache import small_5x5_database, small_6x6_database, wide_pdb_search
 
 SOLVED = 0
 
@@ -49,11 +49,53 @@ def test_builder_matches_a_plain_blank_tracking_bfs(rows, cols, goal_blank, cell
         assert levels[_compact_rank(placement, n)] == value, placement
 
 
-def test_builder_refuses_boards_past_25_cells_and_sparse_tables_past_16():
-    with pytest.raises(ValueError, match="25 cells"):
-        _pdb.build_levels(2, 13, 25, [1], False)
+def test_builder_refuses_boards_past_64_cells_and_sparse_tables_past_16():
+    with pytest.raises(ValueError, match="64 cells"):
+        _pdb.build_levels(5, 13, 64, [1], False)
     with pytest.raises(ValueError, match="sparse"):
         _pdb.build_levels(5, 5, 24, [1, 2], True)
+    with pytest.raises(pdb.PatternDatabaseError, match="zero-aware tables are built for boards"):
+        pdb.build_pdb(partitions.ZeroAwareGroups(((0, 1, 2, 3),)), (6, 6), progress=False)
+
+
+@pytest.fixture(scope="module")
+def small_6x6(tmp_path_factory: pytest.TempPathFactory) -> pdb.Database:
+    return small_6x6_database(tmp_path_factory.mktemp("cache6x6"))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_6x6_pdb_and_linear_conflict_agree_on_optimal_length(small_6x6, seed):
+    # Past 32 cells (6-bit slots): the tables' IDA*, plain and mirrored, against the wide
+    # kernel's IDA* with linear conflict; and the tables' h between Manhattan and the optimum.
+    board = fp.scramble(fp.Board.goal((6, 6)), 44, rng=seed)
+    plain = fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1)
+    h = wide_pdb_search(small_6x6, board, max_depth=0).depth
+    assert fp.manhattan(board) <= h <= len(plain)
+    for mirror in (False, True):
+        core = wide_pdb_search(small_6x6, board, mirror=mirror)
+        assert core.status == SOLVED
+        assert len(core.moves) == len(plain)
+        assert board.apply(core.moves) == fp.Board.goal((6, 6))
+    weighted = wide_pdb_search(small_6x6, board, weight=1.5)
+    assert weighted.status == SOLVED
+    assert board.apply(weighted.moves) == fp.Board.goal((6, 6))
+    assert len(plain) <= len(weighted.moves) <= 1.5 * len(plain)
+
+
+@pytest.mark.parametrize(
+    ("name", "shape", "size", "count"),
+    [("5-5-5-5-5-5-5", (6, 6), 5, 7), ("4-4-4-4-4-4-4-4-4-4-4-4", (7, 7), 4, 12)],
+)
+def test_6x6_and_7x7_partitions_cover_every_tile_once(name, shape, size, count):
+    groups = partitions.NAMED_PARTITIONS[shape][name]
+    assert sorted(len(group) for group in groups) == [size] * count
+    cells = shape[0] * shape[1]
+    assert sorted(c for group in groups for c in group) == list(range(cells - 1))
+    assert partitions.default_partition(shape, cells - 1) == name
+    assert partitions.resolve(name).shape == shape
+    # Mirrored about the diagonal it is another partition: the reflected lookup adds to it.
+    mirrored = {frozenset((c % shape[1]) * shape[1] + c // shape[1] for c in g) for g in groups}
+    assert mirrored != {frozenset(g) for g in groups}
 
 
 @pytest.fixture(scope="module")

@@ -25,9 +25,12 @@ atomics build a one-thread builder.
 
 Tables store ``(value - Manhattan distance of the group's tiles) / 2`` (always a whole number:
 every tile move changes that Manhattan distance by one), 4 bits per entry where every entry fits,
-else one byte. See ``_ranking.pxd`` for sparse and compact indexing. Boards of up to 25 cells are
-built (5x5 and rectangles such as 4x6 or 3x8); past 16 cells a group's cells are packed 5 bits per
-slot and only compact tables are made (a sparse 32**k range would be mostly empty).
+else one byte. See ``_ranking.pxd`` for sparse and compact indexing. Boards of up to 64 cells are
+built (5x5, 6x6, 7x7 and rectangles such as 4x6 or 3x8); past 16 cells a group's cells are packed
+5 bits per slot (6 past 32 cells) and only compact tables are made (a sparse 32**k range would be
+mostly empty). A placement's word holds 2 bits per free cell, in 16 to 128 bits (two 64-bit
+halves past 32 free cells), so a group leaves at most 64 cells free (zero-aware tables stop at
+25 cells).
 """
 
 import os
@@ -38,7 +41,12 @@ import numpy as np
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from fastpuzzle._core._ranking cimport compact_rank_bits, count_ones, init_weights, lowest_bit
+from fastpuzzle._core._ranking cimport (
+    compact_rank_bits,
+    count_ones64,
+    init_weights,
+    lowest_bit64,
+)
 from fastpuzzle._core._zero cimport (
     ZERO_CHOOSE,
     ZeroLayout,
@@ -169,9 +177,64 @@ cdef extern from *:
     void* fp_map(uint64_t bytes, void** base, uint64_t* mapped) noexcept nogil
     void fp_unmap(void* base, uint64_t mapped) noexcept nogil
 
+cdef extern from *:
+    """
+    /* Words of 128 bits, for groups that leave 33 to 64 cells free: two 64-bit halves, each
+       read and marked atomically on its own. A cell's 2-bit code lies in one half, so what
+       decides (whether this thread marked a cell) stays exact; only the count of placements
+       reached for the first time may miss one that two threads marked in both halves at
+       once (it chooses when scans run backward and what progress shows, not the levels). */
+    #if defined(__SIZEOF_INT128__)
+    #define FP_WIDE 1
+    typedef unsigned __int128 fp_u128;
+    static inline fp_u128 fp_word128(const void* s, uint64_t i) {
+        const uint64_t* p = (const uint64_t*)s + 2 * i;
+        return ((fp_u128)FP_LOAD(p + 1) << 64) | FP_LOAD(p);
+    }
+    static inline fp_u128 fp_mark128(void* s, uint64_t i, fp_u128 bits) {
+        uint64_t* p = (uint64_t*)s + 2 * i;
+        uint64_t low = (uint64_t)bits, high = (uint64_t)(bits >> 64), old_low, old_high;
+    #if FP_THREADS
+        old_low = low ? FP_OR(p, low) : FP_LOAD(p);
+        old_high = high ? FP_OR(p + 1, high) : FP_LOAD(p + 1);
+    #else
+        old_low = p[0];
+        old_high = p[1];
+        p[0] = old_low | low;
+        p[1] = old_high | high;
+    #endif
+        return ((fp_u128)old_high << 64) | old_low;
+    }
+    #else
+    /* No 128-bit integers: build_levels refuses groups that would need them. */
+    #define FP_WIDE 0
+    typedef uint64_t fp_u128;
+    static inline fp_u128 fp_word128(const void* s, uint64_t i) { return 0; }
+    static inline fp_u128 fp_mark128(void* s, uint64_t i, fp_u128 bits) { return 0; }
+    #endif
+    """
+    # Declared to Cython as another integer type than uint64_t (unsigned long long), so that
+    # the fused Bits keeps two specializations; the C code names the real type.
+    ctypedef unsigned long fp_u128
+    enum: FP_WIDE
+    fp_u128 fp_word128(const void* s, uint64_t i) noexcept nogil
+    fp_u128 fp_mark128(void* s, uint64_t i, fp_u128 bits) noexcept nogil
+
+# A word of the state array as the scans hold it: 16 to 64 bits in a uint64_t, or 128 bits.
+ctypedef fused Bits:
+    uint64_t
+    fp_u128
+
+# A set of cells, one bit each: boards of up to 64 cells.
+ctypedef uint64_t cellset
+
 cdef enum:
     UNSEEN = 255
-    BUILD_MAX_CELLS = 25
+    BUILD_MAX_CELLS = 64
+    # A placement's word holds 2 bits per cell the group leaves free, in at most 128 bits.
+    BUILD_MAX_FREE = 64
+    # Zero-aware layouts keep their cell sets in 32 bits (_zero.pxd).
+    ZERO_MAX_CELLS = 25
     MAX_CHILDREN = 4 * BUILD_MAX_CELLS
     BLOCK_BITS = 12             # placements per block: the unit of work a thread takes
     BLOCK = 1 << BLOCK_BITS
@@ -205,8 +268,8 @@ cdef struct Builder:
     int8_t row_of[BUILD_MAX_CELLS]
     int8_t col_of[BUILD_MAX_CELLS]
     int home[BUILD_MAX_CELLS]   # [slot] -> goal cell of the slot's tile
-    unsigned int not_first_col  # cells not in the first column
-    unsigned int not_last_col
+    cellset not_first_col  # cells not in the first column
+    cellset not_last_col
     int sparse                  # 1: tables indexed by sparse index (k <= 6), 0: by compact rank
     uint64_t weight[BUILD_MAX_CELLS]
     uint64_t placements
@@ -217,7 +280,7 @@ cdef struct Decoder:
     # in increasing order mostly differ in their last slots, and only those are worked out again.
     uint64_t quotient[BUILD_MAX_CELLS]          # [slot] -> rank // weight[slot]
     int pos[BUILD_MAX_CELLS]                    # [slot] -> cell
-    unsigned int before[BUILD_MAX_CELLS + 1]    # [slot] -> cells of the slots before it
+    cellset before[BUILD_MAX_CELLS + 1]    # [slot] -> cells of the slots before it
     int8_t slot_at[BUILD_MAX_CELLS]             # [cell] -> slot, -1: none
 
 
@@ -226,7 +289,8 @@ cdef struct Job:
     Builder b
     void* state                 # [rank] -> word of 2-bit codes, one per free cell
     int width                   # bits per word: 16, 32 or 64
-    uint64_t low                # 01 repeated over the free cells of a word
+    uint64_t low                # 01 repeated over the free cells of a word (up to 64 bits)
+    fp_u128 low_wide            # the same in a word of 128 bits
     uint8_t* levels             # [rank] -> BFS level first reached, UNSEEN: not yet
     uint8_t* dirty              # [block] -> 1 where the current level's regions may lie
     uint8_t* dirty_next
@@ -258,9 +322,14 @@ cdef inline int home_distance(const Builder* b, int slot, int cell) noexcept nog
             + abs(b.col_of[cell] - b.col_of[b.home[slot]]))
 
 
-cdef inline unsigned int flood(const Builder* b, int start, unsigned int free_cells) noexcept nogil:
+cdef inline cellset all_cells(int n) noexcept nogil:
+    # The cells of an n-cell board, 1 <= n <= 64 (a shift by 64 would be undefined).
+    return (~(<cellset>0)) >> (64 - n)
+
+
+cdef inline cellset flood(const Builder* b, int start, cellset free_cells) noexcept nogil:
     # The connected region of free cells around start (start is free: it holds the blank).
-    cdef unsigned int region = 1u << start, grown
+    cdef cellset region = (<cellset>1) << start, grown
     while True:
         grown = (region | ((region & b.not_last_col) << 1) | ((region & b.not_first_col) >> 1)
                  | (region << b.cols) | (region >> b.cols)) & free_cells
@@ -269,11 +338,11 @@ cdef inline unsigned int flood(const Builder* b, int start, unsigned int free_ce
         region = grown
 
 
-cdef inline int nth_bit(unsigned int bits, int nth) noexcept nogil:
+cdef inline int nth_bit(cellset bits, int nth) noexcept nogil:
     while nth > 0:
         bits &= bits - 1
         nth -= 1
-    return lowest_bit(bits)
+    return lowest_bit64(bits)
 
 
 cdef inline void reset_decoder(const Builder* b, Decoder* dec) noexcept nogil:
@@ -292,7 +361,7 @@ cdef inline void decode(const Builder* b, Decoder* dec, uint64_t rank) noexcept 
     # that is unchanged leaves every earlier slot as it was.
     cdef int slot = b.k - 1, first, digit
     cdef uint64_t quotient = rank
-    cdef unsigned int full = (1u << b.n) - 1
+    cdef cellset full = all_cells(b.n)
     while slot >= 0 and dec.quotient[slot] != quotient:
         dec.quotient[slot] = quotient
         if quotient <= 0xffffffffu:
@@ -308,21 +377,21 @@ cdef inline void decode(const Builder* b, Decoder* dec, uint64_t rank) noexcept 
         digit = <int>(dec.quotient[slot]
                       - (dec.quotient[slot - 1] * <uint64_t>(b.n - slot) if slot else 0))
         dec.pos[slot] = nth_bit(full & ~dec.before[slot], digit)
-        dec.before[slot + 1] = dec.before[slot] | (1u << dec.pos[slot])
+        dec.before[slot + 1] = dec.before[slot] | ((<cellset>1) << dec.pos[slot])
         dec.slot_at[dec.pos[slot]] = slot
 
 
 cdef struct Word:
     # What expanding a placement needs beyond its decoded cells.
-    unsigned int occupied
-    unsigned int free_cells
+    cellset occupied
+    cellset free_cells
     int below[BUILD_MAX_CELLS]  # [cell] -> free cells below it: a free cell's index among them
 
 
 cdef inline void describe(const Builder* b, const Decoder* dec, Word* w) noexcept nogil:
     cdef int cell, count = 0
     w.occupied = dec.before[b.k]
-    w.free_cells = ((1u << b.n) - 1) & ~w.occupied
+    w.free_cells = (all_cells(b.n)) & ~w.occupied
     for cell in range(b.n):
         w.below[cell] = count
         count += (w.free_cells >> cell) & 1
@@ -337,17 +406,17 @@ cdef inline uint64_t vertical_rank(const Builder* b, const Decoder* dec, const W
     cdef int slot = dec.slot_at[source], other
     cdef int64_t weight = <int64_t>b.weight[slot]
     cdef int64_t change = (target - source) * weight
-    cdef unsigned int between
+    cdef cellset between
     if target > source:
-        between = ((1u << target) - (2u << source)) & w.occupied
+        between = (((<cellset>1) << target) - ((<cellset>2) << source)) & w.occupied
         while between:
-            other = dec.slot_at[lowest_bit(between)]
+            other = dec.slot_at[lowest_bit64(between)]
             change += -weight if other < slot else <int64_t>b.weight[other]
             between &= between - 1
     else:
-        between = ((1u << source) - (2u << target)) & w.occupied
+        between = (((<cellset>1) << source) - ((<cellset>2) << target)) & w.occupied
         while between:
-            other = dec.slot_at[lowest_bit(between)]
+            other = dec.slot_at[lowest_bit64(between)]
             change += weight if other < slot else -<int64_t>b.weight[other]
             between &= between - 1
     return rank + <uint64_t>change
@@ -358,53 +427,69 @@ cdef inline int child_index(const Word* w, int cell, int source, int target) noe
     return w.below[cell] + (source < cell) - (target < cell)
 
 
-cdef inline uint64_t child_marks(const Job* job, const Word* w, unsigned int region,
-                                 int source, int target) noexcept nogil:
+cdef inline Bits load_word(const Job* job, uint64_t rank, Bits low) noexcept nogil:
+    # The word of placement ``rank`` (``low`` picks the width: job.low or job.low_wide).
+    if Bits is fp_u128:
+        return fp_word128(job.state, rank)
+    else:
+        return fp_word(job.state, job.width, rank)
+
+
+cdef inline Bits mark_word(Job* job, uint64_t rank, Bits bits) noexcept nogil:
+    # ORs bits into the word of placement ``rank``; returns the word before.
+    if Bits is fp_u128:
+        return fp_mark128(job.state, rank, bits)
+    else:
+        return fp_mark(job.state, job.width, rank, bits)
+
+
+cdef inline Bits child_marks(const Word* w, cellset region, int source, int target,
+                             Bits low) noexcept nogil:
     # A bit at 2 * (index among the child's free cells) for each cell of region.
-    cdef uint64_t out = 0
+    cdef Bits out = 0
     cdef int cell
-    if region == (w.free_cells ^ (1u << source) ^ (1u << target)):
-        return job.low
+    if region == (w.free_cells ^ ((<cellset>1) << source) ^ ((<cellset>1) << target)):
+        return low
     while region:
-        cell = lowest_bit(region)
+        cell = lowest_bit64(region)
         region &= region - 1
-        out |= (<uint64_t>1) << (2 * child_index(w, cell, source, target))
+        out |= (<Bits>1) << (2 * child_index(w, cell, source, target))
     return out
 
 
-cdef inline uint64_t own_marks(const Job* job, const Word* w, unsigned int region) noexcept nogil:
-    cdef uint64_t out = 0
+cdef inline Bits own_marks(const Word* w, cellset region, Bits low) noexcept nogil:
+    cdef Bits out = 0
     cdef int cell
     if region == w.free_cells:
-        return job.low
+        return low
     while region:
-        cell = lowest_bit(region)
+        cell = lowest_bit64(region)
         region &= region - 1
-        out |= (<uint64_t>1) << (2 * w.below[cell])
+        out |= (<Bits>1) << (2 * w.below[cell])
     return out
 
 
-cdef inline unsigned int gather(unsigned int free_cells, uint64_t marks) noexcept nogil:
+cdef inline cellset gather(cellset free_cells, Bits marks) noexcept nogil:
     # The cells whose bit is set in marks (one bit at 2 * index among the free cells).
-    cdef unsigned int out = 0
+    cdef cellset out = 0
     cdef int cell
     while free_cells:
-        cell = lowest_bit(free_cells)
+        cell = lowest_bit64(free_cells)
         free_cells &= free_cells - 1
         if marks & 1:
-            out |= 1u << cell
+            out |= (<cellset>1) << cell
         marks >>= 2
     return out
 
 
-cdef inline uint64_t cells_with(uint64_t word, uint64_t pattern, uint64_t low) noexcept nogil:
+cdef inline Bits cells_with(Bits word, Bits pattern, Bits low) noexcept nogil:
     # A bit at 2 * i for each free cell i whose code in word is the one repeated in pattern.
-    cdef uint64_t x = word ^ pattern
+    cdef Bits x = word ^ pattern
     return ~(x | (x >> 1)) & low
 
 
 cdef inline int children(const Job* job, const Decoder* dec, const Word* w, uint64_t rank,
-                         unsigned int region, uint64_t* ranks, int8_t* sources, int8_t* targets,
+                         cellset region, uint64_t* ranks, int8_t* sources, int8_t* targets,
                          int8_t* shifts, int n) noexcept nogil:
     # Appends the placements one tile move away with the blank in region (the tile on a cell
     # next to the region slides onto it; the blank lands where the tile was), their words
@@ -412,11 +497,11 @@ cdef inline int children(const Job* job, const Decoder* dec, const Word* w, uint
     # One mask per direction keeps the branches few and predictable. shifts: 2 * the index of
     # the tile's old cell among the child's free cells, where the child's region code sits.
     cdef const Builder* b = &job.b
-    cdef unsigned int m
+    cdef cellset m
     cdef int c, q
     m = region & (w.occupied >> 1) & b.not_last_col
     while m:
-        c = lowest_bit(m)
+        c = lowest_bit64(m)
         m &= m - 1
         q = c + 1
         ranks[n] = rank - b.weight[dec.slot_at[q]]
@@ -427,7 +512,7 @@ cdef inline int children(const Job* job, const Decoder* dec, const Word* w, uint
         n += 1
     m = region & (w.occupied << 1) & b.not_first_col
     while m:
-        c = lowest_bit(m)
+        c = lowest_bit64(m)
         m &= m - 1
         q = c - 1
         ranks[n] = rank + b.weight[dec.slot_at[q]]
@@ -438,7 +523,7 @@ cdef inline int children(const Job* job, const Decoder* dec, const Word* w, uint
         n += 1
     m = region & (w.occupied >> b.cols)
     while m:
-        c = lowest_bit(m)
+        c = lowest_bit64(m)
         m &= m - 1
         q = c + b.cols
         ranks[n] = vertical_rank(b, dec, w, rank, q, c)
@@ -449,7 +534,7 @@ cdef inline int children(const Job* job, const Decoder* dec, const Word* w, uint
         n += 1
     m = region & (w.occupied << b.cols)
     while m:
-        c = lowest_bit(m)
+        c = lowest_bit64(m)
         m &= m - 1
         q = c - b.cols
         ranks[n] = vertical_rank(b, dec, w, rank, q, c)
@@ -472,8 +557,8 @@ cdef struct Batch:
     int8_t shifts[MAX_CHILDREN]
 
 
-cdef void collect(Job* job, Decoder* dec, uint64_t rank, uint64_t current,
-                  Batch* batch) noexcept nogil:
+cdef void collect(Job* job, Decoder* dec, uint64_t rank, Bits current, Batch* batch,
+                  Bits low) noexcept nogil:
     # Forward: the children of the word's current regions, all at once (their children are
     # those of each region), into batch; the regions then become 3, so the code can be reused
     # two levels on.
@@ -481,28 +566,29 @@ cdef void collect(Job* job, Decoder* dec, uint64_t rank, uint64_t current,
     describe(&job.b, dec, &batch.w)
     batch.n = children(
         job, dec, &batch.w, rank,
-        batch.w.free_cells if current == job.low else gather(batch.w.free_cells, current),
+        batch.w.free_cells if current == low else gather[Bits](batch.w.free_cells, current),
         batch.ranks, batch.sources, batch.targets, batch.shifts, 0,
     )
-    fp_mark(job.state, job.width, rank, current * (job.current ^ 3))
+    mark_word[Bits](job, rank, current * <Bits>(job.current ^ 3))
 
 
-cdef void settle(Job* job, const Batch* batch, uint64_t* counts) noexcept nogil:
+cdef void settle(Job* job, const Batch* batch, uint64_t* counts, Bits low) noexcept nogil:
     # Forward: marks the batch's unreached children with the next code.
     cdef const Word* w = &batch.w
-    cdef unsigned int region
-    cdef uint64_t old, rank, code = 3 - job.current
+    cdef cellset region
+    cdef uint64_t rank
+    cdef Bits old, code = 3 - job.current
     cdef int i, q, c, shift
     for i in range(batch.n):
         rank = batch.ranks[i]
         shift = batch.shifts[i]
         # A repeat costs one test: only a new region is flooded.
-        if (fp_word(job.state, job.width, rank) >> shift) & 3:
+        if (load_word[Bits](job, rank, low) >> shift) & 3:
             continue
         q = batch.sources[i]
         c = batch.targets[i]
-        region = flood(&job.b, q, w.free_cells ^ (1u << q) ^ (1u << c))
-        old = fp_mark(job.state, job.width, rank, child_marks(job, w, region, q, c) * code)
+        region = flood(&job.b, q, w.free_cells ^ ((<cellset>1) << q) ^ ((<cellset>1) << c))
+        old = mark_word[Bits](job, rank, child_marks[Bits](w, region, q, c, low) * code)
         if not (old >> shift) & 3:
             # This thread marked it (another one marking it too found the code there).
             counts[0] += 1
@@ -512,8 +598,8 @@ cdef void settle(Job* job, const Batch* batch, uint64_t* counts) noexcept nogil:
                 fp_set_byte(&job.dirty_next[rank >> BLOCK_BITS])
 
 
-cdef uint64_t reach(Job* job, Decoder* dec, uint64_t rank, uint64_t unseen,
-                    uint64_t* counts) noexcept nogil:
+cdef Bits reach(Job* job, Decoder* dec, uint64_t rank, Bits unseen, uint64_t* counts,
+                Bits low) noexcept nogil:
     # Backward: the bits that mark the word's unreached regions that have a neighbour holding
     # the current code with the next code.
     cdef uint64_t ranks[MAX_CHILDREN]
@@ -522,19 +608,19 @@ cdef uint64_t reach(Job* job, Decoder* dec, uint64_t rank, uint64_t unseen,
     cdef int8_t shifts[MAX_CHILDREN]
     cdef Word w
     cdef const Builder* b = &job.b
-    cdef unsigned int pending, region
-    cdef uint64_t out = 0, code = 3 - job.current
+    cdef cellset pending, region
+    cdef Bits out = 0, code = 3 - job.current
     cdef int n, i
     decode(b, dec, rank)
     describe(b, dec, &w)
-    pending = w.free_cells if unseen == job.low else gather(w.free_cells, unseen)
+    pending = w.free_cells if unseen == low else gather[Bits](w.free_cells, unseen)
     while pending:
-        region = flood(b, lowest_bit(pending), w.free_cells)
+        region = flood(b, lowest_bit64(pending), w.free_cells)
         pending &= ~region
         n = children(job, dec, &w, rank, region, ranks, sources, targets, shifts, 0)
         for i in range(n):
-            if <int>((fp_word(job.state, job.width, ranks[i]) >> shifts[i]) & 3) == job.current:
-                out |= own_marks(job, &w, region) * code
+            if <int>((load_word[Bits](job, ranks[i], low) >> shifts[i]) & 3) == job.current:
+                out |= own_marks[Bits](&w, region, low) * code
                 counts[0] += 1
                 break
     return out
@@ -546,7 +632,7 @@ cdef void record_regions(Job* job, Decoder* dec, uint64_t rank, uint64_t marks) 
     cdef const Builder* b = &job.b
     cdef const ZeroLayout* z = job.layout
     cdef const ZeroRecord* record
-    cdef unsigned int taken, marked, free_cells, region
+    cdef cellset taken, marked, free_cells, region
     cdef uint64_t entry
     cdef int cell
     decode(b, dec, rank)
@@ -555,10 +641,10 @@ cdef void record_regions(Job* job, Decoder* dec, uint64_t rank, uint64_t marks) 
     if record == NULL:
         job.zlevels[rank] = job.level
         return
-    free_cells = ((1u << b.n) - 1) & ~taken
-    marked = gather(free_cells, marks)
+    free_cells = (all_cells(b.n)) & ~taken
+    marked = gather[uint64_t](free_cells, marks)
     while marked:
-        cell = lowest_bit(marked)
+        cell = lowest_bit64(marked)
         region = zero_flood(z, cell, free_cells)
         marked &= ~region
         if region & record.largest:
@@ -577,73 +663,80 @@ cdef inline uint64_t frontier_in(const void* state, uint64_t byte, uint64_t curr
     cdef uint64_t found = 0
     cdef int i
     for i in range(8):
-        found |= cells_with(fp_eight(state, byte + 8 * i), current8, low8)
+        found |= cells_with[uint64_t](fp_eight(state, byte + 8 * i), current8, low8)
     return found
 
 
-cdef void scan_block(Job* job, uint64_t block, uint64_t* counts) noexcept nogil:
+cdef void scan_block(Job* job, uint64_t block, uint64_t* counts, Bits low) noexcept nogil:
+    # ``low``: job.low, or job.low_wide for words of 128 bits (which skip no 64 bytes at once).
     cdef Decoder dec
     cdef Batch batches[2]
     cdef int filling = 0, waiting = 0
-    cdef uint64_t rank, first = block << BLOCK_BITS, last, word, eight, marks, unseen, add
-    cdef uint64_t low = job.low, current = job.current * job.low, nxt = (3 - job.current) * job.low
-    cdef uint64_t low8 = 0, current8, nxt8
-    cdef int per = 64 // job.width, i, j
-    for i in range(per):
-        low8 |= low << (i * job.width)
-    current8 = job.current * low8
-    nxt8 = (3 - job.current) * low8
+    cdef uint64_t rank, first = block << BLOCK_BITS, last, eight
+    cdef Bits word, marks, unseen, add
+    cdef Bits current = job.current * low, nxt = (3 - job.current) * low
+    cdef uint64_t low8 = 0, current8 = 0, nxt8 = 0
+    cdef int per = 1, i, j
+    if Bits is uint64_t:
+        per = 64 // job.width
+        for i in range(per):
+            low8 |= low << (i * job.width)
+        current8 = job.current * low8
+        nxt8 = (3 - job.current) * low8
     last = min(first + BLOCK, job.b.placements)
     reset_decoder(&job.b, &dec)
     rank = first
     while rank < last:
-        if job.kind == FORWARD and (rank & (8 * per - 1)) == 0 and not frontier_in(
-            job.state, rank * <uint64_t>(job.width // 8), current8, low8
-        ):
-            # Most words hold no current region: 64 bytes at once pass them by.
-            rank += 8 * per
-            continue
-        eight = fp_eight(job.state, rank * <uint64_t>(job.width // 8))
-        if job.kind == FORWARD:
-            if not cells_with(eight, current8, low8):
+        if Bits is uint64_t:
+            if job.kind == FORWARD and (rank & (8 * per - 1)) == 0 and not frontier_in(
+                job.state, rank * <uint64_t>(job.width // 8), current8, low8
+            ):
+                # Most words hold no current region: 64 bytes at once pass them by.
+                rank += 8 * per
+                continue
+            eight = fp_eight(job.state, rank * <uint64_t>(job.width // 8))
+            if job.kind == FORWARD:
+                if not cells_with[uint64_t](eight, current8, low8):
+                    rank += per
+                    continue
+            elif not (cells_with[uint64_t](eight, current8, low8)
+                      | cells_with[uint64_t](eight, 0, low8)
+                      | cells_with[uint64_t](eight, nxt8, low8)):
                 rank += per
                 continue
-        elif not (cells_with(eight, current8, low8) | cells_with(eight, 0, low8)
-                  | cells_with(eight, nxt8, low8)):
-            rank += per
-            continue
         for j in range(per):
             if rank + j >= last:
                 break
-            word = fp_word(job.state, job.width, rank + j)
-            marks = cells_with(word, current, low)
+            word = load_word[Bits](job, rank + j, low)
+            marks = cells_with[Bits](word, current, low)
             if marks:
                 if job.levels[rank + j] == UNSEEN:
                     job.levels[rank + j] = job.level
                 if job.zero:
-                    record_regions(job, &dec, rank + j, marks)
+                    # Zero-aware tables stop at 25 cells: their words are 64 bits at most.
+                    record_regions(job, &dec, rank + j, <uint64_t>marks)
             if job.kind == FORWARD:
                 if marks:
-                    collect(job, &dec, rank + j, marks, &batches[filling])
+                    collect[Bits](job, &dec, rank + j, marks, &batches[filling], low)
                     if waiting:
-                        settle(job, &batches[1 - filling], counts)
+                        settle[Bits](job, &batches[1 - filling], counts, low)
                     waiting = 1
                     filling = 1 - filling
                 continue
             # The previous level's regions become 3 (next code ^ 3 is the current one)
             # before this level's marks reuse their code.
-            add = cells_with(word, nxt, low) * job.current
-            unseen = cells_with(word, 0, low)
+            add = cells_with[Bits](word, nxt, low) * <Bits>job.current
+            unseen = cells_with[Bits](word, <Bits>0, low)
             if unseen:
-                marks = reach(job, &dec, rank + j, unseen, counts)
+                marks = reach[Bits](job, &dec, rank + j, unseen, counts, low)
                 if marks:
                     counts[1] += word == 0
                     add |= marks
             if add:
-                fp_mark(job.state, job.width, rank + j, add)
+                mark_word[Bits](job, rank + j, add)
         rank += per
     if waiting:
-        settle(job, &batches[1 - filling], counts)
+        settle[Bits](job, &batches[1 - filling], counts, low)
 
 
 cdef int pack_block(Job* job, uint64_t block) noexcept nogil:
@@ -691,8 +784,10 @@ cdef int run_blocks(Job* job, bint main) except -1 nogil:
                 fp_raise(&job.stop)
                 break
             largest = max(largest, found)
+        elif job.width == 128:
+            scan_block[fp_u128](job, block, counts, job.low_wide)
         else:
-            scan_block(job, block, counts)
+            scan_block[uint64_t](job, block, counts, job.low)
         if main:
             since += 1
             if since == CHECK_EVERY:
@@ -819,12 +914,12 @@ cdef _Run new_run(threads):
 cdef void init_builder(Builder* b, int rows, int cols, int goal_blank, tiles, bint sparse):
     cdef int slot, cell
     if rows < 1 or cols < 1 or rows * cols > BUILD_MAX_CELLS:
-        raise ValueError(f"pattern databases are built for up to 25 cells, not {rows}x{cols}")
+        raise ValueError(f"pattern databases are built for up to 64 cells, not {rows}x{cols}")
     b.rows = rows
     b.cols = cols
     b.n = rows * cols
     b.k = len(tiles)
-    b.bits = 4 if b.n <= 16 else 5
+    b.bits = slot_bits(b.n)
     if not 1 <= b.k < b.n:
         raise ValueError(f"expected 1 to {b.n - 1} tiles in a group, got {b.k}")
     if b.k * b.bits > 58:
@@ -848,12 +943,17 @@ cdef void init_builder(Builder* b, int rows, int cols, int goal_blank, tiles, bi
         b.row_of[cell] = cell // cols
         b.col_of[cell] = cell % cols
         if cell % cols != 0:
-            b.not_first_col |= 1u << cell
+            b.not_first_col |= (<cellset>1) << cell
         if cell % cols != cols - 1:
-            b.not_last_col |= 1u << cell
+            b.not_last_col |= (<cellset>1) << cell
     init_weights(b.weight, b.k, b.n)
     b.placements = b.weight[0] * b.n
     b.sparse = 1 if sparse else 0
+
+
+cdef inline int slot_bits(int n) noexcept nogil:
+    # Bits a slot of a sparse index takes on an n-cell board: a cell number.
+    return 4 if n <= 16 else 5 if n <= 32 else 6
 
 
 def level_length(int cells, int k, bint sparse):
@@ -868,12 +968,13 @@ def level_length(int cells, int k, bint sparse):
 
 def placement_rank(cells, int n):
     """The compact rank the tables use (see ``_ranking.pxd``) of a placement of distinct cells
-    of an ``n``-cell board, packed 4 bits a slot up to 16 cells and 5 bits a slot above."""
-    cdef uint64_t weight[25]
+    of an ``n``-cell board, packed 4 bits a slot up to 16 cells, 5 bits up to 32 and 6 bits
+    up to 64."""
+    cdef uint64_t weight[BUILD_MAX_CELLS]
     cdef uint64_t index = 0
-    cdef int bits = 4 if n <= 16 else 5, k = len(cells), slot
-    if not 1 <= n <= 25 or not 1 <= k <= n or bits * k > 64 or len(set(cells)) != k:
-        raise ValueError("expected distinct cells (at most 64 bits of them) of at most 25")
+    cdef int bits = slot_bits(n), k = len(cells), slot
+    if not 1 <= n <= BUILD_MAX_CELLS or not 1 <= k <= n or bits * k > 64 or len(set(cells)) != k:
+        raise ValueError("expected distinct cells (at most 64 bits of them) of at most 64")
     for slot in range(k):
         if not 0 <= cells[slot] < n:
             raise ValueError(f"cell {cells[slot]} is not on a board of {n} cells")
@@ -910,7 +1011,7 @@ cdef object _make_zero_layout(int rows, int cols, int k):
     cdef Builder b
     cdef int n = rows * cols, c, j, regions
     cdef uint64_t count, rank = 0, several = 0, extra_rows = 0
-    cdef unsigned int taken, low, ripple, free_cells, pending, region, largest
+    cdef cellset taken, low, ripple, free_cells, pending, region, largest
     cdef int size, largest_size
     cdef uint64_t[::1] ch
     cdef uint64_t[::1] bits
@@ -918,7 +1019,7 @@ cdef object _make_zero_layout(int rows, int cols, int k):
     cdef uint32_t[::1] recs
     cdef ZeroLayout* z
     cdef uint8_t[::1] raw
-    if rows < 1 or cols < 1 or n > BUILD_MAX_CELLS or not 1 <= k < n:
+    if rows < 1 or cols < 1 or n > ZERO_MAX_CELLS or not 1 <= k < n:
         raise ValueError(
             f"expected 1 to {n - 1} tiles on at most 25 cells, got {k} on {rows}x{cols}")
     init_builder(&b, rows, cols, n - 1, list(range(1, k + 1)), False)
@@ -938,20 +1039,20 @@ cdef object _make_zero_layout(int rows, int cols, int k):
     records = np.zeros(2 * count + 2, dtype=np.uint32)
     recs = records
     # Sets of k cells in increasing numeric order (Gosper's step) are in rank order.
-    taken = (1u << k) - 1
+    taken = ((<cellset>1) << k) - 1
     with nogil:
         while rank < count:
             if rank & 63 == 0:
                 before[rank >> 6] = <uint32_t>several
-            free_cells = ((1u << n) - 1) & ~taken
+            free_cells = (all_cells(n)) & ~taken
             pending = free_cells
             regions = 0
             largest = 0
             largest_size = 0
             while pending:
-                region = flood(&b, lowest_bit(pending), free_cells)
+                region = flood(&b, lowest_bit64(pending), free_cells)
                 pending &= ~region
-                size = count_ones(region)
+                size = count_ones64(region)
                 if size > largest_size:
                     largest = region
                     largest_size = size
@@ -1032,7 +1133,7 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     cdef Builder* b = &job.b
     cdef int slot, level = 0, backward = 0, switch = -1 if backward_from is None else backward_from
     cdef uint64_t start_index = 0, start_rank, filled = 1, frontier = 1, bytes_
-    cdef unsigned int free_cells
+    cdef cellset free_cells, region
     cdef Decoder dec
     cdef Word w
     cdef uint8_t[::1] lv
@@ -1054,10 +1155,21 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     job.deadline_passed = 0
     if deadline is not None and monotonic() >= deadline:
         raise DeadlinePassed()
-    job.width = 16 if b.n - b.k <= 8 else 32 if b.n - b.k <= 16 else 64
+    most = BUILD_MAX_FREE if FP_WIDE else BUILD_MAX_FREE // 2
+    if b.n - b.k > most:
+        raise ValueError(
+            f"a group of {b.k} tiles on {rows}x{cols} leaves {b.n - b.k} cells free; the "
+            f"builder tracks at most {most} (groups of at least {b.n - most} tiles on this "
+            "board)"
+        )
+    job.width = (16 if b.n - b.k <= 8 else 32 if b.n - b.k <= 16
+                 else 64 if b.n - b.k <= 32 else 128)
     job.low = 0
+    job.low_wide = 0
     for slot in range(b.n - b.k):
-        job.low |= (<uint64_t>1) << (2 * slot)
+        if slot < 32:
+            job.low |= (<uint64_t>1) << (2 * slot)
+        job.low_wide |= (<fp_u128>1) << (2 * slot)
     job.blocks = (b.placements + BLOCK - 1) >> BLOCK_BITS
     levels = np.full(b.placements, UNSEEN, dtype=np.uint8)
     lv = levels
@@ -1069,16 +1181,19 @@ def build_levels(int rows, int cols, int goal_blank, tiles, bint sparse, progres
     if job.state == NULL:
         raise MemoryError()
     try:
-        free_cells = (1u << b.n) - 1
+        free_cells = all_cells(b.n)
         for slot in range(b.k):
             start_index |= (<uint64_t>b.home[slot]) << (b.bits * slot)
-            free_cells &= ~(1u << b.home[slot])
+            free_cells &= ~((<cellset>1) << b.home[slot])
         start_rank = compact_rank_bits(start_index, b.k, b.weight, b.bits)
         reset_decoder(b, &dec)
         decode(b, &dec, start_rank)
         describe(b, &dec, &w)
-        fp_mark(job.state, job.width, start_rank,
-                own_marks(job, &w, flood(b, goal_blank, free_cells)))
+        region = flood(b, goal_blank, free_cells)
+        if job.width == 128:
+            mark_word[fp_u128](job, start_rank, own_marks[fp_u128](&w, region, job.low_wide))
+        else:
+            mark_word[uint64_t](job, start_rank, own_marks[uint64_t](&w, region, job.low))
         job.current = 1
         dirty[start_rank >> BLOCK_BITS] = 1
         while True:
@@ -1231,7 +1346,7 @@ cdef object _pack_zero(const Builder* b, const uint8_t[::1] lv):
     cdef const ZeroRecord* record
     cdef Decoder dec
     cdef uint64_t entries = lv.shape[0], rank, order, entry, half, digit, rest, m
-    cdef unsigned int taken, left, low, ripple, others, region
+    cdef cellset taken, left, low, ripple, others, region
     cdef int slot, cell, md, number, largest = 0, bad = 0
     cdef int distance[BUILD_MAX_CELLS][BUILD_MAX_CELLS]
     cdef uint8_t[::1] ex
@@ -1253,15 +1368,15 @@ cdef object _pack_zero(const Builder* b, const uint8_t[::1] lv):
             if not pack_entry(lv, ex, rank, md, &largest):
                 bad = 1
                 break
-        taken = (1u << b.k) - 1
+        taken = ((<cellset>1) << b.k) - 1
         m = 0
         while not bad and m < z.maps:
             record = record_of(z, m)
             if record != NULL:
-                others = ((1u << b.n) - 1) & ~taken & ~record.largest
+                others = (all_cells(b.n)) & ~taken & ~record.largest
                 number = 0
                 while others:
-                    region = zero_flood(z, lowest_bit(others), others)
+                    region = zero_flood(z, lowest_bit64(others), others)
                     others &= ~region
                     for order in range(z.orders):
                         # Slot i's digit picks its cell among those the earlier slots left.
@@ -1272,7 +1387,7 @@ cdef object _pack_zero(const Builder* b, const uint8_t[::1] lv):
                             digit = rest // z.order_weight[slot]
                             rest -= digit * z.order_weight[slot]
                             cell = nth_bit(left, <int>digit)
-                            left &= ~(1u << cell)
+                            left &= ~((<cellset>1) << cell)
                             md += distance[slot][cell]
                         entry = z.placements + (<uint64_t>record.first + number) * z.orders + order
                         if not pack_entry(lv, ex, entry, md, &largest):
@@ -1436,11 +1551,11 @@ cdef inline int zero_value_at(const Builder* b, const ZeroLayout* z, const int* 
         table, zero_entry(z, packed, b.k, b.bits, blank, b.weight, NULL, 0), nibble) + md
 
 
-cdef inline bint one_region(const Builder* b, unsigned int occupied) noexcept nogil:
+cdef inline bint one_region(const Builder* b, cellset occupied) noexcept nogil:
     # Whether the cells the group leaves free are one region: the blank's cell is then no
     # matter, and the table's value (least over regions) is the state's distance.
-    cdef unsigned int free_cells = ((1u << b.n) - 1) & ~occupied
-    return free_cells == 0 or flood(b, lowest_bit(free_cells), free_cells) == free_cells
+    cdef cellset free_cells = (all_cells(b.n)) & ~occupied
+    return free_cells == 0 or flood(b, lowest_bit64(free_cells), free_cells) == free_cells
 
 
 cdef bint reachable(const Builder* b, const int* cells, int goal_blank) noexcept nogil:
@@ -1450,7 +1565,7 @@ cdef bint reachable(const Builder* b, const int* cells, int goal_blank) noexcept
     cdef int where[BUILD_MAX_CELLS]
     cdef uint8_t seen[BUILD_MAX_CELLS]
     cdef int slot, cell, at, blank = -1, swaps = 0, length
-    cdef unsigned int occupied = 0
+    cdef cellset occupied = 0
     if b.k != b.n - 1:
         return True
     for cell in range(b.n):
@@ -1458,8 +1573,8 @@ cdef bint reachable(const Builder* b, const int* cells, int goal_blank) noexcept
         seen[cell] = 0
     for slot in range(b.k):
         where[b.home[slot]] = cells[slot]
-        occupied |= 1u << cells[slot]
-    blank = lowest_bit(((1u << b.n) - 1) & ~occupied)
+        occupied |= (<cellset>1) << cells[slot]
+    blank = lowest_bit64((all_cells(b.n)) & ~occupied)
     where[goal_blank] = blank
     for cell in range(b.n):
         # A cycle of ``length`` cells is length - 1 swaps.
@@ -1496,10 +1611,10 @@ cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bin
     cdef bint other_single[MAX_CHILDREN]
     cdef int value = value_at(b, cells, table, nibble, distance), other, lowest = 1 << 20
     cdef int slot, move, cell, target, count = 0, i
-    cdef unsigned int occupied = 0
+    cdef cellset occupied = 0
     cdef bint single
     for slot in range(b.k):
-        occupied |= 1u << cells[slot]
+        occupied |= (<cellset>1) << cells[slot]
     single = one_region(b, occupied)
     for slot in range(b.k):
         cell = cells[slot]
@@ -1513,7 +1628,8 @@ cdef int check_placement(const Builder* b, int* cells, const uint8_t* table, bin
             entry[count] = entry_at(b, cells, distance, &md[count])
             cells[slot] = cell
             prefetch(&table[entry[count] >> 1] if nibble else &table[entry[count]])
-            other_single[count] = one_region(b, (occupied & ~(1u << cell)) | (1u << target))
+            other_single[count] = one_region(
+                b, (occupied & ~((<cellset>1) << cell)) | ((<cellset>1) << target))
             count += 1
     for i in range(count):
         other = 2 * stored_entry(table, entry[i], nibble) + md[i]
@@ -1537,16 +1653,16 @@ cdef int check_zero_placement(const Builder* b, const ZeroLayout* z, int* cells,
     # Every state of one placement of a zero-aware table (a value per region of free cells the
     # blank is in: exact distances) against its neighbours: a move changes a distance by at
     # most one, and every state but the goal's is one move from a state one closer.
-    cdef unsigned int occupied = 0, free_cells, pending, region
+    cdef cellset occupied = 0, free_cells, pending, region
     cdef int slot, move, cell, target, value, other, lowest
     for slot in range(b.k):
-        occupied |= 1u << cells[slot]
-    free_cells = ((1u << b.n) - 1) & ~occupied
+        occupied |= (<cellset>1) << cells[slot]
+    free_cells = (all_cells(b.n)) & ~occupied
     pending = free_cells
     while pending:
-        region = flood(b, lowest_bit(pending), free_cells)
+        region = flood(b, lowest_bit64(pending), free_cells)
         pending &= ~region
-        value = zero_value_at(b, z, cells, lowest_bit(region), table, nibble, distance)
+        value = zero_value_at(b, z, cells, lowest_bit64(region), table, nibble, distance)
         lowest = 1 << 20
         for slot in range(b.k):
             cell = cells[slot]

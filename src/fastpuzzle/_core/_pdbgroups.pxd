@@ -1,5 +1,5 @@
 # Pattern-database groups as the IDA* drivers read them: _idastar (packed boards, up to 16 cells)
-# and _wide_pdb (a byte per cell, 17 to 25 cells). Each group has one table, indexed by its
+# and _wide_pdb (a byte per cell, 17 to 64 cells). Each group has one table, indexed by its
 # sparse index (cells packed ``bits`` bits per slot) or by its compact rank (see _ranking.pxd),
 # with 4-bit or 8-bit entries holding (value - Manhattan of the group) / 2 (see _pdb.pyx).
 
@@ -11,8 +11,11 @@ from fastpuzzle._core._ranking cimport compact_rank_bits, init_weights
 from fastpuzzle._core._zero cimport ZeroLayout, zero_entry
 
 cdef enum:
-    GROUP_MAX_CELLS = 25
+    GROUP_MAX_CELLS = 64
     GROUP_MAX_COUNT = 24
+    # Tiles in one group: a rank weight each. (Sized by tiles, not cells, so that the packed
+    # kernel's groups did not grow when boards went past 25 cells.)
+    GROUP_MAX_TILES = 16
     # A compound heuristic past 16 cells: the largest of several partitions' sums, each with
     # its reflection. The partitions after the first, and the groups each of them may have.
     EXTRA_MAX_COUNT = 7
@@ -24,7 +27,7 @@ cdef struct Group:
     int nibble              # 1: two entries per byte; 0: one byte per entry
     int bits
     const uint8_t* data
-    uint64_t weight[GROUP_MAX_CELLS]    # compact rank: weight of slot i
+    uint64_t weight[GROUP_MAX_TILES]    # compact rank: weight of slot i
     # zero-aware (see _zero.pxd): the entry depends on the blank's region too
     int zero
     const ZeroLayout* layout
@@ -71,7 +74,7 @@ cdef inline int load_groups(
         table = data
         keep.append(data)
         k = len(tiles)
-        if not 1 <= k < n:
+        if not 1 <= k < n or k > GROUP_MAX_TILES or k * bits > 64:
             raise ValueError(f"pattern-database group {grp} does not fit its table")
         out[grp].zero = 0
         if zero is not None:
@@ -139,7 +142,7 @@ cdef inline int load_mirror(
 
 cdef struct Patterns:
     # What every node reads first, then the mirrored side, then the groups (the largest part:
-    # each holds 25 rank weights, and only the first n_groups are used).
+    # each holds 16 rank weights, and only the first n_groups are used).
     int n_groups
     int mirror                          # 1: also look up the board mirrored about the diagonal
     int group_of[GROUP_MAX_CELLS]       # [tile] -> group, or -1 (the tile counts its Manhattan)

@@ -2,7 +2,8 @@
 #
 # A group of k tiles is placed on k distinct cells of an n-cell board. Its "sparse" index packs
 # the cells 4 bits per slot (slot i at bits 4i..4i+3): 16**k entries, updated on a move by one add.
-# Past 16 cells the cells are packed 5 bits per slot instead (only compact ranks are stored there).
+# Past 16 cells the cells are packed 5 bits per slot instead, and past 32 cells 6 bits (only
+# compact ranks are stored there).
 # Its "compact" rank numbers the n!/(n-k)! placements densely: slot i picks among the cells the
 # earlier slots left free, rank = sum over slots of (cell's order among free cells) * weight[i].
 
@@ -10,6 +11,7 @@ from libc.stdint cimport uint64_t
 
 cdef extern from *:
     int lowest_bit "__builtin_ctz"(unsigned int x) nogil
+    int lowest_bit64 "__builtin_ctzll"(unsigned long long x) nogil
 
 cdef inline void init_weights(uint64_t* weight, int k, int n) noexcept nogil:
     # weight[i] = (n - i - 1) * (n - i - 2) * ... * (n - k + 1)
@@ -26,6 +28,9 @@ cdef inline int count_ones(unsigned int x) noexcept nogil:
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
     x = (x + (x >> 4)) & 0x0F0F0F0Fu
     return <int>((x * 0x01010101u) >> 24)
+
+cdef inline int count_ones64(uint64_t x) noexcept nogil:
+    return count_ones(<unsigned int>x) + count_ones(<unsigned int>(x >> 32))
 
 cdef inline uint64_t compact_rank_nibbles(
     uint64_t index, int k, const uint64_t* weight
@@ -62,17 +67,34 @@ cdef extern from *:
     """
     uint64_t fp_rank_six(uint64_t index, const uint64_t* weight) nogil
 
+cdef inline uint64_t compact_rank_wide(uint64_t index, int k, const uint64_t* weight,
+                                       int bits) noexcept nogil:
+    # The compact rank past 32 cells (cells of up to 6 bits, beyond a 32-bit set of used
+    # cells): each digit is the slot's cell less the earlier slots' cells below it, as
+    # fp_rank_six counts them.
+    cdef uint64_t rank = 0, mask = ((<uint64_t>1) << bits) - 1
+    cdef int i, j, cell, digit
+    for i in range(k):
+        cell = <int>((index >> (bits * i)) & mask)
+        digit = cell
+        for j in range(i):
+            digit -= <int>((index >> (bits * j)) & mask) < cell
+        rank += <uint64_t>digit * weight[i]
+    return rank
+
 cdef inline uint64_t compact_rank_bits(
     uint64_t index, int k, const uint64_t* weight, int bits
 ) noexcept nogil:
     # The compact rank of a placement whose cells are packed ``bits`` bits per slot (4 on boards
-    # of up to 16 cells, 5 on boards of up to 32).
+    # of up to 16 cells, 5 on boards of up to 32, 6 on boards of up to 64).
     cdef uint64_t rank = 0
     cdef unsigned int used = 0
     cdef unsigned int mask = (1u << bits) - 1
     cdef int i, cell
     if bits == 4:
         return compact_rank_nibbles(index, k, weight)
+    if bits == 6:
+        return compact_rank_wide(index, k, weight, bits)
     if k == 6:
         return fp_rank_six(index, weight)
     for i in range(k):

@@ -1,12 +1,12 @@
-"""IDA* with additive pattern databases on boards of 17 to 25 cells (5x5, 4x6, 3x8, ...).
+"""IDA* with additive pattern databases on boards of 17 to 64 cells (5x5, 4x6, 6x6, ...).
 
 The board is one byte per cell; each group's placement is kept as a sparse index (its cells 5
-bits per slot), updated by one add when one of its tiles moves, and looked up by compact rank in
-tables built by ``_pdb.build_levels`` / ``pack_table`` (values stored relative to Manhattan
-distance, as for 4x4). With ``reflect`` the same tables are also read for the board mirrored
-about the main diagonal, and the larger sum counts (both are admissible); the mirrored lookup is
-skipped for a child the plain sum already cuts off (same nodes, fewer lookups: the figure is in
-docs/performance.rst, "Where the constants come from").
+bits per slot, 6 past 32 cells), updated by one add when one of its tiles moves, and looked up
+by compact rank in tables built by ``_pdb.build_levels`` / ``pack_table`` (values stored
+relative to Manhattan distance, as for 4x4). With ``reflect`` the same tables are also read
+for the board mirrored about the main diagonal, and the larger sum counts (both are
+admissible); the mirrored lookup is skipped for a child the plain sum already cuts off (same
+nodes, fewer lookups: the figure is in docs/performance.rst, "Where the constants come from").
 
 Node counting, child order (D, R, L, U) and duplicate pruning (the moves the machine forbids; by
 default only the one that undoes the previous move) are those of ``_idastar``, so node counts
@@ -47,12 +47,11 @@ from fastpuzzle._core._team cimport Member
 
 cdef enum:
     MIN_CELLS = 17
-    MAX_CELLS = 25
+    MAX_CELLS = 64
     MAX_GROUPS = GROUP_MAX_COUNT
     # A weighted search's f, which caps its paths: weight 5 on a start of h 400 (5x5 boards'
     # values are below 220). Optimal 5x5 paths are far shorter.
     MAX_PATH = 2000
-    SLOT_BITS = 5
     SCALE = 1000            # weights in thousandths
     MAX_CUT = 48            # deepest frontier (each node carries its path from the root)
     MAX_EXTRA = EXTRA_MAX_COUNT
@@ -166,18 +165,23 @@ cdef inline int manhattan_change(const Search* s, int tile, int cell, int blank)
     return s.distance[tile][blank] - s.distance[tile][cell]
 
 
+cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept nogil:
+    # Dual lookups read plain tables only (LoadedPatterns refuses zero-aware ones there). Each
+    # slot width a constant, so that the rank's shifts and masks fold in (5x5: 1.4 % fewer
+    # instructions a node than the width read from the group).
+    if grp.bits == 5:
+        return compact_rank_bits(index, grp.k, grp.weight, 5)
+    return compact_rank_bits(index, grp.k, grp.weight, 6)
+
+
 cdef inline uint64_t entry_of(const Group* grp, uint64_t index, int blank) noexcept nogil:
     # Only compact tables past 16 cells, so no test of grp.sparse per lookup; a zero-aware one
-    # also reads the blank's cell (where the moved tile was; reflected on the mirrored board).
+    # (5-bit slots) also reads the blank's cell (where the moved tile was; reflected on the
+    # mirrored board).
     if grp.zero:
-        return zero_entry(grp.layout, index, grp.k, SLOT_BITS, blank, grp.weight, grp.data,
+        return zero_entry(grp.layout, index, grp.k, 5, blank, grp.weight, grp.data,
                           grp.nibble)
-    return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
-
-
-cdef inline uint64_t group_entry_of(const Group* grp, uint64_t index) noexcept nogil:
-    # Dual lookups read plain tables only (LoadedPatterns refuses zero-aware ones there).
-    return compact_rank_bits(index, grp.k, grp.weight, SLOT_BITS)
+    return group_entry_of(grp, index)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,7 +305,8 @@ cdef void init_board(Search* s, int rows, int cols, int goal_blank) noexcept nog
 
 
 cdef int init_groups(Search* s, int goal_blank, tables, list keep) except -1:
-    cdef LoadedPatterns loaded = patterns_for(tables, s.n, SLOT_BITS, goal_blank)
+    # A slot of a group's index holds a cell: 5 bits up to 32 cells, 6 past.
+    cdef LoadedPatterns loaded = patterns_for(tables, s.n, 5 if s.n <= 32 else 6, goal_blank)
     cdef const Patterns* p
     cdef int grp, j
     # Tables past 16 cells are compact (a sparse 32**k range would be mostly empty).
@@ -409,7 +414,7 @@ def idastar(
     list trace=None,
     double weight=1.0,
 ):
-    """IDA* with additive pattern databases on a canonical board of 17 to 25 cells.
+    """IDA* with additive pattern databases on a canonical board of 17 to 64 cells.
 
     Parameters
     ----------
@@ -478,20 +483,22 @@ def idastar(
     cdef bint capped
     cdef list keep = []
     cdef int cell, n = rows * cols
-    cdef unsigned int present = 0
+    cdef uint64_t present = 0
     if not MIN_CELLS <= n <= MAX_CELLS or rows < 1 or cols < 1:
         raise ValueError(f"expected a board of {MIN_CELLS} to {MAX_CELLS} cells, got {rows}x{cols}")
     if cells.shape[0] != n or not 0 <= blank < n or cells[blank] != 0:
         raise ValueError("cells do not describe the board")
     for cell in range(n):
         if cells[cell] < n:
-            present |= 1u << cells[cell]
-    if present != (1u << n) - 1:
+            present |= (<uint64_t>1) << cells[cell]
+    if present != (~(<uint64_t>0)) >> (64 - n):
         raise ValueError("cells must hold every tile 0..n-1 once")
     if not 0 <= goal_blank < n:
         raise ValueError(f"goal blank {goal_blank} is not a cell")
     if workers < 1:
         raise ValueError(f"expected workers >= 1, got {workers}")
+    if frontier and n > BOARD_BYTES:
+        raise ValueError(f"A*+IDA* (frontier=) stores boards of up to {BOARD_BYTES} cells")
     if not 1.0 <= weight <= 1000.0:
         raise ValueError(f"expected a weight from 1 to 1000, got {weight!r}")
     if weight > 1.0 and (workers > 1 or runner is not None or units is not None or frontier

@@ -20,7 +20,7 @@
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from fastpuzzle._core._prefetch cimport prefetch
-from fastpuzzle._core._ranking cimport compact_rank_bits, count_ones, lowest_bit
+from fastpuzzle._core._ranking cimport compact_rank_bits, count_ones, count_ones64, lowest_bit
 
 cdef enum:
     ZERO_CHOOSE = 32            # choose[c * ZERO_CHOOSE + j] = C(c, j)
@@ -44,9 +44,6 @@ cdef struct ZeroLayout:
     int cols
     unsigned int not_first_col
     unsigned int not_last_col
-
-cdef inline int count_ones64(uint64_t x) noexcept nogil:
-    return count_ones(<unsigned int>x) + count_ones(<unsigned int>(x >> 32))
 
 cdef inline unsigned int grow(const ZeroLayout* z, unsigned int region,
                               unsigned int free_cells) noexcept nogil:

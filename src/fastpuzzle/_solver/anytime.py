@@ -23,10 +23,11 @@ has the measurements behind each choice):
   it was searching as a certified lower bound (every shorter path was ruled out).
 
 Every search carries the duplicate-pruning machine when it is at hand. Where the shape's
-pattern database is on disk (5x5: 6-6-6-6; never built here), the searches towards the goal
-read it once it is in memory (:class:`Tables`): the weighted ones on ``_wide_pdb``'s weighted
-IDA*, the unweighted one from the bound already certified, and the windows that end with the
-goal's blank; the searches from the goal then stop. Without a time or node limit nothing of
+pattern database is on disk (5x5: 6-6-6-6, 6x6: 5-5-5-5-5-5-5; never built here; 7x7's is
+not read, see :data:`TABLE_CELLS`), the searches towards the goal read it once it is in memory
+(:class:`Tables`): the weighted ones on ``_wide_pdb``'s weighted IDA*, the unweighted one from
+the bound already certified, and the windows that end with the goal's blank; the searches from
+the goal then stop. Without a time or node limit nothing of
 this runs: the answer stays the constructive one. The lower bound is the largest of the
 start's linear conflict, its pattern-database value and the unweighted search's bound.
 """
@@ -51,7 +52,7 @@ from fastpuzzle.board import MAX_CELLS, BoardLike
 from fastpuzzle.errors import DepthLimitError, InternalError, TimeLimitError
 from fastpuzzle.limits import Limits
 from fastpuzzle.moves import inverse
-from fastpuzzle.pdb.database import BuildTimeLimitError
+from fastpuzzle.pdb.database import BuildTimeLimitError, PatternDatabaseError
 from fastpuzzle.pdb.partitions import Partition
 from fastpuzzle.pdb.store import load_pdb, pdb_path
 from fastpuzzle.results import AnytimeStats, ProgressCallback, SearchStats, Solution
@@ -59,6 +60,7 @@ from fastpuzzle.results import AnytimeStats, ProgressCallback, SearchStats, Solu
 _log = logging.getLogger(__name__)
 
 __all__ = [
+    "TABLE_CELLS",
     "WEIGHTS",
     "Budget",
     "Tables",
@@ -111,6 +113,13 @@ FRONT = 4
 SLICE_SHARE = 1 / 64
 MIN_SLICE_SECONDS = 0.02
 MIN_SLICE_NODES = 1 << 14
+
+#: The searches read the shape's pattern database on boards of 17 to this many cells, where it
+#: paid (6x6: 156.4 moves to 137.6 on DeepCubeA's first 5 boards in 30 s). 7x7's twelve
+#: groups of 4 did not (its first 3 boards, 60 s each: 404.7 moves on linear conflict,
+#: 466.7 with the tables; their value of the start is below linear conflict's, and with
+#: them the searches from the goal stop).
+TABLE_CELLS = 36
 
 #: The unweighted search from the start.
 _OPTIMAL = (1.0, False)
@@ -195,9 +204,10 @@ class Tables:
     """The pattern database the searches towards ``goal_blank`` read once it is in memory.
 
     Where the policy's tables for the shape are on disk (never built here), they are read on a
-    background thread (255 MB for 5x5's 6-6-6-6: about 2 s) while the first searches run on
-    linear conflict; :meth:`ready` says whether they have arrived without waiting, unless
-    ``wait``: then the first call reads them (a node limit's schedule stays deterministic).
+    background thread (255 MB for 5x5's 6-6-6-6: about 2 s; 158 MB for 6x6's) while the first
+    searches run on linear conflict; :meth:`ready` says whether they have arrived without
+    waiting, unless ``wait``: then the first call reads them (a node limit's schedule stays
+    deterministic).
 
     Parameters
     ----------
@@ -230,17 +240,17 @@ class Tables:
     def on_disk(
         cls, problem: Problem, *, wait: bool, memory_bytes: int | None = None
     ) -> Tables | None:
-        """The tables of ``problem``'s shape and goal where the policy's are on disk and fit
-        in ``memory_bytes`` (None: no limit), else None (past 25 cells, or not built: a build
-        takes minutes, more than a limit allows)."""
+        """The shape's tables (the policy's for ``problem``'s shape and goal) where they are on
+        disk and fit in ``memory_bytes`` (None: no limit), else None (none built: a build
+        takes minutes, more than a limit allows; or none can be)."""
         shape = problem.board.shape
-        if not MAX_CELLS < problem.rows * problem.cols <= 25:
+        if not MAX_CELLS < problem.rows * problem.cols <= TABLE_CELLS:
             return None
         for partition in policy.tables_of(shape, problem.goal_blank).read:
-            path = pdb_path(partition, shape, problem.goal_blank)
             try:
-                nbytes = path.stat().st_size
-            except OSError:
+                nbytes = pdb_path(partition, shape, problem.goal_blank).stat().st_size
+            except (OSError, PatternDatabaseError):
+                # PatternDatabaseError: the shape's default groups cannot be built.
                 continue
             if memory_bytes is None or nbytes <= memory_bytes:
                 return cls(partition, shape, problem.goal_blank, wait=wait, nbytes=nbytes)

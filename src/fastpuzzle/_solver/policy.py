@@ -43,7 +43,6 @@ from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_files_built, dual_tables_built
 from fastpuzzle.pdb.partitions import (
-    MAX_PDB_CELLS,
     Partition,
     default_partition,
     partition_of,
@@ -77,6 +76,10 @@ __all__ = [
     "table_switch",
     "tables_of",
 ]
+
+#: Optimal searches (heuristic ``"pdb"``) read pattern databases on boards of up to this many
+#: cells; larger ones (6x6's) serve the anytime solver only.
+PDB_SEARCH_CELLS = 25
 
 #: Time limit of an optimal solve() past 16 cells when the caller sets none: optimal search on
 #: big boards can take hours, and solve() must say so rather than hang.
@@ -200,7 +203,8 @@ class Tables:
 
 
 def tables_of(shape: Shape, goal_blank: int) -> Tables:
-    """The pattern databases of ``heuristic="pdb"`` on ``shape`` (at most 25 cells)."""
+    """The pattern databases of ``heuristic="pdb"`` on ``shape`` (at most 25 cells), and the
+    ones the anytime solver reads past that (6x6's)."""
     if tuple(shape) == (4, 4):
         return Tables(BEST_4X4, BEST_4X4[-1])
     # A named default (5x5: 6-6-6-6) by its name, the others as "auto": what the command that
@@ -224,7 +228,7 @@ def auto_choice(shape: Shape, goal_blank: int) -> Choice:
         return _TABLE
     if builds_first(shape):
         return _PDB
-    if rows * cols <= MAX_PDB_CELLS and _pdb_on_disk(shape, goal_blank):
+    if rows * cols <= PDB_SEARCH_CELLS and _pdb_on_disk(shape, goal_blank):
         return _PDB
     return probe(shape)
 
@@ -312,7 +316,7 @@ def limit_hint(shape: Shape, goal_blank: int, heuristic: str) -> str | None:
     rows, cols = shape
     if heuristic == "pdb":
         return faster_table_hint(shape, goal_blank)
-    if heuristic == "table" or not _TABLE_CELLS < rows * cols <= MAX_PDB_CELLS:
+    if heuristic == "table" or not _TABLE_CELLS < rows * cols <= PDB_SEARCH_CELLS:
         return None
     command = build_command(shape, goal_blank)
     cost = f" ({_cost(shape, goal_blank)})"

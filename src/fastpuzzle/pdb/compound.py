@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from fastpuzzle._core._patterns import LoadedPatterns
-from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.database import Database, PatternDatabaseError, slot_bits
 from fastpuzzle.pdb.partitions import (
     compound_groups,
     compound_sources,
@@ -75,7 +75,7 @@ class Compound:
             rows, cols = self.shape
             first, *others = self.partitions
             kept = LoadedPatterns(
-                list(first), self.reflect, rows * cols, 5, self.goal_blank,
+                list(first), self.reflect, rows * cols, slot_bits(rows * cols), self.goal_blank,
                 extra=[list(groups) for groups in others],
                 zero=self.shape if self.zero_aware else None,
             )  # fmt: skip

@@ -14,7 +14,13 @@ from fastpuzzle._core._pdb import DeadlinePassed
 from fastpuzzle.errors import FastPuzzleError, TimeLimitError
 from fastpuzzle.results import SearchStats
 
-__all__ = ["BuildTimeLimitError", "Database", "NotEnoughSpaceError", "PatternDatabaseError"]
+__all__ = [
+    "BuildTimeLimitError",
+    "Database",
+    "NotEnoughSpaceError",
+    "PatternDatabaseError",
+    "slot_bits",
+]
 
 
 class PatternDatabaseError(FastPuzzleError):
@@ -35,6 +41,12 @@ class NotEnoughSpaceError(PatternDatabaseError):
             f"{directory}, which has {_mib(free)}; free some space there, or set "
             "FASTPUZZLE_CACHE (or cache_dir) to a directory with room"
         )
+
+
+def slot_bits(cells: int) -> int:
+    """Bits a slot of a group's sparse index takes on a board of ``cells`` cells: a cell's
+    number (4 up to 16 cells, 5 up to 32, 6 up to 64), as the kernels lay the tables out."""
+    return 4 if cells <= 16 else 5 if cells <= 32 else 6
 
 
 def _mib(count: int) -> str:
@@ -139,10 +151,8 @@ class Database:
                 )
         rows, cols = self.shape
         cells = rows * cols
-        # Sparse indices hold a cell per slot: 4 bits up to 16 cells, else 5.
-        bits = 4 if cells <= 16 else 5
         return LoadedPatterns(
-            self.groups, self.reflect, cells, bits, self.goal_blank,
+            self.groups, self.reflect, cells, slot_bits(cells), self.goal_blank,
             extra=[other.groups for other in others] or None,
             extra_reflect=[other.reflect for other in others] or None,
             zero=self.shape if self.zero_aware else None,

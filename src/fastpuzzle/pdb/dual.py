@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fastpuzzle._core._patterns import LoadedPatterns
-from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.database import Database, PatternDatabaseError, slot_bits
 from fastpuzzle.pdb.partitions import ResolvedPartition, free_regions, resolve, walled_off
 from fastpuzzle.pdb.store import load_or_build, locate
 
@@ -171,7 +171,7 @@ def dual_layout(
             database.groups,
             database.reflect,
             cells,
-            4 if cells <= 16 else 5,
+            slot_bits(cells),
             database.goal_blank,
             dual=dual_plan(database, alts),
         )

@@ -25,6 +25,8 @@ __all__ = [
     "NAMED_PARTITIONS",
     "PARTITIONS",
     "PARTITIONS_5X5",
+    "PARTITIONS_6X6",
+    "PARTITIONS_7X7",
     "SPARSE_MAX",
     "ZERO_AWARE",
     "ZERO_COMPOUNDS",
@@ -69,6 +71,63 @@ PARTITIONS_5X5: dict[str, tuple[tuple[int, ...], ...]] = {
 }
 # The same groups, zero-aware (see ZERO_AWARE).
 PARTITIONS_5X5["6-6-6-6z"] = PARTITIONS_5X5["6-6-6-6"]
+
+#: 6x6 partitions by name, as cells of the goal with the blank in the last cell (35). Seven
+#: P-pentominoes (2x3 blocks less a corner) turning around the centre one; the partition
+#: mirrored about the main diagonal is a different one, whose sum the search also takes.
+#: Groups of 6 would be 1.4 billion entries each; these are 45,239,040 (22.6 MB at 4 bits).
+#:
+#: .. code-block:: text
+#:
+#:     0 1 1 1 2 2
+#:     0 0 1 1 2 2
+#:     0 0 3 3 3 2
+#:     4 4 3 3 5 5
+#:     4 4 6 6 5 5
+#:     4 6 6 6 5 .
+PARTITIONS_6X6: dict[str, tuple[tuple[int, ...], ...]] = {
+    "5-5-5-5-5-5-5": (
+        (0, 6, 7, 12, 13),
+        (1, 2, 3, 8, 9),
+        (4, 5, 10, 11, 17),
+        (14, 15, 16, 20, 21),
+        (18, 19, 24, 25, 30),
+        (22, 23, 28, 29, 34),
+        (26, 27, 31, 32, 33),
+    ),
+}
+
+#: 7x7 partitions by name, as cells of the goal with the blank in the last cell (48). Twelve
+#: groups of 4 (5,085,024 entries each, 30.5 MB in all at 4 bits; groups of 5 would be 229
+#: million each): 2x2 blocks where they fit, a column and a row of 4 by the right and bottom
+#: edges, and an L and a block by the blank. The L makes the partition mirrored about the main
+#: diagonal a different one, whose sum the search also takes.
+#:
+#: .. code-block:: text
+#:
+#:     A A B B C C D
+#:     A A B B C C D
+#:     E E F F G G D
+#:     E E F F G G D
+#:     H H I I J J J
+#:     H H I I K K J
+#:     L L L L K K .
+PARTITIONS_7X7: dict[str, tuple[tuple[int, ...], ...]] = {
+    "4-4-4-4-4-4-4-4-4-4-4-4": (
+        (0, 1, 7, 8),
+        (2, 3, 9, 10),
+        (4, 5, 11, 12),
+        (6, 13, 20, 27),
+        (14, 15, 21, 22),
+        (16, 17, 23, 24),
+        (18, 19, 25, 26),
+        (28, 29, 35, 36),
+        (30, 31, 37, 38),
+        (32, 33, 34, 41),
+        (39, 40, 46, 47),
+        (42, 43, 44, 45),
+    ),
+}
 
 #: Named partitions whose tables are zero-aware: an entry per placement of the group's tiles and
 #: region of free cells the blank is in (where the tiles wall cells off, the free cells split into
@@ -116,13 +175,21 @@ Cells = tuple[int, ...]
 NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
     (4, 4): PARTITIONS,
     (5, 5): PARTITIONS_5X5,
+    (6, 6): PARTITIONS_6X6,
+    (7, 7): PARTITIONS_7X7,
 }
 
 #: Groups of at most this many tiles are indexed sparsely (16**k entries), larger ones compactly.
 SPARSE_MAX = 6
 
+#: Past 25 cells :func:`auto_partition`'s groups have at most this many tiles.
+AUTO_MAX_PAST_25 = 5
+
 #: Largest board a pattern database is built for (past 16 cells, compact tables only).
-MAX_PDB_CELLS = 25
+MAX_PDB_CELLS = 64
+
+#: Zero-aware tables are laid out for boards of up to this many cells.
+MAX_ZERO_CELLS = 25
 
 
 Partition = Sequence[Sequence[int]]
@@ -299,7 +366,21 @@ def _resolve_now(
     checked, blank = shape_and_blank(partition, shape, goal_blank)
     asked = partition if isinstance(partition, str) else None
     name, groups = _named_groups(partition, checked, blank)
+    _check_buildable(name, checked, groups)
     return ResolvedPartition(name, checked, blank, groups, asked)
+
+
+def _check_buildable(
+    name: str, shape: tuple[int, int], groups: tuple[tuple[int, ...], ...]
+) -> None:
+    """Refuses zero-aware tables past :data:`MAX_ZERO_CELLS` (their layout keeps cell sets in
+    32 bits)."""
+    rows, cols = shape
+    if rows * cols > MAX_ZERO_CELLS and is_zero_aware(name):
+        raise PatternDatabaseError(
+            f"zero-aware tables are built for boards of up to {MAX_ZERO_CELLS} cells, not "
+            f"{rows}x{cols}"
+        )
 
 
 def _named_groups(
@@ -359,9 +440,9 @@ def _named_groups(
 
 
 def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, ...], ...]:
-    """Goal cells cut into balanced groups of at most six tiles, in reading order on a board at
-    least as tall as it is wide, column by column on a wider one: each group a block across the
-    short side, never a stretch along the long one.
+    """Goal cells cut into balanced groups of at most six tiles (five past 25 cells), in
+    reading order on a board at least as tall as it is wide, column by column on a wider one:
+    each group a block across the short side, never a stretch along the long one.
 
     Tiles of a wide board travel mostly along its rows, and the moves of tiles that must pass
     each other there are what a group's table counts; blocks across the short side count far
@@ -374,7 +455,9 @@ def auto_partition(shape: tuple[int, int], goal_blank: int) -> tuple[tuple[int, 
     else:
         order = list(range(rows * cols))
     cells = [c for c in order if c != goal_blank]
-    count = -(-len(cells) // SPARSE_MAX)
+    # Past 25 cells, groups of at most five: six tiles on 5x6 would be 427 million entries.
+    most = SPARSE_MAX if rows * cols <= 25 else AUTO_MAX_PAST_25
+    count = -(-len(cells) // most)
     size, extra = divmod(len(cells), count)
     out, start = [], 0
     for index in range(count):
@@ -394,10 +477,15 @@ def reflection(shape: tuple[int, int], goal_blank: int) -> tuple[int, ...] | Non
 
 
 def default_partition(shape: tuple[int, int], goal_blank: int) -> str | Partition:
-    """The partition ``"auto"`` names on ``shape``: ``"6-6-6-6"`` on 5x5, else
-    :func:`auto_partition`'s blocks of at most six tiles (4x4 has better named ones)."""
+    """The partition ``"auto"`` names on ``shape``: ``"6-6-6-6"`` on 5x5, ``"5-5-5-5-5-5-5"``
+    on 6x6, ``"4-4-4-4-4-4-4-4-4-4-4-4"`` on 7x7, else :func:`auto_partition`'s blocks of at
+    most six tiles (4x4 has better named ones)."""
     if shape == (5, 5):
         return "6-6-6-6"
+    if shape == (6, 6):
+        return "5-5-5-5-5-5-5"
+    if shape == (7, 7):
+        return "4-4-4-4-4-4-4-4-4-4-4-4"
     return auto_partition(shape, goal_blank)
 
 

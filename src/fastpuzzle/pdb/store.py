@@ -614,12 +614,13 @@ def build_pdb(
     Parameters
     ----------
     partition : str or sequence of sequences of int
-        ``"5-5-5"``, ``"6-6-3"`` or ``"7-8"`` (4x4), ``"6-6-6-6"`` (5x5), ``"auto"`` (the
+        ``"5-5-5"``, ``"6-6-3"`` or ``"7-8"`` (4x4), ``"6-6-6-6"`` (5x5),
+        ``"5-5-5-5-5-5-5"`` (6x6), ``"auto"`` (the
         partition ``heuristic="pdb"`` uses on the shape, see :func:`default_partition`), or
         groups of goal cells.
     shape : (rows, cols)
-        Board shape: two ints, at least 2 each, at most 25 cells; default: the named
-        partition's shape, else 4x4.
+        Board shape: two ints, at least 2 each, at most 64 cells (past 32 cells, groups
+        that leave at most 32 cells free); default: the named partition's shape, else 4x4.
     goal_blank : int, optional
         The goal's blank cell (default: the last cell).
     cache_dir : path, optional
