@@ -226,3 +226,23 @@ def test_anytime_answers_on_6x6_tables(small_cache_6x6, monkeypatch, seed):
     assert solution.verify()
     assert pattern_bound(problem, tables.ready()) <= solution.lower_bound <= optimum
     assert optimum <= len(solution)
+
+
+def test_beams_wait_for_boards_without_tables(small_cache_6x6, monkeypatch):
+    # On a pattern database weighted IDA* finishes, and beams first gained nothing there (6x6,
+    # 20 million nodes: 148.0 moves with them and without) at twice its time a node.
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(small_cache_6x6))
+    tables = anytime.Tables(SMALL_6X6, (6, 6), 35, wait=True)
+    board = fp.scramble(fp.Board.goal((6, 6)), 60, rng=0)
+    beams: list[int] = []
+    phase = anytime.beam.beam_phase
+    monkeypatch.setattr(anytime.beam, "beam_phase", lambda *args: beams.append(1) or phase(*args))
+    limits = fp.Limits(nodes=200_000)
+    for found in (None, tables):
+        monkeypatch.setattr(
+            anytime.Tables,
+            "on_disk",
+            classmethod(lambda cls, problem, wait, memory_bytes=None, found=found: found),
+        )
+        assert fp.solve(board, optimal=False, limits=limits).verify()
+    assert beams == [1]
