@@ -72,9 +72,9 @@ def small_5x5_database(directory: Path, *, zero: bool = False) -> pdb.Database:
     return database
 
 
-#: Two 4-tile groups by 6x6's goal blank (the fewest tiles a group has there: the builder tracks
-#: at most 32 free cells), the other tiles counting their Manhattan distance: 1.4 million
-#: entries a table, built in about a second.
+#: Two 4-tile groups by 6x6's goal blank, the other tiles counting their Manhattan distance:
+#: 1.4 million entries a table, built in about a second (groups that leave 32 cells free or
+#: fewer: the builder's 64-bit words).
 SMALL_6X6 = ((28, 29, 33, 34), (16, 17, 22, 23))
 
 

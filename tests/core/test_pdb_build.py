@@ -51,8 +51,10 @@ CASES = [
     (2, 17, 0, (1, 20)),
     (3, 11, 32, (0, 12)),
     (5, 7, 34, (0, 8, 33)),
-    # Past 32 free cells: words of 128 bits.
+    # Past 32 free cells: words of 128 bits (three tiles: 11 blocks, so two threads share
+    # them; the 2-tile groups fit in one).
     (6, 6, 35, (0, 14)),
+    (6, 6, 35, (0, 14, 20)),
     (7, 7, 48, (0, 24)),
     (7, 7, 24, (10, 38)),
     (8, 8, 63, (0, 9)),

@@ -180,10 +180,10 @@ cdef extern from *:
 cdef extern from *:
     """
     /* Words of 128 bits, for groups that leave 33 to 64 cells free: two 64-bit halves, each
-       read and marked atomically on its own. A cell's 2-bit code lies in one half, so what
-       decides (whether this thread marked a cell) stays exact; only the count of placements
-       reached for the first time may miss one that two threads marked in both halves at
-       once (it chooses when scans run backward and what progress shows, not the levels). */
+       read and marked atomically on its own. A thread counts a region when it set any of its
+       bits (settle), so a region two threads mark at once is counted once or twice, never
+       missed; the count of placements reached for the first time may be off by such a
+       region (it chooses when scans run backward and what progress shows, not the levels). */
     #if defined(__SIZEOF_INT128__)
     #define FP_WIDE 1
     typedef unsigned __int128 fp_u128;
@@ -577,7 +577,7 @@ cdef void settle(Job* job, const Batch* batch, uint64_t* counts, Bits low) noexc
     cdef const Word* w = &batch.w
     cdef cellset region
     cdef uint64_t rank
-    cdef Bits old, code = 3 - job.current
+    cdef Bits old, marks, code = 3 - job.current
     cdef int i, q, c, shift
     for i in range(batch.n):
         rank = batch.ranks[i]
@@ -588,9 +588,15 @@ cdef void settle(Job* job, const Batch* batch, uint64_t* counts, Bits low) noexc
         q = batch.sources[i]
         c = batch.targets[i]
         region = flood(&job.b, q, w.free_cells ^ ((<cellset>1) << q) ^ ((<cellset>1) << c))
-        old = mark_word[Bits](job, rank, child_marks[Bits](w, region, q, c, low) * code)
-        if not (old >> shift) & 3:
-            # This thread marked it (another one marking it too found the code there).
+        marks = child_marks[Bits](w, region, q, c, low) * code
+        old = mark_word[Bits](job, rank, marks)
+        if (old & marks) != marks:
+            # This thread set some of the region's bits, so it counts it. Asking whether it
+            # set the bits at its own cell (shift) is not enough for words of two halves: two
+            # threads from different parents, each marking one half first, could each find
+            # the other's code at its own cell, and neither counted the region nor marked its
+            # block to scan (its entries would have come two levels late). Here the first to
+            # mark a half counts: the region once or twice, never not at all.
             counts[0] += 1
             counts[1] += old == 0
             if not job.dirty_next[rank >> BLOCK_BITS]:

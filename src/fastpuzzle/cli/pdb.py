@@ -273,7 +273,7 @@ def _buildable(entries: list[dict[str, Any]]) -> str:
         f"{lead}fastpuzzle pdb build NAME builds a table set (a partition, a compound such as "
         "6-6-6-6x7, or the heuristic that reads it, such as pdb78 or pdb24; --goal-blank N for "
         "goals with the blank elsewhere; --dry-run: only its plan), pdb build auto --shape "
-        "ROWS COLS the table of heuristic 'pdb' on any shape of up to 25 cells (6x6: "
+        "ROWS COLS the table of a shape of up to 64 cells (heuristic 'pdb' reads up to 25; 6x6: "
         "5-5-5-5-5-5-5, read by solve(optimal=False) under a limit), and pdb info "
         "NAME its files"
     )

@@ -619,8 +619,8 @@ def build_pdb(
         partition ``heuristic="pdb"`` uses on the shape, see :func:`default_partition`), or
         groups of goal cells.
     shape : (rows, cols)
-        Board shape: two ints, at least 2 each, at most 64 cells (past 32 cells, groups
-        that leave at most 32 cells free); default: the named partition's shape, else 4x4.
+        Board shape: two ints, at least 2 each, at most 64 cells; default: the named
+        partition's shape, else 4x4.
     goal_blank : int, optional
         The goal's blank cell (default: the last cell).
     cache_dir : path, optional
