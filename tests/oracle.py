@@ -26,6 +26,26 @@ def neighbours(tiles: Tiles, rows: int, cols: int) -> list[Tiles]:
     return out
 
 
+def distance_between(
+    start: Tiles, goal: Tiles, rows: int, cols: int, cap: int | None = None
+) -> int:
+    """Fewest moves from ``start`` to ``goal`` (searched to ``cap`` moves when given; past
+    it, or unreachable, AssertionError)."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        tiles = queue.popleft()
+        if tiles == goal:
+            return seen[tiles]
+        if seen[tiles] == cap:
+            continue
+        for nxt in neighbours(tiles, rows, cols):
+            if nxt not in seen:
+                seen[nxt] = seen[tiles] + 1
+                queue.append(nxt)
+    raise AssertionError("the goal is not within reach" if cap is None else "past the cap")
+
+
 def distances_from(goal: Tiles, rows: int, cols: int) -> dict[Tiles, int]:
     """Exact distance to ``goal`` of every board that can reach it (moves are reversible)."""
     dist = {goal: 0}

@@ -7,13 +7,12 @@ which make it deterministic, and a time limit only ever bounds how much better t
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import fastpuzzle as fp
 from fastpuzzle._solver import anytime
 from fastpuzzle._solver.constructive import solve_fast
 from tests import instances
-from tests.oracle import neighbours
+from tests.oracle import distance_between
 
 
 def _scrambled(shape: tuple[int, int], moves: int, seed: int) -> fp.Board:
@@ -29,19 +28,7 @@ def _scrambled(shape: tuple[int, int], moves: int, seed: int) -> fp.Board:
 
 def _bfs_distance(board: fp.Board) -> int:
     """Fewest moves to the goal, by plain breadth-first search (tests/oracle.py)."""
-    goal = fp.Board.goal(board.shape).tiles
-    rows, cols = board.shape
-    seen = {board.tiles: 0}
-    queue = deque([board.tiles])
-    while queue:
-        tiles = queue.popleft()
-        if tiles == goal:
-            return seen[tiles]
-        for nxt in neighbours(tiles, rows, cols):
-            if nxt not in seen:
-                seen[nxt] = seen[tiles] + 1
-                queue.append(nxt)
-    raise AssertionError("unreachable goal")
+    return distance_between(board.tiles, fp.Board.goal(board.shape).tiles, *board.shape)
 
 
 def test_without_limits_the_answer_is_the_constructive_one():

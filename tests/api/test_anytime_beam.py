@@ -8,7 +8,6 @@ test.
 from __future__ import annotations
 
 import random
-from collections import deque
 
 import pytest
 
@@ -16,7 +15,7 @@ import fastpuzzle as fp
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import anytime, beam
 from fastpuzzle._solver.constructive import solve_fast
-from tests.oracle import neighbours
+from tests.oracle import distance_between
 
 
 def _scrambled(shape: tuple[int, int], moves: int, seed: int) -> fp.Board:
@@ -31,22 +30,8 @@ def _scrambled(shape: tuple[int, int], moves: int, seed: int) -> fp.Board:
 
 
 def _bfs_distance(board: fp.Board, cap: int) -> int:
-    """Fewest moves to the goal, by breadth-first search (tests/oracle.py's moves) to ``cap``."""
-    goal = fp.Board.goal(board.shape).tiles
-    rows, cols = board.shape
-    seen = {board.tiles: 0}
-    queue = deque([board.tiles])
-    while queue:
-        tiles = queue.popleft()
-        if tiles == goal:
-            return seen[tiles]
-        if seen[tiles] == cap:
-            continue
-        for nxt in neighbours(tiles, rows, cols):
-            if nxt not in seen:
-                seen[nxt] = seen[tiles] + 1
-                queue.append(nxt)
-    raise AssertionError("goal beyond the cap")
+    """Fewest moves to the goal, by breadth-first search to ``cap`` moves (tests/oracle.py)."""
+    return distance_between(board.tiles, fp.Board.goal(board.shape).tiles, *board.shape, cap)
 
 
 def test_10x10_under_a_node_limit_answers_far_shorter_than_the_constructive():
