@@ -6,24 +6,12 @@ which make it deterministic, and a time limit only ever bounds how much better t
 
 from __future__ import annotations
 
-import random
-
 import fastpuzzle as fp
 from fastpuzzle._solver import anytime
 from fastpuzzle._solver.constructive import solve_fast
 from tests import instances
 from tests.oracle import distance_between
-
-
-def _scrambled(shape: tuple[int, int], moves: int, seed: int) -> fp.Board:
-    rng = random.Random(seed)
-    board = fp.Board.goal(shape)
-    last = None
-    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
-    for _ in range(moves):
-        move = rng.choice([m for m in board.moves() if m != undo.get(last or "")])
-        board, last = board.move(move), move
-    return board
+from tests.scrambles import scrambled
 
 
 def _bfs_distance(board: fp.Board) -> int:
@@ -83,7 +71,7 @@ def test_short_scrambles_are_solved_and_certified_optimal():
     # The unweighted search below the best length runs out of paths: the best is shortest.
     # Seed 1's first answer is 34 moves; seed 2's is shortest already, but above its bound.
     for seed in (1, 2):
-        board = _scrambled((5, 5), 12, seed=seed)
+        board = scrambled((5, 5), 12, seed=seed)
         distance = _bfs_distance(board)
         first = solve_fast(board)
         assert not first.optimal

@@ -7,8 +7,6 @@ test.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import fastpuzzle as fp
@@ -16,17 +14,7 @@ from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import anytime, beam
 from fastpuzzle._solver.constructive import solve_fast
 from tests.oracle import distance_between
-
-
-def _scrambled(shape: tuple[int, int], moves: int, seed: int) -> fp.Board:
-    rng = random.Random(seed)
-    board = fp.Board.goal(shape)
-    last = None
-    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
-    for _ in range(moves):
-        move = rng.choice([m for m in board.moves() if m != undo.get(last or "")])
-        board, last = board.move(move), move
-    return board
+from tests.scrambles import scrambled
 
 
 def _bfs_distance(board: fp.Board, cap: int) -> int:
@@ -50,7 +38,7 @@ def test_10x10_under_a_node_limit_answers_far_shorter_than_the_constructive():
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_bounds_and_lengths_against_breadth_first_optima_on_7x7(seed):
-    board = _scrambled((7, 7), 10, seed)
+    board = scrambled((7, 7), 10, seed)
     optimum = _bfs_distance(board, 10)
     solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=200_000))
     assert solution.verify()
