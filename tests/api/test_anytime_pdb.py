@@ -246,3 +246,75 @@ def test_beams_wait_for_boards_without_tables(small_cache_6x6, monkeypatch):
         )
         assert fp.solve(board, optimal=False, limits=limits).verify()
     assert beams == [1]
+
+
+def _tables_6x6(directory: Path, monkeypatch: pytest.MonkeyPatch) -> anytime.Tables:
+    """The small 6x6 tables as what the anytime solver finds on disk, with the caller's memory
+    limit as ``on_disk`` passes it on."""
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(directory))
+    tables = anytime.Tables(SMALL_6X6, (6, 6), 35, wait=True)
+
+    def on_disk(cls, problem, wait, memory_bytes=None):
+        tables.memory_bytes = memory_bytes
+        return tables
+
+    monkeypatch.setattr(anytime.Tables, "on_disk", classmethod(on_disk))
+    return tables
+
+
+def test_batch_astar_runs_on_6x6_tables_and_its_answer_replays(small_cache_6x6, monkeypatch):
+    # Batch weighted A* on the tables joins the schedule once a share of the limit is spent
+    # (6x6, 20 million nodes, DeepCubeA's first 5 boards: 148.0 moves without, 140.0 with).
+    _tables_6x6(small_cache_6x6, monkeypatch)
+    calls: list[int] = []
+    phase = anytime.batch_astar.astar_phase
+
+    def counted(problem, best, *args, **options):
+        found = phase(problem, best, *args, **options)
+        calls.append(len(found))
+        assert len(found) <= len(best)
+        return found
+
+    monkeypatch.setattr(anytime.batch_astar, "astar_phase", counted)
+    board = fp.random_board((6, 6), rng=5)
+    limits = fp.Limits(nodes=1_000_000)
+    solution = fp.solve(board, optimal=False, limits=limits)
+    assert len(calls) == 1
+    assert solution.verify() and len(solution) <= calls[0]
+    assert solution.lower_bound <= len(solution)
+    # Under a node limit the schedule stays deterministic.
+    assert fp.solve(board, optimal=False, limits=limits).moves == solution.moves
+
+
+def test_batch_astar_waits_for_6x6(small_tables, monkeypatch):
+    # 5x5 keeps its schedule (the portfolio on 6-6-6-6 is within 1.04x optimal).
+    calls: list[int] = []
+    monkeypatch.setattr(
+        anytime.batch_astar,
+        "astar_phase",
+        lambda problem, best, *args, **kw: calls.append(1) or best,
+    )
+    _, tiles, _ = _known_5x5()[0]
+    assert fp.solve(fp.Board(tiles, shape=(5, 5)), optimal=False, limits=fp.Limits(nodes=400_000))
+    assert calls == []
+
+
+def test_batch_astar_stores_within_the_memory_limit(small_cache_6x6, monkeypatch):
+    tables = _tables_6x6(small_cache_6x6, monkeypatch)
+    memory = tables.nbytes + 3_000_000
+    seen: list[int] = []
+    kernel = anytime.batch_astar._wastar.wastar
+
+    def watched(*args, **options):
+        found = kernel(*args, **options)
+        seen.append(found.allocated_bytes)
+        assert options["memory_bytes"] == 3_000_000
+        return found
+
+    monkeypatch.setattr(anytime.batch_astar._wastar, "wastar", watched)
+    board = fp.random_board((6, 6), rng=5)
+    solution = fp.solve(
+        board, optimal=False, limits=fp.Limits(nodes=1_000_000, memory_bytes=memory)
+    )
+    assert solution.verify()
+    assert seen and max(seen) <= 3_000_000
