@@ -59,6 +59,7 @@ cdef enum:
     NO_MOVE = 4
     SCALE = 1000            # weights in thousandths
     FIRST_NODES = 1 << 12   # the store's and the heap's first capacity; each doubles
+    MAX_G = 32767           # g is 16 bits: deeper boards are left out
 
 
 cdef struct Heap:
@@ -456,7 +457,7 @@ cdef int expand(Store* s, int32_t i, int32_t* found, int* found_move,
             found[0] = i
             found_move[0] = d
             return 1
-        if s.max_f >= 0 and g + 1 + child_h > s.max_f:
+        if (s.max_f >= 0 and g + 1 + child_h > s.max_f) or g + 1 > MAX_G:
             continue
         cells[blank] = tile
         cells[target] = 0
