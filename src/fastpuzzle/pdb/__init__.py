@@ -45,7 +45,7 @@ from fastpuzzle.pdb.database import (
     NotEnoughSpaceError,
     PatternDatabaseError,
 )
-from fastpuzzle.pdb.fileformat import FORMAT_VERSION
+from fastpuzzle.pdb.fileformat import FORMAT_VERSION, NAME_VERSION, READ_VERSIONS
 from fastpuzzle.pdb.partitions import PARTITIONS, PARTITIONS_5X5, default_partition
 from fastpuzzle.pdb.search_tables import (
     database_for,
@@ -71,8 +71,10 @@ from fastpuzzle.pdb.walking import (
 
 __all__ = [
     "FORMAT_VERSION",
+    "NAME_VERSION",
     "PARTITIONS",
     "PARTITIONS_5X5",
+    "READ_VERSIONS",
     "BuildTimeLimitError",
     "Compound",
     "Database",
