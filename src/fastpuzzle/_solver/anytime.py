@@ -124,6 +124,12 @@ TABLE_CELLS = 36
 #: The unweighted search from the start.
 _OPTIMAL = (1.0, False)
 
+#: From this many cells on (10x10 and up), the weighted portfolio does not run: weighted IDA*
+#: never finished there within the kernels' 1,000-move paths, and the unweighted search gets
+#: its time for the bound (10x10, rng 0 to 4, 10 s each: the bound 2 moves higher on 4 of the
+#: 5 boards, the lengths as before).
+UNWEIGHTED_ONLY_CELLS = 100
+
 #: The unweighted search's slice, as a share of the weighted ones' (5x5 on the pattern
 #: database, 20 M nodes, 5 boards: 1/8 and 1/32 gave the same lengths and a larger gap, a
 #: whole slice 6.8 moves longer).
@@ -525,6 +531,8 @@ def improve(
     # take very different times (5x5, weight 1.3: 0.002 s from the goal where the start ran
     # out of 3 s, and the other way round on another board).
     pending = [(weight, backwards) for weight in WEIGHTS for backwards in (False, True)]
+    if problem.rows * problem.cols >= UNWEIGHTED_ONLY_CELLS:
+        pending = [_OPTIMAL]
     ends = {backwards: search_ends(problem, backwards=backwards) for backwards in (False, True)}
     round_ = 0
     deep_from = len(best)

@@ -16,8 +16,9 @@ and offset is checked against the file's real length, and a file that fails any 
 used (it is rebuilt, or reported missing). Only regular files are opened. Tables are read into
 memory once per process and checked there, so threads share one read-only copy and a file
 changed afterwards cannot change what a search reads; the checksum (XXH64 from format 2 on) is
-taken of each MiB as it is read (format 1's BLAKE2b, still read, on a second thread). The cache directory is checked before a build starts; a build given a
-``deadline`` stops when it passes (:class:`BuildTimeLimitError`).
+taken of each MiB as it is read (format 1's BLAKE2b, still read, on a second thread). The cache
+directory is checked before a build starts; a build given a ``deadline`` stops when it passes
+(:class:`BuildTimeLimitError`).
 
 4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of about 80
 s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpuzzle pdb build 7-8`` or
