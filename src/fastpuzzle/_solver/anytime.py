@@ -9,11 +9,12 @@ has the measurements behind each choice):
 - on boards of 36 to 400 cells, beams first (:mod:`fastpuzzle._solver.beam`, up to three
   quarters of the limit), their shortest answer replacing the constructive one;
 - weighted IDA* with linear conflict (``f = g + w*h``, at most ``w`` times optimal) for a
-  portfolio of decreasing weights, each from the start and, on the inverse problem, from the
-  goal. Its time is erratic (on a 7x7 board ``w=5`` ran out of 10 s where ``w=4`` took
-  0.06 s), so the largest searches not yet finished take turns under slices that double each
-  round rather than each taking what is left: one that is slow on this board costs at most as
-  much as the others, and a weight that finishes retires the larger ones;
+  portfolio of decreasing weights (below :data:`UNWEIGHTED_ONLY_CELLS` cells), each from the
+  start and, on the inverse problem, from the goal. Its time is erratic (on a 7x7 board ``w=5``
+  ran out of 10 s where ``w=4`` took 0.06 s), so the largest searches not yet finished take
+  turns under slices that double each round rather than each taking what is left: one that is
+  slow on this board costs at most as much as the others, and a weight that finishes retires
+  the larger ones;
 - every new path not much longer than the best shortened by windows: the stretch between two
   boards ``window`` moves apart on it is re-solved optimally (IDA* with linear conflict,
   capped in nodes) and spliced in when shorter, until no window improves; after a round in
@@ -61,6 +62,7 @@ _log = logging.getLogger(__name__)
 
 __all__ = [
     "TABLE_CELLS",
+    "UNWEIGHTED_ONLY_CELLS",
     "WEIGHTS",
     "Budget",
     "Tables",

@@ -271,7 +271,7 @@ def _read_payload(
             hashed = hasher.submit(digest.update, part)
         if hashed is not None:
             hashed.result()
-    return digest.hexdigest()
+    return str(digest.hexdigest())
 
 
 def read_valid(
