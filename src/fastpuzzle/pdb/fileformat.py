@@ -86,9 +86,10 @@ def _header(
     payload_offset: int,
     file_length: int,
     checksum: str,
+    version: int,
 ) -> dict[str, Any]:
     return {
-        **_which_database(shape, goal_blank, name, cells),
+        **_which_database(shape, goal_blank, name, cells, version),
         "groups": groups,
         "payload_offset": payload_offset,
         "file_length": file_length,
@@ -112,11 +113,14 @@ def write_file(
     name: str,
     cells: tuple[tuple[int, ...], ...],
     tables: list[tuple[tuple[int, ...], bool, bool, np.ndarray]],
+    *,
+    version: int = FORMAT_VERSION,
 ) -> None:
     """Write a database to ``path`` atomically: its header (what it holds, its checksum, each
-    table's offset), then its tables aligned to :data:`ALIGN` bytes."""
+    table's offset), then its tables aligned to :data:`ALIGN` bytes; ``version``: a file of
+    that format (one of :data:`READ_VERSIONS`; the tests write version 1's)."""
     # Lay out the tables, then fix the header's length by iterating once: offsets depend on it.
-    digest = _digest(FORMAT_VERSION)
+    digest = _digest(version)
     for _, _, _, table in tables:
         digest.update(table.data)
     checksum = digest.hexdigest()
@@ -135,7 +139,9 @@ def write_file(
                 }
             )
             offset += int(table.nbytes)
-        header = _header(shape, goal_blank, name, cells, groups, payload_offset, offset, checksum)
+        header = _header(
+            shape, goal_blank, name, cells, groups, payload_offset, offset, checksum, version
+        )
         encoded = json.dumps(header, sort_keys=True).encode()
         needed = _align(len(MAGIC) + 4 + len(encoded))
         if needed == payload_offset:
