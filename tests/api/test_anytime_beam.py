@@ -83,3 +83,26 @@ def test_the_beams_memory_is_in_the_answers_statistics():
     _, _, _, allocated = beam.beam_answer(make_problem(board), beam.FIRST_WIDTH)
     assert solution.stats.peak_allocated_bytes >= allocated > 100_000
     assert solution.stats.peak_memory_bytes >= solution.stats.peak_allocated_bytes
+
+
+def test_10x10_runs_no_weighted_search_and_the_unweighted_one_gets_the_time(monkeypatch):
+    # Weighted IDA* never finished on 10x10 within its 1,000-move paths; from 100 cells on the
+    # time after the beams and windows goes to the unweighted search, whose bound it raises.
+    # (Beams on a small share, so that the node limit reaches the searches after the windows.)
+    calls = []
+    searched = anytime._idastar
+
+    def recording(*args, **kwargs):
+        calls.append((kwargs["weight"], kwargs["max_depth"]))
+        return searched(*args, **kwargs)
+
+    monkeypatch.setattr(anytime, "_idastar", recording)
+    monkeypatch.setattr(anytime.beam, "SHARE", 0.05)
+    board = fp.random_board((10, 10), rng=3)
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=8_000_000))
+    assert solution.verify()
+    # The windows search below their own length (under 120 moves); the rest is the portfolio:
+    # before, weights 5 and 4 first (max_depth -1), now the unweighted search below the best.
+    portfolio = [(weight, depth) for weight, depth in calls if depth == -1 or depth > 120]
+    assert portfolio and all(weight == 1.0 and depth > 120 for weight, depth in portfolio)
+    assert fp.manhattan(board) <= solution.lower_bound <= len(solution)

@@ -20,7 +20,7 @@ from fastpuzzle._core._control cimport (
     init_control,
     init_counters,
 )
-from fastpuzzle._core._packed cimport DIR_D, DIR_U, NO_CELL, move_letters
+from fastpuzzle._core._packed cimport DIR_D, DIR_L, DIR_U, NO_CELL, move_letters
 from fastpuzzle._core._result cimport (
     STATUS_DEPTH_LIMIT,
     STATUS_EXHAUSTED,
@@ -33,7 +33,6 @@ from fastpuzzle._core._wide cimport (
     wide_distance,
     wide_goal_lines,
     wide_line_extra,
-    wide_neighbour,
 )
 
 cdef enum:
@@ -46,6 +45,9 @@ cdef enum:
     MAX_WIDTH = 1 << 20
     LEVEL_CHUNK = 256
     TIE_BITS = 3
+    # Boards of up to this many cells keep each tile's Zobrist key on each cell in a table
+    # (20x20: 1.25 MiB) rather than computing it twice a child.
+    KEYED_CELLS = 400
 
 
 cdef struct Level:
@@ -65,6 +67,8 @@ cdef struct Beam:
     int width
     int16_t* goal_row
     int16_t* goal_col
+    int16_t* row_of     # [cell] -> its row, and [n + cell] -> its column: no division a child
+    uint64_t* keys      # [tile * n + cell] -> tile_key(tile, cell), or NULL past KEYED_CELLS
     int goal_blank
     int lines           # rows + cols
     Level now
@@ -101,6 +105,28 @@ cdef inline uint64_t tile_key(int tile, int cell) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline uint64_t key_of(const Beam* b, int tile, int cell) noexcept nogil:
+    if b.keys != NULL:
+        return b.keys[<size_t>tile * b.n + cell]
+    return tile_key(tile, cell)
+
+
+cdef inline int distance(const Beam* b, int tile, int cell) noexcept nogil:
+    # wide_distance without its divisions: the goal's and the cell's rows and columns kept.
+    return abs(b.row_of[cell] - b.goal_row[tile]) + abs(b.row_of[b.n + cell] - b.goal_col[tile])
+
+
+cdef inline int neighbour(const Beam* b, int cell, int d) noexcept nogil:
+    # wide_neighbour from the kept rows and columns.
+    if d == DIR_U:
+        return cell - b.cols if b.row_of[cell] > 0 else NO_CELL
+    if d == DIR_D:
+        return cell + b.cols if b.row_of[cell] < b.rows - 1 else NO_CELL
+    if d == DIR_L:
+        return cell - 1 if b.row_of[b.n + cell] > 0 else NO_CELL
+    return cell + 1 if b.row_of[b.n + cell] < b.cols - 1 else NO_CELL
+
+
 cdef inline int line_extra(Beam* b, const uint16_t* cells, int line) noexcept nogil:
     # Linear conflict's extra moves on ``line``: rows 0 .. rows - 1, then the columns.
     if line < b.rows:
@@ -114,11 +140,11 @@ cdef inline void moved_lines(Beam* b, int blank, int target, int d, int* one,
     # The lines whose extra a move changes: the rows the tile leaves and enters for a vertical
     # move (its column keeps its order), else the columns.
     if d == DIR_U or d == DIR_D:
-        one[0] = target // b.cols
-        two[0] = blank // b.cols
+        one[0] = b.row_of[target]
+        two[0] = b.row_of[blank]
     else:
-        one[0] = b.rows + target % b.cols
-        two[0] = b.rows + blank % b.cols
+        one[0] = b.rows + b.row_of[b.n + target]
+        two[0] = b.rows + b.row_of[b.n + blank]
 
 
 cdef inline int child_delta(Beam* b, uint16_t* cells, const int16_t* extras, int blank,
@@ -126,17 +152,25 @@ cdef inline int child_delta(Beam* b, uint16_t* cells, const int16_t* extras, int
     # Change of linear conflict when the tile on ``target`` slides into ``blank``: its
     # Manhattan distance, and the two lines it leaves and enters (the parent's ``extras``
     # before, ``after`` receives theirs after). The move is made and undone on ``cells``.
-    cdef int tile = cells[target], one, two
+    # A line's extra counts only the tiles whose goal is on it: it changes only on the one
+    # line of the two that is the tile's goal line, if either is (the other keeps its
+    # extra; half the kernel's instructions went to recomputing both).
+    cdef int tile = cells[target], one, two, home
     moved_lines(b, blank, target, d, &one, &two)
-    cells[blank] = tile
-    cells[target] = 0
-    after[0] = line_extra(b, cells, one)
-    after[1] = line_extra(b, cells, two)
-    cells[target] = tile
-    cells[blank] = 0
+    home = b.goal_row[tile] if d == DIR_U or d == DIR_D else b.rows + b.goal_col[tile]
+    after[0] = extras[one]
+    after[1] = extras[two]
+    if home == one or home == two:
+        cells[blank] = tile
+        cells[target] = 0
+        if home == one:
+            after[0] = line_extra(b, cells, one)
+        else:
+            after[1] = line_extra(b, cells, two)
+        cells[target] = tile
+        cells[blank] = 0
     return (
-        wide_distance(tile, blank, b.cols, b.goal_blank)
-        - wide_distance(tile, target, b.cols, b.goal_blank)
+        distance(b, tile, blank) - distance(b, tile, target)
         + after[0] + after[1] - extras[one] - extras[two]
     )
 
@@ -226,7 +260,7 @@ cdef int select(Beam* b, int count, int depth) noexcept nogil:
         parent = b.c_parent[i]
         cells = b.after.cells + <size_t>taken * n
         memcpy(cells, b.now.cells + <size_t>parent * n, n * sizeof(uint16_t))
-        target = wide_neighbour(b.now.blank[parent], b.c_move[i], b.rows, b.cols)
+        target = neighbour(b, b.now.blank[parent], b.c_move[i])
         tile = cells[target]
         cells[b.now.blank[parent]] = tile
         cells[target] = 0
@@ -292,7 +326,7 @@ cdef int run_beam(Beam* b, int max_depth, int patience) except -2 nogil:
             for d in range(4):
                 if b.now.last[i] != NO_MOVE and d == (b.now.last[i] ^ 1):
                     continue
-                target = wide_neighbour(blank, d, b.rows, b.cols)
+                target = neighbour(b, blank, d)
                 if target == NO_CELL:
                     continue
                 counters.generated += 1
@@ -304,8 +338,8 @@ cdef int run_beam(Beam* b, int max_depth, int patience) except -2 nogil:
                     b.path[depth] = d
                     counters.depth = depth + 1
                     return STATUS_SOLVED
-                key = (b.now.key[i] ^ tile_key(cells[target], target)
-                       ^ tile_key(cells[target], blank))
+                key = (b.now.key[i] ^ key_of(b, cells[target], target)
+                       ^ key_of(b, cells[target], blank))
                 if key == 0:
                     key = 1
                 b.c_parent[count] = i
@@ -353,7 +387,7 @@ def beam(
     cdef Beam b
     cdef Control control
     cdef SearchCounters counters
-    cdef int n = rows * cols, cell, status = STATUS_SOLVED, r, bits = 16, h = 0
+    cdef int n = rows * cols, cell, status = STATUS_SOLVED, r, bits = 16, h = 0, tile
     cdef uint64_t key = 0
     cdef size_t level_bytes
     if not 1 <= width <= MAX_WIDTH:
@@ -380,6 +414,9 @@ def beam(
     b.seen_mask = (1 << bits) - 1
     try:
         b.goal_row = <int16_t*>malloc(2 * n * sizeof(int16_t))
+        b.row_of = <int16_t*>malloc(2 * n * sizeof(int16_t))
+        if n <= KEYED_CELLS:
+            b.keys = <uint64_t*>malloc(<size_t>n * n * sizeof(uint64_t))
         b.seen = <uint64_t*>malloc((b.seen_mask + 1) * sizeof(uint64_t))
         b.c_parent = <int32_t*>malloc(4 * <size_t>width * sizeof(int32_t))
         b.c_move = <uint8_t*>malloc(4 * <size_t>width)
@@ -389,13 +426,21 @@ def beam(
         b.c_key = <uint64_t*>malloc(4 * <size_t>width * sizeof(uint64_t))
         if (level_alloc(&b.now, width, n, rows + cols) < 0
                 or level_alloc(&b.after, width, n, rows + cols) < 0
-                or b.goal_row == NULL or b.seen == NULL or b.c_parent == NULL
+                or b.goal_row == NULL or b.row_of == NULL
+                or (n <= KEYED_CELLS and b.keys == NULL) or b.seen == NULL or b.c_parent == NULL
                 or b.c_move == NULL or b.c_h == NULL or b.c_after == NULL
                 or b.c_rank == NULL or b.c_key == NULL):
             raise MemoryError()
         b.goal_col = b.goal_row + n
         memset(b.seen, 0, (b.seen_mask + 1) * sizeof(uint64_t))
         wide_goal_lines(n, cols, goal_blank, b.goal_row, b.goal_col)
+        for cell in range(n):
+            b.row_of[cell] = cell // cols
+            b.row_of[n + cell] = cell % cols
+        if b.keys != NULL:
+            for tile in range(n):
+                for cell in range(n):
+                    b.keys[<size_t>tile * n + cell] = tile_key(tile, cell)
         for cell in range(n):
             b.now.cells[cell] = cells[cell]
             if cells[cell] != 0:
@@ -443,6 +488,8 @@ def beam(
         level_free(&b.now)
         level_free(&b.after)
         free(b.goal_row)
+        free(b.row_of)
+        free(b.keys)
         free(b.seen)
         free(b.c_parent)
         free(b.c_move)

@@ -11,11 +11,12 @@ has the measurements behind each choice):
   pattern database is read instead, batch weighted A* on it
   (:mod:`fastpuzzle._solver.batch_astar`, up to four fifths of the limit);
 - weighted IDA* with linear conflict (``f = g + w*h``, at most ``w`` times optimal) for a
-  portfolio of decreasing weights, each from the start and, on the inverse problem, from the
-  goal. Its time is erratic (on a 7x7 board ``w=5`` ran out of 10 s where ``w=4`` took
-  0.06 s), so the largest searches not yet finished take turns under slices that double each
-  round rather than each taking what is left: one that is slow on this board costs at most as
-  much as the others, and a weight that finishes retires the larger ones;
+  portfolio of decreasing weights (below :data:`UNWEIGHTED_ONLY_CELLS` cells), each from the
+  start and, on the inverse problem, from the goal. Its time is erratic (on a 7x7 board ``w=5``
+  ran out of 10 s where ``w=4`` took 0.06 s), so the largest searches not yet finished take
+  turns under slices that double each round rather than each taking what is left: one that is
+  slow on this board costs at most as much as the others, and a weight that finishes retires
+  the larger ones;
 - every new path not much longer than the best shortened by windows: the stretch between two
   boards ``window`` moves apart on it is re-solved optimally (IDA* with linear conflict,
   capped in nodes) and spliced in when shorter, until no window improves; after a round in
@@ -63,6 +64,7 @@ _log = logging.getLogger(__name__)
 
 __all__ = [
     "TABLE_CELLS",
+    "UNWEIGHTED_ONLY_CELLS",
     "WEIGHTS",
     "Budget",
     "Tables",
@@ -125,6 +127,12 @@ TABLE_CELLS = 36
 
 #: The unweighted search from the start.
 _OPTIMAL = (1.0, False)
+
+#: From this many cells on (10x10 and up), the weighted portfolio does not run: weighted IDA*
+#: never finished there within the kernels' 1,000-move paths, and the unweighted search gets
+#: its time for the bound (10x10, rng 0 to 4, 10 s each: the bound 2 moves higher on 4 of the
+#: 5 boards, the lengths as before).
+UNWEIGHTED_ONLY_CELLS = 100
 
 #: The unweighted search's slice, as a share of the weighted ones' (5x5 on the pattern
 #: database, 20 M nodes, 5 boards: 1/8 and 1/32 gave the same lengths and a larger gap, a
@@ -542,6 +550,8 @@ def improve(
     # take very different times (5x5, weight 1.3: 0.002 s from the goal where the start ran
     # out of 3 s, and the other way round on another board).
     pending = [(weight, backwards) for weight in WEIGHTS for backwards in (False, True)]
+    if problem.rows * problem.cols >= UNWEIGHTED_ONLY_CELLS:
+        pending = [_OPTIMAL]
     ends = {backwards: search_ends(problem, backwards=backwards) for backwards in (False, True)}
     round_ = 0
     deep_from = len(best)

@@ -15,9 +15,10 @@ the format version, shape, goal blank cell, partition and a checksum of the tabl
 and offset is checked against the file's real length, and a file that fails any check is never
 used (it is rebuilt, or reported missing). Only regular files are opened. Tables are read into
 memory once per process and checked there, so threads share one read-only copy and a file
-changed afterwards cannot change what a search reads; the checksum is taken on a second thread
-while the file is read. The cache directory is checked before a build starts; a build given a
-``deadline`` stops when it passes (:class:`BuildTimeLimitError`).
+changed afterwards cannot change what a search reads; the checksum (XXH64 from format 2 on) is
+taken of each MiB as it is read (format 1's BLAKE2b, still read, on a second thread). The cache
+directory is checked before a build starts; a build given a ``deadline`` stops when it passes
+(:class:`BuildTimeLimitError`).
 
 4x4 partitions are named ``"5-5-5"``, ``"6-6-3"`` and ``"7-8"``; 7-8 is a one-time build of about 80
 s on two cores (1.5 GiB while building, 275 MiB on disk), with ``fastpuzzle pdb build 7-8`` or
@@ -45,7 +46,7 @@ from fastpuzzle.pdb.database import (
     NotEnoughSpaceError,
     PatternDatabaseError,
 )
-from fastpuzzle.pdb.fileformat import FORMAT_VERSION
+from fastpuzzle.pdb.fileformat import FORMAT_VERSION, NAME_VERSION, READ_VERSIONS
 from fastpuzzle.pdb.partitions import PARTITIONS, PARTITIONS_5X5, default_partition
 from fastpuzzle.pdb.search_tables import (
     database_for,
@@ -71,8 +72,10 @@ from fastpuzzle.pdb.walking import (
 
 __all__ = [
     "FORMAT_VERSION",
+    "NAME_VERSION",
     "PARTITIONS",
     "PARTITIONS_5X5",
+    "READ_VERSIONS",
     "BuildTimeLimitError",
     "Compound",
     "Database",

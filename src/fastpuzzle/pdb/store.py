@@ -37,8 +37,8 @@ from fastpuzzle.pdb.database import (
 )
 from fastpuzzle.pdb.fileformat import (
     ALIGN,
-    FORMAT_VERSION,
     MAGIC,
+    NAME_VERSION,
     FileCheckError,
     Identity,
     file_identity,
@@ -112,7 +112,7 @@ def pdb_path(
 def _locate_now(partition: ResolvedPartition, cache_dir: str | os.PathLike[str] | None) -> str:
     rows, cols = partition.shape
     file = pdb_cache_dir(cache_dir) / (
-        f"pdb-v{FORMAT_VERSION}-{rows}x{cols}-blank{partition.goal_blank}-{partition.name}.fpdb"
+        f"pdb-v{NAME_VERSION}-{rows}x{cols}-blank{partition.goal_blank}-{partition.name}.fpdb"
     )
     return str(file)
 
