@@ -16,6 +16,7 @@ import pytest
 import fastpuzzle as fp
 from fastpuzzle._core import _fsm, _heuristics, _idastar
 from fastpuzzle._solver import parallel, pruning
+from tests.instances import random50
 from tests.oracle import distances_3x3, distances_from
 from tests.pdbcache import small_5x5_database, wide_pdb_search
 
@@ -105,10 +106,24 @@ def small_5x5(tmp_path_factory: pytest.TempPathFactory) -> fp.pdb.Database:
     return small_5x5_database(tmp_path_factory.mktemp("order5x5"))
 
 
-def test_5x5_lengths_equal_manhattan_ida_star(small_5x5: fp.pdb.Database) -> None:
-    # The pattern databases' look-ahead (one partition, with its reflection), the default
-    # machine.
-    machine = pruning.machine((5, 5), "fsm")
+@pytest.mark.parametrize("prune", ["parent", "fsm"])
+def test_4x4_published_lengths(prune: str) -> None:
+    # random50's easiest boards (tests/data/random50.tsv's lengths), Manhattan distance.
+    machine = _machine(4, 4, prune)
+    easy = sorted(random50(), key=lambda i: i.manhattan_ida_nodes or 0)[:6]
+    for instance in easy:
+        tiles = instance.tiles
+        core = _idastar.idastar(
+            _pack(tiles), tiles.index(0), 4, 4, 15, MANHATTAN, machine=machine, order=6
+        )
+        assert core.status == SOLVED and len(core.moves) == instance.optimal_length
+        assert _replay(tiles, core.moves, 4) == (*range(1, 16), 0)
+
+
+@pytest.mark.parametrize("prune", ["parent", "fsm"])
+def test_5x5_lengths_equal_manhattan_ida_star(small_5x5: fp.pdb.Database, prune: str) -> None:
+    # The pattern databases' look-ahead (one partition, with its reflection).
+    machine = _machine(5, 5, prune)
     for seed in range(5):
         board = fp.scramble(fp.Board.goal((5, 5)), 44, rng=500 + seed)
         optimum = len(fp.solve(board, algorithm="idastar", heuristic="manhattan", workers=1))
