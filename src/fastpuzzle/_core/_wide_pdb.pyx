@@ -127,7 +127,7 @@ cdef struct Search:
     Member member
     Collector* collector
     Study study                     # a study's requests (_engine.pxi)
-    int order                       # children by increasing f above this depth (expand)
+    int order                       # children by increasing f at depths below it (expand)
 
 
 # ---------------------------------------------------------------------------------------------
