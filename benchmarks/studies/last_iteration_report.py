@@ -1,7 +1,7 @@
 """Where the 24-puzzle's work goes: per iteration, IDA* with the machine against A*+IDA*.
 
 Usage: ``python -m benchmarks.studies.last_iteration_report [--boards 38,40,1] [--frontier
-1000000] [--complete]``.
+1000000] [--complete] [--order 10]``.
 
 For each of Korf & Felner's boards in ``tests/data/korf24_some.tsv`` (38 and 40 the easiest;
 13, 28 and 36 medium) and each search, one thread, same run, 6-6-6-6 with its reflection and the
@@ -10,7 +10,11 @@ for the last one the nodes up to the first solution and, with ``--complete``, in
 iteration (the search goes on past the goal: the counts at the goal are the plain search's);
 then the last iteration's share of all the nodes up to the solution, nodes and seconds in all.
 A*+IDA* (``frontier=``, ``_core/_hybrid.pxi``) first lists its A* part: its expansions and
-the nodes it stored; each iteration then says how many frontier nodes it searched.
+the nodes it stored; each iteration then says how many frontier nodes it searched. With
+``--order DEPTH`` each search runs again with the children within the bound tried by increasing
+f, smallest h first, at depths below DEPTH (the kernels' ``order=``; "by h" rows): its
+iterations before the last expand the same nodes, only where the last one meets the goal moves.
+``--frontier 0`` leaves A*+IDA* out.
 
 Needs 6-6-6-6 built (``fastpuzzle pdb build 6-6-6-6``). Boards 38 and 40 take seconds; the
 medium ones minutes each on one thread (more with ``--complete``). Judge on the medium boards:
@@ -38,7 +42,9 @@ from tests.instances import korf24
 Row = tuple[int, int, int, int, int, int]
 
 
-def _run(instance: Instance, frontier: int, complete: bool) -> tuple[list[Row], int, float]:
+def _run(
+    instance: Instance, frontier: int, complete: bool, order: int
+) -> tuple[list[Row], int, float]:
     """The trace, total expansions and seconds of one search of ``instance``."""
     problem = make_problem(list(instance.tiles))
     prepared = idastar.prepare(Request(problem, "pdb6666", Limits(), workers=1))
@@ -48,7 +54,7 @@ def _run(instance: Instance, frontier: int, complete: bool) -> tuple[list[Row], 
     core = _wide_pdb.idastar(
         cells, problem.blank, 5, 5, problem.goal_blank, tables=prepared.tables,
         machine=prepared.machine, max_depth=400, frontier=frontier, complete=complete,
-        trace=trace,
+        trace=trace, order=order,
     )  # fmt: skip
     seconds = time.perf_counter() - started
     assert core.status == 0 and core.depth == instance.optimal_length, (instance.name, core)
@@ -80,11 +86,26 @@ def _report(label: str, trace: list[Row], expanded: int, seconds: float) -> None
     )
 
 
+def _searches(frontier: int, order: int | None) -> list[tuple[str, int, int]]:
+    """Each search's label, A*+IDA*'s store (0: IDA*) and ordering depth (0: fixed order)."""
+    stores = [("IDA*", 0)] + ([("A*+IDA*", frontier)] if frontier else [])
+    orders = [("", 0)] + ([(" by h", order)] if order else [])
+    return [(name + mark, store, depth) for name, store in stores for mark, depth in orders]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", default="38,40,1", help="Korf & Felner ids, e.g. 38,40,13")
-    parser.add_argument("--frontier", type=int, default=1 << 20, help="A*+IDA*'s store (nodes)")
+    parser.add_argument(
+        "--frontier", type=int, default=1 << 20, help="A*+IDA*'s store (nodes; 0: no A*+IDA*)"
+    )
     parser.add_argument("--complete", action="store_true", help="search the last iteration whole")
+    parser.add_argument(
+        "--order",
+        type=int,
+        default=None,
+        help="also search with children by increasing f below this depth (400: every level)",
+    )
     args = parser.parse_args()
     if pdb.load_pdb("6-6-6-6", (5, 5)) is None:
         raise SystemExit("needs 6-6-6-6: fastpuzzle pdb build 6-6-6-6")
@@ -93,12 +114,13 @@ def main() -> None:
     print(
         "nodes expanded per iteration (bound: nodes [frontier nodes searched]), one thread, "
         f"6-6-6-6, default machine; A*+IDA* stores {args.frontier:,} nodes"
+        + (f"; by h: children by increasing f below depth {args.order}" if args.order else "")
     )
     for name in wanted:
         instance = instances[name]
         print(f"board {name} ({instance.optimal_length} moves)")
-        for label, frontier in (("IDA*", 0), ("A*+IDA*", args.frontier)):
-            trace, expanded, seconds = _run(instance, frontier, args.complete)
+        for label, frontier, order in _searches(args.frontier, args.order):
+            trace, expanded, seconds = _run(instance, frontier, args.complete, order)
             _report(label, trace, expanded, seconds)
 
 

@@ -255,13 +255,19 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
     # machine's state), trying its children as the engine's header says. Returns a code of
     # _engine.pxd; the path is written on the way back from the goal.
     cdef Heuristic child
-    cdef int r, k, cell, tile, f, direction
+    cdef int r, i, k, n, cell, tile, f, direction
+    cdef int ranked[4]
     cdef int32_t next_state
+    cdef bint ordered = depth < s.order
     r = count_expansion(s)
     if r != SEARCHED:
         return r
     look_ahead(s, board, blank, depth, state, v)
-    for k in range(s.n_moves[blank]):
+    n = s.n_moves[blank]
+    if ordered:
+        n = rank_children(s, board, blank, depth, v, state, ranked)
+    for i in range(n):
+        k = ranked[i] if ordered else i
         next_state = child_state(s, state, blank, k)
         if next_state == FORBIDDEN:
             continue
@@ -312,6 +318,31 @@ cdef int expand(Search* s, BoardWord board, int blank, int depth, Heuristic* v, 
             s.path[depth] = direction
             return r
     return SEARCHED
+
+
+cdef int rank_children(Search* s, BoardWord board, int blank, int depth, Heuristic* v,
+                       int32_t state, int* ranked) noexcept nogil:
+    # The order= option (s.order, one thread: a team's giver tells its untried children by the
+    # fixed order, has_untried): the children the machine allows, those within the bound by
+    # increasing f (smallest h first), then the cut ones, ties in the fixed order, into
+    # ``ranked``; returns how many. Each f is found again as the child is tried (its entries
+    # in cache by then).
+    cdef Heuristic child
+    cdef int key[4]
+    cdef int n = 0, j, k, cell, f
+    for k in range(s.n_moves[blank]):
+        if child_state(s, state, blank, k) == FORBIDDEN:
+            continue
+        cell = s.move_cell[blank][k]
+        f = child_f(s, board, blank, cell, tile_on(s, board, cell), k, depth, v, &child)
+        key[k] = f if f <= s.bound else INFINITE
+        j = n
+        while j > 0 and key[ranked[j - 1]] > key[k]:
+            ranked[j] = ranked[j - 1]
+            j -= 1
+        ranked[j] = k
+        n += 1
+    return n
 
 
 cdef int descend_iteration(Search* s, const Node* node) except -2 nogil:
@@ -421,13 +452,15 @@ cdef object run_entry(Search** owner, Node* root, int workers, int max_depth, li
     cdef int64_t switch_after
     cdef uint64_t stored = 0
     cdef int status, i
+    cdef bint one_thread
     if runner is None and (workers > 1 or units is not None):
         # The core never imports the layer above it: the caller hands its threads' runner in.
         raise ValueError("a search on several threads, or of units, needs its runner: "
                          "fastpuzzle._solver.parallel.run_team (run_units for units)")
-    if (frontier or complete or trace is not None) and (runner is not None or workers > 1):
-        raise ValueError("A*+IDA* (frontier=) and a study's complete= and trace= run on one "
-                         "thread, without a runner")
+    one_thread = frontier or complete or trace is not None or s.order
+    if one_thread and (runner is not None or workers > 1):
+        raise ValueError("A*+IDA* (frontier=), order= and a study's complete= and trace= run "
+                         "on one thread, without a runner")
     if frontier and s.dual:
         raise ValueError("A*+IDA* (frontier=) needs a consistent heuristic: not dual lookups")
     s.study.complete = complete

@@ -42,6 +42,7 @@ def idastar(
     frontier: int = 0,
     complete: bool = False,
     trace: list[tuple[int, int, int, int, int, int]] | None = None,
+    order: int = 0,
 ) -> CoreResult: ...
 @overload
 def idastar(
@@ -65,4 +66,5 @@ def idastar(
     frontier: int = 0,
     complete: bool = False,
     trace: list[tuple[int, int, int, int, int, int]] | None = None,
+    order: int = 0,
 ) -> UnitResults: ...

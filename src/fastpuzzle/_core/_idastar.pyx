@@ -139,6 +139,7 @@ cdef struct Search:
     Member member
     Collector* collector
     Study study                     # a study's requests (_engine.pxi)
+    int order                       # children by increasing f at depths below it (expand)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -437,9 +438,11 @@ def idastar(
     runner=None,
     units=None,
     int min_bound=0,
-    machine=None,    unsigned long long frontier=0,
+    machine=None,
+    unsigned long long frontier=0,
     bint complete=False,
     list trace=None,
+    int order=0,
 ):
     """Run IDA* on a canonical packed board.
 
@@ -495,6 +498,13 @@ def idastar(
         units)`` at the end of each iteration (counts from the start; ``first_*`` where
         ``complete`` reached the goal, else -1; bound -1: A*+IDA*'s A* part, ``units`` the
         nodes it stored; else the frontier nodes searched, 1 for plain IDA*).
+    order : int
+        Children within the bound are tried by increasing f (smallest h first; ties, and the
+        children the bound cuts, in the fixed order) at depths below ``order``; 0: the fixed
+        order (D, R, L, U) everywhere. An iteration searched to its end expands the same nodes
+        either way: only the last iteration's count up to the goal changes. For studies (on
+        Korf & Felner's 5x5 boards it did not pay: docs/performance.rst): one thread, no
+        ``runner``; the dual lookups' driver (``dfs_dual``) keeps the fixed order.
 
     Returns
     -------
@@ -516,6 +526,9 @@ def idastar(
         init_goal_tables(&s.t, &s.g, goal_blank)
         init_moves(s, rows, cols)
         init_counters(&s.counters)
+        if order < 0:
+            raise ValueError(f"expected order >= 0, got {order}")
+        s.order = order
         init_control(&s.control, node_limit, time_limit, 0, progress)
         s.kind = heuristic
         s.goal = goal_board(&s.g, &s.t)

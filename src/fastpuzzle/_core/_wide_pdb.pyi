@@ -40,6 +40,7 @@ def idastar(
     complete: bool = False,
     trace: list[tuple[int, int, int, int, int, int]] | None = None,
     weight: float = 1.0,
+    order: int = 0,
 ) -> CoreResult: ...
 @overload
 def idastar(
@@ -63,4 +64,5 @@ def idastar(
     complete: bool = False,
     trace: list[tuple[int, int, int, int, int, int]] | None = None,
     weight: float = 1.0,
+    order: int = 0,
 ) -> UnitResults: ...

@@ -127,6 +127,7 @@ cdef struct Search:
     Member member
     Collector* collector
     Study study                     # a study's requests (_engine.pxi)
+    int order                       # children by increasing f at depths below it (expand)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,6 +414,7 @@ def idastar(
     bint complete=False,
     list trace=None,
     double weight=1.0,
+    int order=0,
 ):
     """IDA* with additive pattern databases on a canonical board of 17 to 64 cells.
 
@@ -472,6 +474,13 @@ def idastar(
         units)`` at the end of each iteration (counts from the start; ``first_*`` where
         ``complete`` reached the goal, else -1; bound -1: A*+IDA*'s A* part, ``units`` the
         nodes it stored; else the frontier nodes searched, 1 for plain IDA*).
+    order : int
+        Children within the bound are tried by increasing f (smallest h first; ties, and the
+        children the bound cuts, in the fixed order) at depths below ``order``; 0: the fixed
+        order (D, R, L, U) everywhere. An iteration searched to its end expands the same nodes
+        either way: only the last iteration's count up to the goal changes. For studies (on
+        Korf & Felner's 5x5 boards it did not pay: docs/performance.rst): one thread, no
+        ``runner``; the dual lookups' driver (``dfs_dual``) keeps the fixed order.
 
     Returns
     -------
@@ -519,6 +528,9 @@ def idastar(
             raise ValueError("weighted IDA* (weight > 1) reads one partition: not dual lookups "
                              "or a compound")
         init_counters(&s.counters)
+        if order < 0:
+            raise ValueError(f"expected order >= 0, got {order}")
+        s.order = order
         init_control(&s.control, node_limit, time_limit, 0, progress)
         s.status = STATUS_RUNNING
         s.member.team = NULL
