@@ -99,6 +99,34 @@ def test_limits():
     assert _run(board, weight=1.0, time_limit=0.05).status == SearchStatus.STATUS_TIME_LIMIT
 
 
+def test_a_path_through_a_reopened_board_replays():
+    # A board reopened by a shorter path keeps the boards below it at their old g until it is
+    # expanded again; here the goal's parent is one of them, so a length read from its g would
+    # be 2 moves too long (and walk past the start).
+    board = fp.random_board((5, 5), rng=12)
+    found = _run(board, weight=2.0, batch=1000, node_limit=300_000)
+    assert found.status == SearchStatus.STATUS_SOLVED
+    assert set(found.moves) <= set("UDLR") and found.depth == len(found.moves)
+    assert board.apply(found.moves) == fp.Board.goal((5, 5))
+
+
+@pytest.mark.parametrize("batch", [2, 8, 1000])
+def test_weighted_paths_replay_over_many_boards(batch):
+    for seed in range(20, 30):
+        board = fp.random_board((5, 5), rng=seed)
+        found = _run(board, weight=4.0, batch=batch, node_limit=200_000)
+        if found.status == SearchStatus.STATUS_SOLVED:
+            assert board.apply(found.moves) == fp.Board.goal((5, 5)), seed
+
+
+def test_a_side_too_long_for_a_board_is_refused():
+    cells = np.zeros(20, dtype=np.uint16)
+    cells[1:] = np.arange(1, 20)
+    # 4 x (2**30 + 5) wraps to 20 in a C int.
+    with pytest.raises(ValueError, match="17 to 256 cells"):
+        _wastar.wastar(cells, 0, 4, 2**30 + 5, 19, weight=1.0, node_limit=1000)
+
+
 def test_the_goal_is_an_empty_path():
     found = _run(fp.Board.goal((6, 6)), weight=2.0)
     assert found.status == SearchStatus.STATUS_SOLVED and found.moves == ""

@@ -551,14 +551,18 @@ def wastar(
     cdef Control control
     cdef SearchCounters counters
     cdef LoadedPatterns loaded
-    cdef int n = rows * cols, cell, tile, grp, status, h, md = 0, found_move = 0, length, i
+    cdef int n, cell, tile, grp, status, h, md = 0, found_move = 0, length, i
     cdef int32_t found = -1, node
     cdef uint8_t start[MAX_CELLS]
     cdef uint16_t wide[MAX_CELLS]
     cdef int where[MAX_CELLS]
     cdef uint8_t value[2 * GROUP_MAX_COUNT]
     cdef bytearray path
-    if not MIN_CELLS <= n <= MAX_CELLS or rows < 2 or cols < 2:
+    # Each side checked before the product, which could wrap in a C int.
+    if not (2 <= rows <= MAX_CELLS and 2 <= cols <= MAX_CELLS):
+        raise ValueError(f"expected a board of {MIN_CELLS} to {MAX_CELLS} cells, got {rows}x{cols}")
+    n = rows * cols
+    if not MIN_CELLS <= n <= MAX_CELLS:
         raise ValueError(f"expected a board of {MIN_CELLS} to {MAX_CELLS} cells, got {rows}x{cols}")
     if cells.shape[0] != n or not 0 <= blank < n or cells[blank] != 0 or not 0 <= goal_blank < n:
         raise ValueError("cells do not describe the board")
@@ -634,7 +638,14 @@ def wastar(
             raise MemoryError()
         moves = ""
         if status == STATUS_SOLVED:
-            length = s.g[found] + 1
+            # The chain's own length, not s.g[found]: a board reopened by a shorter path
+            # leaves the boards below it with their old g until it is expanded again, and one
+            # of them may be the goal's parent.
+            length = 1
+            node = found
+            while s.parent[node] >= 0:
+                length += 1
+                node = s.parent[node]
             path = bytearray(length)
             path[length - 1] = found_move
             node = found
