@@ -477,6 +477,11 @@ def test_a_table_raised_under_a_recomputed_checksum_is_rebuilt(
     path = pdb.build_pdb("5-5-5", progress=False)
     _raised(path, share)
     assert pdb.load_pdb("5-5-5") is None
+    # Refused by the distance checks, not by its checksum (which _raised recomputed).
+    from fastpuzzle.pdb import store
+
+    reason = store._REJECTED[str(path)][1]
+    assert "checksum" not in reason, reason
     solution = fp.solve(fp.Board(BOARD_4X4), algorithm="idastar", heuristic="pdb555")
     assert solution.optimal and len(solution.moves) == LENGTH_4X4  # random50.tsv's length
     assert pdb.load_pdb("5-5-5") is not None  # rebuilt, and checked again

@@ -201,6 +201,16 @@ def test_a_version_1_file_is_still_read_and_checked_with_blake2b(tmp_path: Path)
     _rebuilds(tmp_path, path)
 
 
+def test_a_version_of_true_is_refused_even_with_version_1s_checksum(tmp_path: Path) -> None:
+    # JSON's true equals 1 in Python: with version 1's own checksum, only the version's type
+    # tells such a header apart from a version 1 file's.
+    path = _fresh(tmp_path)
+    _, payload = _header(path)
+    blake = hashlib.blake2b(payload, digest_size=16).hexdigest()
+    _rewrite_header_in_place(path, {"version": True, "checksum": blake})
+    _rebuilds(tmp_path, path)
+
+
 def test_a_damaged_file_is_read_once_until_it_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -482,7 +482,9 @@ def beam(
             counters.depth,
             1,
             2 * level_bytes + <size_t>b.trail_levels * width * sizeof(uint32_t)
-            + (b.seen_mask + 1) * sizeof(uint64_t) + 4 * <size_t>width * 21,
+            + (b.seen_mask + 1) * sizeof(uint64_t) + 4 * <size_t>width * 21
+            # the Zobrist keys' table (up to KEYED_CELLS cells) and the cells' rows
+            + (n <= KEYED_CELLS) * <size_t>n * n * sizeof(uint64_t) + 4 * <size_t>n,
         )
     finally:
         level_free(&b.now)

@@ -103,6 +103,8 @@ cdef class Xxh64:
         cdef const unsigned char* p = <const unsigned char*>&data[0] if data.shape[0] else NULL
         cdef Py_ssize_t count = data.shape[0]
         cdef Py_ssize_t take, whole
+        if count == 0:
+            return
         self.total += <uint64_t>count
         if self.pending_count:
             take = min(32 - self.pending_count, count)
