@@ -143,6 +143,9 @@ def _info(args: argparse.Namespace) -> int:
             entries = [e for e in entries if e["path"] in paths]
     for entry in entries:
         state = "ok" if entry["valid"] else f"INVALID ({entry.get('problem', '')})"
+        if entry["valid"] and entry.get("format") != pdb.FORMAT_VERSION:
+            # Read as it is, its slower checksum paid by every process that loads it.
+            state = f"ok, format {entry.get('format')} (--force rebuilds it to load faster)"
         if entry.get("temporary"):
             state = f"TEMPORARY ({entry['problem']})"
         print(f"{entry['path']}  {size(entry['bytes'])}  {state}")

@@ -747,7 +747,7 @@ def load_or_build(
 
 def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
     """One entry per cache file: path, bytes, partition (its name, shape, goal blank and
-    groups of goal cells), and whether it passes every check.
+    groups of goal cells), its header's ``format`` version, and whether it passes every check.
 
     Never blocks: anything but a regular file under a database's name (a FIFO, a directory) is
     listed as not valid, with what it is. Temporary files of builds (``.pdb-*.tmp``) come last,
@@ -773,6 +773,7 @@ def pdb_info(cache_dir: str | os.PathLike[str] | None = None) -> list[dict[str, 
             resolved = resolve(spec, shape, blank)
             name, cells = resolved.name, resolved.groups
             entry.update(partition=name, shape=shape, goal_blank=blank, groups=cells)
+            entry["format"] = header.get("version")
             read_valid(path, shape, blank, name, cells, keep=False)
             entry["valid"] = True
         except (FileCheckError, OSError, ValueError, KeyError, TypeError, FastPuzzleError) as error:
