@@ -26,7 +26,8 @@ has the measurements behind each choice):
   it was searching as a certified lower bound (every shorter path was ruled out).
 
 Every search carries the duplicate-pruning machine when it is at hand. Where the shape's
-pattern database is on disk (5x5: 6-6-6-6, 6x6: 5-5-5-5-5-5-5; never built here; 7x7's is
+pattern database is on disk (5x5: 6-6-6-6, 6x6: 5-5-5-5-5-5-5; built first where the time
+limit is long beside the build, :mod:`~fastpuzzle._solver.first_use`; 7x7's is
 not read, see :data:`TABLE_CELLS`), the searches towards the goal read it once it is in memory
 (:class:`Tables`): the weighted ones on ``_wide_pdb``'s weighted IDA*, the unweighted one from
 the bound already certified, and the windows that end with the goal's blank; the searches from
@@ -48,7 +49,7 @@ from fastpuzzle._core import _constructive, _wide, _wide_idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
 from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem, make_problem
-from fastpuzzle._solver import batch_astar, beam, policy, pruning
+from fastpuzzle._solver import batch_astar, beam, first_use, policy, pruning
 from fastpuzzle._solver.bounds import pattern_bound, start_bound
 from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle.board import MAX_CELLS, BoardLike
@@ -224,8 +225,8 @@ class Budget:
 class Tables:
     """The pattern database the searches towards ``goal_blank`` read once it is in memory.
 
-    Where the policy's tables for the shape are on disk (never built here), they are read on a
-    background thread (255 MB for 5x5's 6-6-6-6: about 2 s; 158 MB for 6x6's) while the first
+    Where the policy's tables for the shape are on disk (built by :mod:`first_use`), they are
+    read on a background thread (255 MB for 5x5's 6-6-6-6; 158 MB for 6x6's) while the first
     searches run on linear conflict; :meth:`ready` says whether they have arrived without
     waiting, unless ``wait``: then the first call reads them (a node limit's schedule stays
     deterministic).
@@ -776,6 +777,14 @@ def solve_near_optimal(
         nodes=limits.nodes,
         started=started,
     )
+    if limits.seconds is not None:
+        first_use.build_for_anytime(
+            problem,
+            started=started,
+            seconds=limits.seconds,
+            memory_bytes=limits.memory_bytes,
+            table_cells=TABLE_CELLS,
+        )
     # Under a node limit alone the tables are read before the first search, so that the same
     # board and limit give the same answer; under a time limit, while the first ones run.
     tables = Tables.on_disk(problem, wait=limits.seconds is None, memory_bytes=limits.memory_bytes)
