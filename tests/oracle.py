@@ -123,3 +123,19 @@ def compact_rank(placement: tuple[int, ...], n: int) -> int:
         rank = rank * len(free) + free.index(cell)
         free.remove(cell)
     return rank
+
+
+def pack(tiles: Tiles) -> int:
+    """A board of up to 16 cells as the packed kernels take it: 4 bits a cell, cell 0 lowest."""
+    return sum(tile << (4 * cell) for cell, tile in enumerate(tiles))
+
+
+def replay(tiles: Tiles, moves: str, cols: int) -> Tiles:
+    """The board after ``moves`` (the blank's directions), moved cell by cell."""
+    cells = list(tiles)
+    step = {"U": -cols, "D": cols, "L": -1, "R": 1}
+    for move in moves:
+        blank = cells.index(0)
+        target = blank + step[move]
+        cells[blank], cells[target] = cells[target], 0
+    return tuple(cells)

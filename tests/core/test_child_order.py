@@ -17,27 +17,13 @@ import fastpuzzle as fp
 from fastpuzzle._core import _fsm, _heuristics, _idastar
 from fastpuzzle._solver import parallel, pruning
 from tests.instances import random50
-from tests.oracle import distances_3x3, distances_from
+from tests.oracle import distances_3x3, distances_from, pack, replay
 from tests.pdbcache import small_5x5_database, wide_pdb_search
 
 MANHATTAN = _heuristics.HeuristicCode.H_MANHATTAN
 SOLVED = 0
 #: Deeper than any path searched here: every level ordered.
 EVERY_LEVEL = 1000
-
-
-def _pack(tiles: tuple[int, ...]) -> int:
-    return sum(tile << (4 * cell) for cell, tile in enumerate(tiles))
-
-
-def _replay(tiles: tuple[int, ...], moves: str, cols: int) -> tuple[int, ...]:
-    cells = list(tiles)
-    step = {"U": -cols, "D": cols, "L": -1, "R": 1}
-    for move in moves:
-        blank = cells.index(0)
-        target = blank + step[move]
-        cells[blank], cells[target] = cells[target], 0
-    return tuple(cells)
 
 
 def _machine(rows: int, cols: int, prune: str) -> np.ndarray | None:
@@ -61,11 +47,11 @@ def test_every_3x3_board_optimal(prune: str, order: int) -> None:
     goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
     for i, (tiles, distance) in enumerate(sorted(distances_3x3().items())):
         core = _idastar.idastar(
-            _pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine, order=order
+            pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine, order=order
         )
         assert core.status == SOLVED and core.depth == distance == len(core.moves), tiles
         if i % 53 == 0:
-            assert _replay(tiles, core.moves, 3) == goal, tiles
+            assert replay(tiles, core.moves, 3) == goal, tiles
 
 
 @pytest.mark.parametrize("prune", ["parent", "fsm"])
@@ -74,10 +60,10 @@ def test_every_2x4_board_optimal(prune: str) -> None:
     machine = _machine(2, 4, prune)
     for tiles, distance in distances_from(goal, 2, 4).items():
         core = _idastar.idastar(
-            _pack(tiles), tiles.index(0), 2, 4, 7, MANHATTAN, machine=machine, order=EVERY_LEVEL
+            pack(tiles), tiles.index(0), 2, 4, 7, MANHATTAN, machine=machine, order=EVERY_LEVEL
         )
         assert core.status == SOLVED and core.depth == distance, tiles
-        assert _replay(tiles, core.moves, 4) == goal, tiles
+        assert replay(tiles, core.moves, 4) == goal, tiles
 
 
 @pytest.mark.parametrize("prune", ["parent", "fsm"])
@@ -91,7 +77,7 @@ def test_complete_iterations_count_the_same_nodes_and_only_the_goal_moves(prune:
         for order in (0, EVERY_LEVEL):
             trace: list[tuple[int, int, int, int, int, int]] = []
             _idastar.idastar(
-                _pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine,
+                pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine,
                 complete=True, trace=trace, order=order,
             )  # fmt: skip
             traces.append(trace)
@@ -114,10 +100,10 @@ def test_4x4_published_lengths(prune: str) -> None:
     for instance in easy:
         tiles = instance.tiles
         core = _idastar.idastar(
-            _pack(tiles), tiles.index(0), 4, 4, 15, MANHATTAN, machine=machine, order=6
+            pack(tiles), tiles.index(0), 4, 4, 15, MANHATTAN, machine=machine, order=6
         )
         assert core.status == SOLVED and len(core.moves) == instance.optimal_length
-        assert _replay(tiles, core.moves, 4) == (*range(1, 16), 0)
+        assert replay(tiles, core.moves, 4) == (*range(1, 16), 0)
 
 
 @pytest.mark.parametrize("prune", ["parent", "fsm"])
@@ -151,7 +137,7 @@ def test_refuses_threads_and_a_negative_depth(small_5x5: fp.pdb.Database) -> Non
     tiles = fp.scramble(fp.Board.goal((4, 4)), 20, rng=3).tiles
     with pytest.raises(ValueError, match="one thread"):
         _idastar.idastar(
-            _pack(tiles), tiles.index(0), 4, 4, 15, MANHATTAN, order=4, runner=parallel.run_team
+            pack(tiles), tiles.index(0), 4, 4, 15, MANHATTAN, order=4, runner=parallel.run_team
         )
     with pytest.raises(ValueError, match="order >= 0"):
         wide_pdb_search(small_5x5, board, order=-1)

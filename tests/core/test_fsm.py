@@ -20,7 +20,7 @@ import fastpuzzle as fp
 from fastpuzzle._core import _fsm, _heuristics, _idastar, _interrupt, _wide_idastar
 from fastpuzzle._solver import pruning
 from tests import fsm_reference as ref
-from tests.oracle import distances_3x3, distances_from
+from tests.oracle import distances_3x3, distances_from, pack
 
 MANHATTAN = _heuristics.HeuristicCode.H_MANHATTAN
 SOLVED = 0
@@ -42,10 +42,6 @@ def _order(moves: str) -> tuple[int, list[int]]:
 def _machine(rows: int, cols: int, depth: int) -> np.ndarray:
     codes, _levels = _fsm.build(rows, cols, depth)
     return _fsm.compile(codes)
-
-
-def _pack(tiles: tuple[int, ...]) -> int:
-    return sum(tile << (4 * cell) for cell, tile in enumerate(tiles))
 
 
 @pytest.mark.parametrize("box", [(3, 3), (2, 4), (4, 2), (2, 3), (1, 5)])
@@ -113,7 +109,7 @@ def test_refuses_a_box_or_depth_out_of_range() -> None:
 def test_every_3x3_board_optimal_with_the_machine() -> None:
     machine = _machine(3, 3, 14)
     for tiles, distance in distances_3x3().items():
-        core = _idastar.idastar(_pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine)
+        core = _idastar.idastar(pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine)
         assert core.status == SOLVED and core.depth == distance, tiles
 
 
@@ -124,7 +120,7 @@ def test_every_rectangle_board_optimal_with_the_machine(shape: tuple[int, int]) 
     machine = _machine(rows, cols, 16)
     for tiles, distance in distances_from(goal, rows, cols).items():
         core = _idastar.idastar(
-            _pack(tiles), tiles.index(0), rows, cols, rows * cols - 1, MANHATTAN, machine=machine
+            pack(tiles), tiles.index(0), rows, cols, rows * cols - 1, MANHATTAN, machine=machine
         )
         assert core.status == SOLVED and core.depth == distance, tiles
 
@@ -137,7 +133,7 @@ def test_kernel_counts_equal_the_reference_node_for_node(box: tuple[int, int], d
     boards = random.Random(depth).sample(sorted(distances_3x3()), 40)
     for tiles in boards:
         moves, counts = ref.ida_star(tiles, 3, 3, forbidden)
-        core = _idastar.idastar(_pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine)
+        core = _idastar.idastar(pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine)
         assert (core.moves, core.expanded, core.generated, core.iterations) == (
             moves,
             counts.expanded,
@@ -187,7 +183,7 @@ def test_the_machine_prunes_nodes_on_random50_boards() -> None:
     easy = [i for i in random50() if i.manhattan_ida_nodes < 400_000][:5]
     assert easy
     for instance in easy:
-        packed, blank = _pack(instance.tiles), instance.tiles.index(0)
+        packed, blank = pack(instance.tiles), instance.tiles.index(0)
         parent = _idastar.idastar(packed, blank, 4, 4, 15, MANHATTAN)
         pruned = _idastar.idastar(packed, blank, 4, 4, 15, MANHATTAN, machine=machine)
         assert parent.generated == instance.manhattan_ida_nodes

@@ -20,7 +20,7 @@ from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import hybrid, idastar, pruning
 from fastpuzzle._solver.request import Request
 from fastpuzzle.limits import Limits
-from tests.oracle import distances_3x3, distances_from
+from tests.oracle import distances_3x3, distances_from, pack, replay
 from tests.pdbcache import small_5x5_compound, small_5x5_database, wide_pdb_search
 
 MANHATTAN = _heuristics.HeuristicCode.H_MANHATTAN
@@ -29,20 +29,6 @@ GOAL_3X3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
 
 #: Budgets of stored nodes: the A* part alone solves few boards with them.
 BUDGETS = (16, 40, 300)
-
-
-def _pack(tiles: tuple[int, ...]) -> int:
-    return sum(tile << (4 * cell) for cell, tile in enumerate(tiles))
-
-
-def _replay(tiles: tuple[int, ...], moves: str, cols: int) -> tuple[int, ...]:
-    cells = list(tiles)
-    step = {"U": -cols, "D": cols, "L": -1, "R": 1}
-    for move in moves:
-        blank = cells.index(0)
-        target = blank + step[move]
-        cells[blank], cells[target] = cells[target], 0
-    return tuple(cells)
 
 
 def _machines(rows: int, cols: int) -> dict[str, np.ndarray | None]:
@@ -70,12 +56,12 @@ def test_every_3x3_board_optimal(prune: str) -> None:
     replayed = 0
     for i, (tiles, distance) in enumerate(sorted(distances_3x3().items())):
         core = _idastar.idastar(
-            _pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine,
+            pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, machine=machine,
             frontier=BUDGETS[i % len(BUDGETS)],
         )  # fmt: skip
         assert core.status == SOLVED and core.depth == distance == len(core.moves), tiles
         if i % 97 == 0:
-            assert _replay(tiles, core.moves, 3) == GOAL_3X3, tiles
+            assert replay(tiles, core.moves, 3) == GOAL_3X3, tiles
             replayed += 1
     assert replayed > 1000
 
@@ -89,11 +75,11 @@ def test_every_rectangle_board_optimal(shape: tuple[int, int], prune: str) -> No
     machine = _machines(rows, cols)[prune]
     for i, (tiles, distance) in enumerate(sorted(distances_from(goal, rows, cols).items())):
         core = _idastar.idastar(
-            _pack(tiles), tiles.index(0), rows, cols, rows * cols - 1, MANHATTAN,
+            pack(tiles), tiles.index(0), rows, cols, rows * cols - 1, MANHATTAN,
             machine=machine, frontier=BUDGETS[i % len(BUDGETS)],
         )  # fmt: skip
         assert core.status == SOLVED and core.depth == distance, tiles
-        assert _replay(tiles, core.moves, cols) == goal, tiles
+        assert replay(tiles, core.moves, cols) == goal, tiles
 
 
 def test_a_star_alone_and_a_frontier_of_the_start() -> None:
@@ -103,9 +89,9 @@ def test_a_star_alone_and_a_frontier_of_the_start() -> None:
     for tiles in random.Random(5).sample(sorted(distances), 200):
         for budget in (1, 1 << 20):
             core = _idastar.idastar(
-                _pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, frontier=budget
+                pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN, frontier=budget
             )
-            assert core.depth == distances[tiles] and _replay(tiles, core.moves, 3) == GOAL_3X3
+            assert core.depth == distances[tiles] and replay(tiles, core.moves, 3) == GOAL_3X3
 
 
 def test_prunes_at_least_what_the_machine_prunes() -> None:
@@ -114,7 +100,7 @@ def test_prunes_at_least_what_the_machine_prunes() -> None:
     machine = pruning.machine((3, 3), "fsm")
     plain = merged = 0
     for tiles in random.Random(9).sample(sorted(distances_3x3()), 300):
-        args = (_pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN)
+        args = (pack(tiles), tiles.index(0), 3, 3, 8, MANHATTAN)
         plain += _idastar.idastar(*args, machine=machine).expanded
         merged += _idastar.idastar(*args, machine=machine, frontier=2000).expanded
     assert merged < plain
