@@ -585,6 +585,14 @@ def improve(
     while pending and not budget.spent and len(best) > lower_bound:
         scale = 1 << round_
         finished = False
+        if side is not None and side.kind == "astar" and budget.deadline is not None and side.done:
+            # Under a time limit the side's answer is taken as soon as it is there, for the
+            # searches below it and the longer windows; under a node limit only at the end,
+            # so that the answer does not depend on when the side finished.
+            joined = _shorter(best, side.join())
+            if joined is not best:
+                best = joined
+                _report(progress, budget, best, lower_bound)
         if (
             astar
             and _spent_share(budget) >= ASTAR_AFTER

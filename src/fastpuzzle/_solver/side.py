@@ -61,6 +61,11 @@ class Side:
         )
         self._joined: str | None = None
 
+    @property
+    def done(self) -> bool:
+        """Whether the side has ended (:meth:`join` then returns at once)."""
+        return self._future.done()
+
     def join(self, *, cancel: bool = False) -> str | None:
         """The side's path once it has ended (its error raised here), or None when ``cancel``
         stopped it first (the schedule proved its best shortest: nothing shorter exists)."""
