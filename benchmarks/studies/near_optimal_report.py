@@ -1,11 +1,11 @@
 """Print the near-optimal table: ``solve(optimal=False)`` under a budget on DeepCubeA's boards.
 
 Usage: ``python -m benchmarks.studies.near_optimal_report --seconds 5 --size 5x5 [--size 6x6]
-[--boards 20] [--nodes N] [--workers 1]``. For each size: the mean length of the first (constructive) answer
-and of the answer within the budget (``--nodes``: expansions instead of seconds, the same
-answers however loaded the machine), their ratio to DeepCubeA's lengths and to the optimum
-where the data set has one (5x5), the mean lower bound and gap (length / certified lower
-bound), and the time a board. Boards of 5x5, 6x6 and 7x7 come from
+[--boards 20] [--nodes N] [--workers 1]``. For each size: the mean length of the first
+(constructive) answer and of the answer within the budget (``--nodes``: expansions instead
+of seconds, the same answers however loaded the machine), their ratio to DeepCubeA's
+lengths and to the optimum where the data set has one (5x5), the mean lower bound and gap
+(length / certified lower bound), and the time a board. Boards of 5x5, 6x6 and 7x7 come from
 ``tests/data/deepcubea_some.tsv``; other square sizes (``--size 10x10``) are
 ``fp.random_board((n, n), rng=k)`` for k = 0, 1, ... Every answer is replayed to the goal.
 ``--workers 1`` keeps each solve on one thread (default: every core, of which it uses two).

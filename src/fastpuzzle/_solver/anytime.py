@@ -686,9 +686,9 @@ def improve(
         lower_bound = max(lower_bound, tables.bound(problem))
     if side is not None and side.kind == "astar":
         # A best proved shortest needs nothing of the side: it is stopped.
-        joined = side.join(cancel=len(best) <= lower_bound)
-        if joined is not None and len(joined) < len(best):
-            best = joined
+        shorter = _shorter(best, side.join(cancel=len(best) <= lower_bound))
+        if shorter is not best:
+            best = shorter
             _report(progress, budget, best, lower_bound)
     return best, lower_bound
 
