@@ -160,6 +160,11 @@ ASTAR_AFTER = 0.0
 #: schedule's from none: the two threads try different beams.
 SIDE_SEED = 1 << 20
 
+#: The share of a node limit the side's batch A* (then its windows) takes; the schedule
+#: takes its answer once it has spent :data:`SIDE_JOIN` of the rest.
+SIDE_ASTAR_SHARE = 0.5
+SIDE_JOIN = 0.5
+
 #: The side thread runs beams on boards of 36 cells to this many (the schedule's beams take
 #: the rest of the beam sizes alone: on 10x10 they need every node of the limit).
 SIDE_BEAM_CELLS = 49
@@ -585,10 +590,7 @@ def improve(
     while pending and not budget.spent and len(best) > lower_bound:
         scale = 1 << round_
         finished = False
-        if side is not None and side.kind == "astar" and budget.deadline is not None and side.done:
-            # Under a time limit the side's answer is taken as soon as it is there, for the
-            # searches below it and the longer windows; under a node limit only at the end,
-            # so that the answer does not depend on when the side finished.
+        if side is not None and side.kind == "astar" and _side_ended(side, budget):
             joined = _shorter(best, side.join())
             if joined is not best:
                 best = joined
@@ -693,6 +695,16 @@ def improve(
     return best, lower_bound
 
 
+def _side_ended(side: Side, budget: Budget) -> bool:
+    """Whether the schedule takes the side's answer now, for the searches below it and the
+    longer windows: under a time limit as soon as it is there; under a node limit alone once
+    :data:`SIDE_JOIN` of the schedule's nodes are spent (waiting for it then), so that the
+    answer does not depend on when the side finished."""
+    if budget.deadline is not None:
+        return side.done
+    return _spent_share(budget) >= SIDE_JOIN
+
+
 def _shorter(best: str, other: str | None) -> str:
     """``other`` if it is shorter than ``best``, else ``best`` (the first of equals)."""
     return other if other is not None and len(other) < len(best) else best
@@ -745,15 +757,15 @@ def side_search(
     batch A* on 6x6's tables (then the windows on its answer), else beams on 36 to
     :data:`SIDE_BEAM_CELLS` cells.
 
-    Under a node limit the side takes a fixed share of ``budget``'s nodes (batch A*'s
-    :data:`~fastpuzzle._solver.batch_astar.SHARE`; half of them for the beams, of which its
+    Under a node limit the side takes a fixed share of ``budget``'s nodes
+    (:data:`SIDE_ASTAR_SHARE`; half of them for the beams, of which its
     beams spend :data:`~fastpuzzle._solver.beam.SHARE` as the schedule's do), the schedule
     keeps the rest: what each thread does never depends on the other's progress.
     """
     cells = problem.rows * problem.cols
     job: Callable[[Budget], str]
     if tables is not None and cells in ASTAR_CELLS:
-        kind, share = "astar", batch_astar.SHARE
+        kind, share = "astar", SIDE_ASTAR_SHARE
 
         def job(own: Budget) -> str:
             # Under a time limit the tables arrive in the background as the schedule starts.
