@@ -35,8 +35,9 @@ start's linear conflict, its pattern-database value and the unweighted search's 
 
 With ``workers`` of 2 or more, the strongest member runs on a second thread beside the rest
 (:func:`side_search`, :mod:`fastpuzzle._solver.side`): on 6x6's tables batch A* (then the
-windows on its answer), its answer taken in at the end; on 36 to 49 cells without tables beams
-of other tie-breaks, ending with the schedule's own, whose windows take the shorter answer.
+windows on its answer), its answer taken in when it is there (under a node limit alone, at a
+fixed point: :func:`_side_ended`); on 36 to 49 cells without tables beams of other
+tie-breaks, ending with the schedule's own, whose windows take the shorter answer.
 """
 
 from __future__ import annotations
