@@ -761,7 +761,8 @@ def side_search(
     Under a node limit the side takes a fixed share of ``budget``'s nodes
     (:data:`SIDE_ASTAR_SHARE`; half of them for the beams, of which its
     beams spend :data:`~fastpuzzle._solver.beam.SHARE` as the schedule's do), the schedule
-    keeps the rest: what each thread does never depends on the other's progress.
+    keeps the rest, and takes the side's answer only at a fixed point of its own (the end of
+    its beams; :func:`_side_ended`): the answer does not depend on the threads' speeds.
     """
     cells = problem.rows * problem.cols
     job: Callable[[Budget], str]
