@@ -135,3 +135,23 @@ def test_a_failure_of_batch_astar_on_the_second_thread_surfaces(small_cache_6x6,
     with pytest.raises(MemoryError, match="the side's store"):
         fp.solve(board, optimal=False, limits=fp.Limits(nodes=200_000), workers=2)
     assert crew.running() == 0
+
+
+def test_ctrl_c_stops_batch_astar_on_the_second_thread(small_cache_6x6, monkeypatch):
+    _tables_6x6(small_cache_6x6, monkeypatch)
+    sides: list[bool] = []
+    phase = anytime.batch_astar.astar_phase
+
+    def watched(*args, **options):
+        sides.append(threading.current_thread() is not threading.main_thread())
+        return phase(*args, **options)
+
+    monkeypatch.setattr(anytime.batch_astar, "astar_phase", watched)
+    board = fp.random_board((6, 6), rng=5)
+    limits = fp.Limits(seconds=60)
+    latency = latency_of(
+        0.5, lambda: fp.solve(board, optimal=False, limits=limits, workers=2), "anytime solve"
+    )
+    assert sides == [True]
+    assert latency < 10.0, latency
+    assert crew.running() == 0
