@@ -113,3 +113,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.subprocess)
         if not any(item.get_closest_marker(tier) for tier in _NOT_QUICK):
             item.add_marker(pytest.mark.quick)
+
+
+@pytest.fixture(autouse=True)
+def _no_first_use_builds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test's anytime solve builds the shape's pattern database (5x5's 6-6-6-6: 1.3 GB of
+    memory and minutes) on first use, unless marked ``first_use_builds``: on a machine of many
+    cores a limit of a minute would allow the build."""
+    if request.node.get_closest_marker("first_use_builds") is None:
+        monkeypatch.setattr("fastpuzzle._solver.first_use.BUILD_SHARE", 0.0)

@@ -1,7 +1,7 @@
 """Print the near-optimal table: ``solve(optimal=False)`` under a budget on DeepCubeA's boards.
 
 Usage: ``python -m benchmarks.studies.near_optimal_report --seconds 5 --size 5x5 [--size 6x6]
-[--boards 20] [--nodes N] [--fresh]``. For each size: the mean length of the first
+[--boards 20] [--nodes N] [--fresh] [--workers 1]``. For each size: the mean length of the first
 (constructive) answer and of the answer within the budget (``--nodes``: expansions instead of
 seconds, the same answers however loaded the machine), their ratio to DeepCubeA's lengths and
 to the optimum where the data set has one (5x5), the mean lower bound and gap (length /
@@ -12,6 +12,7 @@ certified lower bound), and the time a board. Boards of 5x5, 6x6 and 7x7 come fr
 ``--fresh`` solves each board in a fresh Python process, as the issue measures it (each board
 in a fresh process: the pattern database read again by every board); the time a board is the
 solve's own, counted in that process (its start-up and imports left out).
+``--workers 1`` keeps each solve on one thread (default: every core, of which it uses two).
 """
 
 from __future__ import annotations
@@ -68,9 +69,12 @@ def _solve(board: fp.Board, goal: fp.Board, args: argparse.Namespace) -> tuple[f
     ``--fresh`` in a fresh one (:func:`_solve_one` there)."""
     if not args.fresh:
         started = time.perf_counter()
-        solution = fp.solve(board, optimal=False, limits=_limits(args.seconds, args.nodes))
+        limits = _limits(args.seconds, args.nodes)
+        solution = fp.solve(board, optimal=False, limits=limits, workers=args.workers)
         return solution, time.perf_counter() - started
     budget = ["--nodes", str(args.nodes)] if args.nodes else ["--seconds", str(args.seconds)]
+    if args.workers is not None:
+        budget += ["--workers", str(args.workers)]
     done = child(__spec__.name, [*budget, "--solve-one", board.to_string()])
     answer = json.loads(done.stdout.splitlines()[-1])
     solution = fp.Solution(
@@ -86,12 +90,12 @@ def _solve(board: fp.Board, goal: fp.Board, args: argparse.Namespace) -> tuple[f
     return solution, answer["seconds"]
 
 
-def _solve_one(text: str, seconds: float, nodes: int | None) -> None:
+def _solve_one(text: str, seconds: float, nodes: int | None, workers: int | None) -> None:
     """Solve one board (``--solve-one``, what ``--fresh`` runs in a fresh process) and print
     its answer and the seconds the solve took as JSON."""
     board = fp.Board(text)
     started = time.perf_counter()
-    solution = fp.solve(board, optimal=False, limits=_limits(seconds, nodes))
+    solution = fp.solve(board, optimal=False, limits=_limits(seconds, nodes), workers=workers)
     took = time.perf_counter() - started
     print(json.dumps({
         "moves": solution.moves,
@@ -122,9 +126,12 @@ def main() -> None:
         help="each board in a fresh process (its tables read again), timed there",
     )
     parser.add_argument("--solve-one", metavar="BOARD", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--workers", type=int, default=None, help="threads a solve (default: every core)"
+    )
     args = parser.parse_args()
     if args.solve_one:
-        _solve_one(args.solve_one, args.seconds, args.nodes)
+        _solve_one(args.solve_one, args.seconds, args.nodes, args.workers)
         return
     rows = []
     for side in args.size or [5]:

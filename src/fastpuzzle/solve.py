@@ -324,8 +324,10 @@ def search(
     workers : int, optional
         ``idastar`` only: threads for its large iterations (None, the default: every core this
         process may use; 1: the serial search, whose node counts are reproducible). The length
-        found is the same on any number; the statistics sum every thread's nodes. Other
-        algorithms run serially and refuse ``workers`` other than None or 1.
+        found is the same on any number; the statistics sum every thread's nodes. ``"anytime"``
+        runs its strongest search on a second thread where ``workers`` allows two (see
+        :doc:`/near_optimal`). Other algorithms run serially and refuse ``workers`` other than
+        None or 1.
     client : dask.distributed.Client, optional
         ``idastar`` only: its largest iterations are searched on the client's cluster (see
         :doc:`/parallel`); boards of up to 16 cells with any heuristic, larger ones with their
@@ -380,9 +382,8 @@ def search(
     if isinstance(algorithm, str) and name_key(algorithm) == ANYTIME:
         others = {"heuristic": heuristic, "weight": weight, "seed": seed, "client": client,
                   "prune": prune, "order": order, "ties": ties, "goal_test": goal_test}  # fmt: skip
-        if check_workers(workers) not in (None, 1):
-            others["workers"] = workers
-        return _search_anytime(*_shaped(board, goal, shape), limits, progress, others)
+        threads = resolve_workers(workers)
+        return _search_anytime(*_shaped(board, goal, shape), limits, progress, others, threads)
     chosen = resolve_algorithm(algorithm)
     if limits is not None:
         limits = as_limits(limits)
@@ -460,6 +461,7 @@ def _search_anytime(
     limits: Limits | None,
     progress: ProgressCallback | bool | None,
     others: dict[str, object],
+    workers: int,
 ) -> SearchResult:
     """``search(algorithm="anytime")``: the anytime solver's answer as a SOLVED result, or the
     limit that stopped its first answer; ``others`` the options it refuses when given."""
@@ -481,6 +483,7 @@ def _search_anytime(
             problem.goal,
             limits=None if limits is None else as_limits(limits),
             progress=progress,
+            workers=workers,
         )
     except (TimeLimitError, NodeLimitError, DepthLimitError) as error:
         if error.stats is None:
@@ -558,7 +561,10 @@ def solve(
         process may run on; 1 gives the serial search. Several threads find a solution of the
         same, optimal length (not always the same moves) and share the limits; Ctrl-C stops
         them all. Boards of up to 16 cells use them with every heuristic, larger boards with
-        their pattern databases; the other searches run on one thread.
+        their pattern databases. ``optimal=False`` with a limit uses two where ``workers``
+        allows them (6x6 and 7x7: its strongest search on the second; under a node limit each
+        its own share, the answer the same from run to run but not the same as on one
+        thread); the other searches run on one thread.
     client : dask.distributed.Client, optional
         IDA* only: its largest iterations are searched on the client's cluster, with
         ``workers`` threads here for the others (see :doc:`/parallel`).
@@ -661,15 +667,13 @@ def _solve_fast(
     workers: object,
     client: Any,
 ) -> Solution:
-    """``optimal=False``: the constructive solver, which takes no method and runs on one thread."""
+    """``optimal=False``: the constructive solver, which takes no method, then the anytime
+    solver on up to ``workers`` threads (None: every core, of which it uses two)."""
     check_fast_method(algorithm, heuristic, weight, seed)
-    if check_workers(workers) not in (None, 1):
-        raise InvalidOptionError(
-            f"optimal=False runs on one thread: expected no workers, got {shown(workers)}"
-        )
+    threads = resolve_workers(workers)
     if dask_client(client) is not None:
-        raise InvalidOptionError("optimal=False runs on one thread: expected no client")
-    return solve_near_optimal(board, goal, limits=limits, progress=progress)
+        raise InvalidOptionError("optimal=False runs on this machine: expected no client")
+    return solve_near_optimal(board, goal, limits=limits, progress=progress, workers=threads)
 
 
 def _solve_named(

@@ -68,10 +68,11 @@ def test_a_beam_stopped_by_its_limit_is_finished_by_the_constructive_solver():
 def test_boards_outside_the_beam_sizes_do_not_run_it(monkeypatch):
     calls = []
     monkeypatch.setattr(beam, "beam_phase", lambda *args: calls.append(args) or args[1])
+    limits = fp.Limits(nodes=20_000)
     for shape in ((5, 5), (4, 8), (21, 21)):
-        fp.solve(fp.random_board(shape, rng=1), optimal=False, limits=fp.Limits(nodes=20_000))
+        fp.solve(fp.random_board(shape, rng=1), optimal=False, limits=limits, workers=1)
     assert not calls
-    fp.solve(fp.random_board((6, 6), rng=1), optimal=False, limits=fp.Limits(nodes=20_000))
+    fp.solve(fp.random_board((6, 6), rng=1), optimal=False, limits=limits, workers=1)
     assert len(calls) == 1
 
 

@@ -64,7 +64,7 @@ def test_search_anytime_without_limits_is_the_constructive_answer():
 
 
 def test_search_anytime_refuses_method_options():
-    for option in ({"heuristic": "manhattan"}, {"weight": 2.0}, {"workers": 2}, {"prune": "fsm"}):
+    for option in ({"heuristic": "manhattan"}, {"weight": 2.0}, {"prune": "fsm"}):
         with pytest.raises(InvalidOptionError, match="algorithm='anytime' picks its own"):
             fp.search(_board(), algorithm="anytime", **option)
 
@@ -73,7 +73,12 @@ def test_progress_reports_carry_the_solvers_own_bound():
     board = _board()
     reports: list[AnytimeStats] = []
     solution = fp.solve(
-        board, optimal=False, limits=fp.Limits(nodes=PROGRESS_NODES), progress=reports.append
+        board,
+        optimal=False,
+        limits=fp.Limits(nodes=PROGRESS_NODES),
+        progress=reports.append,
+        # The schedule's own nodes, none given to a second thread.
+        workers=1,
     )
     assert len(reports) >= 2 and all(isinstance(report, AnytimeStats) for report in reports)
     bounds = [report.lower_bound for report in reports]
@@ -139,7 +144,8 @@ def test_solve_many_gives_each_board_the_anytime_answer_with_its_bound(tmp_path)
     boards = [fp.random_board((6, 6), rng=seed) for seed in (2, 3)]
     limits = fp.Limits(nodes=NODES)
     batch = fp.solve_many(boards, optimal=False, limits=limits, workers=2, out=tmp_path / "rows")
-    alone = [fp.solve(board, optimal=False, limits=limits) for board in boards]
+    # Each board of a batch on one thread.
+    alone = [fp.solve(board, optimal=False, limits=limits, workers=1) for board in boards]
     for board, solution, moves, bound, gap in zip(
         boards, alone, batch.moves, batch.lower_bounds, batch.gaps
     ):
@@ -173,7 +179,7 @@ def test_cli_batch_fast_gives_each_board_the_anytime_answer(tmp_path, capsys):
     assert header.startswith("index,board,length,lower_bound,status,")
     for board, row in zip(boards, rows):
         fields = row.split(",")
-        solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=NODES))
+        solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=NODES), workers=1)
         assert (fields[8], int(fields[3])) == (solution.moves, solution.lower_bound)
         _check(board, fields[8], int(fields[3]))
 

@@ -19,6 +19,8 @@ from fastpuzzle.pdb.plan import plan_tables
 
 SHAPE = (4, 5)
 
+pytestmark = pytest.mark.first_use_builds
+
 
 @pytest.fixture
 def empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

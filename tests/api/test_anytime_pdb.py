@@ -244,7 +244,7 @@ def test_beams_wait_for_boards_without_tables(small_cache_6x6, monkeypatch):
             "on_disk",
             classmethod(lambda cls, problem, wait, memory_bytes=None, found=found: found),
         )
-        assert fp.solve(board, optimal=False, limits=limits).verify()
+        assert fp.solve(board, optimal=False, limits=limits, workers=1).verify()
     assert beams == [1]
 
 

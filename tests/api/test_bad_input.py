@@ -750,10 +750,10 @@ def _search_cases() -> list[Case]:
             r"algorithm='auto' takes no weight or seed",
         ),
         (
-            "solve-fast-with-workers",
-            lambda tmp: fp.solve(B, optimal=False, workers=2),
+            "solve-fast-with-no-workers",
+            lambda tmp: fp.solve(B, optimal=False, workers=0),
             fp.InvalidOptionError,
-            r"optimal=False runs on one thread",
+            r"expected workers as a whole number from 1 to 256 or None, got 0",
         ),
         (
             "solve-fast-with-algorithm",

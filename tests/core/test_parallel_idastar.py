@@ -273,8 +273,10 @@ def test_workers_are_checked() -> None:
         fp.search(board, algorithm="astar", workers=2)
     with pytest.raises(fp.InvalidOptionError, match="only idastar"):
         fp.solve(board, algorithm="bfs", workers=4)
-    with pytest.raises(fp.InvalidOptionError, match="one thread"):
-        fp.solve(board, optimal=False, workers=2)
+    # optimal=False takes them (the anytime solver's second thread), checked as the others.
+    assert fp.solve(board, optimal=False, workers=2).moves == "RR"
+    with pytest.raises(fp.InvalidOptionError, match="workers as a whole number from 1"):
+        fp.solve(board, optimal=False, workers=0)
     with pytest.raises(fp.InvalidOptionError, match="workers as a whole number from 1"):
         fp.solve(board, workers=0)
     for bad in (True, 1.5, "2"):

@@ -34,6 +34,12 @@ the bound already certified, and the windows that end with the goal's blank; the
 the goal then stop. Without a time or node limit nothing of
 this runs: the answer stays the constructive one. The lower bound is the largest of the
 start's linear conflict, its pattern-database value and the unweighted search's bound.
+
+With ``workers`` of 2 or more, the strongest member runs on a second thread beside the rest
+(:func:`side_search`, :mod:`fastpuzzle._solver.side`): on 6x6's tables batch A* (then the
+windows on its answer), its answer taken in when it is there (under a node limit alone, at a
+fixed point: :func:`_side_ended`); on 36 to 49 cells without tables beams of other
+tie-breaks, ending with the schedule's own, whose windows take the shorter answer.
 """
 
 from __future__ import annotations
@@ -41,17 +47,21 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from fastpuzzle._core import _constructive, _wide, _wide_idastar, _wide_pdb
 from fastpuzzle._core._heuristics import HeuristicCode
+from fastpuzzle._core._interrupt import raise_if_stopped
 from fastpuzzle._core._result import CoreResult, SearchStatus
 from fastpuzzle._problem import Problem, make_problem
 from fastpuzzle._solver import batch_astar, beam, first_use, policy, pruning
 from fastpuzzle._solver.bounds import pattern_bound, start_bound
 from fastpuzzle._solver.constructive import solve_fast
+from fastpuzzle._solver.side import THREADS, Side
 from fastpuzzle.board import MAX_CELLS, BoardLike
 from fastpuzzle.errors import DepthLimitError, InternalError, TimeLimitError
 from fastpuzzle.limits import Limits
@@ -156,6 +166,22 @@ ASTAR_CELLS = range(26, TABLE_CELLS + 1)
 #: 138.8 and 141.6 against 139.2 and 140.0.
 ASTAR_AFTER = 0.0
 
+#: The side thread's beams (:func:`side_search`) count their tie-breaks up from this one, the
+#: schedule's from none: the two threads try different beams.
+SIDE_SEED = 1 << 20
+
+#: The share of a node limit the side's batch A* (then its windows) takes; the schedule
+#: takes its answer once it has spent :data:`SIDE_JOIN` of the rest.
+SIDE_ASTAR_SHARE = 0.5
+SIDE_JOIN = 0.5
+
+#: The side thread runs beams on boards of 36 cells to this many (the schedule's beams take
+#: the rest of the beam sizes alone: on 10x10 they need every node of the limit).
+SIDE_BEAM_CELLS = 49
+
+#: How often the side thread looks whether the tables it waits for have been read.
+SIDE_WAIT_SECONDS = 0.01
+
 _LINEAR_CONFLICT = int(HeuristicCode.H_LINEAR_CONFLICT)
 _SOLVED = int(SearchStatus.STATUS_SOLVED)
 _RUNNING_OUT = (int(SearchStatus.STATUS_TIME_LIMIT), int(SearchStatus.STATUS_NODE_LIMIT))
@@ -258,6 +284,8 @@ class Tables:
         self.used = False
         self._loaded: object | None = None
         self._failed = False
+        # The schedule's thread and the side's (batch A*) both ask.
+        self._lock = threading.Lock()
         self._bound = 0
 
     @classmethod
@@ -285,6 +313,15 @@ class Tables:
     def ready(self) -> object | None:
         """The laid-out tables once they are read, else None (a damaged or unreadable file,
         or no memory for it: always None, and the searches keep linear conflict)."""
+        with self._lock:
+            return self._read()
+
+    @property
+    def failed(self) -> bool:
+        """Whether they cannot be read (the searches keep linear conflict)."""
+        return self._failed
+
+    def _read(self) -> object | None:
         if self._loaded is None and not self._failed:
             try:
                 found = load_pdb(
@@ -531,10 +568,12 @@ def improve(
     progress: ProgressCallback | None = None,
     machine: np.ndarray | None = None,
     tables: Tables | None = None,
+    side: Side | None = None,
 ) -> tuple[str, int]:
     """``(moves, lower_bound)``: the best path found and the best certified bound, improving
     ``moves`` under ``budget`` (the schedule of the module's docstring); ``tables``: the
-    pattern database of the searches towards the goal, once read."""
+    pattern database of the searches towards the goal, once read; ``side``: a member of the
+    schedule running on another thread (:func:`side_search`), whose answer is taken in."""
     if tables is not None:
         lower_bound = max(lower_bound, tables.bound(problem))
     if tables is None and beam.MIN_CELLS <= problem.rows * problem.cols <= beam.MAX_CELLS:
@@ -545,6 +584,9 @@ def improve(
         moves = beam.beam_phase(
             problem, moves, budget, lambda path: _report(progress, budget, path, lower_bound)
         )
+        if side is not None and side.kind == "beams":
+            # The side's beams (other tie-breaks) end with these: the windows take the best.
+            moves = _shorter(moves, side.join())
     best = shorten_windows(problem, moves, budget, machine=machine, tables=tables)
     _report(progress, budget, best, lower_bound)
     # Each weight searches from the start and, on the inverse problem, from the goal: the two
@@ -556,10 +598,15 @@ def improve(
     ends = {backwards: search_ends(problem, backwards=backwards) for backwards in (False, True)}
     round_ = 0
     deep_from = len(best)
-    astar = problem.rows * problem.cols in ASTAR_CELLS
+    astar = problem.rows * problem.cols in ASTAR_CELLS and (side is None or side.kind != "astar")
     while pending and not budget.spent and len(best) > lower_bound:
         scale = 1 << round_
         finished = False
+        if side is not None and side.kind == "astar" and _side_ended(side, budget):
+            joined = _shorter(best, side.join())
+            if joined is not best:
+                best = joined
+                _report(progress, budget, best, lower_bound)
         if (
             astar
             and _spent_share(budget) >= ASTAR_AFTER
@@ -651,7 +698,28 @@ def improve(
         round_ += 1
     if tables is not None:
         lower_bound = max(lower_bound, tables.bound(problem))
+    if side is not None and side.kind == "astar":
+        # A best proved shortest needs nothing of the side: it is stopped.
+        shorter = _shorter(best, side.join(cancel=len(best) <= lower_bound))
+        if shorter is not best:
+            best = shorter
+            _report(progress, budget, best, lower_bound)
     return best, lower_bound
+
+
+def _side_ended(side: Side, budget: Budget) -> bool:
+    """Whether the schedule takes the side's answer now, for the searches below it and the
+    longer windows: under a time limit as soon as it is there; under a node limit alone once
+    :data:`SIDE_JOIN` of the schedule's nodes are spent (waiting for it then), so that the
+    answer does not depend on when the side finished."""
+    if budget.deadline is not None:
+        return side.done
+    return _spent_share(budget) >= SIDE_JOIN
+
+
+def _shorter(best: str, other: str | None) -> str:
+    """``other`` if it is shorter than ``best``, else ``best`` (the first of equals)."""
+    return other if other is not None and len(other) < len(best) else best
 
 
 def _spent_share(budget: Budget) -> float:
@@ -688,6 +756,55 @@ def _astar(
         found = shorten_windows(problem, found, budget, machine=machine, tables=tables)
         _report(progress, budget, found, lower_bound)
     return found if len(found) < len(best) else best
+
+
+def side_search(
+    problem: Problem,
+    best: str,
+    budget: Budget,
+    tables: Tables | None,
+    machine: np.ndarray | None,
+) -> Side | None:
+    """The schedule's strongest member started on a second thread, or None where it has none:
+    batch A* on 6x6's tables (then the windows on its answer), else beams on 36 to
+    :data:`SIDE_BEAM_CELLS` cells.
+
+    Under a node limit the side takes a fixed share of ``budget``'s nodes
+    (:data:`SIDE_ASTAR_SHARE`; half of them for the beams, of which its
+    beams spend :data:`~fastpuzzle._solver.beam.SHARE` as the schedule's do), the schedule
+    keeps the rest, and takes the side's answer only at a fixed point of its own (the end of
+    its beams; :func:`_side_ended`): the answer does not depend on the threads' speeds.
+    """
+    cells = problem.rows * problem.cols
+    job: Callable[[Budget], str]
+    if tables is not None and cells in ASTAR_CELLS:
+        kind, share = "astar", SIDE_ASTAR_SHARE
+
+        def job(own: Budget) -> str:
+            # Under a time limit the tables arrive in the background as the schedule starts.
+            while tables.ready() is None:
+                if tables.failed or own.spent:
+                    return best
+                time.sleep(SIDE_WAIT_SECONDS)
+                raise_if_stopped()
+            found = _astar(problem, best, own, tables, None, 0, machine)
+            if len(found) < len(best):
+                found = _deep_windows(problem, found, own, machine, tables)
+            return found
+
+    elif tables is None and beam.MIN_CELLS <= cells <= SIDE_BEAM_CELLS:
+        kind, share = "beams", 0.5
+
+        def job(own: Budget) -> str:
+            return beam.beam_phase(problem, best, own, lambda path: None, first_seed=SIDE_SEED)
+
+    else:
+        return None
+    nodes = None if budget.nodes is None else int(budget.nodes * share)
+    own = Budget(deadline=budget.deadline, nodes=nodes, started=budget.started)
+    if budget.nodes is not None and nodes is not None:
+        budget.nodes -= nodes
+    return Side(kind, job, own)
 
 
 def ruled_out_below(depth: int, best: int) -> int:
@@ -731,6 +848,7 @@ def solve_near_optimal(
     *,
     limits: Limits | None = None,
     progress: ProgressCallback | None = None,
+    workers: int = 1,
 ) -> Solution:
     """The constructive answer, then shorter ones while ``limits`` allow (boards past 16 cells).
 
@@ -746,6 +864,9 @@ def solve_near_optimal(
     progress : callable, optional
         Called with an :class:`~fastpuzzle.results.AnytimeStats` (``depth``: the best length
         so far; ``lower_bound``: the bound certified so far) after each improvement of either.
+    workers : int
+        Threads: from 2, the schedule's strongest member runs on a second one beside the rest
+        (:func:`side_search`; more are not used); 1, everything on the calling thread.
 
     Returns
     -------
@@ -788,23 +909,40 @@ def solve_near_optimal(
     # Under a node limit alone the tables are read before the first search, so that the same
     # board and limit give the same answer; under a time limit, while the first ones run.
     tables = Tables.on_disk(problem, wait=limits.seconds is None, memory_bytes=limits.memory_bytes)
-    if tables is not None and not tables.wait:
-        tables.ready()  # starts the background read while the machine loads
-    moves, bound = improve(
-        problem,
-        first.moves,
-        budget,
-        lower_bound=max(first.lower_bound, start_bound(problem)),
-        base_seconds=None
-        if limits.seconds is None
-        else max(MIN_SLICE_SECONDS, limits.seconds * SLICE_SHARE),
-        base_nodes=None
-        if limits.nodes is None
-        else max(MIN_SLICE_NODES, int(limits.nodes * SLICE_SHARE)),
-        progress=progress,
-        machine=_machine(problem, budget),
-        tables=tables,
-    )
+    if tables is not None:
+        # Without waiting, this starts the background read while the machine loads; waiting,
+        # it reads them before the side thread starts.
+        tables.ready()
+    machine = _machine(problem, budget)
+    side = None
+    if workers >= THREADS:
+        side = side_search(problem, first.moves, budget, tables, machine)
+    try:
+        moves, bound = improve(
+            problem,
+            first.moves,
+            budget,
+            lower_bound=max(first.lower_bound, start_bound(problem)),
+            base_seconds=None
+            if limits.seconds is None
+            else max(MIN_SLICE_SECONDS, limits.seconds * SLICE_SHARE),
+            base_nodes=None
+            if limits.nodes is None
+            else max(MIN_SLICE_NODES, int(limits.nodes * SLICE_SHARE)),
+            progress=progress,
+            machine=machine,
+            tables=tables,
+            side=side,
+        )
+    finally:
+        if side is not None:
+            side.close()  # Ctrl-C or an error here: the side stops at its next check
+    if side is not None:
+        budget.expanded += side.budget.expanded
+        budget.generated += side.budget.generated
+        budget.searches += side.budget.searches
+        # The two threads' stores are held at once.
+        budget.peak_bytes += side.budget.peak_bytes
     if not _reaches_goal(problem, moves):
         raise InternalError(
             f"internal defect: the anytime solver's moves from {first.board.to_string()!r} do "

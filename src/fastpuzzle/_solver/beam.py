@@ -114,14 +114,17 @@ def beam_phase(
     best: str,
     budget: Budget,
     report: Callable[[str], None],
+    *,
+    first_seed: int = 0,
 ) -> str:
     """``best``, or the shortest path from beams of growing width while :data:`SHARE` of
-    ``budget`` lasts; ``report`` is called with each new best."""
+    ``budget`` lasts; ``report`` is called with each new best; ``first_seed``: the tie-break
+    of each width's first beam, the next ones counting up from it (0: none)."""
     deadline = budget.deadline
     if deadline is not None:
         deadline = budget.started + (deadline - budget.started) * SHARE
     nodes_left = None if budget.nodes is None else int(budget.nodes * SHARE)
-    width, seed = FIRST_WIDTH, 0
+    width, seed = FIRST_WIDTH, first_seed
     widest = MAX_WIDTH if problem.rows * problem.cols <= 49 else MAX_WIDTH_LARGE
     while not budget.spent:
         started, before = time.monotonic(), budget.expanded
@@ -150,7 +153,7 @@ def beam_phase(
             took = max(1e-3, time.monotonic() - started)
             room = min(room, FIT * (deadline - time.monotonic()) / took)
         if room >= GROWTH and width * GROWTH <= widest:
-            width, seed = width * GROWTH, 0
+            width, seed = width * GROWTH, first_seed
         elif room >= 1:
             seed += 1
         else:

@@ -178,7 +178,7 @@ def _solve_jobs(args: argparse.Namespace, client: Any) -> int:
                     weight=args.weight,
                     seed=args.seed,
                     optimal=not args.fast,
-                    workers=1 if args.fast else args.workers,
+                    workers=args.workers,
                     client=client,
                     prune=args.prune,
                     order=args.order,
@@ -297,7 +297,7 @@ def add_solve_parser(sub: Subcommands) -> None:
         "--workers",
         type=whole_arg(1),
         default=None,
-        help="threads for IDA* (default: every core; 1: the serial search)",
+        help="threads for IDA* and --fast with a limit (default: every core; 1: the serial search)",
     )
     solve.add_argument(
         "--prune",
