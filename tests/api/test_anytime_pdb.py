@@ -299,6 +299,26 @@ def test_batch_astar_waits_for_6x6(small_tables, monkeypatch):
     assert calls == []
 
 
+def test_the_peak_memory_holds_the_tables_and_batch_astars_store(small_cache_6x6, monkeypatch):
+    # Before: the larger of the two (the tables and the boards A* stores are in memory
+    # together: 6x6, 158 MB and up to 1 GiB).
+    tables = _tables_6x6(small_cache_6x6, monkeypatch)
+    tables.nbytes = 50_000_000  # as the file's size counts them
+    stored: list[int] = []
+    kernel = anytime.batch_astar._wastar.wastar
+
+    def watched(*args, **options):
+        found = kernel(*args, **options)
+        stored.append(found.allocated_bytes)
+        return found
+
+    monkeypatch.setattr(anytime.batch_astar._wastar, "wastar", watched)
+    board = fp.random_board((6, 6), rng=5)
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=1_000_000), workers=1)
+    assert stored and solution.heuristic == "pdb"
+    assert solution.stats.peak_memory_bytes >= tables.nbytes + max(stored)
+
+
 def test_batch_astar_stores_within_the_memory_limit(small_cache_6x6, monkeypatch):
     tables = _tables_6x6(small_cache_6x6, monkeypatch)
     memory = tables.nbytes + 3_000_000
