@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from fastpuzzle._core import _wastar
 from fastpuzzle._core._result import SearchStatus
 from fastpuzzle._problem import Problem
+from fastpuzzle._solver.phase_share import PhaseShare
 
 if TYPE_CHECKING:
     from fastpuzzle._solver.anytime import Budget
@@ -72,19 +73,11 @@ def astar_phase(
     """``best``, or the shortest path from batch weighted A* of growing batches while
     :data:`SHARE` of ``budget`` lasts; ``tables``: laid-out pattern databases for the shape
     and goal (None: linear conflict); ``memory_bytes``: what the boards stored may take."""
-    deadline = budget.deadline
-    if deadline is not None:
-        deadline = time.monotonic() + (deadline - time.monotonic()) * SHARE
-    nodes_left = None if budget.nodes is None else int(budget.nodes * SHARE)
+    share = PhaseShare(budget, SHARE, time.monotonic())
     cap = MEMORY_BYTES if memory_bytes is None else memory_bytes
     batch = FIRST_BATCH
-    while not budget.spent:
-        started, before = time.monotonic(), budget.expanded
-        time_limit = 0.0 if deadline is None else deadline - started
-        if (nodes_left is not None and nodes_left <= 0) or (
-            deadline is not None and time_limit <= 0
-        ):
-            break
+    while (limits := share.step()) is not None:
+        time_limit, node_limit = limits
         found = _wastar.wastar(
             problem.wide_cells(),
             problem.blank,
@@ -94,7 +87,7 @@ def astar_phase(
             weight=WEIGHT,
             batch=batch,
             tables=tables,
-            node_limit=nodes_left or 0,
+            node_limit=node_limit,
             time_limit=time_limit,
             memory_bytes=cap,
             # Lengths between the start and the goal share their parity.
@@ -104,13 +97,7 @@ def astar_phase(
         if found.status == _SOLVED and len(found.moves) < len(best):
             best = found.moves
             report(best)
-        room = float("inf")
-        if nodes_left is not None:
-            nodes_left -= budget.expanded - before
-            room = FIT * nodes_left / max(1, budget.expanded - before)
-        if deadline is not None:
-            took = max(1e-3, time.monotonic() - started)
-            room = min(room, FIT * (deadline - time.monotonic()) / took)
+        room = share.room(FIT)
         # A larger batch stores about as many more boards: one that would not fit ends the
         # phase (6x6: 84 MiB at a batch of 1,000, 672 MiB at 16,000).
         if (

@@ -15,7 +15,6 @@ the widest with other tie-breaks; the shortest answer is kept for the windows th
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -23,6 +22,7 @@ from fastpuzzle._core import _beam, _constructive
 from fastpuzzle._core._result import SearchStatus
 from fastpuzzle._problem import Problem
 from fastpuzzle._solver.constructive import solve_fast
+from fastpuzzle._solver.phase_share import PhaseShare
 
 if TYPE_CHECKING:
     from fastpuzzle._solver.anytime import Budget
@@ -120,21 +120,13 @@ def beam_phase(
     """``best``, or the shortest path from beams of growing width while :data:`SHARE` of
     ``budget`` lasts; ``report`` is called with each new best; ``first_seed``: the tie-break
     of each width's first beam, the next ones counting up from it (0: none)."""
-    deadline = budget.deadline
-    if deadline is not None:
-        deadline = budget.started + (deadline - budget.started) * SHARE
-    nodes_left = None if budget.nodes is None else int(budget.nodes * SHARE)
+    share = PhaseShare(budget, SHARE, budget.started)
     width, seed = FIRST_WIDTH, first_seed
     widest = MAX_WIDTH if problem.rows * problem.cols <= 49 else MAX_WIDTH_LARGE
-    while not budget.spent:
-        started, before = time.monotonic(), budget.expanded
-        time_limit = 0.0 if deadline is None else deadline - started
-        if (nodes_left is not None and nodes_left <= 0) or (
-            deadline is not None and time_limit <= 0
-        ):
-            break
+    while (limits := share.step()) is not None:
+        time_limit, node_limit = limits
         moves, expanded, generated, allocated = beam_answer(
-            problem, width, time_limit=time_limit, node_limit=nodes_left or 0, seed=seed
+            problem, width, time_limit=time_limit, node_limit=node_limit, seed=seed
         )
         budget.charge(expanded, generated, allocated)
         if len(moves) < len(best):
@@ -145,13 +137,7 @@ def beam_phase(
         # lengths vary widely with it: 10x10, width 4096, 1098 to 1180 moves on one board,
         # 1476 to 1936 on another), else none (a beam cut short by the limits is finished by
         # the constructive solver, its nodes mostly lost).
-        room = float("inf")
-        if nodes_left is not None:
-            nodes_left -= budget.expanded - before
-            room = FIT * nodes_left / max(1, budget.expanded - before)
-        if deadline is not None:
-            took = max(1e-3, time.monotonic() - started)
-            room = min(room, FIT * (deadline - time.monotonic()) / took)
+        room = share.room(FIT)
         if room >= GROWTH and width * GROWTH <= widest:
             width, seed = width * GROWTH, first_seed
         elif room >= 1:
