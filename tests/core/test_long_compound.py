@@ -45,7 +45,9 @@ def test_the_compound_replaces_the_dual_lookups_once_its_files_are_there(
 
 
 @pytest.fixture
-def small_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> pdb.Compound:
+def small_pair(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[pdb.Database, pdb.Compound]:
     """The small stand-ins: ``pdb`` reads eight 3-tile groups, its compound is three
     partitions of 4-tile groups, reported built, switched to after 2,000 expansions."""
     database = small_5x5_database(tmp_path)
@@ -56,7 +58,13 @@ def small_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> pdb.Compoun
     # An empty cache: the policy would read 6-6-6-6 where the session's cache holds it.
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "empty"))
     monkeypatch.setattr(policy, "COMPOUND_FROM", 2_000)
-    return tables
+    return database, tables
+
+
+@pytest.fixture
+def small_tables(small_pair: tuple[pdb.Database, pdb.Compound]) -> pdb.Compound:
+    """The small compound of :func:`small_pair`."""
+    return small_pair[1]
 
 
 @pytest.mark.parametrize("rng", [21, 5, 8])
@@ -106,3 +114,20 @@ def test_korf24_easiest_with_the_real_compound(monkeypatch: pytest.MonkeyPatch) 
     instance = min(korf24(), key=lambda i: i.published_nodes or 1 << 62)
     solution = fp.solve(list(instance.tiles), workers=1, limits=fp.Limits(seconds=3600))
     assert len(solution.moves) == instance.optimal_length
+
+
+def test_a_chain_of_switches_goes_through_every_part(
+    small_pair: tuple[pdb.Database, pdb.Compound], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The dual lookups past 1,000 expansions, then the compound past 3,000: each part from the
+    # bound the one before reached, the lengths optimal.
+    chained = policy.Switch(1_000, "dual", policy.Switch(3_000, "compound"))
+    monkeypatch.setattr(policy, "table_switch", lambda *args, **kw: chained)
+    board = fp.scramble(fp.Board.goal((5, 5)), 44, rng=21)
+    optimum = len(fp.solve(board, algorithm="idastar", heuristic="linear_conflict", workers=1))
+    database, small_tables = small_pair
+    result = idastar.run(Request(make_problem(board), "pdb", Limits(), workers=1))
+    assert result.expanded > 3_000
+    assert "_dual_loaded" in database.__dict__, "never read the dual lookups"
+    assert "_loaded" in small_tables.__dict__, "never switched to the compound"
+    assert result.depth == len(result.moves) == optimum

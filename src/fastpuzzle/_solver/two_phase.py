@@ -1,11 +1,12 @@
-"""One IDA* search in two parts: a cheap heuristic first, a stronger one once the search is large.
+"""One IDA* search in parts: a cheap heuristic first, stronger ones once the search is large.
 
 Which searches switch, and when, is the policy's (:func:`fastpuzzle._solver.policy.table_switch`:
 4x4 with 7-8 takes the larger of 7-8's and 7-8b's sums, ``pdb`` past 16 cells reads its tables
-on the dual board too); this module is the mechanism. The second part starts from the bound
-the first had reached (no shorter solution exists), with what is left of the limits, and reads
-its tables only then; :func:`in_two_parts` joins both parts into one result, as if one search
-had run.
+on the dual board too, or on 5x5 goes on with the 6-6-6-6x7z compound where it is built); this
+module is the mechanism. Each later part starts from the bound the part before had reached
+(IDA* exhausted it: no shorter solution exists, so any admissible heuristic may go on from it),
+with what is left of the limits, and reads its tables only then; :func:`in_parts` joins the
+parts into one result, as if one search had run.
 """
 
 from __future__ import annotations
