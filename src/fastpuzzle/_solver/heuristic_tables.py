@@ -18,7 +18,7 @@ from fastpuzzle._solver.request import Request
 from fastpuzzle.errors import UnknownNameError
 from fastpuzzle.heuristics import Heuristic
 from fastpuzzle.pdb.compound import Compound, compound_built, compound_for
-from fastpuzzle.pdb.database import Database, PatternDatabaseError
+from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_layout
 from fastpuzzle.pdb.search_tables import database_for
 from fastpuzzle.pdb.store import cache_root, load_pdb, pdb_path
@@ -36,7 +36,6 @@ __all__ = [
     "compound",
     "database",
     "for_search",
-    "long_compound",
     "not_ready",
     "wide_walking",
 ]
@@ -54,9 +53,9 @@ class SearchTables(NamedTuple):
     tables: object = None
     #: The databases behind :attr:`tables` (a cluster's workers read the very same ones).
     databases: tuple[Database | Compound, ...] = ()
-    #: When and to what the search changes tables (:func:`~fastpuzzle._solver.policy.
+    #: Expansions after which the search changes tables (:func:`~fastpuzzle._solver.policy.
     #: table_switch`), or None: it never does.
-    switch: policy.Switch | None = None
+    switch_after: int | None = None
 
 
 def for_search(
@@ -85,7 +84,7 @@ def for_search(
             tables = dual_layout(found, deadline=deadline)
         else:
             tables = found.loaded()
-        return SearchTables(tables, (found,), switch)
+        return SearchTables(tables, (found,), None if switch is None else switch.after)
     if entry.tables == "walking" and not wide:
         return SearchTables(walking_tables(request.problem, deadline=deadline))
     # Manhattan and linear conflict; walking distance past 16 cells, made per board.
@@ -133,17 +132,6 @@ def _policy_database(
         return None
     # Nothing to build on first use: the error names the command that builds the best one.
     return database_for(found.read[0], shape, blank, build=False)
-
-
-def long_compound(problem: Problem, *, deadline: float | None = None) -> Compound | None:
-    """The compound a long ``pdb`` search goes on with (:data:`~fastpuzzle._solver.policy.
-    LONG_COMPOUND`), loaded, or None where its files do not load (a damaged one is passed over:
-    the search keeps its tables); never built here."""
-    shape, blank = problem.board.shape, problem.goal_blank
-    try:
-        return compound_for(policy.LONG_COMPOUND, shape, blank, build=False, deadline=deadline)
-    except PatternDatabaseError:
-        return None
 
 
 def compound(request: Request) -> Compound:

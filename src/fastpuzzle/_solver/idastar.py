@@ -27,8 +27,6 @@ the direction the **blank** moves.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from fastpuzzle._core import _idastar, _search, _wide, _wide_idastar, _wide_pdb
@@ -197,7 +195,7 @@ def _prepared(
     )
     return Prepared(
         request, entry, kernel, machine_prune, machine, deadline, core, read.tables,
-        read.databases, read.switch,
+        read.databases, read.switch_after,
     )  # fmt: skip
 
 
@@ -237,7 +235,7 @@ def _path_memory(core: CoreResult, *, board_bytes: int, level_bytes: int) -> Cor
 
 
 def _run_packed(prepared: Prepared, problem: Problem) -> CoreResult:
-    if prepared.switch is not None:
+    if prepared.switch_after is not None:
         return _run_then_pair(prepared, problem)
     core = prepared.limits_left()
     if core is None:
@@ -284,10 +282,10 @@ def _packed_kernel(
 
 
 def _run_then_pair(prepared: Prepared, problem: Problem) -> CoreResult:
-    """7-8 alone for the switch's expansions; past them, the larger of 7-8's and 7-8b's
+    """7-8 alone for ``switch_after`` expansions; past them, the larger of 7-8's and 7-8b's
     sums, from the bound the first search had reached."""
     (database,) = prepared.databases
-    assert isinstance(database, Database) and prepared.switch is not None
+    assert isinstance(database, Database) and prepared.switch_after is not None
 
     def with_tables(found: object, databases: tuple[Database, ...]) -> two_phase.Part:
         return lambda core, report, bound: _packed_kernel(
@@ -303,7 +301,7 @@ def _run_then_pair(prepared: Prepared, problem: Problem) -> CoreResult:
         return with_tables(database.loaded_with(second), (database, second))
 
     return two_phase.in_two_parts(
-        prepared, prepared.switch.after, with_tables(first, (database,)), pair
+        prepared, prepared.switch_after, with_tables(first, (database,)), pair
     )
 
 
@@ -357,21 +355,19 @@ def _run_wide(prepared: Prepared, problem: Problem) -> CoreResult:
 
 
 def _run_wide_pdb(prepared: Prepared, problem: Problem, cap: int) -> CoreResult:
-    """``_wide_pdb`` with the heuristic's tables, switching to the dual lookups or to the long
-    searches' compound where the policy says (:func:`~fastpuzzle._solver.policy.table_switch`)."""
+    """``_wide_pdb`` with the heuristic's tables, switching to the dual lookups where the
+    policy says (:func:`~fastpuzzle._solver.policy.table_switch`)."""
     request = prepared.request
     (database,) = prepared.databases
     args = (problem.wide_cells().astype(np.uint8), problem.blank, problem.rows, problem.cols,
             problem.goal_blank)  # fmt: skip
     max_depth = min(cap, _PDB_MAX_DEPTH)
 
-    def part(
-        found: object, dual: bool, databases: tuple[Database | Compound, ...] = (database,)
-    ) -> two_phase.Part:
+    def part(found: object, dual: bool) -> two_phase.Part:
         def search(core: CoreLimits, report: CoreProgress | None, bound: int) -> CoreResult:
             runner = cluster.runner(
                 prepared, problem, "wide_pdb", args, max_depth, core,
-                databases=databases, dual=dual, min_bound=bound,
+                databases=(database,), dual=dual, min_bound=bound,
             )  # fmt: skip
             return _wide_pdb.idastar(
                 *args,
@@ -391,22 +387,14 @@ def _run_wide_pdb(prepared: Prepared, problem: Problem, cap: int) -> CoreResult:
 
         return search
 
-    def switched(to: str) -> Callable[[], two_phase.Part | None]:
-        def then() -> two_phase.Part | None:
-            if to == "compound":
-                # Its files were there when the search began; one that does not load now
-                # leaves the search on the tables it has.
-                found = heuristic_tables.long_compound(problem, deadline=prepared.deadline)
-                return None if found is None else part(found.loaded(), False, (found,))
+    if prepared.switch_after is not None:
+
+        def dual_part() -> two_phase.Part:
             assert isinstance(database, Database)
             return part(dual_layout(database, deadline=prepared.deadline), True)
 
-        return then
-
-    if prepared.switch is not None:
         first = part(prepared.tables, False)
-        later = [(step.after, switched(step.to)) for step in prepared.switch.chain()]
-        return two_phase.in_parts(prepared, first, later)
+        return two_phase.in_two_parts(prepared, prepared.switch_after, first, dual_part)
     core = prepared.limits_left()
     if core is None:
         return prepared.out_of_time()

@@ -39,7 +39,7 @@ from typing import Literal
 
 from fastpuzzle.board import MAX_CELLS, Shape
 from fastpuzzle.limits import Limits
-from fastpuzzle.pdb.compound import Compound, compound_built
+from fastpuzzle.pdb.compound import Compound
 from fastpuzzle.pdb.database import Database
 from fastpuzzle.pdb.dual import dual_files_built, dual_tables_built
 from fastpuzzle.pdb.partitions import (
@@ -53,12 +53,10 @@ from fastpuzzle.pdb.store import load_pdb, pdb_path
 
 __all__ = [
     "BEST_4X4",
-    "COMPOUND_FROM",
     "DUAL_FROM",
     "FIRST_USE",
     "FIRST_USE_PARTITIONS",
     "HINT_AFTER_SECONDS",
-    "LONG_COMPOUND",
     "ON_DISK",
     "PROBE_NODES",
     "SECOND_FROM",
@@ -151,51 +149,26 @@ SECOND_FROM = 1 << 23
 #: (``pdb5x5_default_report.py``; docs/performance.rst, "Where the constants come from").
 DUAL_FROM = 1 << 27
 
-#: The compound a long 5x5 ``pdb`` search goes on with where all its files are on disk
-#: (``fastpuzzle pdb build 6-6-6-6x7z``, 1.2 GiB; never built by a search): the most nodes it
-#: saves repay its dearer nodes and loading its tables only on long searches.
-LONG_COMPOUND = "6-6-6-6x7z"
-
-#: Expansions after which a 5x5 ``pdb`` search goes on with :data:`LONG_COMPOUND` where it is
-#: built (docs/performance.rst, "Where the constants come from").
-COMPOUND_FROM = 1 << 27
-
-#: The shape :data:`LONG_COMPOUND` is for.
-_COMPOUND_SHAPE = (5, 5)
-
 
 @dataclass(frozen=True)
 class Switch:
-    """When and to what a search switches once it is large: after ``after`` expansions (of the
-    whole search), to the larger of its partition's sums and its partner's (``"pair"``: 7-8b
-    beside 7-8, :func:`fastpuzzle.pdb.second_database_for`), to its tables read on the dual
-    board too (``"dual"``, :mod:`fastpuzzle.pdb.dual`), or to :data:`LONG_COMPOUND`
-    (``"compound"``); ``then``: the switch after this one, or None.
-    :mod:`~fastpuzzle._solver.two_phase` switches."""
+    """When and to what a search switches once it is large: after ``after`` expansions, to the
+    larger of its partition's sums and its partner's (``"pair"``: 7-8b beside 7-8,
+    :func:`fastpuzzle.pdb.second_database_for`), or to its tables read on the dual board too
+    (``"dual"``, :mod:`fastpuzzle.pdb.dual`); :mod:`~fastpuzzle._solver.two_phase` switches."""
 
     after: int
-    to: Literal["pair", "dual", "compound"]
-    then: Switch | None = None
-
-    def chain(self) -> tuple[Switch, ...]:
-        """This switch and the ones after it, in order."""
-        later = () if self.then is None else self.then.chain()
-        return (self, *later)
+    to: Literal["pair", "dual"]
 
 
 def table_switch(heuristic: str, database: Database | Compound, *, wide: bool) -> Switch | None:
     """When an IDA* search with ``heuristic`` on ``database``'s tables switches to stronger
     ones, or None when it keeps them: only the shape's best (``pdb``) switches, on the packed
     kernel to its partner's sums where both files are on disk (4x4's 7-8 and 7-8b), on the wide
-    kernel (``wide``) to the dual lookups where their extra table is on disk, and on 5x5 to
-    :data:`LONG_COMPOUND` where its files are on disk (instead of the dual lookups)."""
+    kernel (``wide``) to the dual lookups where their extra table is on disk."""
     if heuristic != "pdb" or not isinstance(database, Database):
         return None
     if wide:
-        if database.shape == _COMPOUND_SHAPE and compound_built(
-            LONG_COMPOUND, database.shape, database.goal_blank
-        ):
-            return Switch(COMPOUND_FROM, "compound")
         if dual_files_built(partition_of(database)):
             return Switch(DUAL_FROM, "dual")
         return None

@@ -17,7 +17,6 @@ import time
 from typing import Any, Literal, NamedTuple
 
 from fastpuzzle._core._result import CoreResult, SearchStatus
-from fastpuzzle._solver.policy import Switch
 from fastpuzzle._solver.request import Request
 from fastpuzzle.heuristics import Heuristic
 from fastpuzzle.limits import CoreLimits
@@ -72,9 +71,9 @@ class Prepared(NamedTuple):
     #: The databases behind :attr:`tables` (a cluster's workers read the very same ones); a
     #: :class:`~fastpuzzle.pdb.compound.Compound` for a compound heuristic past 16 cells.
     databases: tuple[Database | Compound, ...] = ()
-    #: When and to what the search changes tables (:func:`fastpuzzle._solver.policy.
+    #: Expansions after which the search changes tables (:func:`fastpuzzle._solver.policy.
     #: table_switch`), or None: it never does.
-    switch: Switch | None = None
+    switch_after: int | None = None
 
     def restarted(self) -> Prepared:
         """The same search for another board, with the time limit counted from now."""
