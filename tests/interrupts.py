@@ -37,22 +37,35 @@ def ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def interrupt_after(delay: float, sent: list[float]) -> threading.Timer:
-    """Send SIGINT to this process after ``delay`` s, appending the time it was sent (inside
+def interrupt_after(
+    delay: float, sent: list[float], after: threading.Event | None = None
+) -> threading.Timer:
+    """Send SIGINT to this process after ``delay`` s (counted once ``after`` is set, when
+    given: at most a minute is waited for it), appending the time it was sent (inside
     :func:`ctrl_c` for a KeyboardInterrupt)."""
 
     def fire() -> None:
+        if after is not None:
+            if not after.wait(60.0):
+                return
+            time.sleep(delay)
         sent.append(time.perf_counter())
         os.kill(os.getpid(), signal.SIGINT)
 
-    timer = threading.Timer(delay, fire)
+    timer = threading.Timer(0.0 if after is not None else delay, fire)
     timer.start()
     return timer
 
 
-def latency_of(delay: float, call: Callable[[], object], what: str = "search") -> float:
-    """Seconds from a SIGINT sent ``delay`` s into ``call()`` to the KeyboardInterrupt it raises
-    (the call must still be running when the signal comes)."""
+def latency_of(
+    delay: float,
+    call: Callable[[], object],
+    what: str = "search",
+    after: threading.Event | None = None,
+) -> float:
+    """Seconds from a SIGINT sent ``delay`` s into ``call()`` (``delay`` s after ``after`` is
+    set, when given: a point the call reaches, whatever the machine's load) to the
+    KeyboardInterrupt it raises (the call must still be running when the signal comes)."""
     sent: list[float] = []
     # Hypothesis times garbage collections with a gc callback; the KeyboardInterrupt of a
     # SIGINT whose handler runs inside it is "ignored" as unraisable, and the Ctrl-C is lost
@@ -61,7 +74,7 @@ def latency_of(delay: float, call: Callable[[], object], what: str = "search") -
     callbacks = gc.callbacks[:]
     gc.callbacks.clear()
     with ctrl_c():
-        timer = interrupt_after(delay, sent)
+        timer = interrupt_after(delay, sent, after)
         try:
             with pytest.raises(KeyboardInterrupt):
                 call()

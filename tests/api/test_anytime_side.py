@@ -7,11 +7,13 @@ stand-in tables take the place of 6x6's 5-5-5-5-5-5-5.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 import fastpuzzle as fp
+from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import anytime, crew
 from tests.interrupts import latency_of
 from tests.pdbcache import SMALL_6X6, small_6x6_database
@@ -20,13 +22,18 @@ from tests.pdbcache import SMALL_6X6, small_6x6_database
 NODES = 300_000
 
 
-def _seeds(monkeypatch: pytest.MonkeyPatch, fail: bool = False) -> list[int]:
-    """The first tie-break of every beam phase that runs; ``fail``: the side's raises."""
+def _seeds(
+    monkeypatch: pytest.MonkeyPatch, fail: bool = False, started: threading.Event | None = None
+) -> list[int]:
+    """The first tie-break of every beam phase that runs; ``fail``: the side's raises;
+    ``started``: set once the side's beams start."""
     seeds: list[int] = []
     phase = anytime.beam.beam_phase
 
     def watched(problem, best, budget, report, *, first_seed=0):
         seeds.append(first_seed)
+        if started is not None and first_seed == anytime.SIDE_SEED:
+            started.set()
         if fail and first_seed == anytime.SIDE_SEED:
             raise RuntimeError("the side's beams failed")
         return phase(problem, best, budget, report, first_seed=first_seed)
@@ -72,11 +79,17 @@ def test_a_failure_on_the_second_thread_surfaces(monkeypatch):
 
 
 def test_ctrl_c_stops_both_threads(monkeypatch):
-    seeds = _seeds(monkeypatch)
+    # The signal comes once the side's beams run (before: 0.5 s into the call, which on a busy
+    # machine could be before the side had started, its pruning machine still being built).
+    started = threading.Event()
+    seeds = _seeds(monkeypatch, started=started)
     board = fp.random_board((7, 7), rng=3)
     limits = fp.Limits(seconds=60)
     latency = latency_of(
-        0.5, lambda: fp.solve(board, optimal=False, limits=limits, workers=2), "anytime solve"
+        0.2,
+        lambda: fp.solve(board, optimal=False, limits=limits, workers=2),
+        "anytime solve",
+        after=started,
     )
     assert anytime.SIDE_SEED in seeds
     # The side's beams stop at their next check of the limits, not at the end of their share.
@@ -141,17 +154,57 @@ def test_ctrl_c_stops_batch_astar_on_the_second_thread(small_cache_6x6, monkeypa
     _tables_6x6(small_cache_6x6, monkeypatch)
     sides: list[bool] = []
     phase = anytime.batch_astar.astar_phase
+    started = threading.Event()
 
     def watched(*args, **options):
         sides.append(threading.current_thread() is not threading.main_thread())
+        started.set()
         return phase(*args, **options)
 
     monkeypatch.setattr(anytime.batch_astar, "astar_phase", watched)
     board = fp.random_board((6, 6), rng=5)
     limits = fp.Limits(seconds=60)
     latency = latency_of(
-        0.5, lambda: fp.solve(board, optimal=False, limits=limits, workers=2), "anytime solve"
+        0.2,
+        lambda: fp.solve(board, optimal=False, limits=limits, workers=2),
+        "anytime solve",
+        after=started,
     )
     assert sides == [True]
     assert latency < 10.0, latency
+    assert crew.running() == 0
+
+
+def test_two_threads_spend_the_whole_node_limit(monkeypatch):
+    # Before: the side's share left a quarter of its beams' nodes unspent, never handed back
+    # (7x7, 4 M nodes: 3.3 M expanded with two threads, 4.0 M with one).
+    _seeds(monkeypatch)
+    board = fp.random_board((7, 7), rng=3)
+    first = fp.solve(board, optimal=False)
+    solution = fp.solve(board, optimal=False, limits=fp.Limits(nodes=NODES), workers=2)
+    spent = solution.stats.expanded - first.stats.expanded
+    assert 0.97 * NODES <= spent <= 1.1 * NODES, spent
+
+
+def test_no_second_beam_under_a_memory_limit(monkeypatch):
+    # Two beams hold their boards at once and neither checks the limit (before: 7x7, 28 MB
+    # allocated under a limit of 16 MB).
+    seeds = _seeds(monkeypatch)
+    board = fp.random_board((7, 7), rng=3)
+    limits = fp.Limits(nodes=NODES, memory_bytes=64_000_000)
+    assert fp.solve(board, optimal=False, limits=limits, workers=2).verify()
+    assert seeds == [0]
+
+
+def test_no_side_astar_with_little_time_left(small_cache_6x6, monkeypatch):
+    tables = _tables_6x6(small_cache_6x6, monkeypatch)
+    tables.ready()
+    board = fp.random_board((6, 6), rng=5)
+    budget = anytime.Budget(deadline=time.monotonic() + anytime.SIDE_MIN_SECONDS / 2, nodes=None)
+    problem = make_problem(board)
+    assert anytime.side_search(problem, "", budget, tables, None) is None
+    budget = anytime.Budget(deadline=time.monotonic() + 60.0, nodes=None)
+    side = anytime.side_search(problem, fp.solve(board, optimal=False).moves, budget, tables, None)
+    assert side is not None and side.kind == "astar"
+    side.close()
     assert crew.running() == 0

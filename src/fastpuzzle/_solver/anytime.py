@@ -183,6 +183,10 @@ SIDE_BEAM_CELLS = 49
 #: How often the side thread looks whether the tables it waits for have been read.
 SIDE_WAIT_SECONDS = 0.01
 
+#: The side's batch A* does not start with less of a time limit left: its kernel looks at the
+#: clock every 65,536 expansions (40 to 45 ms on 6x6), which overran a 0.05 s limit by 60 %.
+SIDE_MIN_SECONDS = 0.25
+
 _LINEAR_CONFLICT = int(HeuristicCode.H_LINEAR_CONFLICT)
 _SOLVED = int(SearchStatus.STATUS_SOLVED)
 _RUNNING_OUT = (int(SearchStatus.STATUS_TIME_LIMIT), int(SearchStatus.STATUS_NODE_LIMIT))
@@ -587,7 +591,7 @@ def improve(
         )
         if side is not None and side.kind == "beams":
             # The side's beams (other tie-breaks) end with these: the windows take the best.
-            moves = _shorter(moves, side.join())
+            moves = _shorter(moves, _take_side(side, budget))
     best = shorten_windows(problem, moves, budget, machine=machine, tables=tables)
     _report(progress, budget, best, lower_bound)
     # Each weight searches from the start and, on the inverse problem, from the goal: the two
@@ -604,7 +608,7 @@ def improve(
         scale = 1 << round_
         finished = False
         if side is not None and side.kind == "astar" and _side_ended(side, budget):
-            joined = _shorter(best, side.join())
+            joined = _shorter(best, _take_side(side, budget))
             if joined is not best:
                 best = joined
                 _report(progress, budget, best, lower_bound)
@@ -718,6 +722,16 @@ def _side_ended(side: Side, budget: Budget) -> bool:
     return _spent_share(budget) >= SIDE_JOIN
 
 
+def _take_side(side: Side, budget: Budget) -> str | None:
+    """The side's answer (waiting for it), and the nodes of its share it left unspent handed to
+    the schedule: two threads spend the whole of a node limit, as one does."""
+    answer = side.join()
+    if budget.nodes is not None and side.budget.nodes is not None:
+        budget.nodes += max(0, side.budget.nodes)
+        side.budget.nodes = 0
+    return answer
+
+
 def _shorter(best: str, other: str | None) -> str:
     """``other`` if it is shorter than ``best``, else ``best`` (the first of equals)."""
     return other if other is not None and len(other) < len(best) else best
@@ -767,10 +781,14 @@ def side_search(
     budget: Budget,
     tables: Tables | None,
     machine: np.ndarray | None,
+    *,
+    memory_bytes: int | None = None,
 ) -> Side | None:
     """The schedule's strongest member started on a second thread, or None where it has none:
-    batch A* on 6x6's tables (then the windows on its answer), else beams on 36 to
-    :data:`SIDE_BEAM_CELLS` cells.
+    batch A* on 6x6's tables (then the windows on its answer; not with less than
+    :data:`SIDE_MIN_SECONDS` of a time limit left, its kernel checking the clock every 65,536
+    expansions), else beams on 36 to :data:`SIDE_BEAM_CELLS` cells (not under a memory limit,
+    ``memory_bytes``: two beams would hold their boards at once, and beams do not check it).
 
     Under a node limit the side takes a fixed share of ``budget``'s nodes
     (:data:`SIDE_ASTAR_SHARE`; half of them for the beams, of which its
@@ -780,7 +798,8 @@ def side_search(
     """
     cells = problem.rows * problem.cols
     job: Callable[[Budget], str]
-    if tables is not None and cells in ASTAR_CELLS:
+    left = None if budget.deadline is None else budget.deadline - time.monotonic()
+    if tables is not None and cells in ASTAR_CELLS and (left is None or left >= SIDE_MIN_SECONDS):
         kind, share = "astar", SIDE_ASTAR_SHARE
 
         def job(own: Budget) -> str:
@@ -788,14 +807,17 @@ def side_search(
             while tables.ready() is None:
                 if tables.failed or own.spent:
                     return best
-                time.sleep(SIDE_WAIT_SECONDS)
+                wait = SIDE_WAIT_SECONDS
+                if own.deadline is not None:
+                    wait = max(0.0, min(wait, own.deadline - time.monotonic()))
+                time.sleep(wait)
                 raise_if_stopped()
             found = _astar(problem, best, own, tables, None, 0, machine)
             if len(found) < len(best):
                 found = _deep_windows(problem, found, own, machine, tables)
             return found
 
-    elif tables is None and beam.MIN_CELLS <= cells <= SIDE_BEAM_CELLS:
+    elif tables is None and beam.MIN_CELLS <= cells <= SIDE_BEAM_CELLS and memory_bytes is None:
         kind, share = "beams", 0.5
 
         def job(own: Budget) -> str:
@@ -918,9 +940,11 @@ def solve_near_optimal(
         tables.ready()
     machine = _machine(problem, budget)
     side = None
-    if workers >= THREADS:
-        side = side_search(problem, first.moves, budget, tables, machine)
     try:
+        if workers >= THREADS:
+            side = side_search(
+                problem, first.moves, budget, tables, machine, memory_bytes=limits.memory_bytes
+            )
         moves, bound = improve(
             problem,
             first.moves,

@@ -54,11 +54,17 @@ class Side:
         self._stop = threading.Event()
         self._crew = Crew(1)
         self._endings = Endings()
-        self._future = self._endings.watch(
-            self._crew.submit(
-                0, "a thread for the anytime solver", run_stoppable, self._stop, job, budget
+        try:
+            self._future = self._endings.watch(
+                self._crew.submit(
+                    0, "a thread for the anytime solver", run_stoppable, self._stop, job, budget
+                )
             )
-        )
+        except BaseException:
+            # Ctrl-C (or an error) between the submit and the return: nobody would hold the
+            # side to stop it, and it would run on after the call.
+            self.close()
+            raise
         self._joined: str | None = None
 
     @property
