@@ -31,6 +31,7 @@ __all__ = [
     "small_5x5_compound",
     "small_5x5_database",
     "small_6x6_database",
+    "stand_in_6x6_tables",
     "threaded",
     "wide_pdb_search",
 ]
@@ -166,3 +167,20 @@ def entry_value(table: np.ndarray, nibble: bool, entry: int) -> int:
     if nibble:
         return (int(table[entry >> 1]) >> (4 * (entry & 1))) & 15
     return int(table[entry])
+
+
+def stand_in_6x6_tables(directory: Path, monkeypatch: Any) -> Any:
+    """The small 6x6 tables of ``directory`` (:func:`small_6x6_database`) as what the anytime
+    solver finds on disk (``monkeypatch``: a pytest MonkeyPatch), with the caller's memory limit
+    as ``on_disk`` passes it on; returns the :class:`~fastpuzzle._solver.anytime.Tables`."""
+    from fastpuzzle._solver import anytime
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(directory))
+    tables = anytime.Tables(SMALL_6X6, (6, 6), 35, wait=True)
+
+    def on_disk(cls: Any, problem: Any, wait: bool, memory_bytes: int | None = None) -> Any:
+        tables.memory_bytes = memory_bytes
+        return tables
+
+    monkeypatch.setattr(anytime.Tables, "on_disk", classmethod(on_disk))
+    return tables

@@ -19,7 +19,12 @@ from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import anytime
 from fastpuzzle._solver.bounds import pattern_bound, start_bound
 from tests import instances
-from tests.pdbcache import SMALL_6X6, small_5x5_database, small_6x6_database
+from tests.pdbcache import (
+    SMALL_6X6,
+    small_5x5_database,
+    small_6x6_database,
+    stand_in_6x6_tables,
+)
 
 
 def _known_5x5() -> list[tuple[str, tuple[int, ...], int]]:
@@ -249,17 +254,7 @@ def test_beams_wait_for_boards_without_tables(small_cache_6x6, monkeypatch):
 
 
 def _tables_6x6(directory: Path, monkeypatch: pytest.MonkeyPatch) -> anytime.Tables:
-    """The small 6x6 tables as what the anytime solver finds on disk, with the caller's memory
-    limit as ``on_disk`` passes it on."""
-    monkeypatch.setenv("FASTPUZZLE_CACHE", str(directory))
-    tables = anytime.Tables(SMALL_6X6, (6, 6), 35, wait=True)
-
-    def on_disk(cls, problem, wait, memory_bytes=None):
-        tables.memory_bytes = memory_bytes
-        return tables
-
-    monkeypatch.setattr(anytime.Tables, "on_disk", classmethod(on_disk))
-    return tables
+    return stand_in_6x6_tables(directory, monkeypatch)
 
 
 def test_batch_astar_runs_on_6x6_tables_and_its_answer_replays(small_cache_6x6, monkeypatch):

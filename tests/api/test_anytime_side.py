@@ -16,7 +16,7 @@ import fastpuzzle as fp
 from fastpuzzle._problem import make_problem
 from fastpuzzle._solver import anytime, crew
 from tests.interrupts import latency_of
-from tests.pdbcache import SMALL_6X6, small_6x6_database
+from tests.pdbcache import small_6x6_database, stand_in_6x6_tables
 
 #: A few beams of each thread on 7x7 (a fraction of a second).
 NODES = 300_000
@@ -105,15 +105,7 @@ def small_cache_6x6(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _tables_6x6(directory: Path, monkeypatch: pytest.MonkeyPatch) -> anytime.Tables:
-    monkeypatch.setenv("FASTPUZZLE_CACHE", str(directory))
-    tables = anytime.Tables(SMALL_6X6, (6, 6), 35, wait=True)
-
-    def on_disk(cls, problem, wait, memory_bytes=None):
-        tables.memory_bytes = memory_bytes
-        return tables
-
-    monkeypatch.setattr(anytime.Tables, "on_disk", classmethod(on_disk))
-    return tables
+    return stand_in_6x6_tables(directory, monkeypatch)
 
 
 def test_batch_astar_runs_on_the_second_thread_on_6x6_tables(small_cache_6x6, monkeypatch):
