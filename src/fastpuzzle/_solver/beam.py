@@ -25,7 +25,7 @@ from fastpuzzle._solver.constructive import solve_fast
 from fastpuzzle._solver.phase_share import PhaseShare
 
 if TYPE_CHECKING:
-    from fastpuzzle._solver.anytime import Budget
+    from fastpuzzle._solver.budget import Budget
 
 __all__ = [
     "FIRST_WIDTH",

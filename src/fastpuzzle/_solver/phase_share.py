@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fastpuzzle._solver.anytime import Budget
+    from fastpuzzle._solver.budget import Budget
 
 __all__ = ["PhaseShare"]
 

@@ -7,7 +7,7 @@ of two cores or more, :class:`Side` runs its strongest member (batch A* on 6x6's
 on 36 to 49 cells) on a thread of its own while the rest of the schedule runs on the calling
 thread. The kernels release the GIL, so the two search at once.
 
-Each thread spends a budget of its own (:class:`~fastpuzzle._solver.anytime.Budget`): the same
+Each thread spends a budget of its own (:class:`~fastpuzzle._solver.budget.Budget`): the same
 deadline, and under a node limit a fixed share of the nodes each, so that neither reads what
 the other has done and the answer under a node limit stays the same from run to run. The
 calling thread takes the side's answer at a fixed point of its schedule (:meth:`Side.join`);
@@ -26,7 +26,7 @@ from fastpuzzle._solver.crew import Crew
 from fastpuzzle._solver.parallel import POLL_SECONDS, Endings
 
 if TYPE_CHECKING:
-    from fastpuzzle._solver.anytime import Budget
+    from fastpuzzle._solver.budget import Budget
 
 __all__ = ["THREADS", "Side"]
 
