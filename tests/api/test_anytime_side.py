@@ -183,9 +183,13 @@ def test_no_second_beam_under_a_memory_limit(monkeypatch):
     # allocated under a limit of 16 MB).
     seeds = _seeds(monkeypatch)
     board = fp.random_board((7, 7), rng=3)
-    limits = fp.Limits(nodes=NODES, memory_bytes=64_000_000)
+    limits = fp.Limits(nodes=NODES, memory_bytes=2 * anytime.SIDE_BEAM_BYTES - 1)
     assert fp.solve(board, optimal=False, limits=limits, workers=2).verify()
     assert seeds == [0]
+    # A limit that holds two beams (the page's 1 GiB) keeps the second.
+    limits = fp.Limits(nodes=NODES, memory_bytes=2 * anytime.SIDE_BEAM_BYTES)
+    assert fp.solve(board, optimal=False, limits=limits, workers=2).verify()
+    assert sorted(seeds) == [0, 0, anytime.SIDE_SEED]
 
 
 def test_no_side_astar_with_little_time_left(small_cache_6x6, monkeypatch):

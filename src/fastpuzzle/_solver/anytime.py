@@ -183,6 +183,10 @@ SIDE_BEAM_CELLS = 49
 #: How often the side thread looks whether the tables it waits for have been read.
 SIDE_WAIT_SECONDS = 0.01
 
+#: What one beam of up to :data:`SIDE_BEAM_CELLS` cells may hold, at most (7x7 at the widest
+#: width, 4,096 boards: 14.1 MB): under a memory limit below twice this the side runs no beams.
+SIDE_BEAM_BYTES = 64 << 20
+
 #: The side's batch A* does not start with less of a time limit left: its kernel looks at the
 #: clock every 65,536 expansions (40 to 45 ms on 6x6), which overran a 0.05 s limit by 60 %.
 SIDE_MIN_SECONDS = 0.25
@@ -733,7 +737,8 @@ def side_search(
     batch A* on 6x6's tables (then the windows on its answer; not with less than
     :data:`SIDE_MIN_SECONDS` of a time limit left, its kernel checking the clock every 65,536
     expansions), else beams on 36 to :data:`SIDE_BEAM_CELLS` cells (not under a memory limit,
-    ``memory_bytes``: two beams would hold their boards at once, and beams do not check it).
+    ``memory_bytes``, below two beams' :data:`SIDE_BEAM_BYTES`: the two hold their boards at
+    once, and beams do not check the limit).
 
     Under a node limit the side takes a fixed share of ``budget``'s nodes
     (:data:`SIDE_ASTAR_SHARE`; half of them for the beams, of which its
@@ -762,7 +767,11 @@ def side_search(
                 found = _deep_windows(problem, found, own, machine, tables)
             return found
 
-    elif tables is None and beam.MIN_CELLS <= cells <= SIDE_BEAM_CELLS and memory_bytes is None:
+    elif (
+        tables is None
+        and beam.MIN_CELLS <= cells <= SIDE_BEAM_CELLS
+        and (memory_bytes is None or memory_bytes >= 2 * SIDE_BEAM_BYTES)
+    ):
         kind, share = "beams", 0.5
 
         def job(own: Budget) -> str:
