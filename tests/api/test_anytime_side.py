@@ -78,19 +78,24 @@ def test_a_failure_on_the_second_thread_surfaces(monkeypatch):
     assert crew.running() == 0
 
 
-def test_ctrl_c_stops_both_threads(monkeypatch):
-    # The signal comes once the side's beams run (before: 0.5 s into the call, which on a busy
-    # machine could be before the side had started, its pruning machine still being built).
-    started = threading.Event()
-    seeds = _seeds(monkeypatch, started=started)
-    board = fp.random_board((7, 7), rng=3)
+def _ctrl_c_latency(board: fp.Board, started: threading.Event) -> float:
+    """Seconds from a Ctrl-C sent 0.2 s after ``started`` is set to the end of a two-thread
+    solve of ``board`` under a minute's limit."""
     limits = fp.Limits(seconds=60)
-    latency = latency_of(
+    return latency_of(
         0.2,
         lambda: fp.solve(board, optimal=False, limits=limits, workers=2),
         "anytime solve",
         after=started,
     )
+
+
+def test_ctrl_c_stops_both_threads(monkeypatch):
+    # The signal comes once the side's beams run (before: 0.5 s into the call, which on a busy
+    # machine could be before the side had started, its pruning machine still being built).
+    started = threading.Event()
+    seeds = _seeds(monkeypatch, started=started)
+    latency = _ctrl_c_latency(fp.random_board((7, 7), rng=3), started)
     assert anytime.SIDE_SEED in seeds
     # The side's beams stop at their next check of the limits, not at the end of their share.
     assert latency < 10.0, latency
@@ -154,14 +159,7 @@ def test_ctrl_c_stops_batch_astar_on_the_second_thread(small_cache_6x6, monkeypa
         return phase(*args, **options)
 
     monkeypatch.setattr(anytime.batch_astar, "astar_phase", watched)
-    board = fp.random_board((6, 6), rng=5)
-    limits = fp.Limits(seconds=60)
-    latency = latency_of(
-        0.2,
-        lambda: fp.solve(board, optimal=False, limits=limits, workers=2),
-        "anytime solve",
-        after=started,
-    )
+    latency = _ctrl_c_latency(fp.random_board((6, 6), rng=5), started)
     assert sides == [True]
     assert latency < 10.0, latency
     assert crew.running() == 0
