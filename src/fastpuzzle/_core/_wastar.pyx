@@ -212,46 +212,32 @@ cdef inline uint64_t slot_word(uint64_t key, size_t node) noexcept nogil:
     return (key & 0xFFFFFFFF00000000ULL) | (node + 1)
 
 
+cdef inline bint resized(void** block, size_t size) noexcept nogil:
+    # realloc in place of the pointer: on failure the old block stays (freed with the store).
+    cdef void* p = realloc(block[0], size)
+    if p == NULL:
+        return False
+    block[0] = p
+    return True
+
+
 cdef int grow(Store* s) noexcept nogil:
     # Doubles the store and rehashes; -1 out of memory or past max_bytes.
     cdef size_t capacity = 2 * s.capacity if s.capacity else FIRST_NODES, i, slot
-    cdef void* p
     if (capacity >= (1ULL << 31) or capacity * node_size(s) + hash_slots(capacity) * 8
             + s.heap.capacity * 16 > s.max_bytes):
         return -1
-    p = realloc(s.cells, capacity * s.n)
-    if p == NULL:
+    if not (
+        resized(<void**>&s.cells, capacity * s.n)
+        and resized(<void**>&s.blank, capacity)
+        and resized(<void**>&s.last, capacity)
+        and resized(<void**>&s.parent, capacity * sizeof(int32_t))
+        and resized(<void**>&s.g, capacity * sizeof(int16_t))
+        and resized(<void**>&s.h, capacity * sizeof(int16_t))
+        and resized(<void**>&s.key, capacity * sizeof(uint64_t))
+        and (not s.values or resized(<void**>&s.value, capacity * s.values))
+    ):
         return -1
-    s.cells = <uint8_t*>p
-    p = realloc(s.blank, capacity)
-    if p == NULL:
-        return -1
-    s.blank = <uint8_t*>p
-    p = realloc(s.last, capacity)
-    if p == NULL:
-        return -1
-    s.last = <uint8_t*>p
-    p = realloc(s.parent, capacity * sizeof(int32_t))
-    if p == NULL:
-        return -1
-    s.parent = <int32_t*>p
-    p = realloc(s.g, capacity * sizeof(int16_t))
-    if p == NULL:
-        return -1
-    s.g = <int16_t*>p
-    p = realloc(s.h, capacity * sizeof(int16_t))
-    if p == NULL:
-        return -1
-    s.h = <int16_t*>p
-    p = realloc(s.key, capacity * sizeof(uint64_t))
-    if p == NULL:
-        return -1
-    s.key = <uint64_t*>p
-    if s.values:
-        p = realloc(s.value, capacity * s.values)
-        if p == NULL:
-            return -1
-        s.value = <uint8_t*>p
     free(s.slots)
     s.mask = hash_slots(capacity)
     s.slots = <uint64_t*>malloc(s.mask * sizeof(uint64_t))
